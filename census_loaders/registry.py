@@ -1,0 +1,37 @@
+"""Which source serves which country.
+
+Each entry names a loader module (exposing ``load(folder: Path) -> list[CountryData]``)
+and its folder under the raw data root.  Order is precedence: when two loaders
+produce the same data set code, the first one wins (national statistics offices
+before Eurostat).  Adding a country = one loader module + one line here.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LoaderEntry:
+    module: str  # e.g. "census_loaders.destatis"
+    folder: str  # folder under the raw root, e.g. "de"
+
+    def load(self, raw_root):
+        return importlib.import_module(self.module).load(raw_root / self.folder)
+
+
+POPULATION_LOADERS: list[LoaderEntry] = [
+    LoaderEntry("census_loaders.destatis", "de"),
+    LoaderEntry("census_loaders.us_pep", "us"),
+    LoaderEntry("census_loaders.acs", "us/acs"),
+    LoaderEntry("census_loaders.ons", "uk"),
+    LoaderEntry("census_loaders.abs", "au"),
+    LoaderEntry("census_loaders.eurostat", "eu"),
+]
+
+#: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, SourceFile)]``.
+BODY_PRIORS_MODULE = "census_loaders.body"
+#: Countries without their own body statistics borrow these (SPEC §1.1).
+DEFAULT_BODY_PRIOR_COUNTRY = "DE"
+#: Auxiliary knowledge: ``load(raw_root) -> list[FractionTable]``.
+AUXILIARY_MODULE = "census_loaders.auxiliary"

@@ -1,0 +1,1 @@
+"""AnonSet: conditional anonymity sets from public census statistics."""

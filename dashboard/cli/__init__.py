@@ -1,0 +1,85 @@
+"""``anonset``: every number the pages compute, from a shell or a notebook.
+
+Each topic lives in its own module under ``dashboard/cli/`` exposing
+``add_parser(subparsers)``; the parser it adds sets ``func(args) -> int``.
+Bad input ends with one clear line on stderr and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+from typing import Any, Callable
+
+from census_loaders.schema import LoaderError
+from dashboard.core.errors import InputError
+
+#: Topic modules, in the order they appear in ``anonset --help``.
+COMMAND_MODULES = [
+    "dashboard.cli.data",
+]
+
+
+class CliError(Exception):
+    """A bad argument; printed as one line."""
+
+
+def _json_default(value: Any):
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def _clean(value: Any):
+    """Replace non-finite floats by None so the JSON is standard."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> int:
+    """Print ``result`` as JSON or through ``text``; return exit code 0."""
+    if as_json:
+        print(json.dumps(_clean(result), indent=2, ensure_ascii=False, default=_json_default))
+    else:
+        print(text(result))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="anonset",
+        description="Conditional anonymity sets from public census statistics.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (CliError, InputError, LoaderError, KeyError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"anonset: error: {message}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Pure computation: no Dash import anywhere below this package."""
