@@ -1,7 +1,12 @@
 """Shared fixtures: where the raw official files and the built cache are."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # browser_support
 
 from census_loaders.paths import cache_dir, raw_dir
 
@@ -20,3 +25,41 @@ def cache_root():
     if not (root / "manifest.json").exists():
         pytest.skip("data_cache/ has not been built")
     return root
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory, cache_root):
+    """The real app under gunicorn on a free loopback port, for the whole session."""
+    from browser_support import running_server, require_chromium
+
+    require_chromium()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with running_server(log) as url:
+        url_holder = type("Server", (), {"url": url, "log": log})
+        yield url_holder
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh desktop-sized page with request/console recording."""
+    from browser_support import PageRecorder
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    recorder = PageRecorder(pg)
+    yield recorder
+    context.close()

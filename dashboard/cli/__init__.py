@@ -19,6 +19,7 @@ from dashboard.core.errors import InputError
 #: Topic modules, in the order they appear in ``anonset --help``.
 COMMAND_MODULES = [
     "dashboard.cli.data",
+    "dashboard.cli.serve",
 ]
 
 

@@ -1,0 +1,105 @@
+"""Simplify district polygons to a size a browser draws smoothly, and align their ids.
+
+Coverage simplification (GEOS, via geopandas) simplifies shared edges once, so
+neighbouring districts keep touching instead of opening slivers between them.
+Coordinates are rounded so the GeoJSON is small and byte-for-byte reproducible.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import shapely
+from shapely.geometry import mapping
+
+#: Simplification tolerance in degrees (≈ 1 km); fine for a choropleth of a whole country.
+DEFAULT_TOLERANCE = 0.01
+#: Decimal places kept in the coordinates (1e-4 degrees ≈ 11 m).
+COORD_DECIMALS = 4
+
+
+def _round_coords(obj):
+    if isinstance(obj, (list, tuple)):
+        if obj and isinstance(obj[0], (int, float)):
+            return [round(float(v), COORD_DECIMALS) for v in obj]
+        return [_round_coords(v) for v in obj]
+    return obj
+
+
+def _simplify(geoms, tolerance: float):
+    """Coverage-simplify valid polygons; fall back per geometry where GEOS refuses."""
+    geoms = shapely.make_valid(np.asarray(geoms, dtype=object))
+    geoms = np.array([g if g.geom_type in ("Polygon", "MultiPolygon") else _polygonal_part(g) for g in geoms], dtype=object)
+    try:
+        out = shapely.coverage_simplify(geoms, tolerance, simplify_boundary=True)
+    except shapely.errors.GEOSException:
+        out = shapely.simplify(geoms, tolerance, preserve_topology=True)
+    # a tiny district must not vanish: keep its unsimplified shape instead
+    empty = shapely.is_empty(out) | (shapely.area(out) <= 0)
+    out[empty] = geoms[empty]
+    return out
+
+
+def _polygonal_part(geom):
+    """make_valid can return a GeometryCollection; keep its polygons."""
+    parts = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type in ("Polygon", "MultiPolygon")]
+    return shapely.union_all(parts) if parts else geom
+
+
+def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float = DEFAULT_TOLERANCE):
+    """A GeoJSON FeatureCollection for the districts that have population.
+
+    ``gdf`` has ``district_id`` and ``geometry`` (EPSG:4326). Returns
+    ``(collection, missing_geometry, geometry_without_data)`` — the two lists of ids
+    are reported in the manifest and should be empty or explained.
+    """
+    gdf = gdf[gdf.geometry.notna() & ~gdf.geometry.is_empty]
+    gdf = gdf.sort_values("district_id", kind="mergesort")
+    ids = [str(i) for i in gdf["district_id"]]
+    if len(set(ids)) != len(ids):
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        raise ValueError(f"boundary file has duplicate district ids: {dup[:5]}")
+    wanted = set(district_names)
+    geometry_without_data = sorted(set(ids) - wanted)
+    missing_geometry = sorted(wanted - set(ids))
+    keep = np.array([i in wanted for i in ids])
+    gdf = gdf[keep]
+    ids = [i for i in ids if i in wanted]
+    simplified = _simplify(gdf.geometry.values, tolerance)
+    features = []
+    for district_id, geom in zip(ids, simplified):
+        geo = mapping(geom)
+        features.append(
+            {
+                "type": "Feature",
+                "id": district_id,
+                "properties": {"name": district_names[district_id]},
+                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"])},
+            }
+        )
+    return {"type": "FeatureCollection", "features": features}, missing_geometry, geometry_without_data
+
+
+def dumps(collection: dict) -> str:
+    """Compact, deterministic GeoJSON text."""
+    return json.dumps(collection, separators=(",", ":"), ensure_ascii=False, sort_keys=True, allow_nan=False)
+
+
+def bounds(collection: dict) -> list[float]:
+    """[min lon, min lat, max lon, max lat] of a FeatureCollection (for fitting the map view)."""
+    xs, ys = [], []
+
+    def walk(c):
+        if c and isinstance(c[0], (int, float)):
+            xs.append(c[0])
+            ys.append(c[1])
+        else:
+            for v in c:
+                walk(v)
+
+    for f in collection["features"]:
+        walk(f["geometry"]["coordinates"])
+    if not xs:
+        return [math.nan] * 4
+    return [min(xs), min(ys), max(xs), max(ys)]

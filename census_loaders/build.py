@@ -1,0 +1,222 @@
+"""``anonset data build``: official raw files → normalised ``data_cache/``.
+
+The build writes everything into a fresh folder beside the target and swaps it in
+only when every loader has succeeded, so a malformed census file stops the build
+with one message (file, line, problem) and leaves the previous cache byte-for-byte
+intact.  The output is deterministic: no timestamps, sorted keys, fixed Parquet
+settings, so building twice gives the same bytes.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from . import boundaries as geo
+from .registry import AUXILIARY_MODULE, BODY_PRIORS_MODULE, DEFAULT_BODY_PRIOR_COUNTRY, POPULATION_LOADERS
+from .schema import CountryData, LoaderError, SourceFile, validate_fraction_table, validate_population
+
+SCHEMA_VERSION = 1
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _source_entry(src: SourceFile, raw_root: Path, **extra) -> dict:
+    try:
+        rel = Path(os.path.relpath(src.path, raw_root)).as_posix()
+    except ValueError:
+        rel = Path(src.path).name
+    return {
+        "file": rel,
+        "sha256": _sha256(Path(src.path)),
+        "publisher": src.publisher,
+        "table_id": src.table_id,
+        "reference_date": src.reference_date,
+        "licence": src.licence,
+        "citation": src.citation,
+        **extra,
+    }
+
+
+def _write_parquet(df: pd.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df.to_parquet(path, index=False, engine="pyarrow", compression="zstd")
+
+
+def _age_groups(df: pd.DataFrame) -> list[list[float | None]]:
+    groups = df[["age_from", "age_to"]].drop_duplicates().sort_values("age_from")
+    return [[float(a), None if pd.isna(b) else float(b)] for a, b in groups.itertuples(index=False)]
+
+
+def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Path, loader: str, log) -> dict:
+    """Write one data set's files and return its manifest entry."""
+    _write_parquet(pop, out / "population" / f"{data.code}.parquet")
+    total = float(pop["count"].sum())
+    districts = pop.drop_duplicates("district_id")
+    names = dict(zip(districts["district_id"].astype(str), districts["district_name"].astype(str)))
+    entry = {
+        "name": data.name,
+        "loader": loader,
+        "district_label": data.district_label,
+        "region_label": data.region_label,
+        "reference_date": data.reference_date,
+        "districts": int(len(districts)),
+        "regions": int(pop["region_id"].nunique()),
+        "population": round(total, 3),
+        "rows": int(len(pop)),
+        "filled_districts": int(pop.loc[pop["filled"], "district_id"].nunique()),
+        "age_groups": _age_groups(pop),
+        "sources": [
+            _source_entry(s, raw_root, rows=int(len(pop)), population=round(total, 3)) for s in data.sources
+        ],
+        "notes": list(data.notes),
+    }
+    if data.boundaries is not None:
+        collection, missing, extra = geo.to_feature_collection(data.boundaries, names)
+        path = out / "boundaries" / f"{data.code}.geojson"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(geo.dumps(collection) + "\n", encoding="utf-8")
+        entry["boundaries"] = {
+            "file": f"boundaries/{data.code}.geojson",
+            "features": len(collection["features"]),
+            "bytes": path.stat().st_size,
+            "bounds": geo.bounds(collection),
+            "missing_geometry": missing,
+            "geometry_without_data": extra,
+            "note": data.boundary_note,
+            "sources": [_source_entry(s, raw_root) for s in data.boundary_sources],
+        }
+        if missing or extra:
+            log(f"  {data.code}: {len(missing)} districts without geometry, {len(extra)} geometries without data")
+    else:
+        entry["boundaries"] = None
+        entry["boundary_note"] = data.boundary_note or "No boundary file is available for this data set."
+    return entry
+
+
+def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[dict]]:
+    chosen: dict[str, tuple[str, CountryData]] = {}
+    superseded = []
+    for entry in POPULATION_LOADERS:
+        started = time.perf_counter()
+        datasets = entry.load(raw_root)
+        log(f"  {entry.module}: {len(datasets)} data set(s) in {time.perf_counter() - started:.1f} s")
+        for data in datasets:
+            if data.code in chosen:
+                superseded.append({"code": data.code, "loader": entry.module, "kept": chosen[data.code][0]})
+                continue
+            chosen[data.code] = (entry.module, data)
+    return [chosen[c] for c in sorted(chosen)], superseded
+
+
+def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> dict:
+    """Build the cache from ``raw_root`` into ``out_dir`` atomically; return the manifest."""
+    raw_root, out_dir = Path(raw_root), Path(out_dir)
+    if not raw_root.is_dir():
+        raise LoaderError(raw_root, None, "raw data folder not found")
+    started = time.perf_counter()
+    tmp = out_dir.parent / f".{out_dir.name}.building-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    try:
+        loaded, superseded = _load_all(raw_root, log)
+        body = importlib.import_module(BODY_PRIORS_MODULE).load(raw_root)
+        if DEFAULT_BODY_PRIOR_COUNTRY not in body:
+            raise LoaderError(raw_root, None, f"no body priors for the default country {DEFAULT_BODY_PRIOR_COUNTRY}")
+        datasets = {}
+        for loader, data in loaded:
+            pop = validate_population(data.population, data.sources[0].path if data.sources else data.code)
+            entry = _dataset_entry(data, pop, raw_root, tmp, loader, log)
+            own = data.body_prior_country in body
+            prior_country = data.body_prior_country if own else DEFAULT_BODY_PRIOR_COUNTRY
+            entry["body_prior"] = {
+                "country": prior_country,
+                "borrowed_from": None if data.code.split("-")[0] == prior_country else prior_country,
+                "source": "; ".join(f"{s.publisher}, {s.table_id}" for s in body[prior_country][1]),
+            }
+            datasets[data.code] = entry
+        priors = []
+        prior_entries = {}
+        for country in sorted(body):
+            df, sources = body[country]
+            priors.append(df.assign(prior_country=country))
+            prior_entries[country] = {"rows": int(len(df)), "sources": [_source_entry(s, raw_root) for s in sources]}
+        _write_parquet(pd.concat(priors, ignore_index=True), tmp / "body_priors.parquet")
+        aux_entries = {}
+        for table in importlib.import_module(AUXILIARY_MODULE).load(raw_root):
+            label = table.sources[0].path if table.sources else table.id
+            table = validate_fraction_table(table, label)
+            _write_parquet(table.table, tmp / "auxiliary" / f"{table.id}.parquet")
+            aux_entries[table.id] = {
+                "name": table.name,
+                "country": table.country,
+                "note": table.note,
+                "keys": [c for c in table.table.columns if c != "fraction"],
+                "sources": [_source_entry(s, raw_root) for s in table.sources],
+            }
+        manifest = {
+            "schema_version": SCHEMA_VERSION,
+            "datasets": datasets,
+            "body_priors": prior_entries,
+            "auxiliary": aux_entries,
+            "superseded": superseded,
+        }
+        (tmp / "manifest.json").write_text(
+            json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n",
+            encoding="utf-8",
+        )
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _swap(tmp, out_dir)
+    log(f"built {len(datasets)} data sets into {out_dir} in {time.perf_counter() - started:.1f} s")
+    return manifest
+
+
+def _swap(new: Path, target: Path) -> None:
+    """Replace ``target`` by ``new`` with two renames (old copy removed afterwards)."""
+    old = target.parent / f".{target.name}.old-{os.getpid()}"
+    if target.exists():
+        os.rename(target, old)
+    try:
+        os.rename(new, target)
+    except BaseException:
+        if old.exists():
+            os.rename(old, target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def summary(manifest: dict) -> list[dict]:
+    """One row per data set for ``anonset data summary``."""
+    rows = []
+    for code, d in sorted(manifest["datasets"].items()):
+        prior = d["body_prior"]
+        rows.append(
+            {
+                "code": code,
+                "name": d["name"],
+                "districts": d["districts"],
+                "population": d["population"],
+                "reference_date": d["reference_date"],
+                "source": "; ".join(f"{s['publisher']} {s['table_id']}" for s in d["sources"]),
+                "body_prior_source": prior["source"]
+                + (f" (borrowed from {prior['borrowed_from']})" if prior.get("borrowed_from") else ""),
+                "map": d["boundaries"] is not None,
+            }
+        )
+    return rows

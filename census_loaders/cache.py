@@ -1,0 +1,159 @@
+"""The read API over ``data_cache/``, shared by the pages, the CLI and notebooks.
+
+Layout of the cache (written by :mod:`census_loaders.build`)::
+
+    manifest.json                 every data set, its sources, sha256, counts, notes
+    population/<CODE>.parquet     the normalised population table (schema.POPULATION_COLUMNS)
+    boundaries/<CODE>.geojson     simplified district polygons, feature id = district_id
+    body_priors.parquet           height/weight mean and SD by prior country × sex × age
+    auxiliary/<ID>.parquet        fraction tables (schema.FractionTable)
+
+Reads are memoised per cache folder and file modification time, so a rebuilt
+cache is picked up without restarting, and repeated calls cost nothing.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+from .paths import cache_dir
+from .schema import FractionTable, SourceFile
+
+
+class UnknownDataset(KeyError):
+    """A country / data set code that is not in the cache."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; we want it plain
+        return str(self.args[0]) if self.args else "unknown data set"
+
+
+def _root(root: Path | None) -> Path:
+    return Path(root) if root is not None else cache_dir()
+
+
+def _stamp(path: Path) -> float:
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return -1
+
+
+@lru_cache(maxsize=8)
+def _manifest(path: Path, stamp: float) -> dict:
+    if stamp < 0:
+        raise FileNotFoundError(
+            f"no data cache at {path.parent}: build it with `anonset data build`"
+        )
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def manifest(root: Path | None = None) -> dict:
+    """The parsed ``manifest.json``."""
+    path = _root(root) / "manifest.json"
+    return _manifest(path, _stamp(path))
+
+
+def countries(root: Path | None = None) -> list[str]:
+    """Codes of every data set in the cache, sorted (ISO alpha-2, plus e.g. ``US-ZCTA``)."""
+    return sorted(manifest(root)["datasets"])
+
+
+def dataset_info(code: str, root: Path | None = None) -> dict:
+    """The manifest entry of one data set: name, labels, date, sources, notes, counts."""
+    datasets = manifest(root)["datasets"]
+    if code not in datasets:
+        known = ", ".join(sorted(datasets))
+        raise UnknownDataset(f"unknown country or data set {code!r}; the cache has: {known}")
+    return datasets[code]
+
+
+@lru_cache(maxsize=64)
+def _population(path: Path, stamp: float) -> pd.DataFrame:
+    return pd.read_parquet(path)
+
+
+def population(code: str, root: Path | None = None) -> pd.DataFrame:
+    """The population table of a data set (a fresh copy, safe to modify)."""
+    dataset_info(code, root)
+    path = _root(root) / "population" / f"{code}.parquet"
+    return _population(path, _stamp(path)).copy()
+
+
+@lru_cache(maxsize=8)
+def _body_priors(path: Path, stamp: float) -> pd.DataFrame:
+    return pd.read_parquet(path)
+
+
+def body_priors(code: str, root: Path | None = None) -> pd.DataFrame:
+    """Height and weight priors (mean, SD by sex × age group) that describe a data set.
+
+    ``df.attrs`` carries ``prior_country`` (whose statistics these are),
+    ``borrowed_from`` (None when the country has its own) and ``source``.
+    """
+    info = dataset_info(code, root)
+    prior = info["body_prior"]
+    path = _root(root) / "body_priors.parquet"
+    table = _body_priors(path, _stamp(path))
+    df = table[table["prior_country"] == prior["country"]].drop(columns="prior_country").reset_index(drop=True)
+    df.attrs.update(
+        prior_country=prior["country"],
+        borrowed_from=prior.get("borrowed_from"),
+        source=prior.get("source", ""),
+    )
+    return df
+
+
+@lru_cache(maxsize=64)
+def _boundaries(path: Path, stamp: float) -> dict | None:
+    if stamp < 0:
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def boundaries(code: str, root: Path | None = None) -> dict | None:
+    """District polygons as a GeoJSON FeatureCollection (feature ``id`` = district_id),
+    or ``None`` when the data set has no map (the manifest says why)."""
+    dataset_info(code, root)
+    path = _root(root) / "boundaries" / f"{code}.geojson"
+    return _boundaries(path, _stamp(path))
+
+
+def auxiliary_tables(code: str | None = None, root: Path | None = None) -> list[dict]:
+    """Manifest entries of the auxiliary-knowledge presets (for ``code``, or all)."""
+    tables = manifest(root).get("auxiliary", {})
+    return [
+        {"id": key, **entry}
+        for key, entry in sorted(tables.items())
+        if code is None or entry.get("country") in (None, code)
+    ]
+
+
+@lru_cache(maxsize=32)
+def _aux(path: Path, stamp: float) -> pd.DataFrame:
+    return pd.read_parquet(path)
+
+
+def auxiliary(table_id: str, root: Path | None = None) -> FractionTable:
+    """One auxiliary-knowledge preset as a :class:`FractionTable`."""
+    entries = manifest(root).get("auxiliary", {})
+    if table_id not in entries:
+        raise UnknownDataset(
+            f"unknown auxiliary table {table_id!r}; the cache has: {', '.join(sorted(entries))}"
+        )
+    entry = entries[table_id]
+    path = _root(root) / "auxiliary" / f"{table_id}.parquet"
+    sources = [
+        SourceFile(Path(s["file"]), s["publisher"], s["table_id"], s["reference_date"], s["licence"], s.get("citation", ""))
+        for s in entry.get("sources", [])
+    ]
+    return FractionTable(
+        id=table_id,
+        name=entry["name"],
+        table=_aux(path, _stamp(path)).copy(),
+        sources=sources,
+        country=entry.get("country"),
+        note=entry.get("note", ""),
+    )

@@ -1,0 +1,54 @@
+"""``anonset data build`` and ``anonset data summary``."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from census_loaders import build as cache_build
+from census_loaders import manifest
+from census_loaders.paths import cache_dir, raw_dir
+
+from . import emit
+
+
+def _build(args) -> int:
+    raw = Path(args.raw) if args.raw else raw_dir()
+    out = Path(args.out) if args.out else cache_dir()
+    log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    cache_build.build(raw, out, log=log)
+    return 0
+
+
+def _format_summary(rows: list[dict]) -> str:
+    lines = [f"{'code':<8} {'districts':>9} {'population':>14}  {'date':<10}  source / body statistics"]
+    for r in rows:
+        lines.append(
+            f"{r['code']:<8} {r['districts']:>9,} {r['population']:>14,.0f}  {r['reference_date']:<10}  "
+            f"{r['source']} / {r['body_prior_source']}"
+        )
+    lines.append(f"{len(rows)} data sets")
+    return "\n".join(lines)
+
+
+def _summary(args) -> int:
+    root = Path(args.cache) if args.cache else None
+    try:
+        rows = cache_build.summary(manifest(root))
+    except FileNotFoundError as exc:
+        raise KeyError(str(exc)) from None
+    return emit(rows, args.json, _format_summary)
+
+
+def add_parser(sub) -> None:
+    data = sub.add_parser("data", help="build or describe the normalised census cache")
+    dsub = data.add_subparsers(dest="data_command", metavar="ACTION")
+    dsub.required = True
+    b = dsub.add_parser("build", help="rebuild data_cache/ from the official raw files")
+    b.add_argument("--raw", help="raw data folder (default: ../shared/data/raw)")
+    b.add_argument("--out", help="cache folder to write (default: data_cache/)")
+    b.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    b.set_defaults(func=_build)
+    s = dsub.add_parser("summary", help="per data set: districts, population, date, sources")
+    s.add_argument("--cache", help="cache folder to read (default: data_cache/)")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.set_defaults(func=_summary)

@@ -1,0 +1,68 @@
+"""What the cache holds, as rows for the About page and the CLI (pure, from the manifest)."""
+from __future__ import annotations
+
+
+def source_rows(manifest: dict) -> list[dict]:
+    """One row per (data set, source file): what was used, by whom, under which licence."""
+    rows = []
+    for code, d in sorted(manifest["datasets"].items()):
+        for kind, sources in (("population", d["sources"]), ("boundaries", (d.get("boundaries") or {}).get("sources", []))):
+            for s in sources:
+                rows.append(
+                    {
+                        "data set": f"{d['name']} ({code})",
+                        "kind": kind,
+                        "publisher": s["publisher"],
+                        "table": s["table_id"],
+                        "date": s["reference_date"],
+                        "licence": s["licence"],
+                        "file": s["file"],
+                    }
+                )
+    for country, p in sorted(manifest.get("body_priors", {}).items()):
+        for s in p["sources"]:
+            rows.append(
+                {
+                    "data set": f"height and weight ({country})",
+                    "kind": "body statistics",
+                    "publisher": s["publisher"],
+                    "table": s["table_id"],
+                    "date": s["reference_date"],
+                    "licence": s["licence"],
+                    "file": s["file"],
+                }
+            )
+    for key, a in sorted(manifest.get("auxiliary", {}).items()):
+        for s in a["sources"]:
+            rows.append(
+                {
+                    "data set": a["name"],
+                    "kind": "auxiliary knowledge",
+                    "publisher": s["publisher"],
+                    "table": s["table_id"],
+                    "date": s["reference_date"],
+                    "licence": s["licence"],
+                    "file": s["file"],
+                }
+            )
+    return rows
+
+
+def dataset_rows(manifest: dict) -> list[dict]:
+    """One row per data set: coverage, date, map, and whose body statistics it uses."""
+    rows = []
+    for code, d in sorted(manifest["datasets"].items()):
+        prior = d["body_prior"]
+        rows.append(
+            {
+                "code": code,
+                "name": d["name"],
+                "districts": d["districts"],
+                "district": d["district_label"],
+                "population": round(d["population"]),
+                "date": d["reference_date"],
+                "map": "yes" if d.get("boundaries") else "no",
+                "body statistics": prior["country"] + (" (borrowed)" if prior.get("borrowed_from") else ""),
+            }
+        )
+    return rows

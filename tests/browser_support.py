@@ -1,0 +1,110 @@
+"""Run the real app under gunicorn and drive it in Debian's headless Chromium.
+
+Every request the page makes is recorded, so tests can assert that nothing
+leaves 127.0.0.1, and every console error is collected.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+CHROMIUM = os.environ.get("ANONSET_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-gpu",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running_server(log_path: Path, workers: int = 1, env: dict | None = None):
+    """gunicorn serving dashboard.app:server on a free loopback port."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "gunicorn", "dashboard.app:server",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "120",
+        "--access-logfile", "-", "--error-logfile", "-",
+    ]
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {log_path.read_text()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+class PageRecorder:
+    """Collects console errors, page errors and every requested URL of a page."""
+
+    def __init__(self, page):
+        self.page = page
+        self.console_errors: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.console_errors.append(str(e)))
+        page.on("request", lambda r: self.requests.append(r.url))
+
+    def foreign_requests(self) -> list[str]:
+        """Requests to any host but 127.0.0.1 (data: and blob: URLs are local)."""
+        out = []
+        for url in self.requests:
+            parsed = urlparse(url)
+            if parsed.scheme in ("data", "blob", "about"):
+                continue
+            if parsed.hostname != "127.0.0.1":
+                out.append(url)
+        return out
+
+    def screenshot(self, name: str, full_page: bool = True) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+
+def require_chromium():
+    if not Path(CHROMIUM).exists() or shutil.which("gunicorn") is None and not _has_gunicorn():
+        pytest.skip(f"browser tests need {CHROMIUM} and gunicorn")
+
+
+def _has_gunicorn() -> bool:
+    try:
+        import gunicorn  # noqa: F401
+    except ImportError:
+        return False
+    return True
