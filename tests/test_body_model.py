@@ -1,0 +1,326 @@
+"""The body model: study trimming, census → body mapping, band probabilities, plausibility."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import norm
+
+from dashboard.core import body_model as bm
+from dashboard.core.errors import InputError
+
+# ----------------------------------------------------------------------------- hand-made data
+
+#: Germany-like census groups (17 groups, 65–75 and an open 75+).
+DE_GROUPS = [(0, 3), (3, 6), (6, 10), (10, 15), (15, 18), (18, 20), (20, 25), (25, 30), (30, 35),
+             (35, 40), (40, 45), (45, 50), (50, 55), (55, 60), (60, 65), (65, 75), (75, None)]
+#: US-like 5-year census groups with an open 85+.
+US_GROUPS = [(a, a + 5) for a in range(0, 85, 5)] + [(85, None)]
+
+
+def make_population(groups=DE_GROUPS, districts=None, seed=0) -> pd.DataFrame:
+    """A small population table in the cache schema with random counts."""
+    rng = np.random.default_rng(seed)
+    districts = districts or [
+        ("01001", "Alpha", "01", "North", False),
+        ("01002", "Beta", "01", "North", False),
+        ("02001", "Gamma", "02", "South", True),
+        ("02002", "Delta", "02", "South", False),
+    ]
+    rows = []
+    for did, dname, rid, rname, filled in districts:
+        for sex in bm.SEXES:
+            for lo, hi in groups:
+                rows.append({
+                    "district_id": did, "district_name": dname, "region_id": rid, "region_name": rname,
+                    "sex": sex, "age_from": float(lo), "age_to": math.nan if hi is None else float(hi),
+                    "count": float(rng.integers(50, 5000)), "filled": filled,
+                })
+    df = pd.DataFrame(rows)
+    for c in ("district_id", "district_name", "region_id", "region_name", "sex"):
+        df[c] = df[c].astype("string")
+    return df
+
+
+def make_priors(groups=None, country="DE") -> pd.DataFrame:
+    """Body priors like the Mikrozensus: 5-year groups 18–75 (18–20 first)."""
+    groups = groups or [(18, 20)] + [(a, a + 5) for a in range(20, 75, 5)]
+    rows = []
+    for sex, h0, w0 in (("female", 166.0, 66.0), ("male", 179.0, 84.0)):
+        for i, (lo, hi) in enumerate(groups):
+            rows.append({
+                "sex": sex, "age_from": float(lo), "age_to": math.nan if hi is None else float(hi),
+                "height_mean": h0 - 0.2 * i, "height_sd": 6.5 + 0.05 * i,
+                "weight_mean": w0 + 0.6 * i, "weight_sd": 12.0 + 0.2 * i,
+            })
+    df = pd.DataFrame(rows)
+    df["sex"] = df["sex"].astype("string")
+    df.attrs.update(prior_country=country, borrowed_from=None, source="test survey")
+    return df
+
+
+def make_model(groups=DE_GROUPS, priors=None, study=bm.DEFAULT_STUDY, **kw) -> bm.CountryModel:
+    return bm.CountryModel.from_frames(
+        "XX", make_population(groups), priors if priors is not None else make_priors(), name="Testland", study=study, **kw
+    )
+
+
+# ----------------------------------------------------------------------------- study trimming
+
+
+def test_trim_15_20_group_to_study_start():
+    kept, groups = bm.trim_age_groups([(10, 15), (15, 20), (20, 25)], (18, 75))
+    assert list(kept) == [1, 2]
+    g = groups[0]
+    assert (g.lo, g.hi, g.census_lo, g.census_hi) == (18, 20, 15, 20)
+    assert g.share == pytest.approx(2 / 5)
+    assert g.trimmed and g.label == "18–20 (of 15–20)"
+    assert groups[1].share == 1.0 and groups[1].label == "20–25"
+
+
+def test_trimmed_counts_scaled_by_overlap_share():
+    model = make_model(US_GROUPS)
+    pop = make_population(US_GROUPS)
+    a = [g.census_lo for g in model.age_groups].index(15)
+    raw = pop[(pop["district_id"] == "01001") & (pop["sex"] == "female") & (pop["age_from"] == 15)]["count"].iloc[0]
+    assert model.counts[0, 0, a] == pytest.approx(raw * 2 / 5)
+    assert [g.lo for g in model.age_groups][0] == 18
+    assert model.age_groups[-1].hi == 75  # 75–80 dropped
+    assert model.total == pytest.approx(
+        pop[(pop["age_from"] >= 20) & (pop["age_from"] < 75)]["count"].sum()
+        + 0.4 * pop[pop["age_from"] == 15]["count"].sum()
+    )
+
+
+def test_open_group_spans_to_100():
+    kept, groups = bm.trim_age_groups(US_GROUPS, (18, 90))
+    last = groups[-1]
+    assert (last.lo, last.hi, last.census_lo, math.isinf(last.census_hi)) == (85, 90, 85, True)
+    assert last.share == pytest.approx(5 / 15)
+    assert last.label == "85–90 (of 85+)"
+    # a study without an upper end keeps the whole open group, still open
+    _, groups = bm.trim_age_groups(US_GROUPS, (18, math.inf))
+    assert math.isinf(groups[-1].hi) and groups[-1].share == 1.0 and groups[-1].label == "85+"
+
+
+def test_groups_outside_study_dropped_and_bad_study():
+    with pytest.raises(InputError, match="no census age group"):
+        bm.trim_age_groups([(0, 10)], (18, 75))
+    with pytest.raises(InputError, match="not a valid"):
+        bm.check_study((75, 18))
+    with pytest.raises(InputError):
+        bm.check_study(("a", 3))
+
+
+@given(lo=st.integers(0, 80), span=st.integers(1, 40))
+def test_trim_shares_add_up(lo, span):
+    """Trimmed counts equal the study years' share of evenly spread people."""
+    study = (lo, lo + span)
+    try:
+        kept, groups = bm.trim_age_groups(US_GROUPS, study)
+    except InputError:
+        pytest.fail("every study range overlaps some group here")
+    for g in groups:
+        hi = bm.open_group_end(g.census_lo) if math.isinf(g.census_hi) else g.census_hi
+        lo_t, hi_t = max(g.census_lo, study[0]), min(hi, study[1])
+        assert g.share == pytest.approx((hi_t - lo_t) / (hi - g.census_lo))
+
+
+# ----------------------------------------------------------------------------- body mapping
+
+
+def test_census_65_75_mixes_two_body_groups():
+    model = make_model()
+    a = [g.label for g in model.age_groups].index("65–75")
+    for s in range(2):
+        w = model.body_weights[s, a]
+        used = np.flatnonzero(w)
+        assert [model.body.label(g) for g in used] == [f"{bm.SEXES[s]} 65–70", f"{bm.SEXES[s]} 70–75"]
+        assert w[used] == pytest.approx([0.5, 0.5])
+    assert not model.nearest_body.any()
+    assert model.body_weights.sum(axis=2) == pytest.approx(np.ones((2, len(model.age_groups))))
+
+
+def test_body_group_spanning_census_groups_used_by_each():
+    us_priors = make_priors([(18, 20)] + [(a, a + 10) for a in range(20, 80, 10)] + [(80, None)])
+    model = make_model(US_GROUPS, priors=us_priors)
+    labels = [g.label for g in model.age_groups]
+    for lab in ("20–25", "25–30"):
+        a = labels.index(lab)
+        used = np.flatnonzero(model.body_weights[0, a])
+        assert [model.body.label(g) for g in used] == ["female 20–30"]
+    a = labels.index("18–20 (of 15–20)")
+    assert [model.body.label(g) for g in np.flatnonzero(model.body_weights[1, a])] == ["male 18–20"]
+
+
+def test_census_group_beyond_body_statistics_uses_nearest_and_is_flagged():
+    model = make_model(study=(18, 80))
+    a = len(model.age_groups) - 1
+    assert model.age_groups[a].label == "75–80 (of 75+)"
+    assert model.nearest_body[:, a].all()
+    used = np.flatnonzero(model.body_weights[0, a])
+    assert [model.body.label(g) for g in used] == ["female 70–75"]
+    assert "nearest body group" in model.body_mapping_note(0, a)
+    # a group half covered takes the covered half from its own group, the rest from the nearest
+    kept, groups = bm.trim_age_groups([(70, 80)], (18, 80))
+    W, nearest = bm.body_group_weights(groups, model.body)
+    assert nearest.all()
+    assert W[0, 0].sum() == pytest.approx(1.0)
+    assert W[0, 0, np.flatnonzero(W[0, 0])] == pytest.approx([1.0])
+
+
+# ----------------------------------------------------------------------------- bands
+
+
+@pytest.mark.parametrize(
+    "value,width,band",
+    [(172, 5, (170, 175)), (175, 5, (175, 180)), (174.99, 5, (170, 175)), (172, 1, (172, 173)),
+     (173, 2, (172, 174)), (172, 10, (170, 180)), (172, 20, (160, 180)), (69.5, 5, (65, 70))],
+)
+def test_band_of(value, width, band):
+    assert bm.band_of(value, width) == band
+
+
+def test_widen_band_contains_original():
+    assert bm.widen_band((170, 175), 10) == (170, 180)
+    assert bm.widen_band((174, 176), 5) == (170, 180)  # straddles a 5-cm edge: two bands
+    assert bm.widen_band((170, 175), 5) == (170, 175)
+
+
+def test_interval_probability_matches_scipy_in_both_tails():
+    for lo, hi in ((100, 101), (160, 165), (230, 231), (-50, -49)):
+        got = bm.interval_probability(170.0, 7.0, lo, hi)
+        want = norm.sf(lo, 170, 7) - norm.sf(hi, 170, 7) if lo > 170 else norm.cdf(hi, 170, 7) - norm.cdf(lo, 170, 7)
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("hw,ww", [(1, 1), (2, 5), (5, 5), (10, 20), (20, 10)])
+def test_joint_sums_to_one(hw, ww):
+    model = make_model(US_GROUPS, priors=make_priors([(18, 20)] + [(a, a + 10) for a in range(20, 80, 10)] + [(80, None)]))
+    joint = model.joint(hw, ww)
+    totals = joint.prob.sum(axis=(2, 3))
+    assert np.abs(totals - 1).max() < 1e-12
+    assert joint.height.start % hw == 0 and joint.weight.start % ww == 0
+    assert model.joint(hw, ww) is joint  # memoised
+
+
+def test_mixture_for_65_75_matches_hand_computation():
+    priors = make_priors()
+    model = make_model(priors=priors)
+    a = [g.label for g in model.age_groups].index("65–75")
+    joint = model.joint(5, 5)
+    ih, iw = joint.height.index(160), joint.weight.index(70)
+    f = priors[priors["sex"] == "female"].set_index("age_from")
+    want = 0.0
+    for lo in (65.0, 70.0):
+        r = f.loc[lo]
+        ph = norm.cdf(165, r.height_mean, r.height_sd) - norm.cdf(160, r.height_mean, r.height_sd)
+        pw = norm.cdf(75, r.weight_mean, r.weight_sd) - norm.cdf(70, r.weight_mean, r.weight_sd)
+        want += 0.5 * ph * pw
+    assert joint.prob[0, a, ih, iw] == pytest.approx(want, rel=1e-12)
+    assert model.cell_probability((160, 165), (70, 75))[0, a] == pytest.approx(want, rel=1e-12)
+    # not the product of the mixed marginals (height and weight are not independent across the mixture)
+    mh = model.marginal("height", 5)[0, a, ih]
+    mw = model.marginal("weight", 5)[0, a, iw]
+    assert joint.prob[0, a].sum(axis=1)[ih] == pytest.approx(mh, rel=1e-12)
+    assert joint.prob[0, a].sum(axis=0)[iw] == pytest.approx(mw, rel=1e-12)
+
+
+def test_bmi_plausibility():
+    assert bm.cell_bmi((170, 175), (70, 75)) == pytest.approx(72.5 / 1.725**2)
+    mask = bm.bmi_plausible(np.array([172.5, 152.5]), np.array([72.5, 102.5, 42.5]))
+    assert mask.tolist() == [[True, False, False], [False, False, True]]
+    assert bm.bmi_plausible(np.array([152.5]), np.array([102.5]), (17, 50)).all()
+    assert bm.bmi_plausible(np.array([152.5]), np.array([102.5]), None).all()
+    joint = make_model().joint(5, 5)
+    p = joint.plausible()
+    assert p.shape == joint.prob.shape[2:] and p.any() and not p.all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    hw=st.sampled_from(bm.BAND_WIDTHS), ww=st.sampled_from(bm.BAND_WIDTHS),
+    d=st.integers(0, 3), s=st.integers(0, 1), a=st.integers(0, 10),
+)
+def test_all_cells_return_the_census_count(hw, ww, d, s, a):
+    """Without the plausibility filter, Σ over every height × weight cell gives back N."""
+    model = _MODEL
+    joint = model.joint(hw, ww)
+    n = model.counts[d, s, a]
+    assert (n * joint.prob[s, a]).sum() == pytest.approx(n, rel=1e-9)
+
+
+_MODEL = make_model()
+
+
+# ----------------------------------------------------------------------------- the model
+
+
+def test_model_from_frames_arrays_and_lookups():
+    model = make_model()
+    assert model.counts.shape == (4, 2, 11)
+    assert list(model.district_ids) == ["01001", "01002", "02001", "02002"]
+    assert model.filled.tolist() == [False, False, True, False]
+    assert list(model.region_members(0)) == [0, 1]
+    assert model.district_index("02001") == 2
+    assert model.district_index("gamma") == 2
+    with pytest.raises(InputError, match="unknown district"):
+        model.district_index("99999")
+    assert model.age_index(19) == 0 and model.age_index(70) == 10
+    with pytest.raises(InputError, match="outside the study population 18–75"):
+        model.age_index(75)
+    with pytest.raises(InputError):
+        model.age_index(17)
+    assert model.body.country == "DE" and model.borrowed_from is None
+
+
+def test_with_study_is_memoised_and_consistent():
+    model = make_model()
+    wide = model.with_study((15, 80))
+    assert wide is model.with_study((15, 80))
+    assert wide.with_study(bm.DEFAULT_STUDY) is model
+    assert wide.age_groups[0].label == "15–18"
+    assert wide.age_groups[-1].label == "75–80 (of 75+)"
+    assert wide.counts[:, :, -1] == pytest.approx(model.census_counts[:, :, -1] * 5 / 25)
+
+
+def test_borrowed_priors_metadata():
+    priors = make_priors(country="DE")
+    priors.attrs.update(borrowed_from="DE")
+    model = make_model(priors=priors, prior_country_name="Germany")
+    assert model.borrowed_from == "DE" and model.prior_country_name == "Germany"
+
+
+# ----------------------------------------------------------------------------- real data
+
+
+def test_real_germany(cache_root):
+    model = bm.load_country_model("DE", root=cache_root)
+    assert model is bm.load_country_model("DE", root=cache_root)
+    assert model.n_districts == 400
+    labels = [g.label for g in model.age_groups]
+    assert labels[0] == "18–20" and labels[-1] == "65–75"
+    a = labels.index("65–75")
+    for s in range(2):
+        used = np.flatnonzero(model.body_weights[s, a])
+        assert len(used) == 2 and model.body_weights[s, a, used] == pytest.approx([0.5, 0.5])
+    assert not model.nearest_body.any()
+    joint = model.joint(5, 5)
+    assert np.abs(joint.prob.sum(axis=(2, 3)) - 1).max() < 1e-12
+    wide = model.with_study((18, 85))
+    assert wide.nearest_body[:, -1].all()
+
+
+def test_real_us_priors(cache_root):
+    from census_loaders import cache
+
+    if "US" not in cache.countries(cache_root):
+        pytest.skip("no US data set in the cache")
+    model = bm.load_country_model("US", root=cache_root)
+    assert model.borrowed_from is None
+    assert np.abs(model.joint(1, 1).prob.sum(axis=(2, 3)) - 1).max() < 1e-12
+    assert model.body_weights.sum(axis=2) == pytest.approx(np.ones(model.body_weights.shape[:2]))
