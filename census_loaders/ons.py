@@ -404,6 +404,17 @@ def read_boundaries(path: Path):
     return gpd.GeoDataFrame({"district_id": ids.to_numpy(), "geometry": gdf.geometry.to_numpy()}, crs="EPSG:4326")
 
 
+def check_boundaries(boundaries, district_ids, path: Path) -> None:
+    """Every district must have a polygon and every polygon a district: both files are April/May 2023 LADs."""
+    have, want = set(boundaries["district_id"]), set(district_ids)
+    if have != want:
+        raise LoaderError(
+            path, None,
+            f"boundaries do not match the population table: no boundary for {sorted(want - have)[:5]}, "
+            f"no population for {sorted(have - want)[:5]}",
+        )
+
+
 # --------------------------------------------------------------------------- load
 
 
@@ -414,13 +425,7 @@ def load(folder: Path) -> list[CountryData]:
     population = validate_population(read_workbook(workbook), workbook)
     boundary_path = folder / BOUNDARIES
     boundaries = read_boundaries(boundary_path)
-    have, want = set(boundaries["district_id"]), set(population["district_id"])
-    if have != want:
-        raise LoaderError(
-            boundary_path, None,
-            f"boundaries do not match the population table: no boundary for {sorted(want - have)[:5]}, "
-            f"no population for {sorted(have - want)[:5]}",
-        )
+    check_boundaries(boundaries, population["district_id"], boundary_path)
     source = SourceFile(
         path=workbook.resolve(),
         publisher="Office for National Statistics (ONS)",

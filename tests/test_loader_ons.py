@@ -25,6 +25,7 @@ from census_loaders import ons
 from census_loaders.schema import LINE_COLUMN, POPULATION_COLUMNS, LoaderError, validate_population
 
 MALES, FEMALES, PERSONS = "MYE2 - Males", "MYE2 - Females", "MYE2 - Persons"
+XLSX = "mye22final.xlsx"  # damaged copies: the reader takes the workbook gzipped or not
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +37,21 @@ def uk(raw_root) -> Path:
 
 
 @pytest.fixture(scope="module")
-def gb(uk):
-    (data,) = ons.load(uk)
-    return data
+def loaded(uk):
+    """load() once, keeping the raw workbook table it parsed (with source_line)."""
+    tables = []
+    real = ons.read_workbook
+    ons.read_workbook = lambda path: tables.append(real(path)) or tables[-1]
+    try:
+        (data,) = ons.load(uk)
+    finally:
+        ons.read_workbook = real
+    return data, tables[0]
+
+
+@pytest.fixture(scope="module")
+def gb(loaded):
+    return loaded[0]
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +60,8 @@ def pop(gb) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def wb_table(uk) -> pd.DataFrame:
-    return ons.read_workbook(uk / ons.WORKBOOK)
+def wb_table(loaded) -> pd.DataFrame:
+    return loaded[1]
 
 
 def _count(pop, code, sex=None, age_from=None, age_to=None):
@@ -186,16 +199,21 @@ def test_boundaries_match_districts(gb):
 
 @pytest.fixture(scope="module")
 def xlsx(uk):
-    """The unzipped parts of the real workbook, its sheet files, and each area's row."""
+    """The unzipped parts of the real workbook, its sheet files, and each area's row per sheet."""
     raw = gzip.decompress((uk / ons.WORKBOOK).read_bytes())
     with zipfile.ZipFile(io.BytesIO(raw)) as z:
         parts = {name: z.read(name) for name in z.namelist()}
-    rels = dict(re.findall(r'Id="(rId\d+)"[^>]*Target="worksheets/([^"]+)"', parts["xl/_rels/workbook.xml.rels"].decode()))
-    rels.update({k: v for v, k in re.findall(r'Target="worksheets/([^"]+)"[^>]*Id="(rId\d+)"', parts["xl/_rels/workbook.xml.rels"].decode())})
-    sheets = {n: "xl/worksheets/" + rels[r] for n, r in re.findall(r'<sheet name="([^"]+)"[^>]*r:id="(rId\d+)"', parts["xl/workbook.xml"].decode())}
-    wb = openpyxl.load_workbook(io.BytesIO(raw), read_only=True)
-    rows = {s: {r[0]: i for i, r in enumerate(wb[s].iter_rows(max_col=1, values_only=True), start=1) if r[0]} for s in (MALES, FEMALES, PERSONS)}
-    wb.close()
+    rels = parts["xl/_rels/workbook.xml.rels"].decode()
+    targets = {}
+    for rel in re.findall(r"<Relationship [^>]*>", rels):
+        rid, target = re.search(r'Id="([^"]+)"', rel).group(1), re.search(r'Target="([^"]+)"', rel).group(1)
+        targets[rid] = "xl/" + target
+    sheets = {n: targets[r] for n, r in re.findall(r'<sheet name="([^"]+)"[^>]*r:id="([^"]+)"', parts["xl/workbook.xml"].decode())}
+    strings = [re.sub(r"<[^>]+>", "", si) for si in re.findall(r"<si>(.*?)</si>", parts["xl/sharedStrings.xml"].decode(), re.S)]
+    rows = {}
+    for sheet in (MALES, FEMALES, PERSONS):
+        cells = re.findall(r'<c r="A(\d+)"[^>]*t="s"[^>]*><v>(\d+)</v>', parts[sheets[sheet]].decode())
+        rows[sheet] = {strings[int(i)]: int(r) for r, i in cells}
     return {"parts": parts, "sheets": sheets, "rows": rows}
 
 
@@ -209,7 +227,7 @@ def _get(xlsx, sheet, ref) -> int:
 
 
 def _write(xlsx, path: Path, cells: dict | None = None, rename: tuple[str, str] | None = None) -> Path:
-    """A gzipped copy of the workbook with some cells replaced ({(sheet, 'E16'): value})."""
+    """A copy of the workbook (gzipped if path ends in .gz) with cells replaced ({(sheet, 'E16'): value})."""
     parts = dict(xlsx["parts"])
     for (sheet, ref), value in (cells or {}).items():
         name = xlsx["sheets"][sheet]
@@ -223,10 +241,10 @@ def _write(xlsx, path: Path, cells: dict | None = None, rename: tuple[str, str] 
     if rename:
         parts["xl/workbook.xml"] = parts["xl/workbook.xml"].replace(f'name="{rename[0]}"'.encode(), f'name="{rename[1]}"'.encode())
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:  # stored: fast, and still a valid xlsx
         for name, data in parts.items():
             z.writestr(name, data)
-    path.write_bytes(gzip.compress(buf.getvalue(), 1))
+    path.write_bytes(gzip.compress(buf.getvalue(), 1) if path.suffix == ".gz" else buf.getvalue())
     return path
 
 
@@ -249,38 +267,38 @@ def _raises(path: Path, sheet: str | None, line: int | None, *fragments: str) ->
 
 def test_workbook_non_numeric_count(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000001"]
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(MALES, f"{_age_col(3)}{row}"): "n/a"})
+    p = _write(xlsx, tmp_path / XLSX, {(MALES, f"{_age_col(3)}{row}"): "n/a"})
     _raises(p, MALES, row, "E06000001", "age 3", "'n/a' is not a number")
 
 
 def test_workbook_negative_count(xlsx, tmp_path):
     row = xlsx["rows"][FEMALES]["E06000023"]
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(FEMALES, f"{_age_col(40)}{row}"): -3})
+    p = _write(xlsx, tmp_path / XLSX, {(FEMALES, f"{_age_col(40)}{row}"): -3})
     _raises(p, FEMALES, row, "E06000023", "negative")
 
 
 def test_workbook_duplicate_district(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000002"]
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(MALES, f"A{row}"): "E06000001"})
+    p = _write(xlsx, tmp_path / XLSX, {(MALES, f"A{row}"): "E06000001"})
     _raises(p, MALES, row, "duplicate row for E06000001")
 
 
 def test_workbook_unknown_district_code(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000023"]
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(MALES, f"A{row}"): "E6000023"})
+    p = _write(xlsx, tmp_path / XLSX, {(MALES, f"A{row}"): "E6000023"})
     _raises(p, MALES, row, "'E6000023' is not a local authority district code")
 
 
 def test_workbook_unknown_geography(xlsx, tmp_path):
     row = xlsx["rows"][FEMALES]["E06000023"]
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(FEMALES, f"C{row}"): "Parish"})
+    p = _write(xlsx, tmp_path / XLSX, {(FEMALES, f"C{row}"): "Parish"})
     _raises(p, FEMALES, row, "unknown geography type 'Parish'")
 
 
 def test_workbook_ages_do_not_sum_to_all_ages(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000023"]
     ref = f"{_age_col(30)}{row}"
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(MALES, ref): _get(xlsx, MALES, ref) + 7})
+    p = _write(xlsx, tmp_path / XLSX, {(MALES, ref): _get(xlsx, MALES, ref) + 7})
     _raises(p, MALES, row, "E06000023", "parts sum to 238,168 but the total is 238,161")
 
 
@@ -288,7 +306,7 @@ def test_workbook_males_plus_females_differs_from_persons(xlsx, tmp_path):
     """A consistent edit of one Males row (age and all ages) is caught by the Persons sheet."""
     row = xlsx["rows"][MALES]["E06000023"]
     age, total = f"{_age_col(30)}{row}", f"D{row}"
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {
+    p = _write(xlsx, tmp_path / XLSX, {
         (MALES, age): _get(xlsx, MALES, age) + 7,
         (MALES, total): _get(xlsx, MALES, total) + 7,
     })
@@ -302,17 +320,17 @@ def test_workbook_districts_do_not_sum_to_their_region(xlsx, tmp_path):
         row = xlsx["rows"][sheet]["E12000009"]
         for ref in (f"D{row}", f"{_age_col(0)}{row}"):
             cells[(sheet, ref)] = _get(xlsx, sheet, ref) + 1
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, cells)
+    p = _write(xlsx, tmp_path / XLSX, cells)
     _raises(p, MALES, xlsx["rows"][MALES]["E12000009"], "E12000009", "its 27 local authority districts sum to")
 
 
 def test_workbook_missing_age_column(xlsx, tmp_path):
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, {(FEMALES, f"{_age_col(25)}8"): "Age 25"})
+    p = _write(xlsx, tmp_path / XLSX, {(FEMALES, f"{_age_col(25)}8"): "Age 25"})
     _raises(p, FEMALES, 8, "missing column(s) '25'")
 
 
 def test_workbook_missing_sheet(xlsx, tmp_path):
-    p = _write(xlsx, tmp_path / ons.WORKBOOK, rename=(FEMALES, "MYE2 - Women"))
+    p = _write(xlsx, tmp_path / XLSX, rename=(FEMALES, "MYE2 - Women"))
     _raises(p, None, None, "sheet 'MYE2 - Females' is missing")
 
 
@@ -343,12 +361,12 @@ def test_workbook_empty(tmp_path):
     _raises(p, None, None, "file is empty")
 
 
-def _folder(uk, tmp_path, workbook: Path | None = None, geojson: Path | None = None) -> Path:
-    """A raw folder in tmp_path with links to the real files, some replaced."""
+def _folder(uk, tmp_path, workbook: Path) -> Path:
+    """A raw folder in tmp_path: the damaged workbook and a link to the real boundaries."""
     folder = tmp_path / "uk"
     folder.mkdir()
-    for name, replacement in ((ons.WORKBOOK, workbook), (ons.BOUNDARIES, geojson)):
-        os.symlink(replacement or (uk / name), folder / name)
+    os.symlink(workbook, folder / ons.WORKBOOK)
+    os.symlink(uk / ons.BOUNDARIES, folder / ons.BOUNDARIES)
     return folder
 
 
@@ -359,13 +377,30 @@ def test_load_reports_a_damaged_workbook(uk, xlsx, tmp_path):
         ons.load(_folder(uk, tmp_path, workbook=p))
 
 
-def test_load_requires_a_boundary_for_every_district(uk, tmp_path):
+def test_every_district_needs_a_boundary(uk, pop, tmp_path):
+    """load() runs this check; called directly here so the workbook is not parsed again."""
     fc = json.loads((uk / ons.BOUNDARIES).read_text(encoding="utf-8"))
     fc["features"] = [f for f in fc["features"] if f["properties"]["AREACD"] != "E06000023"]
-    p = tmp_path / "lad.geojson"
+    p = tmp_path / ons.BOUNDARIES
     p.write_text(json.dumps(fc), encoding="utf-8")
     with pytest.raises(LoaderError, match=rf"{ons.BOUNDARIES}: .*no boundary for \['E06000023'\]"):
-        ons.load(_folder(uk, tmp_path, geojson=p))
+        ons.check_boundaries(ons.read_boundaries(p), pop["district_id"], p)
+
+
+def test_boundary_file_with_a_duplicate_code(uk, tmp_path):
+    fc = json.loads((uk / ons.BOUNDARIES).read_text(encoding="utf-8"))
+    fc["features"][1]["properties"]["AREACD"] = fc["features"][0]["properties"]["AREACD"]
+    p = tmp_path / ons.BOUNDARIES
+    p.write_text(json.dumps(fc), encoding="utf-8")
+    with pytest.raises(LoaderError, match=rf"{ons.BOUNDARIES}: duplicate district code"):
+        ons.read_boundaries(p)
+
+
+def test_boundary_file_garbled(tmp_path):
+    p = tmp_path / ons.BOUNDARIES
+    p.write_text('{"type": "FeatureCollection", "features": [', encoding="utf-8")
+    with pytest.raises(LoaderError, match=rf"{ons.BOUNDARIES}: not a readable boundary file"):
+        ons.read_boundaries(p)
 
 
 # --------------------------------------------------------------------------- damaged tidy CSV
