@@ -13,7 +13,7 @@ Nothing in this package imports Dash.
 """
 from .cache import (
     UnknownDataset,
-    auxiliary,
+    auxiliary_table,
     auxiliary_tables,
     body_priors,
     boundaries,
@@ -27,7 +27,7 @@ from .schema import LoaderError
 __all__ = [
     "LoaderError",
     "UnknownDataset",
-    "auxiliary",
+    "auxiliary_table",
     "auxiliary_tables",
     "body_priors",
     "boundaries",

@@ -15,8 +15,6 @@ import io
 import math
 import numbers
 import re
-import sys
-import types
 from pathlib import Path
 
 import pandas as pd
@@ -388,24 +386,3 @@ def user_fraction(
         note = "Entered by the user per age group; assumed equal across districts and sexes."
     ft = FractionTable(id=f"user_{_slug(name)}", name=name.strip(), table=table, country=None, note=note)
     return validate_fraction_table(ft, "interface input")
-
-
-# --------------------------------------------------------------------------- name clash
-
-
-class _CallableModule(types.ModuleType):
-    """Keep ``census_loaders.auxiliary(table_id)`` (the cache reader) working.
-
-    ``census_loaders/__init__.py`` exports the cache reader ``auxiliary()`` under the
-    same name as this module, which the registry names as the preset loader.  Importing
-    this module rebinds the package attribute to the module, so calling it delegates
-    to :func:`census_loaders.cache.auxiliary`.  Renaming one of the two removes the need.
-    """
-
-    def __call__(self, table_id: str, root: Path | None = None) -> FractionTable:
-        from .cache import auxiliary as read_cached
-
-        return read_cached(table_id, root)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -19,7 +19,7 @@ from typing import Callable
 
 import pandas as pd
 
-from . import boundaries as geo
+from . import geometry as geo
 from .registry import AUXILIARY_MODULE, BODY_PRIORS_MODULE, DEFAULT_BODY_PRIOR_COUNTRY, POPULATION_LOADERS
 from .schema import CountryData, LoaderError, SourceFile, validate_fraction_table, validate_population
 
@@ -93,7 +93,7 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
             "file": f"boundaries/{data.code}.geojson",
             "features": len(collection["features"]),
             "bytes": path.stat().st_size,
-            "bounds": geo.bounds(collection),
+            "view": geo.view(collection),
             "missing_geometry": missing,
             "geometry_without_data": extra,
             "note": data.boundary_note,

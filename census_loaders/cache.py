@@ -136,7 +136,7 @@ def _aux(path: Path, stamp: float) -> pd.DataFrame:
     return pd.read_parquet(path)
 
 
-def auxiliary(table_id: str, root: Path | None = None) -> FractionTable:
+def auxiliary_table(table_id: str, root: Path | None = None) -> FractionTable:
     """One auxiliary-knowledge preset as a :class:`FractionTable`."""
     entries = manifest(root).get("auxiliary", {})
     if table_id not in entries:

@@ -29,7 +29,7 @@ POPULATION_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.eurostat", "eu"),
 ]
 
-#: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, SourceFile)]``.
+#: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, list[SourceFile])]``.
 BODY_PRIORS_MODULE = "census_loaders.body"
 #: Countries without their own body statistics borrow these (SPEC §1.1).
 DEFAULT_BODY_PRIOR_COUNTRY = "DE"

@@ -6,8 +6,6 @@ import re
 
 import pytest
 
-import census_loaders
-from census_loaders import cache
 from census_loaders.auxiliary import load, parse_fraction_csv, read_flo, read_wearables, user_fraction
 from census_loaders.schema import FRACTION_KEYS, LoaderError
 
@@ -76,15 +74,6 @@ def test_preset_corruptions(raw_root, tmp_path):
     p.write_text("")
     with pytest.raises(LoaderError, match="empty"):
         read_wearables(p)
-
-
-def test_module_stays_callable_as_cache_reader(monkeypatch):
-    """census_loaders.auxiliary is both this module and the cache reader cl.auxiliary()."""
-    monkeypatch.setattr(cache, "auxiliary", lambda table_id, root=None: ("cached", table_id))
-    assert census_loaders.auxiliary("us_flo") == ("cached", "us_flo")
-
-
-# --------------------------------------------------------------------------- users' CSV files
 
 
 def test_csv_uniform():

@@ -86,20 +86,29 @@ def dumps(collection: dict) -> str:
     return json.dumps(collection, separators=(",", ":"), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
-def bounds(collection: dict) -> list[float]:
-    """[min lon, min lat, max lon, max lat] of a FeatureCollection (for fitting the map view)."""
-    xs, ys = [], []
+def view(collection: dict) -> dict:
+    """A map view (centre, zoom) framing where most districts are.
 
-    def walk(c):
-        if c and isinstance(c[0], (int, float)):
-            xs.append(c[0])
-            ys.append(c[1])
-        else:
-            for v in c:
-                walk(v)
-
+    Bounds come from the 3rd–97th percentiles of district centres, so overseas
+    districts (Alaska, Hawaii, Réunion, the Canaries) do not shrink the mainland
+    to a dot; they stay reachable by panning.
+    """
+    centres = []
     for f in collection["features"]:
-        walk(f["geometry"]["coordinates"])
-    if not xs:
-        return [math.nan] * 4
-    return [min(xs), min(ys), max(xs), max(ys)]
+        c = shapely.geometry.shape(f["geometry"]).representative_point()
+        centres.append((c.x, c.y))
+    if not centres:
+        return {"center": {"lon": 0.0, "lat": 0.0}, "zoom": 1.0}
+    xy = np.array(centres)
+    q = 0.03 if len(xy) >= 30 else 0.0
+    lon0, lat0 = np.quantile(xy, q, axis=0)
+    lon1, lat1 = np.quantile(xy, 1 - q, axis=0)
+    dlon = max(lon1 - lon0, 0.2) * 1.25
+    mid_lat = (lat0 + lat1) / 2
+    # web-mercator stretches latitude; compare spans in projected units
+    dlat = max(lat1 - lat0, 0.2) * 1.25 / max(math.cos(math.radians(mid_lat)), 0.2)
+    zoom = min(math.log2(360 / dlon), math.log2(180 / dlat)) + 0.3
+    return {
+        "center": {"lon": round(float((lon0 + lon1) / 2), 4), "lat": round(float(mid_lat), 4)},
+        "zoom": round(float(min(max(zoom, 0.5), 11)), 2),
+    }

@@ -1,0 +1,1 @@
+"""Pure figure builders: computed results → plotly Figures (no callbacks, no I/O)."""
