@@ -344,7 +344,7 @@ def _dataset(folder: Path, level: Level) -> CountryData:
     path = folder / level.workbook
     population = validate_population(read_workbook(path, level), path)
     source = SourceFile(
-        path=path.resolve(),
+        path=path.absolute(),
         publisher="Australian Bureau of Statistics (ABS)",
         table_id=f"3235.0 / {level.workbook.split('.')[0]}",
         reference_date=REFERENCE_DATE,

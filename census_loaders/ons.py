@@ -427,7 +427,7 @@ def load(folder: Path) -> list[CountryData]:
     boundaries = read_boundaries(boundary_path)
     check_boundaries(boundaries, population["district_id"], boundary_path)
     source = SourceFile(
-        path=workbook.resolve(),
+        path=workbook.absolute(),
         publisher="Office for National Statistics (ONS)",
         table_id="MYE22UK",
         reference_date=REFERENCE_DATE,
@@ -435,7 +435,7 @@ def load(folder: Path) -> list[CountryData]:
         citation=ATTRIBUTION,
     )
     boundary_source = SourceFile(
-        path=boundary_path.resolve(),
+        path=boundary_path.absolute(),
         publisher="ONS Open Geography Portal",
         table_id="Local Authority Districts (May 2023) Boundaries UK BUC",
         reference_date="2023-05",

@@ -154,7 +154,7 @@ def test_metadata(datasets, folder):
         assert d.boundaries is None and not d.boundary_sources
         assert d.boundary_note == "No boundary file for Australian LGAs/SA2s is shipped yet: the data works everywhere but the map."
         (src,) = d.sources
-        assert src.path == (folder / level.workbook).resolve() and src.path.exists()
+        assert src.path == (folder / level.workbook).absolute() and src.path.exists()
         assert src.licence == "CC BY 4.0" and "cat. no. 3235.0" in src.citation and "3235.0" in src.table_id
         assert "Australian Bureau of Statistics" in src.publisher
 
