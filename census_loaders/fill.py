@@ -4,14 +4,14 @@ For each region (a US state) the people the table does not place in a district �
 region's published total minus its covered districts — are spread evenly over the region's
 uncovered districts, and those rows are marked ``filled=True``.
 
-The remainder is taken cell by cell: for each sex × age cell, ``R_c = region_c − Σ covered_c``
-and each of the ``n`` uncovered districts gets ``R_c / n``.  This is the region's own sex × age
-structure, net of what is already placed, and it is the one split under which covered + filled
-reproduces every published region cell (and so every sex total and the overall total).  Splitting
-the overall remainder by the region's full sex × age shares instead would give the uncovered
-districts the covered districts' age mix a second time and break the per-sex totals.
+As SPEC §1.4 says, the remainder is the region's total, ``R = T − Σ covered``, and each of the
+``n`` uncovered districts gets ``R / n`` people split by the region's own sex × age shares
+(``T_c / T`` for each cell ``c``).  Covered + filled therefore reproduces the region's total
+exactly; single sex × age cells of the region are reproduced only approximately, because the
+uncovered districts get the whole region's age mix rather than what the covered districts left
+over (taking the remainder cell by cell would reproduce every cell; the SPEC chose shares).
 
-A negative cell remainder can only come from noise between separately estimated tables (a
+A negative remainder can only come from noise between separately estimated tables (a
 survey's state row against its county rows).  It is clamped to 0 rather than raised, because it
 is a known property of such data rather than a broken file; the clamp is recorded: a
 :class:`FillWarning` is issued and the message is kept in ``result.attrs["fill_warnings"]``.
@@ -31,7 +31,7 @@ DISTRICT_COLUMNS = ["district_id", "district_name", "region_id", "region_name"]
 
 
 class FillWarning(UserWarning):
-    """A region's covered districts exceed its total in some cell; the remainder was clamped to 0."""
+    """A region's covered districts exceed its total; the remainder was clamped to 0."""
 
 
 def _cell_key(df: pd.DataFrame) -> pd.DataFrame:
@@ -105,16 +105,17 @@ def fill_missing_districts(
                 raise ValueError(f"region {region_id}: the covered districts' sex × age cells "
                                  "differ from the region total's cells")
             covered_sum = sums.reindex(lookup).to_numpy(dtype="float64")
-        remainder = region_cells["count"].to_numpy(dtype="float64") - covered_sum
-        negative = remainder < 0
-        if negative.any():
-            message = (f"region {region_id}: the covered districts exceed the region total in "
-                       f"{int(negative.sum())} sex × age cell(s) by {-remainder[negative].sum():,.1f} "
-                       f"people in all; those cells of its {len(uncovered)} filled district(s) are set to 0")
+        region_counts = region_cells["count"].to_numpy(dtype="float64")
+        region_total = region_counts.sum()
+        remainder = region_total - covered_sum.sum()
+        if remainder < 0:
+            message = (f"region {region_id}: the covered districts exceed the region total by "
+                       f"{-remainder:,.1f} people; its {len(uncovered)} filled district(s) are set to 0")
             notes.append(message)
             warnings.warn(message, FillWarning, stacklevel=2)
-            remainder = np.where(negative, 0.0, remainder)
-        share = remainder / len(uncovered)
+            remainder = 0.0
+        shares = region_counts / region_total if region_total > 0 else np.zeros_like(region_counts)
+        share = remainder / len(uncovered) * shares
         rows = uncovered.reset_index(drop=True).merge(cells.assign(count=share), how="cross")
         filled_parts.append(rows)
 
