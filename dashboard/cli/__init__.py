@@ -20,6 +20,7 @@ from dashboard.core.errors import InputError
 COMMAND_MODULES = [
     "dashboard.cli.data",
     "dashboard.cli.serve",
+    "dashboard.cli.cas",
 ]
 
 
