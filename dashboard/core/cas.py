@@ -542,12 +542,20 @@ def _resolve(model: CountryModel, profile: Profile) -> _Resolved:
         S[:] = False
         S[SEXES.index(profile.sex)] = True
     A = _resolve_ages(model, profile.ages)
-    aux = tuple(fraction_array(model, resolve_aux(model, a)) for a in profile.aux)
+    aux = tuple(_preset_array(model, a) if isinstance(a, str) else fraction_array(model, a.table) for a in profile.aux)
     out = _Resolved(model, profile, district, D, S, A, aux)
     memo[profile] = out
     while len(memo) > 64:
         memo.popitem(last=False)
     return out
+
+
+def _preset_array(model: CountryModel, preset: str) -> FractionArray:
+    """A preset's fraction array, memoised by id (presets do not change under a loaded model)."""
+    key = ("preset", preset)
+    if key not in model._cache:
+        model._cache[key] = fraction_array(model, resolve_aux(model, preset))
+    return model._cache[key]
 
 
 def _area_counts(model: CountryModel, D: np.ndarray | None, fs: Sequence[np.ndarray] = ()) -> np.ndarray:
