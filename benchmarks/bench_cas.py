@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from census_loaders import cache  # noqa: E402
-from census_loaders.paths import cache_dir  # noqa: E402
-from dashboard.core import body_model as bm  # noqa: E402
-from dashboard.core import cas as C  # noqa: E402
+from census_loaders import cache
+from census_loaders.paths import cache_dir
+from dashboard.core import body_model as bm
+from dashboard.core import cas as C
 
 TARGET_P95_MS = 20.0
 

@@ -88,7 +88,7 @@ def test_trimmed_counts_scaled_by_overlap_share():
     a = [g.census_lo for g in model.age_groups].index(15)
     raw = pop[(pop["district_id"] == "01001") & (pop["sex"] == "female") & (pop["age_from"] == 15)]["count"].iloc[0]
     assert model.counts[0, 0, a] == pytest.approx(raw * 2 / 5)
-    assert [g.lo for g in model.age_groups][0] == 18
+    assert next(g.lo for g in model.age_groups) == 18
     assert model.age_groups[-1].hi == 75  # 75–80 dropped
     assert model.total == pytest.approx(
         pop[(pop["age_from"] >= 20) & (pop["age_from"] < 75)]["count"].sum()
@@ -97,7 +97,7 @@ def test_trimmed_counts_scaled_by_overlap_share():
 
 
 def test_open_group_spans_to_100():
-    kept, groups = bm.trim_age_groups(US_GROUPS, (18, 90))
+    _kept, groups = bm.trim_age_groups(US_GROUPS, (18, 90))
     last = groups[-1]
     assert (last.lo, last.hi, last.census_lo, math.isinf(last.census_hi)) == (85, 90, 85, True)
     assert last.share == pytest.approx(5 / 15)
@@ -121,7 +121,7 @@ def test_trim_shares_add_up(lo, span):
     """Trimmed counts equal the study years' share of evenly spread people."""
     study = (lo, lo + span)
     try:
-        kept, groups = bm.trim_age_groups(US_GROUPS, study)
+        _kept, groups = bm.trim_age_groups(US_GROUPS, study)
     except InputError:
         pytest.fail("every study range overlaps some group here")
     for g in groups:
@@ -166,7 +166,7 @@ def test_census_group_beyond_body_statistics_uses_nearest_and_is_flagged():
     assert [model.body.label(g) for g in used] == ["female 70–75"]
     assert "nearest body group" in model.body_mapping_note(0, a)
     # a group half covered takes the covered half from its own group, the rest from the nearest
-    kept, groups = bm.trim_age_groups([(70, 80)], (18, 80))
+    _kept, groups = bm.trim_age_groups([(70, 80)], (18, 80))
     W, nearest = bm.body_group_weights(groups, model.body)
     assert nearest.all()
     assert W[0, 0].sum() == pytest.approx(1.0)

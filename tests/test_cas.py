@@ -1,20 +1,20 @@
 """The personal CAS: funnel, auxiliary fractions, what-ifs, advice, bad input."""
 from __future__ import annotations
 
+import itertools
 import math
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
+from test_body_model import US_GROUPS, make_population, make_priors
 
 from census_loaders.schema import FractionTable
 from dashboard.core import body_model as bm
 from dashboard.core import cas as C
 from dashboard.core.errors import InputError
-from test_body_model import US_GROUPS, make_population, make_priors
 
 NAN = math.nan
 
@@ -256,7 +256,7 @@ profiles = st.builds(
 @given(p=profiles)
 def test_funnel_never_increases(p):
     counts = [line.count for line in C.compute_cas(MODEL, p).funnel]
-    for prev, cur in zip(counts[:-1], counts[1:]):
+    for prev, cur in itertools.pairwise(counts):
         assert cur <= prev
 
 

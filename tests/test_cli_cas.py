@@ -5,11 +5,11 @@ import json
 
 import pandas as pd
 import pytest
+from test_body_model import DE_GROUPS, make_population, make_priors
 
 from dashboard import cli
 from dashboard.core import body_model as bm
 from dashboard.core import cas as C
-from test_body_model import DE_GROUPS, make_population, make_priors
 
 
 @pytest.fixture(scope="module")

@@ -23,12 +23,13 @@ Nothing here imports Dash.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -205,7 +206,7 @@ class BodyPriors:
         country: str | None = None,
         borrowed_from: str | None = None,
         source: str | None = None,
-    ) -> "BodyPriors":
+    ) -> BodyPriors:
         """From a table with ``schema.BODY_PRIOR_COLUMNS``; metadata defaults to ``df.attrs``."""
         missing = [c for c in ("sex", "age_from", "age_to", "height_mean", "height_sd", "weight_mean", "weight_sd") if c not in df.columns]
         if missing:
@@ -272,7 +273,7 @@ def body_group_weights(
             lo, hi = _group_span(g)
             cuts = {lo, hi, *(x for x in np.concatenate([blo, bhi]) if lo < x < hi)}
             cuts = sorted(cuts)
-            for x0, x1 in zip(cuts[:-1], cuts[1:]):
+            for x0, x1 in itertools.pairwise(cuts):
                 mid = 0.5 * (x0 + x1)
                 inside = np.flatnonzero((blo <= mid) & (mid < bhi))
                 if inside.size:
@@ -339,15 +340,15 @@ class BandGrid:
 
     def index(self, value: float) -> int:
         """Index of the band holding ``value`` (may be outside ``[0, n)``)."""
-        return int(math.floor((float(value) - self.start) / self.width + _EPS))
+        return math.floor((float(value) - self.start) / self.width + _EPS)
 
     @classmethod
-    def covering(cls, means: Iterable[float], sds: Iterable[float], width: float, n_sd: float = GRID_SDS) -> "BandGrid":
+    def covering(cls, means: Iterable[float], sds: Iterable[float], width: float, n_sd: float = GRID_SDS) -> BandGrid:
         """The aligned grid covering ``mean ± n_sd·sd`` of every group."""
         means, sds = np.asarray(list(means), float), np.asarray(list(sds), float)
         lo = math.floor(float(np.min(means - n_sd * sds)) / width) * width
         hi = math.ceil(float(np.max(means + n_sd * sds)) / width) * width
-        return cls(float(lo), float(width), int(round((hi - lo) / width)))
+        return cls(float(lo), float(width), round((hi - lo) / width))
 
 
 def interval_probability(mean, sd, lo, hi) -> np.ndarray:
@@ -483,7 +484,7 @@ class CountryModel:
         notes: Iterable[str] = (),
         aux_tables: Mapping[str, object] | None = None,
         cache_root: Path | None = None,
-    ) -> "CountryModel":
+    ) -> CountryModel:
         """Build from a population table (``schema.POPULATION_COLUMNS``) and body priors.
 
         Body-prior metadata defaults to ``body_priors.attrs`` (as returned by
@@ -509,7 +510,7 @@ class CountryModel:
         a_to = pd.to_numeric(pop["age_to"]).to_numpy(dtype=float)
         a_to = np.where(np.isnan(a_to), np.inf, a_to)
         pairs = sorted(set(zip(a_from.tolist(), a_to.tolist())))
-        for (l0, h0), (l1, _h1) in zip(pairs[:-1], pairs[1:]):
+        for (l0, h0), (l1, _h1) in itertools.pairwise(pairs):
             if l1 < h0:
                 raise ValueError(
                     f"census age groups {format_age_band(l0, h0)} and {format_age_band(l1, _h1)} overlap across districts"
@@ -521,7 +522,7 @@ class CountryModel:
         first = np.unique(d_idx, return_index=True)[1]
         filled = np.zeros(len(order_ids), dtype=bool)
         np.logical_or.at(filled, d_idx, pop["filled"].to_numpy(dtype=bool))
-        col = lambda c: pop[c].astype(str).to_numpy()[first].astype(object)  # noqa: E731
+        col = lambda c: pop[c].astype(str).to_numpy()[first].astype(object)
         base = cls(
             code=code,
             name=name or code,
@@ -547,7 +548,7 @@ class CountryModel:
         )
         return base._restricted(check_study(study))
 
-    def _restricted(self, study: tuple[float, float]) -> "CountryModel":
+    def _restricted(self, study: tuple[float, float]) -> CountryModel:
         kept, groups = trim_age_groups(self.census_groups, study)
         shares = np.array([g.share for g in groups])
         counts = self.census_counts[:, :, kept] * shares[None, None, :]
@@ -578,7 +579,7 @@ class CountryModel:
             _family=self._family,
         )
 
-    def with_study(self, study: Sequence[float]) -> "CountryModel":
+    def with_study(self, study: Sequence[float]) -> CountryModel:
         """The same data set restricted to another study range (memoised)."""
         study = check_study(study)
         if study == self.study:
@@ -695,7 +696,7 @@ class CountryModel:
             hg, wg = self.grid("height", height_width), self.grid("weight", weight_width)
             ph = band_matrix(*self.body.params("height"), hg)
             pw = band_matrix(*self.body.params("weight"), wg)
-            ns, na, G = self.body_weights.shape
+            ns, na, _ = self.body_weights.shape
             prob = np.empty((ns, na, hg.n, wg.n))
             for s in range(ns):
                 for a in range(na):

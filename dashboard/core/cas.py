@@ -24,11 +24,12 @@ Inputs that cannot give a number raise :class:`~dashboard.core.errors.InputError
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -36,7 +37,13 @@ import pandas as pd
 from census_loaders.schema import FractionTable
 
 from . import body_model as bm
-from .body_model import BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_STUDY, SEXES, CountryModel
+from .body_model import (
+    BAND_WIDTHS,
+    DEFAULT_BMI_RANGE,
+    DEFAULT_STUDY,
+    SEXES,
+    CountryModel,
+)
 from .errors import InputError
 from .reidentification import Reidentification, reidentification
 
@@ -99,7 +106,7 @@ def _number(text, what: str) -> float:
 
 def parse_age(spec) -> float | tuple[float, float]:
     """An age in years (``40``) or a band (``"65-75"``, ``"75+"``, ``(65, 75)``, ``(75, None)``)."""
-    if isinstance(spec, tuple) or isinstance(spec, list):
+    if isinstance(spec, (tuple, list)):
         if len(spec) != 2:
             raise InputError(f"age band {spec!r} must be (from, to)")
         lo = _number(spec[0], "age")
@@ -196,7 +203,7 @@ class UserAux:
     digest: str
 
     @classmethod
-    def of(cls, table: FractionTable) -> "UserAux":
+    def of(cls, table: FractionTable) -> UserAux:
         return cls(table, _table_digest(table))
 
     @property
@@ -240,7 +247,7 @@ class Profile:
     area: str = "district"
 
     def __post_init__(self):
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        set_ = lambda k, v: object.__setattr__(self, k, v)
         if not isinstance(self.country, str) or not self.country.strip():
             raise InputError("choose a country")
         set_("country", self.country.strip())
@@ -292,7 +299,7 @@ class Profile:
         aux=(),
         study: Sequence[float] = DEFAULT_STUDY,
         area: str = "district",
-    ) -> "Profile":
+    ) -> Profile:
         """A profile from interface-style values: ``height=172, height_width=5`` or ``height="160-165"``."""
         if isinstance(age, (str, int, float)):
             age = (age,)
@@ -320,7 +327,7 @@ class Profile:
     def aux_ids(self) -> tuple[str, ...]:
         return tuple(a if isinstance(a, str) else a.id for a in self.aux)
 
-    def replace(self, **changes) -> "Profile":
+    def replace(self, **changes) -> Profile:
         return replace(self, **changes)
 
     def to_dict(self) -> dict:
@@ -455,9 +462,8 @@ def resolve_aux(model: CountryModel, aux) -> FractionTable:
         raise InputError(f"unknown auxiliary knowledge {aux!r}; available: {known}")
     from census_loaders import cache
 
-    read = getattr(cache, "auxiliary_table", None) or getattr(cache, "auxiliary")
     try:
-        return read(aux, model.cache_root)
+        return cache.auxiliary_table(aux, model.cache_root)
     except KeyError:
         try:
             known = ", ".join(t["id"] for t in cache.auxiliary_tables(model.code, model.cache_root)) or "none"
@@ -512,7 +518,7 @@ def _resolve_ages(model: CountryModel, specs: tuple) -> np.ndarray:
         inside = [a for a, g in enumerate(groups) if g.lo >= lo - 1e-9 and g.hi <= hi + 1e-9]
         if inside:
             span_lo, span_hi = groups[inside[0]].lo, groups[inside[-1]].hi
-            contiguous = all(abs(groups[i].hi - groups[j].lo) < 1e-9 for i, j in zip(inside[:-1], inside[1:]))
+            contiguous = all(abs(groups[i].hi - groups[j].lo) < 1e-9 for i, j in itertools.pairwise(inside))
             if contiguous and abs(span_lo - lo) < 1e-9 and (span_hi == hi or abs(span_hi - hi) < 1e-9):
                 mask[inside] = True
                 continue
