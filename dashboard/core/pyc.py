@@ -156,6 +156,34 @@ def _stirling_rest(x: np.ndarray, s: np.ndarray) -> np.ndarray:
     return out
 
 
+def stirling_rest_scalar(x: float, s: float) -> float:
+    """:func:`_stirling_rest` for one pair of floats (the likelihood's hot path)."""
+    u = s / x
+    if abs(u) <= 0.1:
+        v = -u
+        acc = 1.0 / 17.0
+        for k in range(15, 0, -1):
+            acc = 1.0 / (k + 1) + v * acc
+        lm1 = v * acc
+    else:
+        lm1 = (math.log1p(u) - u) / u
+    ell = 1.0 + lm1
+    out = lm1 + ell * (s - 0.5) / x
+    inv2 = 1.0 / (x * x)
+    p = inv2
+    near = abs(u) <= 0.5
+    for k in range(_stirling_terms(x)):
+        m = float(_M[k])
+        if near:
+            z = -m * u * ell
+            rel = math.expm1(z) / z if z != 0.0 else 1.0
+            out -= m * float(_C[k]) * p * ell * rel
+        else:
+            out += float(_C[k]) * ((x + s) ** -m - x ** -m) / s
+        p *= inv2
+    return out
+
+
 def _avgpsi(x: np.ndarray, s: np.ndarray) -> np.ndarray:
     """A(x, s) = [lnΓ(x+s) − lnΓ(x)]/s (ψ(x) at s = 0) for x > 0, x + s > 0."""
     x, s = np.broadcast_arrays(np.asarray(x, float), np.asarray(s, float))
@@ -177,8 +205,27 @@ def _avgpsi(x: np.ndarray, s: np.ndarray) -> np.ndarray:
     return out
 
 
+def _avgpsi_scalar(x: float, s: float) -> float:
+    """:func:`_avgpsi` for one pair of floats, with the same branches."""
+    if x >= _X_STIRLING and x + s >= _X_STIRLING:
+        return math.log(x) + stirling_rest_scalar(x, s)
+    if abs(s) <= _TAYLOR_RATIO * x:
+        z = sp.zeta(_TAYLOR_K + 1.0, x)
+        return float(sp.digamma(x)) - float(np.sum((-s) ** _TAYLOR_K * z / (_TAYLOR_K + 1.0)))
+    return (math.lgamma(x + s) - math.lgamma(x)) / s
+
+
 def _avgpsi_diff(x2, gap, s) -> np.ndarray:
     """D = A(x2 + gap, s) − A(x2, s) for gap ≥ 0, accurate when gap ≪ x2 (huge α)."""
+    if np.ndim(x2) == 0 and np.ndim(s) == 0:
+        # one (α, d) for all n: the branch is the same for every element
+        x2f, sf = float(x2), float(s)
+        gap = np.asarray(gap, float)
+        if x2f >= _X_STIRLING and x2f + sf >= _X_STIRLING:
+            x1 = x2f + gap
+            sv = np.full(x1.shape, sf)
+            return np.log1p(gap / x2f) + (_stirling_rest(x1, sv) - stirling_rest_scalar(x2f, sf))
+        return _avgpsi(x2f + gap, sf) - _avgpsi_scalar(x2f, sf)
     x2, gap, s = np.broadcast_arrays(
         np.asarray(x2, float), np.asarray(gap, float), np.asarray(s, float)
     )
@@ -212,13 +259,13 @@ def _psi_shift(x: float, delta: float) -> float:
         if abs(u) <= 0.5:
             lu = math.log1p(u)
             xp = 1.0
-            for k, b in zip(_KS, _PSI_C):
+            for k, b in zip(_KS.tolist(), _PSI_C.tolist()):
                 xp /= x * x
                 out -= b * xp * math.expm1(-2.0 * k * lu)
         else:
-            for k, b in zip(_KS, _PSI_C):
+            for k, b in zip(_KS.tolist(), _PSI_C.tolist()):
                 out -= b * (y ** (-2.0 * k) - x ** (-2.0 * k))
-        return out
+        return float(out)
     if abs(delta) <= _TAYLOR_RATIO * x:
         z = sp.zeta(_TAYLOR_K + 1.0, x)
         return float(-np.sum((-delta) ** _TAYLOR_K * z))
@@ -436,18 +483,20 @@ def _trigamma(x: float) -> float:
 
 
 def _solve_d(t: float) -> float:
-    """d with ψ(1) − ψ(1−d) = t (increasing in d; d → 1 as t → ∞, d → −∞ as t → −∞)."""
+    """d with ψ(1) − ψ(1−d) = t (increasing in d; d → 1 as t → ∞, d → −∞ as t → −∞).
+
+    The inverse digamma gives 1 − d to absolute precision; for small |t| Newton steps on the
+    cancellation-free difference then restore the relative precision of a small d.
+    """
     if t == 0.0:
         return 0.0
-    if abs(t) > 0.5:
-        y = float(inverse_digamma(-_EULER - t))
-        return 1.0 - y
-    d = t / (math.pi ** 2 / 6.0)
-    for _ in range(50):
-        step = (_psi_shift(1.0 - d, d) - t) / _trigamma(1.0 - d)
-        d -= step
-        if abs(step) <= 1e-16 * abs(d):
-            break
+    d = 1.0 - float(inverse_digamma(-_EULER - t))
+    if abs(t) <= 0.5:
+        for _ in range(4):
+            step = (_psi_shift(1.0 - d, d) - t) / _trigamma(1.0 - d)
+            d -= step
+            if abs(step) <= 1e-15 * abs(d):
+                break
     return d
 
 

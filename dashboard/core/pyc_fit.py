@@ -1,0 +1,794 @@
+"""Fitting the Pitman–Yor correctness law (SPEC §3): partition likelihood, sampler, PYC-MB.
+
+* :func:`fit_partition` — maximum likelihood (d, α) from the sizes of observed anonymity
+  sets, given as counts of counts so that a population of 10⁸ records costs only its number
+  of distinct set sizes.
+* :func:`sample_partition` — the Chinese-restaurant construction, to validate the fit.
+* :func:`fit_pyc_mb` and the baselines :func:`fit_ent`, :func:`fit_exp`, :func:`fit_pol` —
+  least squares on measured correctness with weights ln(n_i); :func:`forecast` runs all four,
+  scores them on held-out larger galleries and gives PYC-MB an uncertainty band.
+
+A fit that fails or ends outside its valid region says so (``available=False`` and a
+``reason``); it never returns a silent number.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+from scipy import optimize
+from scipy import special as sp
+
+from dashboard.core import pyc
+from dashboard.core.errors import InputError
+from dashboard.core.pyc import _counts_of_counts, stirling_rest_scalar
+
+# ---------------------------------------------------------------------------------------
+# Pitman–Yor partition likelihood
+# ---------------------------------------------------------------------------------------
+
+
+def _sum_log_alpha_id(d: float, alpha: float, k: int) -> float:
+    """Σ_{i=1}^{K−1} log(α + i d) in closed form (no loop over K).
+
+    d > 0: (K−1) ln d + lnΓ(α/d + K) − lnΓ(α/d + 1); d < 0: with c = α/|d|,
+    (K−1) ln|d| + lnΓ(c) − lnΓ(c − K + 1); d = 0: (K−1) ln α.  For large arguments the
+    lnΓ difference is taken from Stirling's series so that d → 0 is continuous.
+    """
+    s = k - 1
+    if s == 0:
+        return 0.0
+    if d == 0.0:
+        return s * math.log(alpha)
+    if d > 0.0:
+        base = alpha + d                               # |d|·x with x = α/d + 1
+    else:
+        base = alpha + s * d                           # the smallest factor α + (K−1)d
+        if base <= 0.0:
+            return -math.inf
+    x = base / abs(d)
+    if x >= 10.0:
+        rest = stirling_rest_scalar(x, float(s))
+        return s * (math.log(base) + rest)
+    return s * math.log(abs(d)) + math.lgamma(x + s) - math.lgamma(x)
+
+
+def _log_rising_alpha1(alpha: float, n: float) -> float:
+    """log (α+1)_{n−1} = lnΓ(α + n) − lnΓ(α + 1)."""
+    if n <= 1:
+        return 0.0
+    x, s = alpha + 1.0, n - 1.0
+    if x >= 10.0:
+        rest = stirling_rest_scalar(x, s)
+        return s * (math.log(x) + rest)
+    return math.lgamma(alpha + n) - math.lgamma(x)
+
+
+class _Partition:
+    """Counts of counts of one observed partition, validated once."""
+
+    def __init__(self, sizes, multiplicities):
+        self.sizes, self.mult = _counts_of_counts(sizes, multiplicities)
+        self.n = float(self.sizes @ self.mult)
+        self.k = int(round(self.mult.sum()))
+
+    def loglik(self, d: float, alpha: float) -> float:
+        """log L(d, α); −inf outside the region where the partition has positive probability."""
+        if not (d < 1.0 and alpha + d > 0.0 and math.isfinite(alpha)):
+            return -math.inf
+        t1 = _sum_log_alpha_id(d, alpha, self.k)
+        if t1 == -math.inf:
+            return t1
+        t2 = _log_rising_alpha1(alpha, self.n)
+        t3 = float(self.mult @ (sp.gammaln(self.sizes - d) - math.lgamma(1.0 - d)))
+        return t1 - t2 + t3
+
+
+def log_likelihood(d, alpha, sizes, multiplicities) -> float:
+    """Pitman–Yor partition log-likelihood from counts of counts (SPEC §3).
+
+    log L = Σ_{i=1}^{K−1} log(α + i d) − log (α+1)_{n−1} + Σ_k log (1−d)_{m_k−1}, with
+    ``multiplicities[k]`` sets of size ``sizes[k]``, K sets and n records in all.
+    """
+    d, alpha = pyc.check_params(d, alpha)
+    return _Partition(sizes, multiplicities).loglik(d, alpha)
+
+
+#: The d < 0 search stops at d = −D_NEG_MAX (a Dirichlet this even is practically uniform).
+D_NEG_MAX = 1e4
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """Maximum-likelihood Pitman–Yor fit of an observed partition, with its predictions."""
+
+    d: float
+    alpha: float
+    h: float                 # entropy, nats
+    gamma: float             # tail complexity
+    log_likelihood: float
+    n_records: int
+    n_sets: int
+    converged: bool
+    message: str
+
+    @property
+    def h_bits(self) -> float:
+        return pyc.nats_to_bits(self.h)
+
+    @property
+    def support(self) -> float | None:
+        """For d < 0 the number of sets of the finite Dirichlet, −α/d; None otherwise."""
+        return -self.alpha / self.d if self.d < 0 else None
+
+    def kappa(self, n):
+        return pyc.kappa(n, self.d, self.alpha)
+
+    def uniqueness(self, n):
+        return pyc.uniqueness(n, self.d, self.alpha)
+
+    def k_violations(self, n, k: int):
+        return pyc.k_violations(n, self.d, self.alpha, k)
+
+    def expected_sets(self, n):
+        return pyc.expected_sets(n, self.d, self.alpha)
+
+    def to_dict(self) -> dict:
+        return {
+            "d": self.d, "alpha": self.alpha, "h_nats": self.h, "h_bits": self.h_bits,
+            "gamma": self.gamma, "log_likelihood": self.log_likelihood,
+            "n_records": self.n_records, "n_sets": self.n_sets, "support": self.support,
+            "converged": self.converged, "message": self.message,
+        }
+
+
+def _alpha_floor(d: float, k: int) -> float:
+    """Smallest α with positive likelihood: −d for d ≥ 0, (K−1)|d| for d < 0."""
+    return -d if d >= 0.0 else (k - 1) * -d
+
+
+def _moment_alpha(part: _Partition, d: float) -> float:
+    """α with E[K_n | d, α] = K (increasing in α), the starting point for a given d."""
+    lo = _alpha_floor(d, part.k)
+    if part.k >= part.n:                               # all singletons: α → ∞
+        return lo + 1e12
+    if part.k <= 1:
+        return lo + 1e-6
+
+    def gap(v):
+        return pyc.expected_sets(part.n, d, lo + math.exp(v)) - part.k
+
+    a, b = -30.0, 45.0
+    if gap(a) > 0:
+        return lo + math.exp(a)
+    if gap(b) < 0:
+        return lo + math.exp(b)
+    return lo + math.exp(optimize.brentq(gap, a, b, xtol=1e-6))
+
+
+def fit_partition(sizes, multiplicities=None, allow_negative_d: bool = True) -> FitResult:
+    """Maximum-likelihood PY(d, α) for an observed partition given as counts of counts.
+
+    ``multiplicities[k]`` sets have ``sizes[k]`` records (omit multiplicities to pass one size
+    per set).  The search runs over 0 ≤ d < 1, α > −d and, with ``allow_negative_d``, the
+    finite-support branch d < 0, α > (K−1)|d| (below that the observed K sets are impossible).
+    Coordinates: d = 1 − e^u, α = floor(d) + e^v, Nelder–Mead from the best of a grid of
+    moment-matched starts.  A very even partition drives d → −∞ (the uniform distribution
+    over α/|d| sets); the search stops at d = −1e4 and the message says so.
+    """
+    if multiplicities is None:
+        s = np.asarray(sizes, dtype=float).ravel()
+        if s.size == 0:
+            raise InputError("no set sizes given")
+        sizes, multiplicities = s, np.ones_like(s)
+    part = _Partition(sizes, multiplicities)
+    if part.k < 2:
+        raise InputError("the partition has a single set: d and alpha cannot be estimated")
+    if part.k >= part.n:
+        raise InputError("every record is alone in its set: the likelihood grows without "
+                         "bound in alpha (all records are unique)")
+    u_max = math.log1p(D_NEG_MAX) if allow_negative_d else 0.0
+
+    def to_params(theta):
+        u, v = float(theta[0]), float(theta[1])
+        d = 1.0 - math.exp(u)
+        return d, _alpha_floor(d, part.k) + math.exp(v)
+
+    def objective(theta):
+        if not (theta[0] <= u_max and -40.0 <= theta[1] <= 60.0) or theta[0] < -40.0:
+            return math.inf
+        d, alpha = to_params(theta)
+        if not d < 1.0:
+            return math.inf
+        value = part.loglik(d, alpha)
+        return -value / part.n if math.isfinite(value) else math.inf
+
+    d_grid = [0.0, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.97]
+    if allow_negative_d:
+        d_grid = [-3.0, -0.5] + d_grid
+    starts = []
+    for d0 in d_grid:
+        a0 = _moment_alpha(part, d0)
+        v0 = math.log(max(a0 - _alpha_floor(d0, part.k), 1e-17))
+        theta = np.array([math.log(1.0 - d0), v0])
+        starts.append((objective(theta), theta))
+    starts.sort(key=lambda t: t[0])
+    best = None
+    for _, theta in starts[:3]:
+        res = optimize.minimize(
+            objective, theta, method="Nelder-Mead",
+            options={"xatol": 1e-7, "fatol": 1e-11, "maxiter": 4000, "maxfev": 4000,
+                     "initial_simplex": [theta, theta + [0.2, 0.0], theta + [0.0, 0.5]]},
+        )
+        if best is None or res.fun < best.fun:
+            best = res
+    if not math.isfinite(best.fun):
+        raise InputError("the likelihood could not be maximised for this partition")
+    d, alpha = to_params(best.x)
+    messages = []
+    if not best.success:
+        messages.append(f"optimiser: {best.message}")
+    if allow_negative_d and best.x[0] >= u_max - 1e-3:
+        messages.append(f"d reached the search limit -{D_NEG_MAX:g}: the sets are as even as a "
+                        f"uniform distribution over about {alpha / -d:.0f} sets")
+    h, g = pyc.to_h_gamma(d, alpha)
+    return FitResult(
+        d=d, alpha=alpha, h=h, gamma=g, log_likelihood=float(-best.fun * part.n),
+        n_records=int(round(part.n)), n_sets=part.k, converged=bool(best.success),
+        message="; ".join(messages) or "converged",
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Chinese-restaurant sampler
+# ---------------------------------------------------------------------------------------
+
+#: Largest partition :func:`sample_partition` draws (it loops in Python, ~1 µs a record).
+MAX_SAMPLE = 5_000_000
+
+
+def sample_partition(n: int, d: float, alpha: float, rng=None) -> np.ndarray:
+    """Set sizes of a partition of n records drawn from PY(d, α) (Chinese restaurant).
+
+    Record i + 1 opens a new set with probability (α + dK)/(α + i), else joins set j with
+    probability (m_j − d)/(α + i).  Joining is O(1): copy the set of a uniformly drawn earlier
+    record (probability ∝ m_j), accepted with probability 1 − d/m_j for d ≥ 0; for d < 0 mix
+    that draw with a uniform set (weights i and K|d|).  d < 0 needs α = K|d| with K whole.
+    """
+    if rng is None:
+        rng = np.random.default_rng()
+    d, alpha = pyc.check_params(d, alpha)
+    n = pyc._check_int(n, "n", 1)
+    if n > MAX_SAMPLE:
+        raise InputError(f"n must be at most {MAX_SAMPLE:,} for the sampler (got {n:,})")
+    if d < 0:
+        k_max = alpha / -d
+        if abs(k_max - round(k_max)) > 1e-9 * max(1.0, k_max):
+            raise InputError(f"for d < 0 the sampler needs alpha = K·|d| with K whole (K = {k_max:g})")
+    owner = [0] * n                                    # set index of each record
+    sizes: list[int] = []
+    buf = rng.random(4 * n + 64).tolist()
+    pos = 0
+
+    def uniform():
+        nonlocal buf, pos
+        if pos >= len(buf):
+            buf = rng.random(2 * n + 64).tolist()
+            pos = 0
+        pos += 1
+        return buf[pos - 1]
+
+    neg = -d if d < 0 else 0.0
+    for i in range(n):
+        k = len(sizes)
+        if i == 0 or uniform() * (alpha + i) < alpha + d * k:
+            owner[i] = k
+            sizes.append(1)
+            continue
+        if d >= 0.0:
+            while True:
+                j = owner[int(uniform() * i)]
+                if d == 0.0 or uniform() * sizes[j] < sizes[j] - d:
+                    break
+        elif uniform() * (i + k * neg) < i:
+            j = owner[int(uniform() * i)]
+        else:
+            j = int(uniform() * k)
+        owner[i] = j
+        sizes[j] += 1
+    return np.asarray(sizes, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------
+# Measured correctness: PYC-MB and the baselines
+# ---------------------------------------------------------------------------------------
+
+#: Most measurements (n, κ) accepted by the fits.
+MAX_POINTS = 10_000
+
+
+def check_points(n_points, kappa_points) -> tuple[np.ndarray, np.ndarray]:
+    """Validated measurements (n, κ), sorted by n; InputError with a clear message otherwise."""
+    try:
+        n = np.asarray(n_points, dtype=float)
+        k = np.asarray(kappa_points, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("measurements must be numbers") from None
+    if n.ndim != 1 or k.ndim != 1 or n.shape != k.shape:
+        raise InputError("give one correctness value per gallery size (two lists of equal length)")
+    if n.size < 2:
+        raise InputError(f"at least two measurements (n, kappa) are needed (got {n.size})")
+    if n.size > MAX_POINTS:
+        raise InputError(f"at most {MAX_POINTS:,} measurements are accepted (got {n.size:,})")
+    if not (np.all(np.isfinite(n)) and np.all(np.isfinite(k))):
+        raise InputError("measurements must be finite numbers")
+    if n.min() <= 0:
+        raise InputError(f"gallery sizes n must be positive (got {n.min():g})")
+    if n.min() < 1:
+        raise InputError(f"gallery sizes n must be at least 1 (got {n.min():g})")
+    bad = np.flatnonzero((k < 0) | (k > 1))
+    if bad.size:
+        i = bad[0]
+        raise InputError(f"correctness kappa must lie in [0, 1] (got {k[i]:g} at n = {n[i]:g})")
+    order = np.argsort(n, kind="stable")
+    n, k = n[order], k[order]
+    dup = np.flatnonzero(np.diff(n) == 0)
+    if dup.size:
+        raise InputError(f"gallery size n = {n[dup[0]]:g} appears twice; give one kappa per n")
+    if np.count_nonzero(n > 1) < 2:
+        raise InputError("at least two measurements with n > 1 are needed "
+                         "(a point at n = 1 has weight ln 1 = 0)")
+    return n, k
+
+
+def parse_points(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Measurements from "n:kappa,n:kappa,…" (e.g. "100:0.99,1000:0.80"), validated."""
+    pairs = [p.strip() for p in str(text).replace(";", ",").split(",") if p.strip()]
+    n, k = [], []
+    for p in pairs:
+        parts = p.split(":")
+        if len(parts) != 2:
+            raise InputError(f"measurement {p!r} is not of the form n:kappa (e.g. 1000:0.8)")
+        try:
+            n.append(float(parts[0]))
+            k.append(float(parts[1]))
+        except ValueError:
+            raise InputError(f"measurement {p!r} is not of the form n:kappa (e.g. 1000:0.8)") from None
+    return check_points(n, k)
+
+
+@dataclass
+class ModelFit:
+    """One fitted correctness model: parameters, formula, fit quality, availability.
+
+    ``residual`` is R = Σ ln(n_i)[κ̂_i − κ(n_i)]² at the optimum and ``rmse`` the plain
+    root-mean-square error on the fitted points.  When ``available`` is False, ``reason``
+    says why and :meth:`predict` raises InputError instead of returning a number; ``note``
+    qualifies an available fit (e.g. a parameter on the edge of its range).
+    """
+
+    name: str
+    params: dict
+    formula: str
+    residual: float
+    rmse: float
+    available: bool
+    reason: str = ""
+    note: str = ""
+    _curve: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)
+
+    def predict(self, n):
+        if not self.available or self._curve is None:
+            raise InputError(f"{self.name} is not available: {self.reason}")
+        arr, scalar = pyc._as_n(n)
+        out = np.clip(self._curve(np.atleast_1d(arr)), 0.0, 1.0)
+        return float(out[0]) if scalar else out
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "params": dict(self.params), "formula": self.formula,
+                "residual": self.residual, "rmse": self.rmse, "available": self.available,
+                "reason": self.reason, "note": self.note}
+
+
+def _weighted_residual(curve, n, k, w) -> float:
+    try:
+        pred = curve(n)
+    except (InputError, FloatingPointError, OverflowError, ValueError):
+        return math.inf
+    if not np.all(np.isfinite(pred)):
+        return math.inf
+    r = k - pred
+    return float(w @ (r * r))
+
+
+def _nelder_mead(objective, starts, steps, keep: int = 3, **opts):
+    """Nelder–Mead from the ``keep`` best of ``starts``; the best result, or None."""
+    scored = sorted(((objective(np.asarray(s, float)), tuple(s)) for s in starts), key=lambda t: t[0])
+    best = None
+    options = {"xatol": 1e-8, "fatol": 1e-15, "maxiter": 3000, "maxfev": 3000}
+    options.update(opts)
+    for value, s in scored[:keep]:
+        if not math.isfinite(value):
+            continue
+        x0 = np.asarray(s, float)
+        simplex = [x0] + [x0 + np.eye(x0.size)[i] * steps[i] for i in range(x0.size)]
+        res = optimize.minimize(objective, x0, method="Nelder-Mead",
+                                options={**options, "initial_simplex": simplex})
+        if best is None or res.fun < best.fun:
+            best = res
+    return best
+
+
+def _unavailable(name: str, formula: str, reason: str) -> ModelFit:
+    return ModelFit(name, {}, formula, math.nan, math.nan, False, reason)
+
+
+NO_DECAY = ("kappa = 1 at every measured n: the measurements show no decay of correctness, "
+            "so there is nothing to extrapolate")
+
+
+def _no_decay(k: np.ndarray) -> bool:
+    return bool(np.all(k >= 1.0 - 1e-12))
+
+
+def _finish(name, formula, params, curve, n, k, w, res, checks, note: str = "") -> ModelFit:
+    """A ModelFit from an optimiser result, with the region checks applied."""
+    if res is None or not math.isfinite(res.fun):
+        return _unavailable(name, formula, "the fit failed: no finite residual was found")
+    params = {key: float(v) for key, v in params.items()}
+    for bad, why in checks:
+        if bad:
+            return ModelFit(name, params, formula, float(res.fun), math.nan, False, why)
+    pred = curve(n)
+    if not np.all(np.isfinite(pred)):
+        return ModelFit(name, params, formula, float(res.fun), math.nan, False,
+                        "the fitted curve is not finite at the measured n")
+    rmse = float(np.sqrt(np.mean((k - pred) ** 2)))
+    return ModelFit(name, params, formula, float(res.fun), rmse, True, "", note, curve)
+
+
+#: PYC-MB search box: 0 < h ≤ H_MAX nats, γ ≤ GAMMA_MAX and h·γ ≥ HG_MIN (d ≳ −1e8, where
+#: the symmetric Dirichlet is the uniform distribution to 1e-4).  A fit ending on the h or γ
+#: walls means the data do not identify the law; on the h·γ wall it is the ENT limit.
+H_MAX = 50.0
+GAMMA_MAX = 40.0
+HG_MIN = -19.0
+H_MIN = 1e-6
+
+PYC_FORMULA = ("E[kappa(n) | d, alpha] = alpha*expm1(Delta)/(n*d), Delta = [lnG(n+alpha+d) - "
+               "lnG(n+alpha)] - [lnG(alpha+d) - lnG(alpha)], with (d, alpha) from entropy h and "
+               "tail complexity gamma: 1-d = psi^-1(psi(1) - h*gamma), "
+               "alpha+1 = psi^-1(psi(1) + h - h*gamma)")
+
+
+def _pyc_curve(h: float, g: float):
+    d, alpha = pyc.from_h_gamma(h, g)
+    return lambda n: pyc.kappa(n, d, alpha)
+
+
+def fit_pyc_mb(n_points, kappa_points, start: tuple[float, float] | None = None) -> ModelFit:
+    """PYC-MB: (h, γ) minimising R(h, γ) = Σ ln(n_i)[κ̂_i − E[κ(n_i) | h, γ]]².
+
+    E[κ(n) | h, γ] = α·expm1(Δ)/(n d) with (d, α) = from_h_gamma(h, γ) (SPEC §3).
+    Nelder–Mead from the two best points of a 10 × 8 grid over h ∈ [0.3, 45] nats and
+    γ ∈ [−2, 1.3] (or from ``start`` alone).  Unavailable when the optimum sits on the
+    h ≤ 50 nats or |γ| ≤ 40 walls of the search (the data do not identify the law).
+    """
+    n, k = check_points(n_points, kappa_points)
+    if _no_decay(k):
+        return _unavailable("PYC-MB", PYC_FORMULA, NO_DECAY)
+    w = np.log(n)
+
+    def objective(theta):
+        h, g = float(theta[0]), float(theta[1])
+        if not (0.0 < h <= H_MAX and g <= GAMMA_MAX and h * g >= HG_MIN):
+            return math.inf
+        try:
+            curve = _pyc_curve(h, g)
+        except InputError:
+            return math.inf
+        return _weighted_residual(curve, n, k, w)
+
+    if start is None:
+        hs = np.geomspace(0.3, 45.0, 10)
+        gs = [-2.0, -0.5, 0.0, 0.3, 0.6, 0.85, 1.0, 1.3]
+        starts = [(h, g) for h in hs for g in gs]
+        keep = 2
+    else:
+        starts, keep = [start], 1
+    res = _nelder_mead(objective, starts, steps=(0.3, 0.1), keep=keep, xatol=1e-7, fatol=1e-14)
+    if res is None:
+        return _unavailable("PYC-MB", PYC_FORMULA, "no start point gave a finite residual")
+    h, g = float(res.x[0]), float(res.x[1])
+    params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "gamma": g}
+    checks = [
+        (h >= H_MAX * 0.999, f"the entropy ran to the search limit ({H_MAX:g} nats): the "
+                             "measurements decay too little to identify it"),
+        (h <= H_MIN, "the entropy ran to 0: the measurements lie at or below 1/n, "
+                     "below what exact matching on a single set gives"),
+        (g >= GAMMA_MAX * 0.999, f"the tail complexity ran to the search limit "
+                                 f"(gamma = {GAMMA_MAX:g})"),
+    ]
+    note = ""
+    if h * g <= HG_MIN * 0.99:
+        note = ("the tail ran to the uniform limit (d below about -1e8): PYC-MB here is the "
+                "uniform distribution over e^h sets, i.e. ENT")
+    try:
+        d, alpha = pyc.from_h_gamma(h, g)
+    except InputError as exc:
+        return _unavailable("PYC-MB", PYC_FORMULA, f"the optimum left the valid region: {exc}")
+    params.update({"d": d, "alpha": alpha})
+    return _finish("PYC-MB", PYC_FORMULA, params, lambda x: pyc.kappa(x, d, alpha), n, k, w, res,
+                   checks, note)
+
+
+ENT_FORMULA = "kappa(n) = K*[1 - (1 - 1/K)^n]/n, K = e^h (uniform over K sets)"
+
+
+def _ent_curve(h: float):
+    big_k = math.exp(h)
+    lq = math.log1p(-1.0 / big_k) if big_k > 1.0 else -math.inf
+
+    def curve(n):
+        with np.errstate(invalid="ignore"):
+            return big_k * -np.expm1(n * lq) / n
+    return curve
+
+
+def fit_ent(n_points, kappa_points) -> ModelFit:
+    """ENT baseline, one parameter: a uniform distribution over K = e^h sets,
+    κ(n) = K·[1 − (1 − 1/K)^n]/n, 0 ≤ h ≤ 50 nats; same weights ln(n_i) as PYC-MB.
+    """
+    n, k = check_points(n_points, kappa_points)
+    if _no_decay(k):
+        return _unavailable("ENT", ENT_FORMULA, NO_DECAY)
+    w = np.log(n)
+
+    def objective(theta):
+        h = float(theta[0])
+        if not 0.0 <= h <= H_MAX:
+            return math.inf
+        return _weighted_residual(_ent_curve(h), n, k, w)
+
+    res = _nelder_mead(objective, [(h,) for h in np.linspace(0.5, 45.0, 30)], steps=(0.5,))
+    if res is None:
+        return _unavailable("ENT", ENT_FORMULA, "no start point gave a finite residual")
+    h = float(res.x[0])
+    params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "K": math.exp(h)}
+    checks = [(h >= H_MAX * 0.999, f"the entropy ran to the search limit ({H_MAX:g} nats): "
+                                   "the measurements show no decay of correctness")]
+    return _finish("ENT", ENT_FORMULA, params, _ent_curve(h), n, k, w, res, checks)
+
+
+EXP_FORMULA = "kappa(n) = c + (1 - c)*exp(-lambda*(n - 1)), 0 <= c <= 1, lambda >= 0 (our form)"
+
+
+def _exp_curve(c: float, lam: float):
+    return lambda n: c + (1.0 - c) * np.exp(-lam * (n - 1.0))
+
+
+def fit_exp(n_points, kappa_points) -> ModelFit:
+    """EXP baseline, two parameters: exponential decay towards a floor,
+    κ(n) = c + (1 − c)·e^{−λ(n−1)}, c ∈ [0, 1], λ ≥ 0; searched as (c, ln λ).
+
+    This form is ours: the paper's supplement, which defines its own EXP, is not available.
+    """
+    n, k = check_points(n_points, kappa_points)
+    if _no_decay(k):
+        return _unavailable("EXP", EXP_FORMULA, NO_DECAY)
+    w = np.log(n)
+
+    def objective(theta):
+        c, ll = float(theta[0]), float(theta[1])
+        if not (0.0 <= c <= 1.0 and -80.0 <= ll <= 20.0):
+            return math.inf
+        return _weighted_residual(_exp_curve(c, math.exp(ll)), n, k, w)
+
+    lls = [-math.log(x) for x in np.geomspace(max(n[0] - 1.0, 1.0), n[-1], 6)]
+    starts = [(c, ll) for c in (0.0, 0.05, 0.3, 0.6, 0.9) for ll in lls]
+    res = _nelder_mead(objective, starts, steps=(0.05, 0.5))
+    if res is None:
+        return _unavailable("EXP", EXP_FORMULA, "no start point gave a finite residual")
+    c, lam = float(res.x[0]), math.exp(float(res.x[1]))
+    params = {"c": c, "lambda": lam}
+    return _finish("EXP", EXP_FORMULA, params, _exp_curve(c, lam), n, k, w, res, [])
+
+
+POL_FORMULA = "kappa(n) = min(1, a*n^(-b)), a > 0, b >= 0 (our form)"
+
+
+def _pol_curve(a: float, b: float):
+    return lambda n: np.minimum(1.0, a * np.power(n, -b))
+
+
+def fit_pol(n_points, kappa_points) -> ModelFit:
+    """POL baseline, two parameters: power-law decay, κ(n) = min(1, a·n^{−b}), a > 0, b ≥ 0;
+    searched as (ln a, b).
+
+    This form is ours: the paper's supplement, which defines its own POL, is not available.
+    """
+    n, k = check_points(n_points, kappa_points)
+    if _no_decay(k):
+        return _unavailable("POL", POL_FORMULA, NO_DECAY)
+    w = np.log(n)
+
+    def objective(theta):
+        la, b = float(theta[0]), float(theta[1])
+        if not (b >= 0.0 and abs(la) <= 700.0 and b <= 50.0):
+            return math.inf
+        return _weighted_residual(_pol_curve(math.exp(la), b), n, k, w)
+
+    starts = [(0.0, b) for b in (0.0, 0.05, 0.2, 0.5, 1.0)]
+    use = (k > 0) & (k < 1) & (n > 1)
+    if np.count_nonzero(use) >= 2:                     # log-log line through the decaying points
+        slope, icpt = np.polyfit(np.log(n[use]), np.log(k[use]), 1, w=np.sqrt(w[use]))
+        starts.append((float(icpt), max(0.0, float(-slope))))
+    res = _nelder_mead(objective, starts, steps=(0.2, 0.05))
+    if res is None:
+        return _unavailable("POL", POL_FORMULA, "no start point gave a finite residual")
+    a, b = math.exp(float(res.x[0])), float(res.x[1])
+    params = {"a": a, "b": b}
+    checks = [(b >= 50.0 * 0.999, "the exponent b ran to the search limit (50): the "
+                                  "measurements are not a power law")]
+    return _finish("POL", POL_FORMULA, params, _pol_curve(a, b), n, k, w, res, checks)
+
+
+FITTERS: dict[str, Callable[..., ModelFit]] = {
+    "PYC-MB": fit_pyc_mb, "ENT": fit_ent, "EXP": fit_exp, "POL": fit_pol,
+}
+
+
+@dataclass
+class HoldoutScore:
+    """A model fitted without the largest-n points, scored on them."""
+
+    n: np.ndarray
+    observed: np.ndarray
+    predicted: np.ndarray | None
+    rmse: float | None
+    available: bool
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        return {"n": self.n, "observed": self.observed, "predicted": self.predicted,
+                "rmse": self.rmse, "available": self.available, "reason": self.reason}
+
+
+@dataclass
+class Band:
+    """Uncertainty band of the PYC-MB forecast at the requested n."""
+
+    lower: np.ndarray | None
+    upper: np.ndarray | None
+    method: str
+    available: bool
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        return {"lower": self.lower, "upper": self.upper, "method": self.method,
+                "available": self.available, "reason": self.reason}
+
+
+@dataclass
+class Forecast:
+    """All four models fitted to the measurements and evaluated at ``at``."""
+
+    n: np.ndarray
+    kappa: np.ndarray
+    at: np.ndarray
+    models: dict[str, ModelFit]
+    predictions: dict[str, np.ndarray | None]
+    holdout: dict[str, HoldoutScore]
+    band: Band
+
+    def to_dict(self) -> dict:
+        return {
+            "points": {"n": self.n, "kappa": self.kappa}, "at": self.at,
+            "models": {k: m.to_dict() for k, m in self.models.items()},
+            "predictions": self.predictions,
+            "holdout": {k: h.to_dict() for k, h in self.holdout.items()},
+            "band": self.band.to_dict(),
+        }
+
+
+#: z for the PYC-MB band (about 95 % under a normal approximation).
+BAND_Z = 1.96
+#: Above this many points the jackknife deletes interleaved groups instead of single points.
+JACKKNIFE_GROUPS = 20
+
+BAND_METHOD = (f"jackknife: PYC-MB refitted without each measurement (or, above "
+               f"{JACKKNIFE_GROUPS} points, without each of {JACKKNIFE_GROUPS} interleaved "
+               f"groups); band = forecast ± {BAND_Z} jackknife standard errors, clipped to [0, 1]")
+
+
+def _jackknife_band(n, k, at, full: ModelFit) -> Band:
+    if not full.available:
+        return Band(None, None, BAND_METHOD, False, f"PYC-MB is not available: {full.reason}")
+    if n.size < 3:
+        return Band(None, None, BAND_METHOD, False, "the band needs at least three measurements")
+    groups = min(n.size, JACKKNIFE_GROUPS)
+    label = np.arange(n.size) % groups
+    start = (full.params["h_nats"], full.params["gamma"])
+    reps = []
+    for g in range(groups):
+        keep = label != g
+        if np.count_nonzero(n[keep] > 1) < 2:
+            continue
+        try:
+            fit = fit_pyc_mb(n[keep], k[keep], start=start)
+        except InputError:
+            continue
+        if fit.available:
+            reps.append(fit.predict(at))
+    if len(reps) < 2:
+        return Band(None, None, BAND_METHOD, False, "fewer than two jackknife refits succeeded")
+    reps = np.array(reps)
+    m = reps.shape[0]
+    se = np.sqrt((m - 1) / m * np.sum((reps - reps.mean(axis=0)) ** 2, axis=0))
+    centre = full.predict(at)
+    return Band(np.clip(centre - BAND_Z * se, 0.0, 1.0), np.clip(centre + BAND_Z * se, 0.0, 1.0),
+                BAND_METHOD, True)
+
+
+def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool = True) -> Forecast:
+    """Fit PYC-MB, ENT, EXP and POL to ``points`` and predict κ at each n in ``at``.
+
+    ``points``: (n, κ) pairs, or a pair of sequences (n_list, κ_list).  ``holdout``: how many
+    of the largest-n points to hold out for the out-of-sample check — every model is refitted
+    on the others and scored by RMSE on them (0 skips it).  ``band``: the PYC-MB jackknife
+    band (see :data:`BAND_METHOD`).
+    """
+    n, k = _points_arrays(points)
+    at_arr, _ = pyc._as_n(at, "the forecast sizes (at)")
+    at_arr = np.atleast_1d(at_arr)
+    if at_arr.size == 0:
+        raise InputError("give at least one gallery size to forecast")
+    holdout = pyc._check_int(holdout, "holdout", 0)
+    models = {name: fitter(n, k) for name, fitter in FITTERS.items()}
+    predictions = {name: (m.predict(at_arr) if m.available else None) for name, m in models.items()}
+    scores: dict[str, HoldoutScore] = {}
+    if holdout:
+        train_n, train_k = n[:-holdout], k[:-holdout]
+        test_n, test_k = n[-holdout:], k[-holdout:]
+        enough = holdout < n.size and np.count_nonzero(train_n > 1) >= 2
+        for name, fitter in FITTERS.items():
+            if not enough:
+                scores[name] = HoldoutScore(test_n, test_k, None, None, False,
+                                            f"holding out {holdout} point(s) leaves fewer than two "
+                                            "measurements with n > 1 to fit")
+                continue
+            fit = fitter(train_n, train_k)
+            if not fit.available:
+                scores[name] = HoldoutScore(test_n, test_k, None, None, False, fit.reason)
+                continue
+            pred = fit.predict(test_n)
+            scores[name] = HoldoutScore(test_n, test_k, pred,
+                                        float(np.sqrt(np.mean((pred - test_k) ** 2))), True)
+    if band:
+        band_result = _jackknife_band(n, k, at_arr, models["PYC-MB"])
+    else:
+        band_result = Band(None, None, BAND_METHOD, False, "not requested")
+    return Forecast(n, k, at_arr, models, predictions, scores, band_result)
+
+
+def _points_arrays(points) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(points, str):
+        return parse_points(points)
+    if isinstance(points, tuple) and len(points) == 2 and all(np.ndim(p) == 1 for p in points):
+        return check_points(points[0], points[1])
+    try:
+        arr = np.asarray(list(points), dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("points must be (n, kappa) pairs") from None
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise InputError("points must be (n, kappa) pairs")
+    return check_points(arr[:, 0], arr[:, 1])
+
+
+__all__ = [
+    "FitResult", "ModelFit", "HoldoutScore", "Band", "Forecast", "MAX_POINTS", "MAX_SAMPLE",
+    "log_likelihood", "fit_partition", "sample_partition", "check_points", "parse_points",
+    "fit_pyc_mb", "fit_ent", "fit_exp", "fit_pol", "forecast", "FITTERS", "BAND_METHOD",
+]
