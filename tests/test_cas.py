@@ -132,6 +132,10 @@ def test_trimmed_us_group():
     assert any(w.code == "trimmed_age_group" for w in res.warnings)
     # the census band and the trimmed band both name the group
     assert C.compute_cas(model, C.Profile("US", "01001", "male", ages=("15-20",))).cas == pytest.approx(res.cas)
+    # what-if keys (group labels) can be fed back as ages
+    ages = C.what_ifs(model, res.profile).age
+    for key, value in zip(ages.keys, ages.cas):
+        assert C.compute_cas(model, res.profile.replace(ages=(key,))).cas == pytest.approx(value)
 
 
 # ----------------------------------------------------------------------------- warnings

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ DEFAULT_BMI_RANGE: tuple[float, float] = (17.0, 30.0)
 GRID_SDS: float = 10.0
 
 _EPS = 1e-9
+#: Guards the small LRU caches on models: a Dash server may call from several threads.
+_LOCK = threading.RLock()
 
 
 # --------------------------------------------------------------------------- ages
@@ -706,14 +709,17 @@ class CountryModel:
             prob.setflags(write=False)
             return JointBands(hg, wg, prob)
 
-        joints = self._cache.setdefault("joints", OrderedDict())
-        if key in joints:
-            joints.move_to_end(key)
-            return joints[key]
-        joints[key] = make()
-        while len(joints) > 6:
-            joints.popitem(last=False)
-        return joints[key]
+        with _LOCK:
+            joints = self._cache.setdefault("joints", OrderedDict())
+            if key in joints:
+                joints.move_to_end(key)
+                return joints[key]
+        value = make()
+        with _LOCK:
+            joints[key] = value
+            while len(joints) > 6:
+                joints.popitem(last=False)
+        return value
 
     def cell_probability(
         self, height_band: tuple[float, float] | None, weight_band: tuple[float, float] | None

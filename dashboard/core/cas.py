@@ -66,6 +66,7 @@ _SEX_ALIASES = {
 _NUM = r"(\d+(?:\.\d+)?)"
 _RANGE = re.compile(rf"^\s*{_NUM}\s*(?:-|–|—|to)\s*{_NUM}\s*$", re.IGNORECASE)
 _OPEN = re.compile(rf"^\s*{_NUM}\s*\+\s*$")
+_OF = re.compile(r"\s*\(of [^)]*\)\s*$")
 
 
 # --------------------------------------------------------------------------- display
@@ -117,6 +118,7 @@ def parse_age(spec) -> float | tuple[float, float]:
             raise InputError(f"age band {bm.format_age_band(lo, hi)} is not a valid band [from, to)")
         return (lo, hi)
     if isinstance(spec, str):
+        spec = _OF.sub("", spec)  # an AgeGroup label such as "18–20 (of 15–20)"
         m = _RANGE.match(spec)
         if m:
             return parse_age((float(m.group(1)), float(m.group(2))))
@@ -535,10 +537,11 @@ def _resolve(model: CountryModel, profile: Profile) -> _Resolved:
     if profile.country != model.code:
         raise InputError(f"the profile is for {profile.country}, but the data set is {model.code}")
     model = model.with_study(profile.study)
-    memo = model._cache.setdefault("resolved", OrderedDict())
-    if profile in memo:
-        memo.move_to_end(profile)
-        return memo[profile]
+    with bm._LOCK:
+        memo = model._cache.setdefault("resolved", OrderedDict())
+        if profile in memo:
+            memo.move_to_end(profile)
+            return memo[profile]
     district = D = None
     if profile.district is not None:
         district = model.district_index(profile.district)
@@ -550,9 +553,10 @@ def _resolve(model: CountryModel, profile: Profile) -> _Resolved:
     A = _resolve_ages(model, profile.ages)
     aux = tuple(_preset_array(model, a) if isinstance(a, str) else fraction_array(model, a.table) for a in profile.aux)
     out = _Resolved(model, profile, district, D, S, A, aux)
-    memo[profile] = out
-    while len(memo) > 64:
-        memo.popitem(last=False)
+    with bm._LOCK:
+        memo[profile] = out
+        while len(memo) > 64:
+            memo.popitem(last=False)
     return out
 
 
