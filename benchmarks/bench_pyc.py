@@ -13,8 +13,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dashboard.core import pyc  # noqa: E402
-from dashboard.core import pyc_fit  # noqa: E402
+from dashboard.core import (
+    pyc,
+    pyc_fit,
+)
 
 
 def _median_seconds(fn, repeats: int) -> float:
@@ -45,7 +47,7 @@ def main() -> int:
 
     n = np.geomspace(1.0, 1e10, 1000)
     for d, alpha in ((0.5, 1e3), (0.0, 1e18), (-2.0, 2.0 * 1e4)):
-        t = _median_seconds(lambda: pyc.kappa(n, d, alpha), 25)
+        t = _median_seconds(lambda d=d, alpha=alpha: pyc.kappa(n, d, alpha), 25)
         rows.append((f"kappa, 1,000 n in [1, 1e10], d={d:g}, alpha={alpha:.3g}", t, 5e-3))
 
     sizes, mult = _stick_breaking_population(10_000_000, 0.5, 1000.0, 2_000_000, seed=1)

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-import dashboard.cli as cli
+from dashboard import cli
 from dashboard.core import pyc
 from dashboard.core import pyc_fit as pf
 
@@ -149,7 +149,7 @@ def test_forecast_json(run):
     assert data["at"] == [10000.0]
     assert data["holdout"] == {}                      # two points: nothing held out by default
     assert data["band"]["available"] is False and data["band"]["reason"]
-    for name, pred in data["predictions"].items():
+    for pred in data["predictions"].values():
         assert pred is None or 0 <= pred[0] <= 1
 
 

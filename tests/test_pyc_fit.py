@@ -116,7 +116,7 @@ def test_fit_recovers_parameters(d, alpha, seed):
     assert fit.converged, fit.message
     assert fit.n_records == 50_000 and fit.n_sets == sizes.size
     assert abs(fit.d - d) < 0.07
-    h, g = pyc.to_h_gamma(d, alpha)
+    h, _ = pyc.to_h_gamma(d, alpha)
     # α, hence h, is weakly identified when d is large (sd of h ≈ 1 nat at d = 0.8, n = 5e4)
     assert abs(fit.h - h) < 0.3 * h + 0.3
     # the fitted law reproduces the sample's own correctness and uniqueness

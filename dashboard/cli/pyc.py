@@ -7,8 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dashboard.core import pyc
-from dashboard.core import pyc_fit
+from dashboard.core import pyc, pyc_fit
 from dashboard.core.errors import InputError
 
 from . import CliError, emit
@@ -82,8 +81,8 @@ def _kappa(args) -> int:
 
 
 def _format_kappa(r: dict) -> str:
-    lines = [f"PYC law: h = {r['h_bits']:g} bits ({r['h_nats']:.4g} nats), gamma = {r['gamma']:g}"
-             f"  ->  d = {r['d']:.6g}, alpha = {r['alpha']:.6g}"]
+    lines = [(f"PYC law: h = {r['h_bits']:g} bits ({r['h_nats']:.4g} nats), gamma = {r['gamma']:g}"
+              f"  ->  d = {r['d']:.6g}, alpha = {r['alpha']:.6g}")]
     lines += _rows_table(r["rows"])
     lines.append("kappa: expected correctness of exact matching; unique: share alone in its set; "
                  "<k-anon: share in sets smaller than k")
@@ -167,8 +166,8 @@ def _format_fit(r: dict) -> str:
         f"{r['file']}: {f['n_records']:,} records in {f['n_sets']:,} sets",
         f"Pitman-Yor fit: d = {f['d']:.6g}, alpha = {f['alpha']:.6g}"
         + (f" (finite support: {f['support']:.4g} sets)" if f["support"] is not None else ""),
-        f"  entropy h = {f['h_bits']:.4g} bits ({f['h_nats']:.4g} nats), tail complexity "
-        f"gamma = {f['gamma']:.4g}, log-likelihood = {f['log_likelihood']:.6g} ({f['message']})",
+        (f"  entropy h = {f['h_bits']:.4g} bits ({f['h_nats']:.4g} nats), tail complexity "
+         f"gamma = {f['gamma']:.4g}, log-likelihood = {f['log_likelihood']:.6g} ({f['message']})"),
     ]
     lines += _rows_table(r["rows"])
     lines.append("exact: this population's own correctness for galleries drawn without "
@@ -209,8 +208,8 @@ def _params_text(name: str, p: dict) -> str:
 def _format_forecast(r: dict) -> str:
     pts = r["points"]
     at = np.asarray(r["at"], dtype=float)
-    lines = [f"{len(pts['n'])} measurements, n = {_fmt_n(float(pts['n'][0]))} ... "
-             f"{_fmt_n(float(pts['n'][-1]))}; fitted by least squares with weights ln(n)"]
+    lines = [(f"{len(pts['n'])} measurements, n = {_fmt_n(float(pts['n'][0]))} ... "
+              f"{_fmt_n(float(pts['n'][-1]))}; fitted by least squares with weights ln(n)")]
     head = f"{'model':<7} " + "".join(f" {'kappa(' + _fmt_n(a) + ')':>18}" for a in at)
     head += f" {'rmse':>9}  parameters"
     lines.append(head)

@@ -14,8 +14,8 @@ A fit that fails or ends outside its valid region says so (``available=False`` a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 from scipy import optimize
@@ -72,7 +72,7 @@ class _Partition:
     def __init__(self, sizes, multiplicities):
         self.sizes, self.mult = _counts_of_counts(sizes, multiplicities)
         self.n = float(self.sizes @ self.mult)
-        self.k = int(round(self.mult.sum()))
+        self.k = round(float(self.mult.sum()))
 
     def loglik(self, d: float, alpha: float) -> float:
         """log L(d, α); −inf outside the region where the partition has positive probability."""
@@ -236,7 +236,7 @@ def fit_partition(sizes, multiplicities=None, allow_negative_d: bool = True) -> 
     h, g = pyc.to_h_gamma(d, alpha)
     return FitResult(
         d=d, alpha=alpha, h=h, gamma=g, log_likelihood=float(-best.fun * part.n),
-        n_records=int(round(part.n)), n_sets=part.k, converged=bool(best.success),
+        n_records=round(part.n), n_sets=part.k, converged=bool(best.success),
         message="; ".join(messages) or "converged",
     )
 
@@ -504,12 +504,11 @@ def fit_pyc_mb(n_points, kappa_points, start: tuple[float, float] | None = None)
     h, g = float(res.x[0]), float(res.x[1])
     params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "gamma": g}
     checks = [
-        (h >= H_MAX * 0.999, f"the entropy ran to the search limit ({H_MAX:g} nats): the "
-                             "measurements decay too little to identify it"),
-        (h <= H_MIN, "the entropy ran to 0: the measurements lie at or below 1/n, "
-                     "below what exact matching on a single set gives"),
-        (g >= GAMMA_MAX * 0.999, f"the tail complexity ran to the search limit "
-                                 f"(gamma = {GAMMA_MAX:g})"),
+        (h >= H_MAX * 0.999, (f"the entropy ran to the search limit ({H_MAX:g} nats): the "
+                              "measurements decay too little to identify it")),
+        (h <= H_MIN, ("the entropy ran to 0: the measurements lie at or below 1/n, "
+                      "below what exact matching on a single set gives")),
+        (g >= GAMMA_MAX * 0.999, f"the tail complexity ran to the search limit (gamma = {GAMMA_MAX:g})"),
     ]
     note = ""
     if h * g <= HG_MIN * 0.99:
@@ -557,8 +556,8 @@ def fit_ent(n_points, kappa_points) -> ModelFit:
         return _unavailable("ENT", ENT_FORMULA, "no start point gave a finite residual")
     h = float(res.x[0])
     params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "K": math.exp(h)}
-    checks = [(h >= H_MAX * 0.999, f"the entropy ran to the search limit ({H_MAX:g} nats): "
-                                   "the measurements show no decay of correctness")]
+    checks = [(h >= H_MAX * 0.999, (f"the entropy ran to the search limit ({H_MAX:g} nats): "
+                                    "the measurements decay too little to identify it"))]
     return _finish("ENT", ENT_FORMULA, params, _ent_curve(h), n, k, w, res, checks)
 
 
@@ -630,8 +629,8 @@ def fit_pol(n_points, kappa_points) -> ModelFit:
         return _unavailable("POL", POL_FORMULA, "no start point gave a finite residual")
     a, b = math.exp(float(res.x[0])), float(res.x[1])
     params = {"a": a, "b": b}
-    checks = [(b >= 50.0 * 0.999, "the exponent b ran to the search limit (50): the "
-                                  "measurements are not a power law")]
+    checks = [(b >= 50.0 * 0.999, ("the exponent b ran to the search limit (50): the "
+                                   "measurements are not a power law"))]
     return _finish("POL", POL_FORMULA, params, _pol_curve(a, b), n, k, w, res, checks)
 
 
@@ -788,7 +787,23 @@ def _points_arrays(points) -> tuple[np.ndarray, np.ndarray]:
 
 
 __all__ = [
-    "FitResult", "ModelFit", "HoldoutScore", "Band", "Forecast", "MAX_POINTS", "MAX_SAMPLE",
-    "log_likelihood", "fit_partition", "sample_partition", "check_points", "parse_points",
-    "fit_pyc_mb", "fit_ent", "fit_exp", "fit_pol", "forecast", "FITTERS", "BAND_METHOD",
+    "BAND_METHOD",
+    "FITTERS",
+    "MAX_POINTS",
+    "MAX_SAMPLE",
+    "Band",
+    "FitResult",
+    "Forecast",
+    "HoldoutScore",
+    "ModelFit",
+    "check_points",
+    "fit_ent",
+    "fit_exp",
+    "fit_partition",
+    "fit_pol",
+    "fit_pyc_mb",
+    "forecast",
+    "log_likelihood",
+    "parse_points",
+    "sample_partition",
 ]
