@@ -1,0 +1,107 @@
+"""Figures of the personal page: the funnel and the per-attribute what-ifs (pure builders)."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from dashboard.core.cas import CasResult, WhatIf, format_count
+
+from .style import HIGHLIGHT, MUTED, QUALITATIVE, base_layout, log_ticks
+
+STEP_NAMES = {
+    "country": "Country",
+    "district": "District",
+    "sex": "Sex",
+    "age": "Age",
+    "height": "Height",
+    "weight": "Weight",
+    "auxiliary": "Also known",
+}
+
+
+def funnel_figure(result: CasResult) -> go.Figure:
+    """Each line the previous one narrowed by one attribute, on a log axis (counts can span 10⁸ → 1)."""
+    lines = list(result.funnel)
+    labels = [f"{STEP_NAMES.get(l.step, l.step)}: {l.value}" for l in lines]
+    counts = np.array([max(l.count, 1e-3) for l in lines])
+    text = [format_count(l.count) for l in lines]
+    colours = [QUALITATIVE[0]] * len(lines)
+    if lines:
+        colours[-1] = HIGHLIGHT
+    fig = go.Figure(
+        go.Bar(
+            x=counts,
+            y=labels,
+            orientation="h",
+            marker_color=colours,
+            text=text,
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}<br><b>%{text}</b> people<extra></extra>",
+        )
+    )
+    lo, hi = float(counts.min()), float(counts.max())
+    tickvals, ticktext = log_ticks(lo, hi)
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=70, t=10, b=40)),
+        height=70 + 42 * len(lines),
+        xaxis=dict(
+            type="log", title="people (log scale)", tickvals=[10**v for v in tickvals], ticktext=ticktext,
+            range=[np.log10(lo) - 0.3, np.log10(hi) + 0.6], gridcolor="#e5e9ee",
+        ),
+        yaxis=dict(autorange="reversed", automargin=True),
+        showlegend=False,
+    )
+    return fig
+
+
+def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, unit: str = "") -> go.Figure:
+    """The final CAS for every value of one attribute, the chosen one highlighted.
+
+    Implausible combinations (BMI outside the range) are drawn hatched and grey;
+    for districts (ranked by CAS) only the highest and lowest ``max_bars`` and the
+    chosen one are drawn, so a country of 3,000 counties stays readable.
+    """
+    idx = np.arange(len(what_if.cas))
+    if max_bars is not None and len(idx) > 2 * max_bars + 1:
+        keep = set(range(max_bars)) | set(range(len(idx) - max_bars, len(idx))) | set(np.flatnonzero(what_if.chosen))
+        idx = np.array(sorted(keep))
+    cas = what_if.cas[idx]
+    labels = [str(l) for l in what_if.labels[idx]]
+    chosen = what_if.chosen[idx]
+    plausible = np.ones(len(idx), bool) if what_if.plausible is None else what_if.plausible[idx]
+    colours = [HIGHLIGHT if c else (QUALITATIVE[0] if p else MUTED) for c, p in zip(chosen, plausible)]
+    patterns = ["" if p else "/" for p in plausible]
+    hover = [
+        f"{l}{unit}<br><b>{format_count(v)}</b> people"
+        + ("" if p else "<br>implausible BMI")
+        + (" — your value" if c else "")
+        for l, v, p, c in zip(labels, cas, plausible, chosen)
+    ]
+    fig = go.Figure(
+        go.Bar(
+            x=labels,
+            y=np.maximum(cas, 1e-3),
+            marker=dict(color=colours, pattern=dict(shape=patterns)),
+            hovertext=hover,
+            hoverinfo="text",
+        )
+    )
+    positive = cas[cas > 0]
+    lo = float(positive.min()) if positive.size else 1.0
+    hi = float(positive.max()) if positive.size else 10.0
+    tickvals, ticktext = log_ticks(lo, hi)
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=10, t=40, b=10)),
+        title=dict(text=title, x=0.01, font=dict(size=15)),
+        height=300,
+        bargap=0.08 if len(idx) < 80 else 0,
+        yaxis=dict(type="log", title="people like you", tickvals=[10**v for v in tickvals], ticktext=ticktext, gridcolor="#e5e9ee"),
+        xaxis=dict(type="category", tickangle=-45 if len(idx) > 12 else 0, automargin=True,
+                   showticklabels=len(idx) <= 60),
+        showlegend=False,
+    )
+    if what_if.chosen.any() and not chosen.any():
+        fig.add_annotation(text="your value is outside the range shown", xref="paper", yref="paper",
+                           x=1, y=1.08, showarrow=False, font=dict(size=12, color=MUTED))
+    return fig
