@@ -311,3 +311,25 @@ def test_scalar_in_scalar_out():
     assert isinstance(pyc.k_violations(10, 0.3, 2.0, 5), float)
     assert pyc.kappa([10], 0.3, 2.0).shape == (1,)
     assert pyc.kappa(1, 0.3, 2.0) == 1.0
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("d", [1 - 1e-12, 0.999, 0.5, 1e-300, 0.0, -1e-12, -0.5, -1e6])
+def test_corners_of_the_region_stay_finite(d):
+    n = np.array([1, 2, 10, 1e5, 1e10, 1e15])
+    if d < 0:                       # a Dirichlet over K sets: alpha = K|d|, K > 1
+        alphas = [-d * K for K in (1 + 1e-9, 2.0, 1e6, 1e12)]
+    else:
+        alphas = [1e-8, 1.0, 1e18, 1e100, 1e300] + ([-d * (1 - 1e-12)] if d > 1e-100 else [])
+    for alpha in alphas:
+        k = pyc.kappa(n, d, alpha)
+        xi = pyc.uniqueness(n, d, alpha)
+        v = pyc.k_violations(n, d, alpha, 5)
+        assert np.all(np.isfinite(k) & np.isfinite(xi) & np.isfinite(v))
+        assert k[0] == xi[0] == v[0] == 1.0
+        assert np.all((k >= 0) & (k <= 1)) and np.all(np.diff(k) <= 0)
+        assert np.all(xi <= k * (1 + 1e-12))
+        h, g = pyc.to_h_gamma(d, alpha)
+        assert h > 0 and math.isfinite(g)
+    with pytest.raises(InputError, match="too close"):
+        pyc.kappa(10, -1e-300, 1.000000001e-300)

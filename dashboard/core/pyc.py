@@ -74,10 +74,10 @@ def check_params(d, alpha) -> tuple[float, float]:
     if d >= 1.0:
         raise InputError(f"the discount d must be below 1 (got d={d:g})")
     if not alpha + d > 0.0:
-        raise InputError(
-            f"the concentration alpha must exceed -d = {-d:g} (got alpha={alpha:g}); "
-            "for d < 0, alpha = -K·d with K > 1 sets"
-        )
+        hint = "; for d < 0, alpha = -K·d with K > 1 sets" if d < 0 else ""
+        raise InputError(f"the concentration alpha must exceed -d = {-d:g} (got alpha={alpha:g}){hint}")
+    if alpha + d < 1e-300:
+        raise InputError(f"alpha + d = {alpha + d:g} is too close to 0 to compute with")
     return d, alpha
 
 
@@ -140,7 +140,7 @@ def _stirling_rest(x: np.ndarray, s: np.ndarray) -> np.ndarray:
     out = lm1 + ell * (s - 0.5) / x                    # the (x − ½) ln x − x part
     nterms = _stirling_terms(float(np.min(x)) if x.size else 1e300)
     near = np.abs(u) <= 0.5
-    inv2 = 1.0 / (x * x)
+    inv2 = (1.0 / x) ** 2
     p = inv2                                           # x^{-(m+1)} for m = 1
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for k in range(nterms):
@@ -169,7 +169,7 @@ def stirling_rest_scalar(x: float, s: float) -> float:
         lm1 = (math.log1p(u) - u) / u
     ell = 1.0 + lm1
     out = lm1 + ell * (s - 0.5) / x
-    inv2 = 1.0 / (x * x)
+    inv2 = (1.0 / x) ** 2
     p = inv2
     near = abs(u) <= 0.5
     for k in range(_stirling_terms(x)):
@@ -184,11 +184,16 @@ def stirling_rest_scalar(x: float, s: float) -> float:
     return out
 
 
-def _avgpsi(x: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """A(x, s) = [lnΓ(x+s) − lnΓ(x)]/s (ψ(x) at s = 0) for x > 0, x + s > 0."""
+def _avgpsi(x: np.ndarray, s: np.ndarray, xs=None) -> np.ndarray:
+    """A(x, s) = [lnΓ(x+s) − lnΓ(x)]/s (ψ(x) at s = 0) for x > 0, x + s > 0.
+
+    ``xs`` is x + s when the caller knows it more accurately than the rounded sum
+    (x + s = α + d can be far smaller than x = α + 1).
+    """
     x, s = np.broadcast_arrays(np.asarray(x, float), np.asarray(s, float))
+    xs = x + s if xs is None else np.broadcast_to(np.asarray(xs, float), x.shape)
     out = np.empty(x.shape)
-    st = (x >= _X_STIRLING) & (x + s >= _X_STIRLING)
+    st = (x >= _X_STIRLING) & (xs >= _X_STIRLING)
     if st.any():
         out[st] = np.log(x[st]) + _stirling_rest(x[st], s[st])
     rest = ~st
@@ -201,31 +206,39 @@ def _avgpsi(x: np.ndarray, s: np.ndarray) -> np.ndarray:
     di = rest & ~ta
     if di.any():
         xd, sd = x[di], s[di]
-        out[di] = (sp.gammaln(xd + sd) - sp.gammaln(xd)) / sd
+        out[di] = (sp.gammaln(xs[di]) - sp.gammaln(xd)) / sd
     return out
 
 
-def _avgpsi_scalar(x: float, s: float) -> float:
-    """:func:`_avgpsi` for one pair of floats, with the same branches."""
-    if x >= _X_STIRLING and x + s >= _X_STIRLING:
+def _avgpsi_scalar(x: float, s: float, xs: float | None = None) -> float:
+    """:func:`_avgpsi` for one pair of floats, with the same branches and functions."""
+    xs = x + s if xs is None else xs
+    if x >= _X_STIRLING and xs >= _X_STIRLING:
         return math.log(x) + stirling_rest_scalar(x, s)
     if abs(s) <= _TAYLOR_RATIO * x:
         z = sp.zeta(_TAYLOR_K + 1.0, x)
         return float(sp.digamma(x)) - float(np.sum((-s) ** _TAYLOR_K * z / (_TAYLOR_K + 1.0)))
-    return (math.lgamma(x + s) - math.lgamma(x)) / s
+    return float((sp.gammaln(xs) - sp.gammaln(x)) / s)
 
 
-def _avgpsi_diff(x2, gap, s) -> np.ndarray:
-    """D = A(x2 + gap, s) − A(x2, s) for gap ≥ 0, accurate when gap ≪ x2 (huge α)."""
+def _avgpsi_diff(x2, gap, s, x2s=None) -> np.ndarray:
+    """D = A(x2 + gap, s) − A(x2, s) for gap ≥ 0, accurate when gap ≪ x2 (huge α).
+
+    ``x2s``: x2 + s computed accurately by the caller (scalar case only).  D = 0 exactly
+    where gap = 0 (n = 1).
+    """
     if np.ndim(x2) == 0 and np.ndim(s) == 0:
         # one (α, d) for all n: the branch is the same for every element
         x2f, sf = float(x2), float(s)
+        x2s = x2f + sf if x2s is None else float(x2s)
         gap = np.asarray(gap, float)
-        if x2f >= _X_STIRLING and x2f + sf >= _X_STIRLING:
+        if x2f >= _X_STIRLING and x2s >= _X_STIRLING:
             x1 = x2f + gap
             sv = np.full(x1.shape, sf)
-            return np.log1p(gap / x2f) + (_stirling_rest(x1, sv) - stirling_rest_scalar(x2f, sf))
-        return _avgpsi(x2f + gap, sf) - _avgpsi_scalar(x2f, sf)
+            out = np.log1p(gap / x2f) + (_stirling_rest(x1, sv) - stirling_rest_scalar(x2f, sf))
+        else:
+            out = _avgpsi(x2f + gap, sf, x2s + gap) - _avgpsi_scalar(x2f, sf, x2s)
+        return np.where(gap == 0.0, 0.0, out)
     x2, gap, s = np.broadcast_arrays(
         np.asarray(x2, float), np.asarray(gap, float), np.asarray(s, float)
     )
@@ -258,9 +271,10 @@ def _psi_shift(x: float, delta: float) -> float:
         out = math.log1p(u) + delta / (2.0 * x * y)
         if abs(u) <= 0.5:
             lu = math.log1p(u)
+            inv2 = (1.0 / x) ** 2
             xp = 1.0
             for k, b in zip(_KS.tolist(), _PSI_C.tolist()):
-                xp /= x * x
+                xp *= inv2
                 out -= b * xp * math.expm1(-2.0 * k * lu)
         else:
             for k, b in zip(_KS.tolist(), _PSI_C.tolist()):
@@ -295,8 +309,9 @@ def kappa(n, d, alpha):
     """E[κ(n) | d, α] = α·expm1(Δ)/(n d): expected correctness of exact matching in a gallery of n.
 
     Vectorised over n (float, ≥ 1; a scalar gives a float).  Lies in [1/n, 1], equals 1 at
-    n = 1, does not increase with n (exactly within one call; across calls to ~1e-12); continuous through d = 0 (where it is
-    α[ψ(n+α) − ψ(α)]/n) and valid for d < 0 with α = −K d (symmetric Dirichlet over K sets).
+    n = 1 and does not increase with n (exactly within one call, to ~1e-12 across calls);
+    continuous through d = 0 (where it is α[ψ(n+α) − ψ(α)]/n) and valid for d < 0 with
+    α = −K d (symmetric Dirichlet over K sets).
     """
     d, alpha = check_params(d, alpha)
     arr, scalar = _as_n(n)
@@ -326,7 +341,7 @@ def uniqueness(n, d, alpha):
     d, alpha = check_params(d, alpha)
     arr, scalar = _as_n(n)
     with np.errstate(under="ignore"):
-        xi = np.exp((d - 1.0) * _avgpsi_diff(alpha + 1.0, arr - 1.0, d - 1.0))
+        xi = np.exp((d - 1.0) * _avgpsi_diff(alpha + 1.0, arr - 1.0, d - 1.0, alpha + d))
     return _out(np.clip(xi, 0.0, 1.0), scalar)
 
 
@@ -339,7 +354,7 @@ def _log_share_of_size(arr: np.ndarray, d: float, alpha: float, j: int) -> np.nd
     out = (
         _lgamma_diff(arr - j + 1.0, j - 1.0) - math.lgamma(j)
         + (math.lgamma(j - d) - math.lgamma(1.0 - d))
-        + (d - 1.0) * _avgpsi_diff(alpha + 1.0, arr - j, d - 1.0)
+        + (d - 1.0) * _avgpsi_diff(alpha + 1.0, arr - j, d - 1.0, alpha + d)
     )
     if j > 1:
         out = out - _lgamma_diff(alpha + 1.0 + arr - j, j - 1.0)
