@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "dashboard.cli.data",
     "dashboard.cli.serve",
     "dashboard.cli.cas",
+    "dashboard.cli.anonland",
     "dashboard.cli.pyc",
 ]
 
