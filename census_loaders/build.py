@@ -24,6 +24,9 @@ from .registry import AUXILIARY_MODULE, BODY_PRIORS_MODULE, DEFAULT_BODY_PRIOR_C
 from .schema import CountryData, LoaderError, SourceFile, validate_fraction_table, validate_population
 
 SCHEMA_VERSION = 1
+#: Folders of the cache that other commands write (``anonset anonland --out data_cache/anonland``);
+#: the build carries them over unchanged instead of deleting them.
+CARRIED_OVER = ("anonland",)
 
 
 def _sha256(path: Path) -> str:
@@ -179,6 +182,9 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n",
             encoding="utf-8",
         )
+        for name in CARRIED_OVER:
+            if (out_dir / name).is_dir():
+                shutil.copytree(out_dir / name, tmp / name)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -86,3 +86,12 @@ def test_missing_raw_folder_is_a_clear_error(tmp_path, capsys):
     code = main(["data", "build", "--raw", str(tmp_path / "nope"), "--out", str(tmp_path / "out")])
     assert code == 2
     assert "raw data folder not found" in capsys.readouterr().err
+
+
+def test_build_keeps_folders_written_by_other_commands(raw_root, tmp_path, small_registry):
+    out = tmp_path / "cache"
+    (out / "anonland").mkdir(parents=True)
+    (out / "anonland" / "summary.json").write_text("{}")
+    cache_build.build(raw_root, out, log=lambda m: None)
+    assert (out / "anonland" / "summary.json").read_text() == "{}"
+    assert (out / "manifest.json").exists()

@@ -23,7 +23,7 @@ from dashboard.core.cas import DEFAULT_KS, Profile, format_count, profile_report
 from dashboard.core.errors import InputError
 from dashboard.figures.maps import choropleth
 from dashboard.figures.personal import funnel_figure, what_if_figure
-from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.figures.style import GRAPH_CONFIG, log_ticks
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
 
@@ -253,16 +253,16 @@ def _results():
 
 def layout(country: str | None = None, district: str | None = None, **_query):
     """The page; ``?country=DE&district=11000`` preselects (unknown values are reported, not fatal)."""
-    notice = None
+    notices = []
     codes = cl.countries()
     code = country if country in codes else DEFAULT_COUNTRY
     if country and country not in codes:
-        notice = f"Unknown country {str(country)[:20]!r} in the link; showing {cl.dataset_info(code)['name']}."
+        notices.append(f"Unknown country {str(country)[:20]!r} in the link; showing {cl.dataset_info(code)['name']}.")
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
     chosen = district if district in valid else None
     if district and district not in valid:
-        notice = f"Unknown district {str(district)[:20]!r} in the link; please choose one."
+        notices.append(f"Unknown district {str(district)[:20]!r} in the link; please choose one.")
     return html.Div(
         [
             html.H1("How many people are like you?"),
@@ -272,7 +272,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
                 "to you if that number is small. Nothing you type is stored.",
                 className="lead",
             ),
-            html.Div(notice, className="warning") if notice else None,
+            *[html.Div(n, className="warning", role="status") for n in notices],
             html.Div([_form(code, chosen, choices), _results()], className="personal-grid"),
             html.Div(id=ID["url-sync"], hidden=True),
         ]
@@ -397,7 +397,7 @@ def render(profile: Profile, users, ks) -> dict:
         "funnel": funnel_figure(result),
         "funnel_text": [html.Li([html.Span(f"{line.value}: "), html.B(format_count(line.count))]) for line in result.funnel],
         "reid": reid_cards(report, source),
-        "what_district": what_if_figure(wi.district, f"Other {model.district_label}s (ranked)", max_bars=25),
+        "what_district": what_if_figure(wi.district, f"Other districts ({model.district_label}), ranked", max_bars=25),
         "what_age": what_if_figure(wi.age, "Other age groups"),
         "what_height": what_if_figure(wi.height, "Other height bands", unit=" cm"),
         "what_weight": what_if_figure(wi.weight, "Other weight bands", unit=" kg"),
@@ -499,6 +499,11 @@ def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb
     model = load_country_model(profile.country)
     values = [out["district_cas"].get(str(i), math.nan) for i in model.district_ids]
     patch["data"][0]["z"] = [math.log10(v) if v > 0 else None for v in values]
+    positive = [v for v in values if v > 0]
+    if positive:
+        tickvals, ticktext = log_ticks(min(positive), max(positive))
+        patch["data"][0]["colorbar"]["tickvals"] = tickvals
+        patch["data"][0]["colorbar"]["ticktext"] = ticktext
     patch["data"][0]["customdata"] = [
         [str(n), f"{format_count(v)} people like you"] for n, v in zip(model.district_names, values)
     ]

@@ -1,0 +1,115 @@
+"""Callbacks of the personal page, called directly (no browser): parsing, numbers, messages."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from dash import html
+
+from dashboard import forms
+from dashboard.core.errors import InputError
+
+
+@pytest.fixture(scope="module")
+def personal(cache_root):
+    from dashboard.app import app  # noqa: F401  (registers the pages)
+    from dashboard.pages import personal
+
+    return personal
+
+
+def _call(P, **kw):
+    args = dict(country="DE", district="11000", sex="female", ages=["40–45"], units="metric", h_cm=162, h_ft=None,
+                h_in=None, w_kg=72, w_lb=None, h_width=5, w_width=5, aux=[], aux_name=None, aux_percent=None,
+                users=None, ks=[10, 100])
+    args.update(kw)
+    return P.on_profile(*args.values())
+
+
+def test_headline_matches_the_cli(personal, capsys):
+    from dashboard.cli import main
+
+    out = _call(personal)
+    assert out[0] is None
+    assert main(["cas", "--country", "DE", "--district", "11000", "--sex", "female", "--age", "40-45",
+                 "--height", "160-165", "--weight", "70-75", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert out[1] == f"{int(cli['cas']):,} people share these attributes"
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(h_cm=20), "Height (cm): 20 is outside"),
+        (dict(h_cm=400), "Height (cm): 400 is outside"),
+        (dict(h_cm="abc"), "is not a number"),
+        (dict(w_kg=float("nan")), "finite number"),
+        (dict(district="99999"), "District"),
+        (dict(country="XX"), "Country"),
+        (dict(ages=["3–6"]), "Age group(s)"),
+        (dict(sex="other"), "Sex"),
+        (dict(h_width=7), "Height band"),
+        (dict(users=-5), "Users of the app"),
+        (dict(users=2.5), "whole number"),
+        (dict(aux_percent=150), "outside the range 0–100"),
+        (dict(aux=["no_such_preset"]), "Auxiliary knowledge"),
+        (dict(units="imperial", h_ft=12), "Height (feet)"),
+    ],
+)
+def test_bad_input_gives_a_clear_message(personal, change, message):
+    out = _call(personal, **change)
+    assert isinstance(out[0], html.Div) and out[0].className == "error"
+    assert message in out[0].children
+    assert all(o is personal.no_update for o in out[1:])
+
+
+def test_imperial_units_give_the_same_bands(personal):
+    metric = _call(personal)[1]
+    imperial = _call(personal, units="imperial", h_cm=None, w_kg=None, h_ft=5, h_in=3.8, w_lb=158.7)[1]
+    assert metric == imperial  # 5 ft 3.8 in = 162.1 cm, 158.7 lb = 72.0 kg
+
+
+def test_empty_form_gives_the_country_total(personal):
+    out = _call(personal, district=None, sex=None, ages=[], h_cm=None, w_kg=None)
+    assert out[0] is None and "people share these attributes" in out[1]
+
+
+def test_user_defined_fraction_multiplies_in(personal):
+    base = _call(personal, aux_percent=None)[1]
+    tenth = _call(personal, aux_name="uses app X", aux_percent=10)[1]
+    n = lambda s: int(s.split()[0].replace(",", ""))
+    assert n(tenth) == pytest.approx(n(base) / 10, abs=1)
+
+
+def test_likely_unique_warning(personal):
+    out = _call(personal, district="03354", ages=["20–25"], h_cm=199, w_kg=54, h_width=1, w_width=1)
+    codes = [w.to_plotly_json()["props"].get("data-code") for w in out[3]]
+    assert "likely_unique" in codes and "implausible_bmi" in codes
+    assert out[1].startswith("Fewer than one person")
+
+
+def test_layout_accepts_unknown_queries(personal):
+    page = personal.layout(country="XX", district="nope", foo="bar")
+    text = str(page)
+    assert "Unknown country" in text
+    page = personal.layout(country="DE", district="nope")
+    assert "Unknown district" in str(page)
+
+
+def test_country_without_boundaries_hides_the_map(personal):
+    out = personal.on_country("AU", None)
+    assert out[4] == {"display": "none"} and "map" in out[5]
+    out = personal.on_country("US", "06037")
+    assert out[4] == {} and out[6] == "06037"
+
+
+def test_forms_module():
+    assert forms.height_cm("imperial", feet=6, inches=0) == pytest.approx(182.88)
+    assert forms.weight_kg("imperial", lb=100) == pytest.approx(45.359237)
+    assert forms.number("", "x") is None
+    with pytest.raises(InputError, match="please enter a number"):
+        forms.number(" ", "x", required=True)
+    with pytest.raises(InputError):
+        forms.selection(["a", {"b": 1}], ["a"], "x")
+    with pytest.raises(InputError, match="too many"):
+        forms.selection(list(range(600)), range(600), "x")
