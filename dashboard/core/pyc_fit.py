@@ -403,21 +403,36 @@ def _weighted_residual(curve, n, k, w) -> float:
     return float(w @ (r * r))
 
 
-def _nelder_mead(objective, starts, steps, keep: int = 3, **opts):
-    """Nelder–Mead from the ``keep`` best of ``starts``; the best result, or None."""
-    scored = sorted(((objective(np.asarray(s, float)), tuple(s)) for s in starts), key=lambda t: t[0])
+def _nelder_mead(objective, starts, steps, scale: float, keep: int = 3, **opts):
+    """Nelder–Mead from the ``keep`` best of ``starts``, restarted once from the best; or None.
+
+    The objective is divided by ``scale`` (the residual of the no-decay curve κ ≡ 1) so that
+    the tolerances are relative: a curve that decays by 1e-5 is fitted as carefully as one
+    that decays to 0, and flat valleys stop at ``maxfev`` instead of running on.
+    """
+    def scaled(x):
+        return objective(x) / scale
+
+    scored = sorted(((scaled(np.asarray(s, float)), tuple(s)) for s in starts), key=lambda t: t[0])
     best = None
-    options = {"xatol": 1e-8, "fatol": 1e-15, "maxiter": 3000, "maxfev": 3000}
+    options = {"xatol": 1e-7, "fatol": 1e-12, "maxiter": 800, "maxfev": 800}
     options.update(opts)
+    def run(x0):
+        simplex = [x0] + [x0 + np.eye(x0.size)[i] * steps[i] for i in range(x0.size)]
+        return optimize.minimize(scaled, x0, method="Nelder-Mead",
+                                 options={**options, "initial_simplex": simplex})
+
     for value, s in scored[:keep]:
         if not math.isfinite(value):
             continue
-        x0 = np.asarray(s, float)
-        simplex = [x0] + [x0 + np.eye(x0.size)[i] * steps[i] for i in range(x0.size)]
-        res = optimize.minimize(objective, x0, method="Nelder-Mead",
-                                options={**options, "initial_simplex": simplex})
+        res = run(np.asarray(s, float))
         if best is None or res.fun < best.fun:
             best = res
+    if best is not None:
+        again = run(np.asarray(best.x, float))         # a fresh simplex escapes a collapsed one
+        if again.fun <= best.fun:
+            best = again
+        best.fun = best.fun * scale
     return best
 
 
@@ -429,8 +444,14 @@ NO_DECAY = ("kappa = 1 at every measured n: the measurements show no decay of co
             "so there is nothing to extrapolate")
 
 
-def _no_decay(k: np.ndarray) -> bool:
-    return bool(np.all(k >= 1.0 - 1e-12))
+def _no_decay(n: np.ndarray, k: np.ndarray) -> bool:
+    """κ̂ = 1 at every weighted point (n > 1)."""
+    return bool(np.all(k[n > 1] >= 1.0 - 1e-12))
+
+
+def _decay_scale(n: np.ndarray, k: np.ndarray) -> float:
+    """R of the flat curve κ ≡ 1: the natural unit of the residual for these measurements."""
+    return max(float(np.log(n) @ ((1.0 - k) ** 2)), 1e-300)
 
 
 def _finish(name, formula, params, curve, n, k, w, res, checks, note: str = "") -> ModelFit:
@@ -473,20 +494,22 @@ def fit_pyc_mb(n_points, kappa_points, start: tuple[float, float] | None = None)
 
     E[κ(n) | h, γ] = α·expm1(Δ)/(n d) with (d, α) = from_h_gamma(h, γ) (SPEC §3).
     Nelder–Mead from the two best points of a 10 × 8 grid over h ∈ [0.3, 45] nats and
-    γ ∈ [−2, 1.3] (or from ``start`` alone).  Unavailable when the optimum sits on the
-    h ≤ 50 nats or |γ| ≤ 40 walls of the search (the data do not identify the law).
+    γ ∈ [−2, 1.3] (or from ``start`` alone), then restarted once from the best.  The simplex
+    moves in (h, h·γ): the same R(h, γ), but h·γ = ψ(1) − ψ(1−d) fixes d alone, which keeps
+    the valley of finite-support (γ < 0) fits straight.  Unavailable when the optimum sits
+    on the h ≤ 50 nats or γ ≤ 40 walls of the search (the data do not identify the law).
     """
     n, k = check_points(n_points, kappa_points)
-    if _no_decay(k):
+    if _no_decay(n, k):
         return _unavailable("PYC-MB", PYC_FORMULA, NO_DECAY)
     w = np.log(n)
 
-    def objective(theta):
-        h, g = float(theta[0]), float(theta[1])
-        if not (0.0 < h <= H_MAX and g <= GAMMA_MAX and h * g >= HG_MIN):
+    def objective(theta):                              # theta = (h, t = h·γ)
+        h, t = float(theta[0]), float(theta[1])
+        if not (0.0 < h <= H_MAX and HG_MIN <= t <= GAMMA_MAX * h):
             return math.inf
         try:
-            curve = _pyc_curve(h, g)
+            curve = _pyc_curve(h, t / h)
         except InputError:
             return math.inf
         return _weighted_residual(curve, n, k, w)
@@ -494,14 +517,14 @@ def fit_pyc_mb(n_points, kappa_points, start: tuple[float, float] | None = None)
     if start is None:
         hs = np.geomspace(0.3, 45.0, 10)
         gs = [-2.0, -0.5, 0.0, 0.3, 0.6, 0.85, 1.0, 1.3]
-        starts = [(h, g) for h in hs for g in gs]
+        starts = [(h, h * g) for h in hs for g in gs]
         keep = 2
     else:
-        starts, keep = [start], 1
-    res = _nelder_mead(objective, starts, steps=(0.3, 0.1), keep=keep, xatol=1e-7, fatol=1e-14)
+        starts, keep = [(start[0], start[0] * start[1])], 1
+    res = _nelder_mead(objective, starts, steps=(0.3, 0.3), scale=_decay_scale(n, k), keep=keep)
     if res is None:
         return _unavailable("PYC-MB", PYC_FORMULA, "no start point gave a finite residual")
-    h, g = float(res.x[0]), float(res.x[1])
+    h, g = float(res.x[0]), float(res.x[1]) / float(res.x[0])
     params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "gamma": g}
     checks = [
         (h >= H_MAX * 0.999, (f"the entropy ran to the search limit ({H_MAX:g} nats): the "
@@ -541,7 +564,7 @@ def fit_ent(n_points, kappa_points) -> ModelFit:
     κ(n) = K·[1 − (1 − 1/K)^n]/n, 0 ≤ h ≤ 50 nats; same weights ln(n_i) as PYC-MB.
     """
     n, k = check_points(n_points, kappa_points)
-    if _no_decay(k):
+    if _no_decay(n, k):
         return _unavailable("ENT", ENT_FORMULA, NO_DECAY)
     w = np.log(n)
 
@@ -551,7 +574,8 @@ def fit_ent(n_points, kappa_points) -> ModelFit:
             return math.inf
         return _weighted_residual(_ent_curve(h), n, k, w)
 
-    res = _nelder_mead(objective, [(h,) for h in np.linspace(0.5, 45.0, 30)], steps=(0.5,))
+    res = _nelder_mead(objective, [(h,) for h in np.linspace(0.5, 45.0, 30)], steps=(0.5,),
+                       scale=_decay_scale(n, k))
     if res is None:
         return _unavailable("ENT", ENT_FORMULA, "no start point gave a finite residual")
     h = float(res.x[0])
@@ -575,7 +599,7 @@ def fit_exp(n_points, kappa_points) -> ModelFit:
     This form is ours: the paper's supplement, which defines its own EXP, is not available.
     """
     n, k = check_points(n_points, kappa_points)
-    if _no_decay(k):
+    if _no_decay(n, k):
         return _unavailable("EXP", EXP_FORMULA, NO_DECAY)
     w = np.log(n)
 
@@ -587,7 +611,7 @@ def fit_exp(n_points, kappa_points) -> ModelFit:
 
     lls = [-math.log(x) for x in np.geomspace(max(n[0] - 1.0, 1.0), n[-1], 6)]
     starts = [(c, ll) for c in (0.0, 0.05, 0.3, 0.6, 0.9) for ll in lls]
-    res = _nelder_mead(objective, starts, steps=(0.05, 0.5))
+    res = _nelder_mead(objective, starts, steps=(0.05, 0.5), scale=_decay_scale(n, k))
     if res is None:
         return _unavailable("EXP", EXP_FORMULA, "no start point gave a finite residual")
     c, lam = float(res.x[0]), math.exp(float(res.x[1]))
@@ -609,7 +633,7 @@ def fit_pol(n_points, kappa_points) -> ModelFit:
     This form is ours: the paper's supplement, which defines its own POL, is not available.
     """
     n, k = check_points(n_points, kappa_points)
-    if _no_decay(k):
+    if _no_decay(n, k):
         return _unavailable("POL", POL_FORMULA, NO_DECAY)
     w = np.log(n)
 
@@ -624,7 +648,7 @@ def fit_pol(n_points, kappa_points) -> ModelFit:
     if np.count_nonzero(use) >= 2:                     # log-log line through the decaying points
         slope, icpt = np.polyfit(np.log(n[use]), np.log(k[use]), 1, w=np.sqrt(w[use]))
         starts.append((float(icpt), max(0.0, float(-slope))))
-    res = _nelder_mead(objective, starts, steps=(0.2, 0.05))
+    res = _nelder_mead(objective, starts, steps=(0.2, 0.05), scale=_decay_scale(n, k))
     if res is None:
         return _unavailable("POL", POL_FORMULA, "no start point gave a finite residual")
     a, b = math.exp(float(res.x[0])), float(res.x[1])
