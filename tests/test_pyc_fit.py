@@ -169,7 +169,7 @@ GALLERY = np.array([100, 200, 500, 1000, 2000, 5000, 10_000], dtype=float)
 
 
 @pytest.mark.parametrize("h,gamma", [(8.0, 0.3), (12.0, 0.0), (6.0, -0.5), (15.0, 0.7), (10.0, 0.9),
-                                     (4.0, 0.2), (9.0, 1.2)])
+                                     (4.0, 0.2), (9.0, 1.2), (13.8, -0.79), (19.05, 0.33)])
 def test_pyc_mb_recovers_the_forecast(h, gamma):
     kap = pyc.kappa_h_gamma(GALLERY, h, gamma)
     fit = pf.fit_pyc_mb(GALLERY, kap)
