@@ -20,11 +20,16 @@ STEP_NAMES = {
 
 
 def funnel_figure(result: CasResult) -> go.Figure:
-    """Each line the previous one narrowed by one attribute, on a log axis (counts can span 10⁸ → 1)."""
+    """Each line the previous one narrowed by one attribute, on a log axis (counts can span 10⁸ → 1).
+
+    The axis labels are the short step names so the chart fits a phone; the values
+    are in the hover and in the text list beside the chart.
+    """
     lines = list(result.funnel)
-    labels = [f"{STEP_NAMES.get(l.step, l.step)}: {l.value}" for l in lines]
+    labels = [STEP_NAMES.get(l.step, l.step) if l.step != "auxiliary" else _short(l.value) for l in lines]
     counts = np.array([max(l.count, 1e-3) for l in lines])
     text = [format_count(l.count) for l in lines]
+    hover = [f"{STEP_NAMES.get(l.step, l.step)}: {l.value}<br><b>{t}</b> people" for l, t in zip(lines, text)]
     colours = [QUALITATIVE[0]] * len(lines)
     if lines:
         colours[-1] = HIGHLIGHT
@@ -37,22 +42,24 @@ def funnel_figure(result: CasResult) -> go.Figure:
             text=text,
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{y}<br><b>%{text}</b> people<extra></extra>",
+            hovertext=hover,
+            hoverinfo="text",
         )
     )
     lo, hi = float(counts.min()), float(counts.max())
-    tickvals, ticktext = log_ticks(lo, hi)
     fig.update_layout(
-        **base_layout(margin=dict(l=10, r=70, t=10, b=40)),
-        height=70 + 42 * len(lines),
-        xaxis=dict(
-            type="log", title="people (log scale)", tickvals=[10**v for v in tickvals], ticktext=ticktext,
-            range=[np.log10(lo) - 0.3, np.log10(hi) + 0.6], gridcolor="#e5e9ee",
-        ),
+        **base_layout(margin=dict(l=10, r=20, t=10, b=40)),
+        height=70 + 40 * len(lines),
+        xaxis=dict(type="log", title="people (log scale)", dtick=1, tickformat="~s",
+                   range=[np.log10(lo) - 0.3, np.log10(hi) + 1.0], gridcolor="#e5e9ee"),
         yaxis=dict(autorange="reversed", automargin=True),
         showlegend=False,
     )
     return fig
+
+
+def _short(text: str, n: int = 16) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, unit: str = "") -> go.Figure:

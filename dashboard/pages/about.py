@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dash
 from dash import dash_table, dcc, html
+from dash.dash_table.Format import Format, Group
 
 import census_loaders
 from dashboard import ids
@@ -16,7 +17,7 @@ METHOD = """
 **AnonSet** estimates how many people share your district, sex, age group, height band and
 weight band — your *conditional anonymity set* (CAS) — from public statistics alone:
 
-*CAS = N(district, sex, age) · Pr[height band | sex, age] · Pr[weight band | sex, age] · Pr[auxiliary knowledge]*
+    CAS = N(district, sex, age) · Pr[height band | sex, age] · Pr[weight band | sex, age] · Pr[auxiliary knowledge]
 
 The first factor is a census count; height and weight are modelled as independent normal
 distributions per sex and age group from national body-measurement surveys. An attacker who
@@ -31,7 +32,11 @@ sent to another host, and the page loads nothing from the internet.
 
 
 def _table(rows: list[dict], table_id: str) -> dash_table.DataTable:
-    columns = [{"name": c, "id": c} for c in (rows[0] if rows else {})]
+    numeric = Format(group=Group.yes)
+    columns = [
+        {"name": c, "id": c, "type": "numeric", "format": numeric} if isinstance(v, (int, float)) else {"name": c, "id": c}
+        for c, v in (rows[0] if rows else {}).items()
+    ]
     return dash_table.DataTable(
         id=table_id,
         data=rows,
