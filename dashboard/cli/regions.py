@@ -1,0 +1,267 @@
+"""``anonset country-table | cdf | districts``: the regional explorer's numbers from a shell.
+
+Options map one to one onto the explorer's link (:class:`~dashboard.core.scenario.Scenario`),
+so ``Scenario.to_cli()`` prints a command these parsers accept.  Every value is
+checked by the core; bad input ends with one line and exit code 2.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from dashboard.core import aggregates as ag
+from dashboard.core.body_model import DEFAULT_STUDY
+from dashboard.core.cas import format_count
+from dashboard.core.scenario import STATS, Scenario, UserPercent, parse_range
+
+from . import CliError, emit
+
+
+def _root(args) -> Path | None:
+    return Path(args.cache) if getattr(args, "cache", None) else None
+
+
+def _split(values) -> list[str]:
+    """Repeated and/or comma-separated option values, in order."""
+    return [p.strip() for v in (values or ()) for p in str(v).split(",") if p.strip()]
+
+
+def _numbers(text: str, what: str) -> tuple[float, ...]:
+    out = []
+    for part in str(text).split(","):
+        part = part.strip().replace("_", "")
+        try:
+            value = float(part)
+        except ValueError:
+            raise CliError(f"{what} {part!r} is not a number (give e.g. 5,20,100)") from None
+        if not math.isfinite(value) or value <= 0:
+            raise CliError(f"{what} values must be positive numbers of people, not {part!r}")
+        out.append(value)
+    if not out:
+        raise CliError(f"{what} needs at least one value, e.g. 5,20,100")
+    return tuple(out)
+
+
+def _countries(args) -> list[str]:
+    codes = _split(args.country)
+    if not codes:
+        raise CliError("give a country or data set with --country, e.g. --country DE")
+    return codes
+
+
+def _scenario(args) -> Scenario:
+    """The scenario the options describe, validated exactly as a link would be."""
+    q = {"country": ",".join(_countries(args))}
+    if args.sex is not None:
+        q["sex"] = ",".join(_split(args.sex))
+    if args.ages is not None:
+        q["ages"] = args.ages
+    if args.no_body:
+        q["body"] = "0"
+    if args.height_width is not None:
+        q["height_width"] = args.height_width
+    if args.weight_width is not None:
+        q["weight_width"] = args.weight_width
+    if args.bmi is not None:
+        q["bmi"] = args.bmi
+    if getattr(args, "k", None) is not None:
+        q["k"] = args.k
+    if getattr(args, "stat", None) is not None:
+        q["stat"] = args.stat
+    scenario = Scenario.from_query(q, check_data=False)
+    aux = [a.strip() for a in (args.aux or ()) if a.strip()]
+    aux += [UserPercent.parse(spec) for spec in (args.aux_percent or ())]
+    if aux:
+        scenario = scenario.replace(aux=tuple(aux))
+    return scenario.check_data(_root(args))
+
+
+def _cas(x) -> str:
+    """Whole people rounded down (SPEC display rule); below one person, two significant digits."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return format_count(x) if x >= 1 else f"{x:.2g}"
+
+
+def _pct(x) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{100 * x:.2f} %"
+
+
+def _num_label(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:g}"
+
+
+# --------------------------------------------------------------------------- country-table
+
+
+def _run_table(args) -> int:
+    codes = _split(args.country) or None
+    ages = parse_range(args.ages, "--ages", allow_open=True) if args.ages else DEFAULT_STUDY
+    df = ag.country_table(codes, ages, root=_root(args))
+    rows = df.to_dict("records")
+    out = {"ages": df["ages"].iloc[0] if len(df) else None, "rows": [_plain(r) for r in rows]}
+    return emit(out, args.json, _table_text)
+
+
+def _plain(row: dict) -> dict:
+    out = {}
+    for k, v in row.items():
+        if hasattr(v, "item"):
+            v = v.item()
+        if v is None or (isinstance(v, float) and math.isnan(v)) or str(v) == "<NA>":
+            v = None
+        out[k] = v
+    return out
+
+
+def _table_text(out: dict) -> str:
+    head = (f"{'country':<8} {'sex':<6} {'min CAS':>9}  {'where':<32} {'cell mean':>11} {'M/F':>6} "
+            f"{'dev>30%':>8} {'w/o top Q':>16} {'middle half':>16}")
+    title = (f"Country tables, district × sex × age only, ages {out['ages']} "
+             "(CAS = census count; means over all combinations):")
+    lines = [title, head]
+    for r in out["rows"]:
+        where = f"{r['min_district_name'] or '–'} ({r['min_district_id'] or '–'}), {r['min_age'] or '–'}"
+        if len(where) > 32:
+            where = where[:31] + "…"
+        top = f"{_cas(r['mean_without_top_quartile'])} ({r['mean_without_top_quartile_pct']:.0f}%)"
+        mid = f"{_cas(r['mean_middle_half'])} ({r['mean_middle_half_pct']:.0f}%)"
+        ratio = "–" if r["male_female_ratio"] is None else f"{r['male_female_ratio']:.3f}"
+        lines.append(f"{r['country']:<8} {r['sex']:<6} {_cas(r['min_cas']):>9}  {where:<32} "
+                     f"{_cas(r['cell_mean']):>11} {ratio:>6} {_pct(r['share_deviating']):>8} {top:>16} {mid:>16}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- cdf
+
+
+def _run_cdf(args) -> int:
+    scenario = _scenario(args)
+    at = _numbers(args.at, "--at")
+    root = _root(args)
+    countries = []
+    for code in scenario.countries:
+        c = ag.country_cdf(scenario, code, at, root=root)
+        countries.append({
+            "country": code, "people": c.people, "plausible_people": c.plausible_people,
+            "plausible_share": c.plausible_share, "combinations": c.n_cells,
+            "at": [{"x": float(x), "share_people": float(p), "share_combinations": float(q)}
+                   for x, p, q in zip(c.x, c.person, c.cells)],
+            "notes": list(ag.scenario_notes(scenario, code, root=root)),
+        })
+    out = {"scenario": scenario.to_query(), "semantics": "CAS at most x (≤ x)", "countries": countries}
+    return emit(out, args.json, _cdf_text)
+
+
+def _cdf_text(out: dict) -> str:
+    lines = []
+    for c in out["countries"]:
+        lines.append(f"{c['country']}: share of people whose anonymity set (CAS) is at most x "
+                     f"(of {format_count(c['people'])} people; {_pct(c['plausible_share'])} are in plausible cells, "
+                     "the rest are left out, so shares end there)")
+        for row in c["at"]:
+            lines.append(f"  CAS ≤ {_num_label(row['x']):>12}: {_pct(row['share_people']):>9} of people, "
+                         f"{_pct(row['share_combinations']):>9} of {c['combinations']:,} combinations")
+        lines.extend(f"  ! {n}" for n in c["notes"])
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- districts
+
+
+_LOCATED = {"min": "min", "max": "max"}
+
+
+def _run_districts(args) -> int:
+    scenario = _scenario(args)
+    root = _root(args)
+    col = ag.STAT_COLUMNS[scenario.stat]
+    rows = []
+    for code in scenario.countries:
+        df = ag.district_statistics(scenario, code, root=root)
+        keep = ["country", "district_id", "district_name", "region_name", "filled", "people", col]
+        if scenario.stat in _LOCATED:
+            p = _LOCATED[scenario.stat]
+            keep += [f"{p}_sex", f"{p}_age", f"{p}_height", f"{p}_weight"]
+        rows += [_plain(r) for r in df[keep].to_dict("records")]
+    out = {"scenario": scenario.to_query(), "stat": scenario.stat, "column": col, "k": scenario.k,
+           "districts": rows}
+    return emit(out, args.json, _districts_text)
+
+
+def _districts_text(out: dict) -> str:
+    stat, col = out["stat"], out["column"]
+    title = {
+        "person_mean": "person mean of CAS (Σ CAS² / Σ CAS)",
+        "cell_mean": "cell mean of CAS (mean over combinations)",
+        "min": "minimum non-zero CAS",
+        "max": "maximum CAS",
+        "share_below": f"share of people with CAS below {_num_label(out['k'])} (CAS < k)",
+    }[stat]
+    lines = [f"Per district: {title}; * = filled from its region (SPEC §1.4)"]
+    for r in out["districts"]:
+        v = r[col]
+        value = _pct(v) if stat == "share_below" else _cas(v)
+        name = f"{r['district_name']}{' *' if r['filled'] else ''}"
+        line = f"{r['country']:<8} {r['district_id']:<12} {name[:40]:<40} {r['region_name'][:24]:<24} {value:>12}"
+        if stat in _LOCATED and r[f"{stat}_sex"] is not None:
+            where = ", ".join(str(r[f"{stat}_{a}"]) for a in ("sex", "age", "height", "weight") if r[f"{stat}_{a}"])
+            line += f"  at {where}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def _scenario_options(p) -> None:
+    p.add_argument("--country", action="append", metavar="CODE",
+                   help="data set code (DE, US, AU-SA2 …); repeat or comma-separate for several")
+    p.add_argument("--sex", action="append", help="female and/or male (default both); repeat or comma-separate")
+    p.add_argument("--ages", help="study population [from, to), e.g. 18-75 (default) or 15-85")
+    p.add_argument("--no-body", action="store_true", help="district × sex × age only, without height × weight")
+    p.add_argument("--height-width", help="height band width in cm: 1, 2, 5, 10 or 20 (default 5)")
+    p.add_argument("--weight-width", help="weight band width in kg: 1, 2, 5, 10 or 20 (default 5)")
+    p.add_argument("--bmi", help="plausible BMI range at the cell centre (default 17-30)")
+    p.add_argument("--aux", action="append", metavar="ID", help="auxiliary-knowledge preset id; repeatable")
+    p.add_argument("--aux-percent", action="append", metavar="NAME=PERCENT",
+                   help="your own auxiliary knowledge: 'Runs=2.5' or per age band 'Gadget=18-30:10,30+:5'; repeatable")
+    p.add_argument("--cache", help="cache folder to read (default: data_cache/)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "country-table",
+        help="per country and sex: minimum CAS, cell mean, M/F ratio, deviation and trimmed means",
+        description="Country tables of SPEC §1.5 over district × sex × age only (no body measurements).",
+    )
+    p.add_argument("--country", action="append", metavar="CODE",
+                   help="data set code; repeat or comma-separate (default: every data set)")
+    p.add_argument("--ages", help="study population [from, to) (default 18-75; published comparisons used 15-85)")
+    p.add_argument("--cache", help="cache folder to read (default: data_cache/)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run_table)
+
+    p = sub.add_parser(
+        "cdf",
+        help="share of people (and of combinations) whose CAS is at most each value",
+        description=("The person-weighted CDF of CAS over a whole country at the given values: the share of "
+                     "people whose anonymity set is at most x (CAS ≤ x). People in implausible height × weight "
+                     "cells are left out, so the shares end at the plausible share, not at 100 %."),
+    )
+    _scenario_options(p)
+    p.add_argument("--at", default="5,20,100", help="comma-separated values of x (default 5,20,100)")
+    p.set_defaults(func=_run_cdf)
+
+    p = sub.add_parser(
+        "districts",
+        help="one statistic of the profile grid for every district (what the map colours)",
+        description="Per-district statistics of CAS over the profile grid (SPEC §1.5).",
+    )
+    _scenario_options(p)
+    p.add_argument("--stat", help=f"statistic: {', '.join(STATS)} (default person_mean)")
+    p.add_argument("--k", help="threshold for --stat share_below: people with CAS < k (default 5)")
+    p.set_defaults(func=_run_districts)
