@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "dashboard.cli.cas",
     "dashboard.cli.anonland",
     "dashboard.cli.pyc",
+    "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
 ]
 
