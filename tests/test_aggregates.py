@@ -275,8 +275,9 @@ def test_cdf_monotone_and_its_ends(name, cache_root):
 def test_implausible_cells_left_out_not_renormalised(cache_root):
     narrow = ag.country_cdf(Scenario(bmi_range=(20, 25)), "DE", root=cache_root)
     wide = ag.country_cdf(Scenario(bmi_range=(1, 1000)), "DE", root=cache_root)
-    # only the normal tails below 0 kg (BMI < 0) stay implausible
-    assert wide.plausible_share == pytest.approx(1.0, abs=1e-5)
+    # only the normal tails beyond ±4 SD of every body group (PROFILE_SDS) stay out of the grid
+    assert wide.plausible_share == pytest.approx(1.0, abs=2e-4)
+    assert wide.plausible_share < 1.0
     assert narrow.plausible_share < ag.country_cdf(Scenario(), "DE", root=cache_root).plausible_share
     # every threshold: the narrower grid counts fewer people (its cells are a subset, nothing rescaled)
     assert np.all(narrow.person <= wide.person + 1e-15)
@@ -421,3 +422,4 @@ def test_bad_input(cache_root, tiny):
     # an age range inside the open oldest group is that group trimmed (60+ spans 60–100)
     df = ag.district_statistics(Scenario(countries=("TT",), ages=(90, 95), include_body=False), "TT", root=tiny)
     assert df["min_age"].iloc[0] == "90–95 (of 60+)" and df["people"].iloc[0] == pytest.approx(2 * 999 * 5 / 40)
+

@@ -9,7 +9,11 @@ chosen auxiliary knowledge multiplied in::
 
 where ``p[s, a, j]`` is the joint band probability of plausible cell ``j``.  A
 cell whose centre BMI lies outside the scenario's range is *left out* of every
-aggregate and nothing is renormalised: its people are simply not counted.
+aggregate and nothing is renormalised: its people are simply not counted.  So are
+cells beyond ±``body_model.PROFILE_SDS`` (4) standard deviations of every body group
+(:meth:`~dashboard.core.body_model.JointBands.profile_mask`): the joint grid reaches
+±10 SD so that probabilities add up, but a 255 cm, 195 kg cell holding 1e-69 people
+would otherwise be every district's "minimum CAS".
 
 Denominators, stated once and used everywhere:
 
@@ -200,7 +204,7 @@ def _make_cells(model, include_body, height_width, weight_width, bmi_range) -> P
     ns, na = model.counts.shape[1:]
     if include_body:
         joint = model.joint(height_width, weight_width)
-        h_idx, w_idx = np.nonzero(joint.plausible(bmi_range))
+        h_idx, w_idx = np.nonzero(joint.profile_mask(bmi_range))
         q = joint.prob[:, :, h_idx, w_idx]
         height, weight = joint.height, joint.weight
     else:
@@ -761,7 +765,7 @@ def _reference_grid(scenario: Scenario, code: str, districts: Sequence[int] | No
         N = N[np.asarray(districts)]
     if scenario.include_body:
         joint = model.joint(scenario.height_width, scenario.weight_width)
-        prob, mask = joint.prob[sex_idx], joint.plausible(scenario.bmi_range)
+        prob, mask = joint.prob[sex_idx], joint.profile_mask(scenario.bmi_range)
     else:
         prob, mask = np.ones((len(sex_idx), N.shape[2], 1, 1)), np.ones((1, 1), dtype=bool)
     return N[:, :, :, None, None] * prob[None], mask, N

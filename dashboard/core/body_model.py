@@ -54,6 +54,10 @@ DEFAULT_BMI_RANGE: tuple[float, float] = (17.0, 30.0)
 #: The band grid covers this many standard deviations either side of every body group,
 #: so that the probabilities over all bands add up to 1 within ~1e-12.
 GRID_SDS: float = 10.0
+#: The *profile grid* that aggregates and what-ifs walk covers ±PROFILE_SDS of the body
+#: groups: cells further out hold ~1e-69 people (a 255 cm woman) and would make a
+#: "minimum CAS" or a cell mean describe the grid's reach instead of the population.
+PROFILE_SDS: float = 4.0
 
 _EPS = 1e-9
 #: Guards the small LRU caches on models: a Dash server may call from several threads.
@@ -422,10 +426,18 @@ class JointBands:
     height: BandGrid
     weight: BandGrid
     prob: np.ndarray  # (n_sex, n_age, n_h, n_w)
+    height_core: tuple[float, float] = (-math.inf, math.inf)  # ±PROFILE_SDS of the body groups
+    weight_core: tuple[float, float] = (-math.inf, math.inf)
 
     def plausible(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
         """``[h, w]`` mask of plausible cells (see :func:`bmi_plausible`)."""
         return bmi_plausible(self.height.centres, self.weight.centres, bmi_range)
+
+    def profile_mask(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
+        """``[h, w]`` cells of the profile grid: plausible, and within ±PROFILE_SDS of the body groups."""
+        h = (self.height.hi > self.height_core[0]) & (self.height.lo < self.height_core[1])
+        w = (self.weight.hi > self.weight_core[0]) & (self.weight.lo < self.weight_core[1])
+        return self.plausible(bmi_range) & h[:, None] & w[None, :]
 
 
 # --------------------------------------------------------------------------- the model
@@ -707,7 +719,7 @@ class CountryModel:
                     used = np.flatnonzero(w > 0)
                     prob[s, a] = (ph[used].T * w[used]) @ pw[used]
             prob.setflags(write=False)
-            return JointBands(hg, wg, prob)
+            return JointBands(hg, wg, prob, self.core_range("height"), self.core_range("weight"))
 
         with _LOCK:
             joints = self._cache.setdefault("joints", OrderedDict())
@@ -720,6 +732,11 @@ class CountryModel:
             while len(joints) > 6:
                 joints.popitem(last=False)
         return value
+
+    def core_range(self, kind: str) -> tuple[float, float]:
+        """[lo, hi] of ±PROFILE_SDS around every body group's mean (the realistic range)."""
+        means, sds = self.body.params(kind)
+        return float(np.min(means - PROFILE_SDS * sds)), float(np.max(means + PROFILE_SDS * sds))
 
     def cell_probability(
         self, height_band: tuple[float, float] | None, weight_band: tuple[float, float] | None

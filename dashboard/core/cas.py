@@ -55,7 +55,7 @@ DEFAULT_WIDTH = 5
 #: Default targets for the advice.
 DEFAULT_KS: tuple[int, ...] = (10, 100)
 #: How far (in SD of the body groups involved) the height/weight what-ifs reach.
-WHATIF_SDS = 4.0
+WHATIF_SDS = bm.PROFILE_SDS
 
 _UNITS = {"height": "cm", "weight": "kg"}
 _LIMITS = {"height": HEIGHT_LIMITS, "weight": WEIGHT_LIMITS}
