@@ -54,10 +54,15 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh desktop-sized page with request/console recording."""
+    """A fresh desktop-sized page with request/console recording.
+
+    ``bypass_csp`` lets Playwright's own polling scripts (``wait_for_function``) run
+    under the app's Content-Security-Policy; the policy itself is tested in
+    ``test_browser_offline.py`` with contexts that do not bypass it.
+    """
     from browser_support import PageRecorder
 
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
     pg = context.new_page()
     pg.set_default_timeout(30_000)
     recorder = PageRecorder(pg)

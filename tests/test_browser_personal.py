@@ -79,7 +79,7 @@ def test_link_with_answers_uses_the_fragment(app_url, browser, page):
     query, fragment = link.split("#", 1)
     assert query.endswith("?country=DE&district=11000")
     assert "hcm=163.7" in fragment and "sex=female" in fragment
-    other = browser.new_context().new_page()
+    other = browser.new_context(bypass_csp=True).new_page()
     other.goto(link)
     _wait_for_full_profile(other)
     assert _headline_count(other) == count
@@ -101,7 +101,8 @@ def test_bad_input_shows_a_message(app_url, page):
 def test_phone_layout(app_url, browser):
     from browser_support import PageRecorder
 
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  bypass_csp=True)
     rec = PageRecorder(context.new_page())
     rec.page.goto(f"{app_url.url}/?country=GB&district=E06000023")
     rec.page.wait_for_selector("#me-country", state="attached")
