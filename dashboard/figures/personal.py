@@ -48,7 +48,7 @@ def funnel_figure(result: CasResult) -> go.Figure:
     )
     lo, hi = float(counts.min()), float(counts.max())
     fig.update_layout(
-        **base_layout(margin=dict(l=10, r=20, t=10, b=40)),
+        **base_layout(margin=dict(l=10, r=60, t=10, b=40)),
         height=70 + 40 * len(lines),
         xaxis=dict(type="log", title="people (log scale)", dtick=1, tickformat="~s",
                    range=[np.log10(lo) - 0.3, np.log10(hi) + 1.0], gridcolor="#e5e9ee"),
