@@ -1,0 +1,343 @@
+"""Figures of the AnonLand page and the tables that stand in for them (pure: results in, figures/rows out).
+
+Each chart has a ``*_rows`` twin giving the same numbers as a table, so the page
+can offer a table alternative that cannot drift from the picture.  Inputs are the
+per-citizen table and the summary of :mod:`dashboard.core.anonland` (a fresh run
+or :func:`~dashboard.core.anonland.load_result`), so the shipped result and a
+rerun are drawn by the same code.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.core.anonland import (
+    DIVERGENCE_THRESHOLD,
+    RAS_RANGES,
+    box_frame,
+    ras_range_label,
+)
+
+from .style import MUTED, QUALITATIVE, base_layout, log_ticks
+
+#: Which census a chart shows: the plain one, the Laplace-noised one, or both.
+CENSUSES = ("plain", "noisy", "both")
+#: Divergences above this are drawn on the chart's top edge (as triangles) so the ±25 % band stays visible.
+DIVERGENCE_CAP = 2.0
+BAND_COLOUR = "#009E73"
+GRID = "#e5e9ee"
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _check_census(census: str) -> str:
+    if census not in CENSUSES:
+        raise ValueError(f"census must be one of {CENSUSES}, not {census!r}")
+    return census
+
+
+def class_colours(citizens: pd.DataFrame) -> dict[str, str]:
+    """One Okabe–Ito colour per district class, in the classes' own order (biggest districts first)."""
+    col = citizens["district_class"]
+    names = list(col.cat.categories) if isinstance(col.dtype, pd.CategoricalDtype) else list(dict.fromkeys(col))
+    return {str(n): QUALITATIVE[i % len(QUALITATIVE)] for i, n in enumerate(names)}
+
+
+def percent(x: float | None, digits: int = 1) -> str:
+    """−61.8 %, +3.0 %, 0 %: signed, with a space before % like the rest of the app."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    v = x * 100
+    if v == 0:
+        return "0 %"
+    if abs(v) < 10 ** -digits:  # −0.02 %, not −0.0 %
+        return f"{v:+.1g} %".replace("-", "−")
+    return f"{v:+.{digits}f} %".replace("-", "−")
+
+
+def share(x: float | None, digits: int = 1) -> str:
+    """An unsigned share: 81.7 %."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    return f"{x * 100:.{digits}f} %"
+
+
+def number(x: float | None, digits: int = 3) -> str:
+    """A CAS or a difference in people, to ``digits`` significant figures (1,234 stays whole)."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    if abs(x) >= 10 ** digits:
+        return f"{x:,.0f}"
+    return f"{x:,.{digits}g}" if abs(x) >= 1e-4 or x == 0 else f"{x:.2e}"
+
+
+def threshold_label(t: float) -> str:
+    """|divergence| > 25 % (a column heading; the no-break space keeps "25 %" on one line)."""
+    return f"|divergence| > {t * 100:g}\u00a0%"
+
+
+def power_of_ten(e: int) -> str:
+    """10⁻³ for -3; plain 1, 10, 100 for small non-negative powers."""
+    if 0 <= e <= 3:
+        return f"{10 ** e:,}"
+    return "10" + str(e).translate(_SUPERSCRIPT)
+
+
+# --------------------------------------------------------------------------- divergence against RAS
+
+
+def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: float = DIVERGENCE_CAP,
+                      threshold: float = DIVERGENCE_THRESHOLD) -> go.Figure:
+    """(CAS − RAS)/RAS per test citizen against RAS on a log axis, the ±``threshold`` band shaded.
+
+    Points are coloured by district class (class = crowd size, so the colours also
+    guide the eye along the x axis).  With ``census="both"`` the noisy census is
+    overlaid as open black circles.  Divergences above ``cap`` are drawn at the cap
+    as triangles (their true value in the hover) so a few outliers at +500 % do not
+    squash the band that matters.
+    """
+    census = _check_census(census)
+    colours = class_colours(citizens)
+    ras = citizens["ras"].to_numpy(float)
+    fig = go.Figure()
+
+    def add(div_col: str, cas_col: str, name: str, mask: np.ndarray, marker: dict, legendgroup: str):
+        div = citizens[div_col].to_numpy(float)
+        cas = citizens[cas_col].to_numpy(float)
+        cls = citizens["district_class"].astype(str).to_numpy()
+        # one trace for the points in range, one (same legend entry) for those drawn at the cap
+        for part, clipped in ((mask & ~(div > cap), False), (mask & (div > cap), True)):
+            if not part.any() and clipped:
+                continue
+            fig.add_trace(go.Scatter(
+                x=ras[part], y=np.minimum(div[part], cap), mode="markers", name=name, legendgroup=legendgroup,
+                showlegend=not clipped,
+                marker={**marker, **({"symbol": "triangle-up", "size": 9} if clipped else {})},
+                customdata=np.column_stack([cas[part], div[part] * 100, cls[part]]),
+                hovertemplate="%{customdata[2]}<br>RAS %{x:,}<br>CAS %{customdata[0]:,.3g}"
+                              "<br>divergence %{customdata[1]:+.1f} %<extra>" + name + "</extra>",
+            ))
+
+    main_div, main_cas = ("divergence_noisy", "cas_noisy") if census == "noisy" else ("divergence", "cas")
+    suffix = " (noisy census)" if census == "noisy" else ""
+    classes = citizens["district_class"].astype(str).to_numpy()
+    for name, colour in colours.items():
+        mask = classes == name
+        if mask.any():
+            add(main_div, main_cas, f"{name}{suffix}", mask, dict(color=colour, size=6, opacity=0.55,
+                                                                   line=dict(width=0)), name)
+    if census == "both":
+        add("divergence_noisy", "cas_noisy", "noisy census (all classes)", np.ones(len(citizens), bool),
+            dict(color="#000000", size=7, opacity=0.5, symbol="circle-open", line=dict(width=1)), "noisy")
+
+    fig.add_hrect(y0=-threshold, y1=threshold, fillcolor=BAND_COLOUR, opacity=0.14, line_width=0, layer="below")
+    fig.add_hline(y=0, line=dict(color="#1b1f24", width=1))
+    fig.add_annotation(xref="paper", x=0.995, y=threshold, yref="y", text=f"±{threshold * 100:g} % band",
+                       showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=12, color="#0b5e45"))
+    lo_x, hi_x = (float(ras.min()), float(ras.max())) if ras.size else (1.0, 10.0)
+    all_div = citizens[[main_div] + (["divergence_noisy"] if census == "both" else [])].to_numpy(float)
+    lo_y = float(np.nanmin(all_div)) if all_div.size else -1.0
+    hi_y = float(np.nanmax(all_div)) if all_div.size else 1.0
+    top = min(max(hi_y, threshold), cap)
+    n_clipped = int(np.count_nonzero(all_div > cap))
+    if n_clipped:
+        fig.add_annotation(xref="paper", x=0.995, y=cap, yref="y", xanchor="right", yanchor="bottom", showarrow=False,
+                           text=f"▲ {n_clipped} point{'s' if n_clipped != 1 else ''} above +{cap * 100:g} %, drawn at the edge",
+                           font=dict(size=12, color=MUTED))
+    x_lo, x_hi = max(lo_x, 1) * 0.8, max(hi_x, 10) * 1.25
+    tickvals, ticktext = log_ticks(max(lo_x, 1), x_hi)
+    y_lo = min(lo_y, -threshold) - 0.08
+    y_ticks = [t / 2 for t in range(math.floor(y_lo * 2), math.floor(top * 2) + 1)]
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=10, t=30, b=10)),
+        height=460,
+        xaxis=dict(type="log", title="real anonymity set RAS (log scale)", gridcolor=GRID,
+                   range=[math.log10(x_lo), math.log10(x_hi)], tickvals=[10 ** v for v in tickvals],
+                   ticktext=ticktext),
+        yaxis=dict(title="divergence (CAS − RAS) / RAS", gridcolor=GRID, zeroline=False,
+                   range=[y_lo, top + (0.18 if n_clipped else 0.08)], tickvals=y_ticks,
+                   ticktext=[percent(t, 0) if t else "0" for t in y_ticks]),
+        legend=dict(title="district class", orientation="h", yanchor="bottom", y=1.01, x=0, itemsizing="constant"),
+    )
+    return fig
+
+
+def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
+                    threshold: float = DIVERGENCE_THRESHOLD) -> list[dict]:
+    """The divergence chart as a table: per RAS range, citizens, median, 10th/90th percentile, share outside the band."""
+    census = _check_census(census)
+    ras = citizens["ras"].to_numpy()
+    div = citizens["divergence_noisy" if census == "noisy" else "divergence"].to_numpy(float)
+    rows = []
+    for lo, hi in RAS_RANGES:
+        m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
+        d = div[m]
+        q10, med, q90 = np.quantile(d, [0.1, 0.5, 0.9]) if d.size else (None, None, None)
+        rows.append({
+            "RAS": ras_range_label(lo, hi), "citizens": int(m.sum()), "median": percent(med),
+            "10th percentile": percent(q10), "90th percentile": percent(q90),
+            threshold_label(threshold): share(float(np.mean(np.abs(d) > threshold))) if d.size else "–",
+        })
+    return rows
+
+
+# --------------------------------------------------------------------------- CAS per RAS below 25
+
+
+def box_figure(summary: dict, census: str = "plain") -> go.Figure:
+    """Box plot of CAS per RAS value (RAS < 25) from the summary's box statistics, with the ideal CAS = RAS.
+
+    Boxes are the middle half of the estimates, whiskers reach 1.5 box lengths
+    (Tukey), the dotted mark is the mean; ``census="both"`` puts the noisy-census
+    box beside the plain one.
+    """
+    census = _check_census(census)
+    which = {"plain": ["cas"], "noisy": ["cas_noisy"], "both": ["cas", "cas_noisy"]}[census]
+    names = {"cas": "CAS, plain census", "cas_noisy": "CAS, noisy census"}
+    colours = {"cas": QUALITATIVE[0], "cas_noisy": QUALITATIVE[1]}
+    fig = go.Figure()
+    top, max_ras = 1.0, 1
+    for key in which:
+        df = box_frame(summary, key)
+        if df.empty:
+            continue
+        fig.add_trace(go.Box(
+            x=df["ras"], q1=df["q1"], median=df["median"], q3=df["q3"], lowerfence=df["whisker_lo"],
+            upperfence=df["whisker_hi"], mean=df["mean"], name=names[key], marker_color=colours[key],
+            boxpoints=False, offsetgroup=key, customdata=df["n"],
+        ))
+        top = max(top, float(df["whisker_hi"].max()))
+        max_ras = max(max_ras, int(df["ras"].max()))
+    limit = max(max_ras, 2)
+    fig.add_trace(go.Scatter(x=[0.5, limit + 0.5], y=[0.5, limit + 0.5], mode="lines", name="ideal: CAS = RAS",
+                             line=dict(color="#1b1f24", dash="dash", width=1.5), hoverinfo="skip"))
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=10, t=30, b=10)),
+        height=400,
+        boxmode="group" if len(which) > 1 else "overlay",
+        xaxis=dict(title="real anonymity set RAS (people)", range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
+                   gridcolor=GRID, zeroline=False),
+        yaxis=dict(title="estimated anonymity set CAS", rangemode="tozero", gridcolor=GRID,
+                   range=[0, max(top, limit + 0.5) * 1.05]),
+        legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0),
+    )
+    return fig
+
+
+def box_rows(summary: dict, census: str = "plain") -> list[dict]:
+    """The box plot as a table: per RAS value, citizens and the CAS quartiles, extremes and mean."""
+    key = "cas_noisy" if _check_census(census) == "noisy" else "cas"
+    df = box_frame(summary, key)
+    return [
+        {"RAS": int(r.ras), "citizens": int(r.n), "lowest CAS": number(r["min"]), "25 %": number(r.q1),
+         "median CAS": number(r["median"]), "75 %": number(r.q3), "highest CAS": number(r["max"]),
+         "mean CAS": number(r["mean"])}
+        for _, r in df.iterrows()
+    ]
+
+
+# --------------------------------------------------------------------------- noisy against plain
+
+
+def _difference_values(citizens: pd.DataFrame) -> np.ndarray:
+    if "cas_noisy" in citizens and "cas" in citizens:
+        return np.abs(citizens["cas_noisy"].to_numpy(float) - citizens["cas"].to_numpy(float))
+    return citizens["noisy_minus_plain"].to_numpy(float)
+
+
+def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> go.Figure:
+    """Histogram of |CAS_noisy − CAS_plain| per test citizen on a log axis (the differences span decades).
+
+    Binned in log10 space here (a plotly histogram on a log axis bins linearly);
+    the median and the largest difference are marked.  Exact zeros cannot sit on
+    a log axis and are counted in a note instead.
+    """
+    diff = _difference_values(citizens)
+    positive = diff[diff > 0]
+    fig = go.Figure()
+    peak = 0
+    if positive.size:
+        logs = np.log10(positive)
+        lo, hi = math.floor(logs.min() * 4) / 4, math.ceil(logs.max() * 4) / 4
+        hi = max(hi, lo + 0.25)
+        counts, edges = np.histogram(logs, np.linspace(lo, hi, max(int(bins), 1) + 1))
+        centres = (edges[:-1] + edges[1:]) / 2
+        peak = int(counts.max())
+        hover = [f"{number(10 ** a)}–{number(10 ** b)} people: {c:,} citizens" for a, b, c in zip(edges[:-1], edges[1:], counts)]
+        fig.add_trace(go.Bar(x=centres, y=counts, width=float(edges[1] - edges[0]), marker_color=QUALITATIVE[0],
+                             marker_line=dict(width=0.5, color="white"), hovertext=hover, hoverinfo="text",
+                             name="test citizens"))
+        ticks = list(range(math.ceil(lo), math.floor(hi) + 1))
+        med, top = float(np.median(diff)), float(diff.max())
+        for value, label, anchor in ((med, f"median {number(med)}", "right"), (top, f"largest {number(top)}", "right")):
+            if value > 0:
+                fig.add_vline(x=math.log10(value), line=dict(color="#D55E00", width=2, dash="dot"))
+                fig.add_annotation(x=math.log10(value), y=1, yref="paper", text=label, showarrow=False,
+                                   xanchor=anchor, yanchor="top", xshift=-4, font=dict(size=12, color="#8a3300"),
+                                   bgcolor="rgba(255,255,255,0.8)")
+        xaxis = dict(title="|CAS noisy − CAS plain| (people, log scale)", tickvals=ticks,
+                     ticktext=[power_of_ten(t) for t in ticks], range=[lo - 0.1, hi + 0.1], gridcolor=GRID)
+    else:
+        xaxis = dict(title="|CAS noisy − CAS plain| (people)", visible=True)
+        fig.add_annotation(text="no test citizen's estimate changed", xref="paper", yref="paper", x=0.5, y=0.5,
+                           showarrow=False)
+    zeros = int(np.count_nonzero(diff == 0))
+    if zeros:
+        fig.add_annotation(text=f"{zeros:,} citizen(s) with no difference at all (not drawn)", xref="paper",
+                           yref="paper", x=0, y=1.08, showarrow=False, xanchor="left", font=dict(size=12, color=MUTED))
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=10, t=30, b=10)),
+        height=340,
+        bargap=0,
+        xaxis=xaxis,
+        yaxis=dict(title="test citizens", gridcolor=GRID, rangemode="tozero",
+                   range=[0, peak * 1.2] if peak else None),  # headroom for the median/largest labels
+        showlegend=False,
+    )
+    return fig
+
+
+def difference_rows(citizens: pd.DataFrame) -> list[dict]:
+    """The histogram as a table: citizens per decade of |CAS_noisy − CAS_plain| (exact zeros in their own row)."""
+    diff = _difference_values(citizens)
+    rows = []
+    zeros = int(np.count_nonzero(diff == 0))
+    if zeros:
+        rows.append({"difference (people)": "0", "citizens": zeros})
+    positive = diff[diff > 0]
+    if positive.size:
+        decades = np.floor(np.log10(positive)).astype(int)
+        for e in range(int(decades.min()), int(decades.max()) + 1):
+            n = int(np.count_nonzero(decades == e))
+            rows.append({"difference (people)": f"{power_of_ten(e)} to {power_of_ten(e + 1)}", "citizens": n})
+    return rows
+
+
+# --------------------------------------------------------------------------- summary tables
+
+
+def summary_rows(summary: dict) -> list[dict]:
+    """The SPEC §4 table: per RAS range, citizens, share outside ±25 % and the median divergence, both censuses."""
+    t = summary.get("divergence_threshold", DIVERGENCE_THRESHOLD)
+    return [
+        {"RAS": r["range"], "citizens": r["n"],
+         threshold_label(t) + ", plain": share(r["share_diverging"]),
+         threshold_label(t) + ", noisy": share(r["share_diverging_noisy"]),
+         "median divergence, plain": percent(r["median_divergence"]),
+         "median divergence, noisy": percent(r["median_divergence_noisy"])}
+        for r in summary.get("by_ras_range", [])
+    ]
+
+
+def class_rows(summary: dict) -> list[dict]:
+    """Headline numbers per district class (crowd size grows with the district)."""
+    t = summary.get("divergence_threshold", DIVERGENCE_THRESHOLD)
+    return [
+        {"district class": c["district_class"], "citizens": c["n"], "median RAS": number(c["median_ras"]),
+         "median CAS": number(c["median_cas"]), threshold_label(t): share(c["share_diverging"]),
+         "median divergence, RAS > 25": percent(c["median_divergence_large_ras"], 2),
+         "largest |noisy − plain|": number(c["max_noisy_minus_plain"])}
+        for c in summary.get("by_class", [])
+    ]
