@@ -154,7 +154,7 @@ class CountsOfCounts:
         big = r > self.dense_max
         if big.any():
             u, c = np.unique(r[big], return_counts=True)
-            for size, count in zip(u.tolist(), c.tolist()):
+            for size, count in zip(u.tolist(), c.tolist(), strict=True):
                 self.sparse[size] = self.sparse.get(size, 0) + count
             r = r[~big]
         bc = np.bincount(r)
@@ -263,7 +263,7 @@ class CensusScaling:
 
     def rows(self) -> list[dict]:
         return [{"n": float(n), "kappa_exact": None if not math.isfinite(e) else float(e), "kappa_pyc": float(p)}
-                for n, e, p in zip(self.n, self.exact, self.pyc)]
+                for n, e, p in zip(self.n, self.exact, self.pyc, strict=True)]
 
 
 def census_scaling(scenario: Scenario, code: str | None = None, n=None, *, root: Path | None = None) -> CensusScaling:
@@ -279,10 +279,18 @@ def census_scaling(scenario: Scenario, code: str | None = None, n=None, *, root:
     return CensusScaling(part, fit, ns, exact, np.atleast_1d(fit.kappa(ns)))
 
 
+def _n_text(x: float) -> str:
+    """1000, 44729083, 1e6, 8e9: whole gallery sizes exactly, round large ones in e-notation."""
+    x = float(x)
+    if x >= 1e6 and float(f"{x:.3g}") == x:
+        return f"{x:.3g}".replace("e+0", "e").replace("e+", "e")
+    return f"{x:.0f}" if x.is_integer() else repr(x)
+
+
 def to_cli(scenario: Scenario, code: str | None = None, n=None) -> str:
     """The ``anonset pyc census`` command that reproduces a census view ("reproduce this")."""
     from .body_model import DEFAULT_BMI_RANGE, SEXES
-    from .scenario import UserPercent, _format_range, _num
+    from .scenario import UserPercent, _format_range
 
     code = scenario.countries[0] if code is None else code
     args = ["anonset", "pyc", "census", "--country", code, "--ages", _format_range(scenario.ages)]
@@ -297,7 +305,7 @@ def to_cli(scenario: Scenario, code: str | None = None, n=None) -> str:
     for a in scenario.aux:
         args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
     if n is not None:
-        args += ["--n", *(_num(x) if float(x) < 1e6 else f"{float(x):g}" for x in np.atleast_1d(n))]
+        args += ["--n", *(_n_text(x) for x in np.atleast_1d(n))]
     return shlex.join(args)
 
 

@@ -1,0 +1,452 @@
+"""The scaling-law page without a browser: figure builders, parsers and callbacks called directly."""
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import math
+import shlex
+import time
+
+import numpy as np
+import pytest
+from dash import html
+from dash.exceptions import PreventUpdate
+
+from dashboard.core import census_partition as cp
+from dashboard.core import pyc
+from dashboard.core.errors import InputError
+from dashboard.figures import scaling as figs
+
+
+@pytest.fixture(scope="module")
+def S(cache_root):
+    from dashboard.app import app  # noqa: F401  (registers the pages)
+    from dashboard.pages import scaling
+
+    return scaling
+
+
+def _text(component) -> str:
+    """All text inside a Dash component tree."""
+    if component is None:
+        return ""
+    if isinstance(component, (str, int, float)):
+        return str(component)
+    if isinstance(component, (list, tuple)):
+        return " ".join(_text(c) for c in component)
+    return _text(getattr(component, "children", None))
+
+
+def _error(out) -> str:
+    assert isinstance(out, html.Div) and out.className == "error", out
+    return out.children
+
+
+def _rows(points):
+    return [{"n": a, "kappa": b} for a, b in points]
+
+
+def _in_callback(prop_id: str, fn, *args):
+    """Call a callback as Dash would after ``prop_id`` changed (for ``ctx.triggered_id``)."""
+    from contextvars import copy_context
+
+    from dash._callback_context import context_value
+    from dash._utils import AttributeDict
+
+    def run():
+        context_value.set(AttributeDict(triggered_inputs=[{"prop_id": prop_id, "value": None}]))
+        return fn(*args)
+
+    return copy_context().run(run)
+
+
+def _csv(text: str, name="m.csv") -> tuple[str, str]:
+    return "data:text/csv;base64," + base64.b64encode(text.encode()).decode(), name
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def test_law_figure_has_log_n_axis_to_the_world_and_a_cursor():
+    n = np.geomspace(1, 8e9, 50)
+    d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
+    fig = figs.law_figure(n, pyc.kappa(n, d, a), pyc.uniqueness(n, d, a), pyc.k_violations(n, d, a, 5), 5,
+                          1e6, (0.5, 0.4, 0.6))
+    assert len(fig.data) == 5
+    assert fig.layout.xaxis.type == "log" and fig.layout.xaxis.tickvals[-1] == 8e9
+    assert fig.layout.xaxis.ticktext[-1] == "8B" and "1M" in fig.layout.xaxis.ticktext
+    assert fig.layout.yaxis.tickformat == ".0%"
+    line, markers = fig.data[figs.CURSOR_LINE], fig.data[figs.CURSOR_MARKERS]
+    assert list(line.x) == [1e6, 1e6] and list(markers.y) == [0.5, 0.4, 0.6]
+    assert "violating 5-anonymity" in fig.data[2].name
+    patch = figs.cursor_patch_values(8e9, (0.1, 0.0, 0.2))
+    assert patch[figs.CURSOR_LINE]["x"] == [8e9, 8e9] and patch[figs.CURSOR_LINE]["textposition"] == "bottom left"
+    assert patch[figs.CURSOR_MARKERS]["y"] == [0.1, 0.0, 0.2]
+
+
+def test_census_and_forecast_figures():
+    n = np.geomspace(1, 8e9, 40)
+    exact = np.where(n <= 1e7, 1 / (1 + n / 1e5), np.nan)
+    fig = figs.census_figure(n, exact, 1 / (1 + n / 1e5), 1e7, "Testland", 1e4)
+    assert fig.data[0].name.startswith("exact") and max(fig.data[0].x) <= 1e7
+    assert len(fig.data[1].x) == 40 and "population 10M" in fig.data[2].text
+    at = np.geomspace(1, 8e9, 30)
+    preds = {"PYC-MB": np.full(30, 0.5), "ENT": None, "EXP": np.full(30, 0.4), "POL": np.full(30, 0.3)}
+    fig = figs.forecast_figure(np.array([10.0, 100, 1000]), np.array([0.9, 0.8, 0.7]), at, preds,
+                               (np.full(30, 0.4), np.full(30, 0.6)), held_out=1)
+    names = [t.name for t in fig.data]
+    assert "PYC-MB band (jackknife)" in names and "ENT" not in names
+    assert "EXP (ours)" in names and "POL (ours)" in names
+    assert "measured (held out)" in names and list(fig.data[names.index("measured (held out)")].x) == [1000]
+    assert figs.empty_figure("nothing").layout.annotations[0].text == "nothing"
+
+
+def test_number_formats():
+    assert figs.n_label(8e9) == "8B" and figs.n_label(12345) == "12,345" and figs.n_label(44729087) == "44.7M"
+    assert figs.pct(0.5) == "50.0 %" and figs.pct(0.000097) == "0.0097 %" and figs.pct(1e-300) == "< 0.0001 %"
+    assert figs.pct(0) == "0 %" and figs.pct(None) == "–"
+    assert figs.sci(3.858e10) == "3.858 × 10¹⁰" and figs.sci(192332.1) == "192,332" and figs.sci(-0.2266, 3) == "-0.227"
+
+
+# --------------------------------------------------------------------------- explore
+
+
+def test_on_law_draws_the_law(S):
+    fig, cards, params, message, command = S.on_law(20, 0.3, 5, 1e6)
+    assert message is None
+    d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
+    np.testing.assert_allclose(fig.data[0].y, pyc.kappa(S.LAW_NS, d, a))
+    np.testing.assert_allclose(fig.data[2].y, pyc.k_violations(S.LAW_NS, d, a, 5))
+    text = _text(cards)
+    assert figs.pct(pyc.kappa(1e6, d, a)) in text and "1M" in text
+    assert "d = 0.7766" in _text(params) and "heavy" in _text(params)
+    cmd = _text(command)
+    assert "anonset pyc kappa --h-bits 20 --gamma 0.3 --n 10000 1e6 8e9" in cmd
+
+
+def test_law_command_runs_in_the_cli(S, capsys):
+    from dashboard.cli import main
+
+    cmd = S.law_command(24, -0.5, [1e4, 1e6, 8e9])
+    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert rows[1]["kappa"] == pytest.approx(pyc.kappa_h_gamma(1e6, pyc.bits_to_nats(24), -0.5))
+
+
+def test_finite_support_is_described(S):
+    params = _text(S.on_law(24, -0.5, 5, 1e6)[2])
+    assert "finite support" in params and "sets" in params
+
+
+@pytest.mark.parametrize("h, gamma, k, message", [
+    (0, 0.3, 5, "Entropy h (bits): 0 is outside"),
+    ("abc", 0.3, 5, "is not a number"),
+    (None, 0.3, 5, "Entropy h (bits): please enter a number"),
+    (500, 0.3, 5, "outside the range"),
+    (20, 99, 5, "Tail complexity γ"),
+    (20, float("nan"), 5, "finite number"),
+    (20, 0.3, 1, "k: 1 is outside"),
+    (20, 0.3, 2.5, "whole number"),
+    (100, -50, 5, "too large"),
+])
+def test_on_law_bad_input_gives_a_message(S, h, gamma, k, message):
+    out = S.on_law(h, gamma, k, 1e6)
+    assert message in _error(out[3])
+    assert out[0] is S.no_update and out[1] is S.no_update
+
+
+def test_on_cursor_patches_without_recomputing(S, monkeypatch):
+    calls = []
+    monkeypatch.setattr(S.pyc, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
+    patch, cards, message, command = S.on_cursor(1e4, 20, 0.3, 5)
+    assert message is None and len(calls) == 1 and np.ndim(calls[0][0]) == 0  # one n, not the curve
+    ops = patch.to_plotly_json()["operations"]
+    where = {tuple(op["location"]): op["params"]["value"] for op in ops}
+    assert where[("data", figs.CURSOR_LINE, "x")] == [1e4, 1e4]
+    assert where[("data", figs.CURSOR_MARKERS, "y")][2] == 0.25
+    assert all(op["location"][1] in (figs.CURSOR_LINE, figs.CURSOR_MARKERS) for op in ops)
+    assert "10,000" in _text(cards) and "--n 10000 1e6 8e9" in _text(command)
+
+
+@pytest.mark.parametrize("n, message", [(0, "Gallery size n"), (1e11, "outside the range"), ("x", "not a number")])
+def test_on_cursor_bad_n(S, n, message):
+    out = S.on_cursor(n, 20, 0.3, 5)
+    assert message in _error(out[2]) and out[0] is S.no_update
+
+
+def test_cursor_controls(S):
+    ID = S.ID
+    assert S.cursor_target(ID["cursor-slider"], 4, None, None) == (None, 10_000.0)
+    assert S.cursor_target(ID["cursor-input"], None, 2500, None) == (pytest.approx(math.log10(2500)), None)
+    assert S.cursor_target(ID["cursor-input"], None, -3, None) == (None, None)
+    assert S.cursor_target(ID["preset-earth"], None, None, None) == (pytest.approx(math.log10(8e9)), 8e9)
+    assert S.cursor_target(ID["preset-1m"], None, None, None)[1] == 1e6
+    slider, n = S.cursor_target(ID["preset-country"], None, None, "DE")
+    import census_loaders as cl
+
+    assert n == cl.dataset_info("DE")["population"] and slider == pytest.approx(math.log10(n))
+    assert S.cursor_target(ID["preset-country"], None, None, None) == (None, None)
+    assert any(o["value"] == "US" for o in S.country_preset_options())
+    assert _in_callback(ID["preset-10k"] + ".n_clicks", S.sync_cursor, 9, 8e9, 1, 0, 0, None) == (4.0, 1e4)
+    assert _in_callback(ID["h-input"] + ".value", S.sync_h, 20, 60) == (40, S.no_update)
+    assert _in_callback(ID["gamma-slider"] + ".value", S.sync_gamma, -1.5, 0.3) == (S.no_update, -1.5)
+    # slider ↔ number box: values beyond the slider clamp it, the box keeps them
+    assert S._sync(ID["h-input"], ID["h-slider"], 20, 60, 1, 40) == (40, S.no_update)
+    assert S._sync(ID["h-slider"], ID["h-slider"], 12, 60, 1, 40) == (S.no_update, 12)
+    assert S._sync(ID["h-input"], ID["h-slider"], 20, None, 1, 40) == (S.no_update, S.no_update)
+
+
+# --------------------------------------------------------------------------- census
+
+
+def _census(S, **kw):
+    args = dict(view="census", country="DE", sexes=["female", "male"], ages="18-75", body=["body"], hw=5, ww=5,
+                aux=[], users=10_000)
+    args.update(kw)
+    return S.on_census(*args.values())
+
+
+def test_on_census_matches_the_core_and_the_cli(S, capsys):
+    out = _census(S)
+    assert out[0] is None
+    sentence, cards, fig, table, notes, command = out[1:]
+    sc = cp.census_scaling(cp.Scenario(countries=("DE",)), "DE", [1e4])
+    assert f"{figs.pct(sc.exact[0])} of them (exact" in sentence and "10,000 users" in sentence
+    assert f"{sc.fit.h_bits:.2f} bits" in _text(cards)
+    assert fig.data[0].name.startswith("exact") and max(fig.data[0].x) <= sc.partition.records
+    assert "the whole population" in _text(table) and "8B (the world)" in _text(table)
+    assert "round to 0" in _text(notes)
+    from dashboard.cli import main
+
+    cmd = _text(command).strip()
+    assert cmd.startswith("anonset pyc census --country DE --ages 18-75")
+    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli["fit"]["h_bits"] == pytest.approx(sc.fit.h_bits)
+
+
+def test_census_beyond_the_population_only_the_law_speaks(S):
+    out = _census(S, country="LI", users=1e8)
+    assert out[0] is None and "only the law can say" in out[1]
+
+
+def test_census_only_runs_in_its_view(S):
+    with pytest.raises(PreventUpdate):
+        _census(S, view="explore")
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(sexes=[]), "Sex: choose at least one sex"),
+    (dict(ages="75-18"), "reversed"),
+    (dict(ages="abc"), "is not a range"),
+    (dict(ages="0-150"), "outside the census data"),
+    (dict(country="XX"), "unknown country"),
+    (dict(country=None), "Country"),
+    (dict(users=0), "App users n"),
+    (dict(users="many"), "not a number"),
+    (dict(users=2.5), "whole number"),
+    (dict(hw=7), "Height band"),
+    (dict(country="US", aux=["de_wearables"]), "describes DE"),
+])
+def test_census_bad_input_gives_a_message(S, change, message):
+    out = _census(S, **change)
+    assert message in _error(out[0])
+    assert all(o is S.no_update for o in out[1:])
+
+
+def test_census_country_change_offers_its_presets(S):
+    options, value = S.on_census_country("US", ["de_wearables"])
+    assert value == [] and all(o["value"] != "de_wearables" for o in options)
+    options, value = S.on_census_country("DE", ["de_wearables"])
+    assert value == ["de_wearables"]
+
+
+# --------------------------------------------------------------------------- forecast
+
+
+def test_on_forecast_shows_four_models_formulas_and_the_band(S):
+    out = S.on_forecast("forecast", _rows(S.EXAMPLE_POINTS), 1)
+    assert out[0] is None
+    fig, models, band, formulas, command = out[1:]
+    text = _text(models)
+    for name in ("PYC-MB", "ENT", "EXP (our form)", "POL (our form)"):
+        assert name in text
+    assert "κ at 300k" in text and "κ at 8B" in text and "pp" in text
+    assert "our form" in _text(formulas) and "alpha*expm1(Delta)" in _text(formulas)
+    assert "jackknife" in band and "our forms" in band
+    assert any(t.name == "PYC-MB band (jackknife)" for t in fig.data)
+    assert "--holdout 1" in _text(command) and "--at 8e9" in _text(command)
+
+
+def test_forecast_command_runs_in_the_cli(S, capsys):
+    from dashboard.cli import main
+
+    n = np.array([a for a, _ in S.EXAMPLE_POINTS], float)
+    k = np.array([b for _, b in S.EXAMPLE_POINTS])
+    cmd = S.forecast_command(n, k, 1)
+    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["at"] == [3e5, 1e9, 8e9] and set(out["models"]) == {"PYC-MB", "ENT", "EXP", "POL"}
+
+
+def test_unavailable_models_say_why(S):
+    out = S.on_forecast("forecast", _rows([(10, 1.0), (100, 1.0), (1000, 1.0)]), 0)
+    assert out[0] is None
+    text = _text(out[2])
+    assert text.count("not available") == 4 and "no decay" in text
+    assert "No PYC-MB band" in out[3]
+
+
+@pytest.mark.parametrize("rows, message", [
+    ([(100, 0.9), (1000, 1.5)], "must lie in [0, 1]"),
+    ([(100, 0.9), (1000, -0.1)], "must lie in [0, 1]"),
+    ([(0, 0.9), (1000, 0.5)], "must be positive"),
+    ([(-5, 0.9), (1000, 0.5)], "must be positive"),
+    ([(100, 0.9)], "at least two measurements"),
+    ([(100, 0.9), (100, 0.8), (1000, 0.5)], "appears twice"),
+    ([(100, 0.9), ("abc", 0.8)], "Row 2: 'abc' in column n is not a number"),
+    ([(100, 0.9), (1000, "x")], "Row 2: 'x' in column κ̂ is not a number"),
+    ([(100, 0.9), (1000, None)], "Row 2: give both"),
+    ([], "at least two measurements"),
+])
+def test_forecast_bad_points_give_a_message(S, rows, message):
+    out = S.on_forecast("forecast", _rows(rows), 1)
+    assert message in _error(out[0])
+    assert all(o is S.no_update for o in out[1:])
+
+
+def test_forecast_too_many_rows(S):
+    rows = _rows((i + 2, 0.5) for i in range(S.MAX_POINTS + 1))
+    assert "At most 10,000" in _error(S.on_forecast("forecast", rows, 1)[0])
+
+
+def test_blank_rows_are_skipped_and_holdout_adapts(S):
+    rows = _rows([(100, 0.9), (None, None), (1000, 0.6)])
+    out = S.on_forecast("forecast", rows, 3)
+    assert out[0] is None and "No points held out" in out[3]
+
+
+def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog):
+    def boom(*a, **kw):
+        raise RuntimeError("secret 0.123")
+
+    monkeypatch.setattr(S.pyc_fit, "forecast", boom)
+    with caplog.at_level(logging.ERROR, logger="anonset.scaling"):
+        out = S.on_forecast("forecast", _rows(S.EXAMPLE_POINTS), 1)
+    assert "could not be computed" in _error(out[0])
+    assert "RuntimeError" in caplog.text and "secret" not in caplog.text
+
+
+# ---- CSV and pasted text
+
+
+def test_csv_with_and_without_header(S):
+    rows = S.parse_csv(*_csv("n,kappa\n100,0.99\n1000,0.8\n"))
+    assert rows == [{"n": 100.0, "kappa": 0.99}, {"n": 1000.0, "kappa": 0.8}]
+    assert S.parse_csv(*_csv("100;0.99\n1000;0.8\n# comment\n\n")) == rows
+    assert S.parse_csv(*_csv("\ufeffkappa,n\n0.99,100\n0.8,1000\n")) == rows
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a,b\n1,2\n", "the header must name the columns n and kappa"),
+    ("n,kappa\n100,0.9\n1000,zz\n", "Line 3 of m.csv: 'zz' is not a number"),
+    ("n,kappa\n100\n", "expected two columns"),
+    ("", "holds no measurements"),
+])
+def test_bad_csv_gives_a_message(S, text, message):
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        S.parse_csv(*_csv(text) if text else ("data:text/csv;base64,", "m.csv"))
+
+
+def test_huge_csv_is_refused_quickly(S):
+    big = "n,kappa\n" + "".join(f"{i + 2},0.5\n" for i in range(1_000_000))  # 10⁶ rows, ~11 MB
+    contents, name = _csv(big, "big.csv")
+    t0 = time.perf_counter()
+    with pytest.raises(InputError, match="MB; files of at most 1 MB"):
+        S.parse_csv(contents, name)
+    assert time.perf_counter() - t0 < 0.5
+    many = "".join("1,1\n" for _ in range(200_000))  # under 1 MB, but 200,000 rows
+    with pytest.raises(InputError, match="at most 10,000 measurements"):
+        S.parse_csv(*_csv(many))
+    out = _in_callback(S.ID["f-upload"] + ".contents", S.on_points_source, 0, 0, 0, 0, contents, name, None, [])
+    assert out[0] is S.no_update and "1 MB" in _error(out[1])
+
+
+def test_binary_or_broken_uploads(S):
+    binary = "data:application/octet-stream;base64," + base64.b64encode(b"\xff\xfe\x00\x81").decode()
+    with pytest.raises(InputError, match="not a UTF-8 text"):
+        S.parse_csv(binary, "x.bin")
+    with pytest.raises(InputError, match="could not be read"):
+        S.parse_csv("data:text/csv;base64,@@@@", "x.csv")
+
+
+def test_pasted_text(S):
+    assert S.parse_points_text("100:0.9, 1000:0.5") == [{"n": 100.0, "kappa": 0.9}, {"n": 1000.0, "kappa": 0.5}]
+    assert S.parse_points_text("n kappa\n100 0.9\n1000 0.5") == [{"n": 100.0, "kappa": 0.9},
+                                                               {"n": 1000.0, "kappa": 0.5}]
+    with pytest.raises(InputError, match="holds no measurements"):
+        S.parse_points_text("   ")
+
+
+def test_points_sources(S):
+    ID = S.ID
+    rows, msg = S.points_from_source(ID["f-add"], None, None, None, [{"n": 1, "kappa": 1}])
+    assert len(rows) == 2 and msg is None
+    rows, _ = S.points_from_source(ID["f-example"], None, None, None, [])
+    assert len(rows) == len(S.EXAMPLE_POINTS)
+    rows, _ = S.points_from_source(ID["f-clear"], None, None, None, rows)
+    assert all(r["n"] is None for r in rows)
+    rows, msg = S.points_from_source(ID["f-use-paste"], None, None, "10,0.9\n100,0.5", [])
+    assert len(rows) == 2 and "2 points" in _text(msg)
+    rows, msg = S.points_from_source(ID["f-upload"], *_csv("n,kappa\n10,0.9\n100,0.5\n"), None, [])
+    assert len(rows) == 2 and "m.csv" in _text(msg)
+    with pytest.raises(PreventUpdate):
+        S.points_from_source(None, None, None, None, [])
+
+
+# --------------------------------------------------------------------------- links and layout
+
+
+def test_query_of_each_view(S):
+    q = S.on_query("explore", 24, -0.5, 10, 8e9, "DE", ["female", "male"], "18-75", ["body"], 5, 5, [], 10_000,
+                   [], 1)
+    assert q == "?view=explore&h=24&gamma=-0.5&k=10&n=8e9"
+    q = S.on_query("census", 20, 0.3, 5, 1e6, "DE", ["female"], "30-60", ["body"], 10, 5, ["de_wearables"], 5000,
+                   [], 1)
+    assert q == "?view=census&country=DE&sex=female&ages=30-60&height_width=10&aux=de_wearables&users=5000"
+    q = S.on_query("forecast", 20, 0.3, 5, 1e6, "DE", [], "", [], 5, 5, [], 1, _rows([(10, 0.9), (100, 0.5)]), 0)
+    assert q == "?view=forecast&holdout=0&points=10:0.9,100:0.5"
+    with pytest.raises(PreventUpdate):
+        S.on_query("explore", 0, 0.3, 5, 1e6, "DE", [], "", [], 5, 5, [], 1, [], 1)
+
+
+def test_layout_reads_every_view_from_the_link(S):
+    page = S.layout(view="census", country="US", sex="female", ages="30-60", height_width="10", users="5000",
+                    h="24", gamma="-0.5", k="10", n="8e9", points="10:0.9,100:0.5", holdout="2", stat="min")
+    tabs = page.children[1]
+    assert tabs.value == "census"
+    ids = {}
+
+    def walk(c):
+        if hasattr(c, "id") and getattr(c, "id", None):
+            ids[c.id] = c
+        for ch in (c.children if isinstance(getattr(c, "children", None), list) else [getattr(c, "children", None)]):
+            if ch is not None and not isinstance(ch, (str, int, float)):
+                walk(ch)
+
+    walk(page)
+    assert ids[S.ID["c-country"]].value == "US" and ids[S.ID["c-sex"]].value == ["female"]
+    assert ids[S.ID["c-ages"]].value == "30-60" and ids[S.ID["c-height-width"]].value == 10
+    assert ids[S.ID["c-users"]].value == 5000 and ids[S.ID["h-input"]].value == 24
+    assert ids[S.ID["cursor-input"]].value == 8e9 and ids[S.ID["f-holdout"]].value == 2
+    assert ids[S.ID["f-table"]].data == _rows([(10.0, 0.9), (100.0, 0.5)])
+
+
+def test_layout_reports_bad_link_values(S):
+    page = S.layout(view="nope", h="abc", gamma="7e9", n="-1", country="XX", points="1:2:3", holdout="9")
+    text = _text(page.children)
+    for part in ("Unknown view", "Ignoring h", "Ignoring γ", "Ignoring n", "Ignoring the census settings",
+                 "Ignoring the points", "Ignoring holdout"):
+        assert part in text
+    assert page.children[-3].value == "explore"
