@@ -48,10 +48,10 @@ def bench_cdf(root: Path | None, chunk: int) -> None:
     joint = model.joint(5, 5)
     nh, nw = joint.height.n, joint.weight.n
     full = D * S * A * nh * nw
-    plausible = D * S * A * b.cells.n
+    plausible = D * b.n_cells_per_district  # each sex × age group's own profile grid
     print("Whole-US person-weighted CDF of CAS, 5 cm × 5 kg bands, 200 thresholds 1e-3 … 1e8")
     print(f"  grid: {D:,} counties × {S} sexes × {A} age groups × {nh} × {nw} bands = {full:,} cells "
-          f"({plausible:,} plausible); {full * 8 / 1e9:.1f} GB as float64")
+          f"({plausible:,} in the per-group profile grids); {full * 8 / 1e9:.1f} GB as float64")
     print(f"  brute force materialises {chunk} counties at a time "
           f"({chunk * S * A * nh * nw * 8 / 1e6:,.0f} MB per chunk), sorts their CAS and accumulates")
     xs = ag.DEFAULT_XS

@@ -199,9 +199,9 @@ def test_district_statistics_equal_brute_force_us(name, cache_root):
 
 
 def _naive_cdf(scenario, code, districts, xs, root, strict=False):
-    """The most literal reading: materialise, then count cell by cell for each x."""
-    grid, mask, N = ag._reference_grid(scenario, code, districts, root=root)
-    v = grid[:, :, :, mask].ravel()
+    """The most literal reading: materialise, keep each group's own cells, count cell by cell for each x."""
+    grid, mask, N = ag._reference_grid(scenario, code, districts, root=root, per_group=True)
+    v = grid[:, mask].ravel()
     cmp = (v[None, :] < xs[:, None]) if strict else (v[None, :] <= xs[:, None])
     return (cmp * v[None, :]).sum(axis=1) / N.sum(), cmp.mean(axis=1)
 
@@ -247,6 +247,89 @@ def test_whole_country_cdf_equals_brute_force(cache_root):
     other = ag.country_cdf(s, "DE", method="cells", root=cache_root)
     _assert_rel(other.person, c.person, 1e-12)
     assert np.array_equal(other.cells, c.cells)
+
+
+# ----------------------------------------------------------------------------- per-group profile grid
+
+
+def _band_lo(label):
+    return float(label.split("–")[0])
+
+
+def test_min_cas_of_every_german_district_is_a_realistic_cell(cache_root):
+    """The minimum is a cell of its own group's ±4 SD grid, not a 7-SD corner holding 1e-17 people."""
+    df = ag.district_statistics(Scenario(), "DE", root=cache_root)
+    m = bm.load_country_model("DE", root=cache_root)
+    # the union grid's far corner (a woman of 18–20, 210–215 cm, 130–135 kg) held ~1e-17 people
+    assert (df["min_cas"] > 1e-7).all()
+    assert df.set_index("district_id").loc["11000", "min_cas"] > 1e-4  # Berlin
+    labels = [g.label for g in m.age_groups]
+    means = {k: m.body.params(k) for k in ("height", "weight")}
+    for row in df.itertuples():
+        s, a = bm.SEXES.index(row.min_sex), labels.index(row.min_age)
+        used = np.flatnonzero(m.body_weights[s, a] > 0)
+        for kind, label in (("height", row.min_height), ("weight", row.min_weight)):
+            mu, sd = means[kind][0][used], means[kind][1][used]
+            lo, hi = _band_lo(label), _band_lo(label) + 5
+            # the band overlaps ±4 SD of the body groups this census group mixes
+            assert hi > (mu - 4 * sd).min() and lo < (mu + 4 * sd).max(), (row.district_name, kind, label)
+        h, w = _band_lo(row.min_height) + 2.5, _band_lo(row.min_weight) + 2.5
+        assert 17 <= w / (h / 100) ** 2 <= 30
+        assert row.min_cas <= row.cell_mean <= row.max_cas
+
+
+def test_left_out_cells_are_not_combinations(cache_root):
+    s = Scenario()
+    m = bm.load_country_model("DE", root=cache_root)
+    joint = m.joint(5, 5)
+    by_group = joint.profile_mask_by_group(s.bmi_range)
+    b = ag.bind(s, "DE", root=cache_root)
+    c = b.cells
+    # the cells: union of the groups' grids, each group flagged, zero probability where left out
+    assert np.array_equal(by_group.any(axis=(0, 1))[c.h_idx, c.w_idx], np.ones(c.n, dtype=bool))
+    assert np.array_equal(c.valid, by_group[:, :, c.h_idx, c.w_idx])
+    assert np.array_equal(c.n_valid, by_group.sum(axis=(2, 3)))
+    assert (c.q[~c.valid] == 0).all() and (c.q[c.valid] > 0).all()
+    assert b.n_cells_per_district == by_group.sum() < c.valid.size
+    df = ag.district_statistics(s, "DE", root=cache_root)
+    assert (df["n_cells"] == by_group.sum()).all()
+    assert df["cell_mean"].to_numpy() == pytest.approx(df["plausible_people"] / by_group.sum(), rel=1e-12)
+    # a cell of the union grid that is ~7 SD for women of 18–20: positive mass, but no combination of theirs
+    a = [g.label for g in m.age_groups].index("18–20")
+    cell = (joint.height.index(210), joint.weight.index(130))
+    j = int(np.flatnonzero((c.h_idx == cell[0]) & (c.w_idx == cell[1]))[0])
+    assert joint.prob[0, a][cell] > 0 and not c.valid[0, a, j] and c.valid[:, :, j].any()
+    berlin = m.district_index("11000")
+    tiny = m.counts[berlin, 0, a] * joint.prob[0, a][cell]
+    assert 0 < tiny < 1e-12
+    # Berlin's cell-weighted CDF does not count it (or anything else) at that size
+    cdf = ag.district_cdf(s, "DE", "11000", [2 * tiny], root=cache_root)
+    assert cdf.cells[0] == 0 and cdf.person[0] == 0 and cdf.n_cells == by_group.sum()
+    # a district with nobody: every own cell is a combination of CAS 0 ≤ x, no left-out cell is
+    empty = np.zeros((1,) + b.N.shape[1:])
+    for method in ("cells", "districts"):
+        for strict in (False, True):
+            people, combos = ag.cdf_counts(empty, c, np.array([1e-12, 1.0, 1e9]), strict=strict, method=method)
+            assert (people == 0).all() and (combos == by_group.sum()).all()
+    # one empty sex × age group in an otherwise populated district: it adds exactly its own cells
+    N = b.N[berlin:berlin + 1].copy()
+    N[0, 0, a] = 0
+    for method in ("cells", "districts"):
+        _, with_empty = ag.cdf_counts(N, c, np.array([1e-12]), method=method)
+        _, full = ag.cdf_counts(b.N[berlin:berlin + 1], c, np.array([1e-12]), method=method)
+        assert with_empty[0] - full[0] == c.n_valid[0, a]
+
+
+def test_district_detail_lists_only_own_cells(cache_root):
+    det = ag.district_detail(Scenario(), "DE", "11000", n=50, root=cache_root)
+    m = bm.load_country_model("DE", root=cache_root)
+    labels = [g.label for g in m.age_groups]
+    lo = m.group_core_ranges("height")
+    for r in det.smallest.itertuples():
+        s, a = bm.SEXES.index(r.sex), labels.index(r.age)
+        h = _band_lo(r.height)
+        assert h + 5 > lo[s, a, 0] and h < lo[s, a, 1]
+    assert det.smallest["cas"].iloc[0] == pytest.approx(det.stats["min_cas"], rel=1e-12)
 
 
 # ----------------------------------------------------------------------------- CDF shape and semantics
@@ -347,7 +430,8 @@ def test_filled_and_zero_districts(tiny):
     # the app is used by half the women and no men: men's cells exist with CAS 0
     assert (df["people"] == [50, 50]).all()
     assert (df["min_sex"] == "female").all()
-    assert df["n_cells"].iloc[0] == 2 * 4 * ag.bind(s, "TT", root=tiny).cells.n
+    cells = ag.bind(s, "TT", root=tiny).cells
+    assert df["n_cells"].iloc[0] == cells.n_valid.sum() < 2 * 4 * cells.n
     notes = ag.scenario_notes(s, "TT", root=tiny)
     assert any("Germany" in n or "DE" in n for n in notes) and any("filled" in n for n in notes)
 

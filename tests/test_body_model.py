@@ -241,6 +241,59 @@ def test_bmi_plausibility():
     assert p.shape == joint.prob.shape[2:] and p.any() and not p.all()
 
 
+def _by_hand_core(model, s, a, kind):
+    """±PROFILE_SDS of the body groups a census group mixes, straight from the priors."""
+    means, sds = model.body.params(kind)
+    used = np.flatnonzero(model.body_weights[s, a] > 0)
+    return (means[used] - bm.PROFILE_SDS * sds[used]).min(), (means[used] + bm.PROFILE_SDS * sds[used]).max()
+
+
+@pytest.mark.parametrize("study", [bm.DEFAULT_STUDY, (18, 80)])
+@pytest.mark.parametrize("hw,ww", [(5, 5), (2, 10)])
+def test_profile_mask_by_group(study, hw, ww):
+    model = make_model(study=study)
+    joint = model.joint(hw, ww)
+    by_group = joint.profile_mask_by_group()
+    S, A = model.body_weights.shape[:2]
+    assert by_group.shape == (S, A, joint.height.n, joint.weight.n) and by_group.dtype == bool
+    plausible = joint.plausible()
+    cores = {k: model.group_core_ranges(k) for k in ("height", "weight")}
+    for s in range(S):
+        for a in range(A):
+            h_lo, h_hi = _by_hand_core(model, s, a, "height")
+            w_lo, w_hi = _by_hand_core(model, s, a, "weight")
+            assert tuple(cores["height"][s, a]) == pytest.approx((h_lo, h_hi), rel=1e-12)
+            assert tuple(cores["weight"][s, a]) == pytest.approx((w_lo, w_hi), rel=1e-12)
+            h_in = (joint.height.hi > h_lo) & (joint.height.lo < h_hi)  # the band overlaps the range
+            w_in = (joint.weight.hi > w_lo) & (joint.weight.lo < w_hi)
+            assert np.array_equal(by_group[s, a], plausible & h_in[:, None] & w_in[None, :])
+            # the group's own grid holds nearly all of its plausible mass: only the ±4 SD tails are out
+            own = joint.prob[s, a][by_group[s, a]].sum()
+            assert own <= joint.prob[s, a][plausible].sum()
+            assert joint.prob[s, a][joint.profile_mask_by_group(None)[s, a]].sum() > 1 - 4 * 2 * norm.sf(4)
+    # one group's grid is narrower than the union of all (profile_mask)
+    assert np.array_equal(joint.profile_mask(), by_group.any(axis=(0, 1)))
+    labels = [g.label for g in model.age_groups]
+    young_women = by_group[0, labels.index("18–20")]
+    assert young_women.sum() < joint.profile_mask().sum()
+    tall_heavy = (joint.height.index(200), joint.weight.index(110))  # a young man's cell, ~5 SD for a woman of 18–20
+    assert joint.profile_mask()[tall_heavy] and not young_women[tall_heavy]
+    assert by_group[1, labels.index("18–20")][tall_heavy]
+    # the mixture 65–75 takes the range of both its body groups (female 65–70 and 70–75)
+    a = labels.index("65–75")
+    f = make_priors().query("sex == 'female' and age_from >= 65")
+    want = ((f.height_mean - 4 * f.height_sd).min(), (f.height_mean + 4 * f.height_sd).max())
+    assert len(f) == 2 and tuple(model.group_core_ranges("height")[0, a]) == pytest.approx(want, rel=1e-12)
+    one = f.iloc[0]
+    assert model.group_core_ranges("height")[0, a][0] < one.height_mean - 4 * one.height_sd  # wider than 65–70 alone
+    # the nearest-group stand-in (75–80 of 75+) uses its stand-in's range
+    if study == (18, 80):
+        a = labels.index("75–80 (of 75+)")
+        g = np.flatnonzero(model.body_weights[0, a])[0]
+        m, sd = model.body.height_mean[g], model.body.height_sd[g]
+        assert tuple(model.group_core_ranges("height")[0, a]) == pytest.approx((m - 4 * sd, m + 4 * sd))
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     hw=st.sampled_from(bm.BAND_WIDTHS), ww=st.sampled_from(bm.BAND_WIDTHS),

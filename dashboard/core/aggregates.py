@@ -1,28 +1,32 @@
 """Regional aggregates of the conditional anonymity set (SPEC §1.5), for the regional explorer.
 
 The **profile grid** of a :class:`~dashboard.core.scenario.Scenario` in one data set
-is every district × chosen sex × study age group × *plausible* height × weight
-cell (or district × sex × age group alone without body measurements), with the
-chosen auxiliary knowledge multiplied in::
+is every district × chosen sex × study age group × height × weight cell *of that
+sex × age group's grid* (or district × sex × age group alone without body
+measurements), with the chosen auxiliary knowledge multiplied in::
 
     CAS[d, s, a, j] = N[d, s, a] · Π_k f_k[d, s, a] · p[s, a, j]
 
-where ``p[s, a, j]`` is the joint band probability of plausible cell ``j``.  A
-cell whose centre BMI lies outside the scenario's range is *left out* of every
-aggregate and nothing is renormalised: its people are simply not counted.  So are
-cells beyond ±``body_model.PROFILE_SDS`` (4) standard deviations of every body group
-(:meth:`~dashboard.core.body_model.JointBands.profile_mask`): the joint grid reaches
-±10 SD so that probabilities add up, but a 255 cm, 195 kg cell holding 1e-69 people
+where ``p[s, a, j]`` is the joint band probability of cell ``j``.  The cells of
+sex × age group ``(s, a)`` are those of
+:meth:`~dashboard.core.body_model.JointBands.profile_mask_by_group`: *plausible*
+(centre BMI within the scenario's range) and with both bands overlapping
+±``body_model.PROFILE_SDS`` (4) standard deviations of the body groups that census
+group mixes.  Any other cell is *left out* of every aggregate of that group —
+minimum, maximum, means, both CDFs — and nothing is renormalised: its people are
+simply not counted.  The joint grid reaches ±10 SD so that probabilities add up,
+but a 210–215 cm, 130–135 kg cell of women aged 18–20 (≈ 7 SD) holding 1e-17 people
 would otherwise be every district's "minimum CAS".
 
 Denominators, stated once and used everywhere:
 
 * **people** of a district or country = ``Σ N·Πf`` over the chosen sexes and
-  age groups — everyone the scenario describes, plausible cell or not;
+  age groups — everyone the scenario describes, in a grid cell or not;
 * **plausible people** = ``Σ CAS`` over the profile grid (= people × the
-  plausible mass share; equal to people without body measurements);
-* **combinations** = the cells of the profile grid (implausible cells are not
-  combinations of the grid), zero-CAS cells included.
+  in-grid mass share; equal to people without body measurements);
+* **combinations** = the cells of the profile grid, zero-CAS cells included:
+  per district ``Σ_{s, a} J[s, a]`` with ``J[s, a]`` the cell count of group
+  ``(s, a)`` (``ProfileCells.n_valid``) — left-out cells are no combinations.
 
 Hence the person-weighted CDF (share of *people* whose CAS ≤ x) rises to the
 plausible mass share ``plausible people / people`` (< 1 with body measurements),
@@ -140,14 +144,20 @@ def _model(code: str, ages: Sequence[float], root: Path | None) -> CountryModel:
 
 @dataclass(frozen=True, eq=False)
 class ProfileCells:
-    """The plausible height × weight cells of a model, per sex × age group.
+    """The height × weight cells of the profile grid of a model, per sex × age group.
 
-    ``q[s, a, j]`` is the joint probability of plausible cell ``j`` (cells in
-    row-major ``(h, w)`` order at ``h_idx``/``w_idx`` of the grids); without body
-    measurements there is one cell of probability 1.  ``sorted_q`` and ``cum``
-    (``cum[..., i]`` = mass of the ``i`` smallest cells) serve the binary searches;
-    ``Q1``/``Q2`` are ``Σ_j q`` and ``Σ_j q²``; ``min_j``/``max_j`` locate the
-    smallest non-zero and the largest cell (``min_j`` −1 when every cell is 0).
+    Cells ``j`` are the union over sex × age groups of their profile grids, in
+    row-major ``(h, w)`` order at ``h_idx``/``w_idx`` of the grids; ``valid[s, a, j]``
+    says whether cell ``j`` belongs to the grid of group ``(s, a)`` and
+    ``n_valid[s, a]`` counts those cells (the group's combinations).  ``q[s, a, j]``
+    is the joint probability of a valid cell and **0 for a left-out one** (so sums
+    over ``j`` are sums over the group's grid).  ``sorted_q[s, a, :n_valid[s, a]]``
+    are the valid cells' probabilities ascending, followed by ``inf`` for the
+    left-out ones; ``cum[s, a, i]`` = mass of the ``i`` smallest valid cells (constant
+    past ``n_valid``) — together they serve the binary searches.  ``Q1``/``Q2`` are
+    ``Σ_j q`` and ``Σ_j q²``; ``min_j``/``max_j`` locate the group's smallest non-zero
+    and largest valid cell (−1 when it has none).  Without body measurements there
+    is one cell of probability 1.
     """
 
     height: BandGrid | None
@@ -161,15 +171,19 @@ class ProfileCells:
     Q2: np.ndarray
     min_j: np.ndarray
     max_j: np.ndarray
+    valid: np.ndarray  # (S, A, J) bool: cell j is in the grid of (s, a)
+    n_valid: np.ndarray  # (S, A) int: cells in the grid of (s, a)
 
     @property
     def n(self) -> int:
+        """Cells of the union grid (the last axis of ``q``); a group's own count is ``n_valid``."""
         return self.q.shape[-1]
 
     def take_sexes(self, sex_idx: np.ndarray) -> ProfileCells:
         return ProfileCells(
             self.height, self.weight, self.h_idx, self.w_idx,
-            *(_readonly(x[sex_idx]) for x in (self.q, self.sorted_q, self.cum, self.Q1, self.Q2, self.min_j, self.max_j)),
+            *(_readonly(x[sex_idx]) for x in (self.q, self.sorted_q, self.cum, self.Q1, self.Q2, self.min_j,
+                                               self.max_j, self.valid, self.n_valid)),
         )
 
     def band(self, kind: str, j: int) -> tuple[float, float] | None:
@@ -195,7 +209,7 @@ def profile_cells(
     weight_width: float = 5,
     bmi_range: tuple[float, float] | None = (17.0, 30.0),
 ) -> ProfileCells:
-    """The plausible cells of ``model`` (memoised per model, widths and BMI range)."""
+    """The profile-grid cells of ``model`` per sex × age group (memoised per model, widths and BMI range)."""
     key = (model, bool(include_body), float(height_width), float(weight_width), bmi_range if include_body else None)
     return _CELLS.get(key, lambda: _make_cells(model, include_body, height_width, weight_width, bmi_range))
 
@@ -204,22 +218,29 @@ def _make_cells(model, include_body, height_width, weight_width, bmi_range) -> P
     ns, na = model.counts.shape[1:]
     if include_body:
         joint = model.joint(height_width, weight_width)
-        h_idx, w_idx = np.nonzero(joint.profile_mask(bmi_range))
-        q = joint.prob[:, :, h_idx, w_idx]
+        by_group = joint.profile_mask_by_group(bmi_range)  # the one definition, in body_model
+        h_idx, w_idx = np.nonzero(by_group.any(axis=(0, 1)))
+        valid = by_group[:, :, h_idx, w_idx]
+        q = np.where(valid, joint.prob[:, :, h_idx, w_idx], 0.0)
         height, weight = joint.height, joint.weight
     else:
         h_idx = w_idx = np.array([-1])
+        valid = np.ones((ns, na, 1), dtype=bool)
         q = np.ones((ns, na, 1))
         height = weight = None
-    order = np.argsort(q, axis=2, kind="stable")
-    sorted_q = np.take_along_axis(q, order, axis=2)
-    cum = np.concatenate([np.zeros((ns, na, 1)), np.cumsum(sorted_q, axis=2)], axis=2)
-    nz = np.where(q > 0, q, np.inf)
-    min_j = np.where(np.isfinite(nz.min(axis=2)), nz.argmin(axis=2), -1)
+    n_valid = valid.sum(axis=2)
+    key = np.where(valid, q, np.inf)  # left-out cells sort last, beyond every finite threshold
+    sorted_q = np.take_along_axis(key, np.argsort(key, axis=2, kind="stable"), axis=2)
+    cum = np.concatenate([np.zeros((ns, na, 1)), np.cumsum(np.where(np.isinf(sorted_q), 0.0, sorted_q), axis=2)],
+                         axis=2)
+    nz = np.where(valid & (q > 0), q, np.inf)
+    min_j = np.where(np.isfinite(nz.min(axis=2, initial=np.inf)), nz.argmin(axis=2) if q.shape[2] else 0, -1)
+    mx = np.where(valid, q, -np.inf)
+    max_j = np.where(n_valid > 0, mx.argmax(axis=2) if q.shape[2] else 0, -1)
     return ProfileCells(
         height, weight, _readonly(h_idx), _readonly(w_idx),
         *(_readonly(np.ascontiguousarray(x)) for x in (
-            q, sorted_q, cum, q.sum(axis=2), (q * q).sum(axis=2), min_j, q.argmax(axis=2))),
+            q, sorted_q, cum, q.sum(axis=2), (q * q).sum(axis=2), min_j, max_j, valid, n_valid)),
     )
 
 
@@ -242,7 +263,8 @@ class Bound:
 
     @property
     def n_cells_per_district(self) -> int:
-        return self.N.shape[1] * self.N.shape[2] * self.cells.n
+        """Combinations per district: ``Σ_{s, a}`` of each sex × age group's cell count."""
+        return int(self.cells.n_valid.sum())
 
 
 def _aux_table(model: CountryModel, item):
@@ -279,11 +301,15 @@ def cdf_counts(
 
     SPEC §1.5: within a sex × age group the cell probabilities ``p_j`` are the same
     in every district, so district ``d`` and cell ``j`` count at ``x`` iff
-    ``N_d · p_j ≤ x``.  ``method="cells"`` is the SPEC's wording: ``p_j`` sorted
-    once with their cumulative mass, ``x / N_d`` searched among them
-    (D·X searches per group).  ``method="districts"`` swaps the roles — ``N_d``
-    sorted with their cumulative people, ``x / p_j`` searched among them
-    (J·X searches) — and gives the same sums.  ``auto`` takes the one with fewer
+    ``N_d · p_j ≤ x``.  Only the group's own cells ``j`` (``cells.valid``) take
+    part: a left-out cell is no combination, not even one of CAS 0.
+    ``method="cells"`` is the SPEC's wording: ``p_j`` sorted once with their
+    cumulative mass, ``x / N_d`` searched among them (D·X searches per group,
+    among the group's own ``n_valid`` cells, so a district with ``N_d = 0`` —
+    ``x / 0 = inf`` — counts exactly the group's cells).
+    ``method="districts"`` swaps the roles — ``N_d`` sorted with their cumulative
+    people, ``x / p_j`` searched among them for the group's cells only (J·X
+    searches) — and gives the same sums.  ``auto`` takes the one with fewer
     searches.  Nothing of size districts × cells is ever built.
     Returns ``(people, combinations)`` arrays over ``xs``; the people are
     ``Σ N_d · p_j`` over the counted pairs.
@@ -292,7 +318,7 @@ def cdf_counts(
         raise InputError(f"unknown CDF method {method!r}; use {', '.join(CDF_METHODS)}")
     xs = np.asarray(xs, dtype=float)
     D, S, A = N.shape
-    J = cells.n
+    J = int(cells.n_valid.max()) if cells.n_valid.size else 0
     if method == "auto":
         method = "districts" if D > J else "cells"
     side = "left" if strict else "right"
@@ -303,7 +329,9 @@ def cdf_counts(
             for s in range(S):
                 for a in range(A):
                     n = N[:, s, a]
-                    idx = np.searchsorted(cells.sorted_q[s, a], xs[None, :] / n[:, None], side=side)
+                    # the group's own cells only: N_d = 0 gives x / 0 = inf, which counts all of them
+                    idx = np.searchsorted(cells.sorted_q[s, a, :cells.n_valid[s, a]], xs[None, :] / n[:, None],
+                                          side=side)
                     people += (n[:, None] * cells.cum[s, a][idx]).sum(axis=0)
                     combos += idx.sum(axis=0)
         else:
@@ -312,7 +340,7 @@ def cdf_counts(
             cum_n = np.concatenate([np.zeros((1, S, A)), np.cumsum(sorted_n, axis=0)], axis=0)
             for s in range(S):
                 for a in range(A):
-                    q = cells.q[s, a]
+                    q = cells.sorted_q[s, a, :cells.n_valid[s, a]]  # the group's own cells
                     idx = np.searchsorted(sorted_n[:, s, a], xs[None, :] / q[:, None], side=side)
                     people += (q[:, None] * cum_n[:, s, a][idx]).sum(axis=0)
                     combos += idx.sum(axis=0)
@@ -325,7 +353,9 @@ class Cdf:
 
     ``person[i]`` = share of *people* whose CAS ≤ ``x[i]`` (denominator ``people``,
     so it rises to :attr:`plausible_share`); ``cells[i]`` = share of the
-    ``n_cells`` combinations with CAS ≤ ``x[i]`` (rises to 1).
+    ``n_cells`` combinations with CAS ≤ ``x[i]`` (rises to 1).  ``n_cells`` =
+    districts × ``Σ_{s, a}`` of each sex × age group's own cell count: cells
+    outside a group's profile grid are no combinations and never counted.
     """
 
     code: str
@@ -338,7 +368,10 @@ class Cdf:
 
     @property
     def plausible_share(self) -> float:
-        """The share of people in plausible cells: where the person-weighted CDF ends."""
+        """The share of people in the profile grid's cells: where the person-weighted CDF ends.
+
+        Those cells are plausible and within ±4 SD of their sex × age group's body groups.
+        """
         return self.plausible_people / self.people if self.people > 0 else math.nan
 
     def rows(self) -> list[dict]:
@@ -369,7 +402,7 @@ def _cdf_of(code: str, N: np.ndarray, cells: ProfileCells, xs: np.ndarray, stric
     people_below, combos = cdf_counts(N, cells, xs, strict=strict, method=method)
     people = float(N.sum())
     plausible = float((N * cells.Q1[None]).sum())
-    n_cells = N.shape[0] * N.shape[1] * N.shape[2] * cells.n
+    n_cells = N.shape[0] * int(cells.n_valid.sum())
     with np.errstate(invalid="ignore", divide="ignore"):
         person = people_below / people if people > 0 else np.full(xs.shape, np.nan)
     return Cdf(code, _readonly(xs.copy()), _readonly(person), _readonly(combos / n_cells), people, plausible, n_cells)
@@ -443,8 +476,12 @@ def district_statistics(scenario: Scenario, code: str, *, root: Path | None = No
 
     Columns: ``country, district_id, district_name, region_id, region_name, filled``;
     ``population`` (study population of the chosen sexes and ages), ``people``
-    (with auxiliary fractions), ``plausible_people`` (``Σ CAS``), ``n_cells``
-    (combinations); ``min_cas`` (smallest non-zero CAS, NaN if none) at
+    (with auxiliary fractions), ``plausible_people`` (``Σ CAS`` over the profile
+    grid), ``n_cells`` (combinations: ``Σ_{s, a}`` of each sex × age group's own
+    cell count, the same in every district); every statistic is over those cells
+    only — a cell outside a group's grid (implausible, or beyond ±4 SD of its body
+    groups) is never a minimum, maximum or combination.  ``min_cas`` (smallest
+    non-zero CAS, NaN if none) at
     ``min_sex, min_age, min_height, min_weight``; ``max_cas`` at ``max_*``;
     ``cell_mean`` (``Σ CAS / n_cells``); ``person_mean`` (``Σ CAS² / Σ CAS``);
     ``share_below`` (people with CAS < ``scenario.k`` / people).  Heights and
@@ -470,9 +507,9 @@ def _district_statistics(b: Bound, k: float) -> pd.DataFrame:
     plausible = (N * c.Q1[None]).sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         person_mean = np.where(plausible > 0, (N * N * c.Q2[None]).sum(axis=(1, 2)) / plausible, np.nan)
-    n_cells = S * A * c.n
+    n_cells = int(c.n_valid.sum())
     sa_min_q = np.where(c.min_j >= 0, np.take_along_axis(c.q, np.maximum(c.min_j, 0)[..., None], 2)[..., 0], np.inf)
-    sa_max_q = np.take_along_axis(c.q, c.max_j[..., None], 2)[..., 0]
+    sa_max_q = np.where(c.max_j >= 0, np.take_along_axis(c.q, np.maximum(c.max_j, 0)[..., None], 2)[..., 0], 0.0)
     flat = N.reshape(D, S * A)
     cand = np.where(flat > 0, flat * sa_min_q.reshape(-1)[None], np.inf)
     imin = cand.argmin(axis=1)
@@ -519,9 +556,9 @@ def _district_statistics(b: Bound, k: float) -> pd.DataFrame:
         "max_cas": vmax,
         "max_sex": where(has_max, sex[imax]),
         "max_age": where(has_max, age[imax]),
-        "max_height": where(has_max, hl[jmax]),
-        "max_weight": where(has_max, wl[jmax]),
-        "cell_mean": plausible / n_cells,
+        "max_height": where(has_max, hl[np.maximum(jmax, 0)]),
+        "max_weight": where(has_max, wl[np.maximum(jmax, 0)]),
+        "cell_mean": plausible / n_cells if n_cells else np.full(D, np.nan),
         "person_mean": person_mean,
         "share_below": share,
     })
@@ -592,8 +629,9 @@ def district_detail(
         "population": pop, "people": Nd, "plausible_people": plaus,
         "share": Nd / total if total > 0 else np.full(Nd.shape, np.nan),
     })
-    grid = b.N[d][:, :, None] * b.cells.q  # one district: S × A × J, small
+    grid = b.N[d][:, :, None] * b.cells.q  # one district: S × A × J, small; 0 outside a group's grid
     flat = grid.reshape(-1)
+    own = b.cells.valid.reshape(-1)  # only a group's own cells are its combinations
     J = b.cells.n
     sa, j = np.divmod(np.arange(flat.size), J)
 
@@ -604,10 +642,9 @@ def district_detail(
             "cas": flat[idx],
         })
 
-    nz = np.flatnonzero(flat > 0)
+    nz = np.flatnonzero((flat > 0) & own)
     smallest = nz[np.argsort(flat[nz], kind="stable")[: int(n)]]
-    largest = np.argsort(-flat, kind="stable")[: int(n)]
-    largest = largest[flat[largest] > 0]
+    largest = nz[np.argsort(-flat[nz], kind="stable")[: int(n)]]
     stats = district_statistics(scenario, code, root=root).iloc[d].to_dict()
     stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
     return DistrictDetail(
@@ -749,11 +786,17 @@ def country_table(
 
 
 def _reference_grid(scenario: Scenario, code: str, districts: Sequence[int] | None = None, *,
-                    root: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The materialised grid ``cas[d, s, a, h, w]``, the plausible mask ``[h, w]`` and ``N[d, s, a]``.
+                    root: Path | None = None, per_group: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The materialised grid ``cas[d, s, a, h, w]``, the profile-grid mask and ``N[d, s, a]``.
 
-    For tests and the benchmark only: it is districts × sexes × ages × heights ×
-    weights large.  Without body measurements ``h`` and ``w`` have length 1.
+    The mask is :meth:`~dashboard.core.body_model.JointBands.profile_mask_by_group`
+    for the chosen sexes, ``[s, a, h, w]``, with ``per_group``; otherwise its union
+    over all the model's groups, ``[h, w]`` (the cells ``j`` of :class:`ProfileCells`,
+    in the same order).  ``cas`` is 0 outside each group's own grid, so
+    ``cas[:, :, :, union]`` is ``N · ProfileCells.q``; only ``cas[:, mask]`` with the
+    per-group mask holds exactly the combinations.  For tests and the benchmark
+    only: it is districts × sexes × ages × heights × weights large.  Without body
+    measurements ``h`` and ``w`` have length 1.
     """
     model = _model(code, scenario.ages, root)
     sex_idx = np.array([SEXES.index(s) for s in scenario.sexes])
@@ -765,15 +808,20 @@ def _reference_grid(scenario: Scenario, code: str, districts: Sequence[int] | No
         N = N[np.asarray(districts)]
     if scenario.include_body:
         joint = model.joint(scenario.height_width, scenario.weight_width)
-        prob, mask = joint.prob[sex_idx], joint.profile_mask(scenario.bmi_range)
+        by_group = joint.profile_mask_by_group(scenario.bmi_range)
+        union = by_group.any(axis=(0, 1))
+        by_group = by_group[sex_idx]
+        prob = np.where(by_group, joint.prob[sex_idx], 0.0)
     else:
-        prob, mask = np.ones((len(sex_idx), N.shape[2], 1, 1)), np.ones((1, 1), dtype=bool)
-    return N[:, :, :, None, None] * prob[None], mask, N
+        prob = np.ones((len(sex_idx), N.shape[2], 1, 1))
+        by_group, union = np.ones(prob.shape, dtype=bool), np.ones((1, 1), dtype=bool)
+    return N[:, :, :, None, None] * prob[None], (by_group if per_group else union), N
 
 
 def _reference_cdf(scenario: Scenario, code: str, xs=None, districts: Sequence[int] | None = None, *,
                    chunk: int = 256, strict: bool = False, root: Path | None = None) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """Brute force: materialise every cell's CAS (``chunk`` districts at a time), sort, accumulate.
+    """Brute force: materialise every cell's CAS (``chunk`` districts at a time), keep each
+    sex × age group's own cells (the per-group mask), sort, accumulate.
 
     Returns ``(person share, cell share, people, n_cells)`` over ``xs``.
     """
@@ -785,8 +833,8 @@ def _reference_cdf(scenario: Scenario, code: str, xs=None, districts: Sequence[i
     people, n_cells = 0.0, 0
     side = "left" if strict else "right"
     for start in range(0, len(idx), chunk):
-        grid, mask, N = _reference_grid(scenario, code, idx[start:start + chunk], root=root)
-        v = np.sort(grid[:, :, :, mask].ravel())
+        grid, mask, N = _reference_grid(scenario, code, idx[start:start + chunk], root=root, per_group=True)
+        v = np.sort(grid[:, mask].ravel())
         cs = np.concatenate([[0.0], np.cumsum(v)])
         k = np.searchsorted(v, xs, side=side)
         people_below += cs[k]
@@ -798,10 +846,25 @@ def _reference_cdf(scenario: Scenario, code: str, xs=None, districts: Sequence[i
 
 def _reference_district_statistics(scenario: Scenario, code: str, districts: Sequence[int] | None = None, *,
                                    root: Path | None = None) -> pd.DataFrame:
-    """Brute force of :func:`district_statistics`'s numbers and locations (flat index into s, a, h, w)."""
-    grid, mask, N = _reference_grid(scenario, code, districts, root=root)
+    """Brute force of :func:`district_statistics`'s numbers and locations.
+
+    Over each sex × age group's own cells only (the per-group mask).  ``min_flat`` /
+    ``max_flat`` index the flattened ``(s, a, j)`` with ``j`` the union cells of
+    :class:`ProfileCells` (decode with ``divmod(flat, cells.n)``).
+    """
+    grid, mask, N = _reference_grid(scenario, code, districts, root=root, per_group=True)
     D = grid.shape[0]
-    v = grid[:, :, :, mask].reshape(D, -1)  # (s, a, plausible cell) order
+    if scenario.include_body:  # the union over every group of the model, both sexes: ProfileCells' cells j
+        union = _model(code, scenario.ages, root).joint(scenario.height_width, scenario.weight_width).profile_mask(
+            scenario.bmi_range)
+    else:
+        union = np.ones((1, 1), dtype=bool)
+    v = grid[:, mask]  # (d, every group's own cells) in (s, a, h, w) order
+    # where each kept cell sits in (s, a, union cell j) order, to name the location
+    S, A = mask.shape[:2]
+    j_of_hw = np.cumsum(union.ravel()).reshape(union.shape) - 1
+    sa_of, hw_of = np.divmod(np.flatnonzero(mask.reshape(S * A, -1)), union.size)
+    flat_of = sa_of * int(union.sum()) + j_of_hw.ravel()[hw_of]
     people = N.reshape(D, -1).sum(axis=1)
     tot = v.sum(axis=1)
     nzv = np.where(v > 0, v, np.inf)
@@ -813,9 +876,9 @@ def _reference_district_statistics(scenario: Scenario, code: str, districts: Seq
             "plausible_people": tot,
             "n_cells": np.full(D, v.shape[1]),
             "min_cas": np.where(np.isfinite(vmin), vmin, np.nan),
-            "min_flat": imin,
+            "min_flat": flat_of[imin],
             "max_cas": v[np.arange(D), imax],
-            "max_flat": imax,
+            "max_flat": flat_of[imax],
             "cell_mean": v.mean(axis=1),
             "person_mean": (v * v).sum(axis=1) / tot,
             "share_below": np.where(v < scenario.k, v, 0.0).sum(axis=1) / people,

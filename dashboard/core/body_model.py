@@ -13,7 +13,9 @@ probabilities SPEC §1.1 defines:
   (:func:`band_matrix`, memoised on hashable keys) and per sex × census age group
   as the SPEC mixture ``Σ_g w_g Pr_g[h-band] Pr_g[w-band]``
   (:meth:`CountryModel.joint`);
-* the **BMI plausibility** mask (:func:`bmi_plausible`);
+* the **BMI plausibility** mask (:func:`bmi_plausible`) and the per sex × age
+  group **profile grid** of plausible cells within ±:data:`PROFILE_SDS` of the
+  body groups that group mixes (:meth:`JointBands.profile_mask_by_group`);
 * :class:`CountryModel`, built once per data set (:func:`load_country_model`,
   memoised) or from DataFrames (:meth:`CountryModel.from_frames`, for tests).
 
@@ -55,8 +57,10 @@ DEFAULT_BMI_RANGE: tuple[float, float] = (17.0, 30.0)
 #: so that the probabilities over all bands add up to 1 within ~1e-12.
 GRID_SDS: float = 10.0
 #: The *profile grid* that aggregates and what-ifs walk covers ±PROFILE_SDS of the body
-#: groups: cells further out hold ~1e-69 people (a 255 cm woman) and would make a
-#: "minimum CAS" or a cell mean describe the grid's reach instead of the population.
+#: groups — for aggregates, of the body groups each sex × census age group mixes
+#: (:meth:`JointBands.profile_mask_by_group`): cells further out hold ~1e-17 people (a
+#: 210 cm, 130 kg woman of 18–20) and would make a "minimum CAS" or a cell mean describe
+#: the grid's reach instead of the population.
 PROFILE_SDS: float = 4.0
 
 _EPS = 1e-9
@@ -421,23 +425,56 @@ class JointBands:
     over all bands it sums to 1 within ~1e-12 (the grid spans ±10 SD of every
     body group).  Use :meth:`plausible` to leave implausible cells out of
     aggregates — they are masked, never renormalised away.
+
+    The *profile grid* of a sex × age group (:meth:`profile_mask_by_group`) is
+    narrower: plausible cells whose height band and weight band both overlap
+    ``group_height_core[s, a]`` / ``group_weight_core[s, a]`` — ``[lo, hi]`` from
+    the lowest ``mean − PROFILE_SDS·sd`` to the highest ``mean + PROFILE_SDS·sd``
+    of the body groups that census group mixes (``body_weights[s, a, g] > 0``).
+    ``height_core`` / ``weight_core`` are the union over all groups (the range of
+    :meth:`profile_mask`).
     """
 
     height: BandGrid
     weight: BandGrid
     prob: np.ndarray  # (n_sex, n_age, n_h, n_w)
-    height_core: tuple[float, float] = (-math.inf, math.inf)  # ±PROFILE_SDS of the body groups
+    height_core: tuple[float, float] = (-math.inf, math.inf)  # ±PROFILE_SDS of all body groups
     weight_core: tuple[float, float] = (-math.inf, math.inf)
+    group_height_core: np.ndarray | None = None  # (n_sex, n_age, 2): ±PROFILE_SDS of the group's body groups
+    group_weight_core: np.ndarray | None = None
 
     def plausible(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
         """``[h, w]`` mask of plausible cells (see :func:`bmi_plausible`)."""
         return bmi_plausible(self.height.centres, self.weight.centres, bmi_range)
 
+    def _cores(self, kind: str) -> np.ndarray:
+        """``[s, a, 2]`` core ranges of ``kind`` (the union range where none were given)."""
+        cores = self.group_height_core if kind == "height" else self.group_weight_core
+        if cores is None:
+            union = self.height_core if kind == "height" else self.weight_core
+            cores = np.broadcast_to(np.asarray(union, float), self.prob.shape[:2] + (2,))
+        return np.asarray(cores, float)
+
+    def in_core(self, kind: str) -> np.ndarray:
+        """``[s, a, band]``: the ``kind`` band overlaps the sex × age group's ±PROFILE_SDS range."""
+        grid = self.height if kind == "height" else self.weight
+        cores = self._cores(kind)
+        return (grid.hi[None, None, :] > cores[..., 0:1]) & (grid.lo[None, None, :] < cores[..., 1:2])
+
+    def profile_mask_by_group(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
+        """``[s, a, h, w]``: cell ``(h, w)`` belongs to the profile grid of sex × age group ``(s, a)``.
+
+        Plausible (BMI at the centre within ``bmi_range``) and both bands overlapping
+        that group's ±PROFILE_SDS range.  Cells outside are not combinations of the
+        group: aggregates leave them out, as they leave out implausible cells.
+        """
+        h = self.in_core("height")
+        w = self.in_core("weight")
+        return self.plausible(bmi_range)[None, None] & h[..., :, None] & w[..., None, :]
+
     def profile_mask(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
-        """``[h, w]`` cells of the profile grid: plausible, and within ±PROFILE_SDS of the body groups."""
-        h = (self.height.hi > self.height_core[0]) & (self.height.lo < self.height_core[1])
-        w = (self.weight.hi > self.weight_core[0]) & (self.weight.lo < self.weight_core[1])
-        return self.plausible(bmi_range) & h[:, None] & w[None, :]
+        """``[h, w]`` cells in the profile grid of *some* sex × age group (union of :meth:`profile_mask_by_group`)."""
+        return self.profile_mask_by_group(bmi_range).any(axis=(0, 1))
 
 
 # --------------------------------------------------------------------------- the model
@@ -719,7 +756,8 @@ class CountryModel:
                     used = np.flatnonzero(w > 0)
                     prob[s, a] = (ph[used].T * w[used]) @ pw[used]
             prob.setflags(write=False)
-            return JointBands(hg, wg, prob, self.core_range("height"), self.core_range("weight"))
+            return JointBands(hg, wg, prob, self.core_range("height"), self.core_range("weight"),
+                              self.group_core_ranges("height"), self.group_core_ranges("weight"))
 
         with _LOCK:
             joints = self._cache.setdefault("joints", OrderedDict())
@@ -737,6 +775,24 @@ class CountryModel:
         """[lo, hi] of ±PROFILE_SDS around every body group's mean (the realistic range)."""
         means, sds = self.body.params(kind)
         return float(np.min(means - PROFILE_SDS * sds)), float(np.max(means + PROFILE_SDS * sds))
+
+    def group_core_ranges(self, kind: str) -> np.ndarray:
+        """``[s, a, (lo, hi)]``: ±PROFILE_SDS of the body groups each sex × age group mixes (read-only).
+
+        From the lowest ``mean − PROFILE_SDS·sd`` to the highest ``mean + PROFILE_SDS·sd``
+        over the body groups with ``body_weights[s, a, g] > 0`` — the realistic range of
+        that census group, which bounds its profile grid (:meth:`JointBands.profile_mask_by_group`).
+        """
+        def make():
+            means, sds = self.body.params(kind)
+            used = self.body_weights > 0
+            lo = np.where(used, (means - PROFILE_SDS * sds)[None, None, :], np.inf).min(axis=2, initial=np.inf)
+            hi = np.where(used, (means + PROFILE_SDS * sds)[None, None, :], -np.inf).max(axis=2, initial=-np.inf)
+            out = np.stack([lo, hi], axis=-1)
+            out.setflags(write=False)
+            return out
+
+        return self._memo(("group_core", kind), make)
 
     def cell_probability(
         self, height_band: tuple[float, float] | None, weight_band: tuple[float, float] | None
