@@ -115,3 +115,36 @@ def test_unknown_link_values_are_reported(app_url, page):
     pg.wait_for_selector("text=Ignoring the census settings")
     _wait_text(pg, "#scaling-readout-kappa", "%")
     assert page.console_errors == []
+
+
+def test_upload_a_csv_and_a_bad_one(app_url, page, tmp_path):
+    pg = page.page
+    pg.goto(f"{app_url.url}/scaling?view=forecast")
+    _wait_text(pg, "#scaling-f-models", "PYC-MB")
+    good = tmp_path / "measured.csv"
+    good.write_text("n,kappa\n500,0.97\n5000,0.85\n50000,0.52\n")
+    pg.set_input_files("#scaling-f-upload input[type=file]", str(good))
+    _wait_text(pg, "#scaling-f-load-message", "3 points from measured.csv")
+    _wait_text(pg, "#scaling-f-models", "κ at 500k")  # 10 × the largest n
+    bad = tmp_path / "bad.csv"
+    bad.write_text("n,kappa\n500,0.97\n5000,lots\n")
+    pg.set_input_files("#scaling-f-upload input[type=file]", str(bad))
+    assert "'lots' is not a number" in _wait_text(pg, "#scaling-f-load-message", "not a number")
+    assert page.console_errors == []
+
+
+def test_phone_layout(app_url, browser):
+    from browser_support import PageRecorder
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    rec = PageRecorder(context.new_page())
+    for view, ready in (("explore", "#scaling-readout-kappa"), ("census", "#scaling-c-h"),
+                        ("forecast", "#scaling-f-models table")):
+        rec.page.goto(f"{app_url.url}/scaling?view={view}")
+        rec.page.wait_for_selector(ready)
+        rec.page.wait_for_load_state("networkidle")
+        width = rec.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 400, f"{view}: the page is {width}px wide on a 390px phone"
+    rec.screenshot("scaling-phone")
+    assert rec.console_errors == [] and rec.foreign_requests() == []
+    context.close()
