@@ -80,3 +80,25 @@ def test_tiny_rerun_shows_progress_and_replaces_the_charts(app_url, page):
     assert pg.locator("#anonland-back").is_hidden()
     assert page.console_errors == []
     assert page.foreign_requests() == []
+
+
+def test_rerun_works_across_several_gunicorn_workers(cache_root, page, tmp_path):
+    """Job status and result live in the shared server-side cache, so polls may land on any worker."""
+    from browser_support import running_server
+
+    with running_server(tmp_path / "server.log", workers=3) as url:
+        pg = page.page
+        for seed in ("5", "6"):  # two runs: each makes ~10 polls, spread over the workers
+            pg.goto(f"{url}/anonland")
+            pg.wait_for_selector("#anonland-divergence .main-svg")
+            pg.fill("#anonland-scale", "0.002")
+            pg.fill("#anonland-citizens", "30")
+            pg.fill("#anonland-seed", seed)
+            pg.click("#anonland-start")
+            pg.wait_for_function("() => document.querySelector('#anonland-label').innerText.startsWith('Your rerun')",
+                                 timeout=60_000)
+            assert f"seed {seed}" in pg.inner_text("#anonland-label")
+            assert pg.inner_text("#anonland-message") == ""
+        log = (tmp_path / "server.log").read_text()
+        assert "Traceback" not in log
+    assert page.console_errors == []

@@ -261,3 +261,25 @@ def test_expired_rerun_falls_back_to_the_shipped_result(page_module):
     outputs = page_module.on_view({"source": "job", "job": "B" * 24}, "plain")
     assert outputs[0].startswith("The precomputed full-scale")
     assert "expired" in outputs[len(page_module.RESULT_KEYS) + 1].children
+
+
+def test_a_run_whose_worker_died_is_reported_lost(page_module):
+    P = page_module
+    job = "C" * 24
+    P._cache().set(P._key(job, "status"), {"state": "running", "fraction": 0.4, "message": "drawing",
+                                           "updated": time.time() - P.STALE_AFTER - 1}, timeout=60)
+    poll = P.poll_job({"job": job})
+    assert poll.interval_disabled and poll.start_disabled is False
+    assert "stopped answering" in poll.message.children
+
+
+def test_the_busy_limit_refuses_instead_of_queueing(page_module):
+    P = page_module
+    held = [P._SLOTS.acquire(blocking=False) for _ in range(P.MAX_RUNNING)]
+    try:
+        out = _start(P, scale=0.001, citizens=5)
+        assert out[0] is no_update and "already running" in out[4].children
+    finally:
+        for ok in held:
+            if ok:
+                P._SLOTS.release()
