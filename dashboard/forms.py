@@ -38,8 +38,10 @@ def number(value, field: str, *, lo: float | None = None, hi: float | None = Non
             raise InputError(f"{field}: {text!r} is not a number") from None
     if not math.isfinite(x):
         raise InputError(f"{field}: please enter a finite number")
-    if lo is not None and x < lo or hi is not None and x > hi:
-        raise InputError(f"{field}: {x:g} is outside the range {lo:g}–{hi:g}")
+    if lo is not None and x < lo:
+        raise InputError(f"{field}: {x:g} is " + (f"outside the range {lo:g}–{hi:g}" if hi is not None else f"below {lo:g}"))
+    if hi is not None and x > hi:
+        raise InputError(f"{field}: {x:g} is " + (f"outside the range {lo:g}–{hi:g}" if lo is not None else f"above {hi:g}"))
     return x
 
 

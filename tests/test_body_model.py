@@ -264,19 +264,26 @@ def test_profile_mask_by_group(study, hw, ww):
             w_lo, w_hi = _by_hand_core(model, s, a, "weight")
             assert tuple(cores["height"][s, a]) == pytest.approx((h_lo, h_hi), rel=1e-12)
             assert tuple(cores["weight"][s, a]) == pytest.approx((w_lo, w_hi), rel=1e-12)
-            h_in = (joint.height.hi > h_lo) & (joint.height.lo < h_hi)  # the band overlaps the range
+            # by hand: the cell centre within 4 SD (height and weight combined) of one of its body groups
+            near = np.zeros(plausible.shape, bool)
+            for g in np.flatnonzero(model.body_weights[s, a] > 0):
+                zh = (joint.height.centres - model.body.height_mean[g]) / model.body.height_sd[g]
+                zw = (joint.weight.centres - model.body.weight_mean[g]) / model.body.weight_sd[g]
+                near |= zh[:, None] ** 2 + zw[None, :] ** 2 <= 16
+            assert np.array_equal(by_group[s, a], plausible & near)
+            h_in = (joint.height.hi > h_lo) & (joint.height.lo < h_hi)  # the ellipse lies in the bounding box
             w_in = (joint.weight.hi > w_lo) & (joint.weight.lo < w_hi)
-            assert np.array_equal(by_group[s, a], plausible & h_in[:, None] & w_in[None, :])
+            assert not (by_group[s, a] & ~(h_in[:, None] & w_in[None, :])).any()
             # the group's own grid holds nearly all of its plausible mass: only the ±4 SD tails are out
             own = joint.prob[s, a][by_group[s, a]].sum()
             assert own <= joint.prob[s, a][plausible].sum()
-            assert joint.prob[s, a][joint.profile_mask_by_group(None)[s, a]].sum() > 1 - 4 * 2 * norm.sf(4)
+            assert joint.prob[s, a][joint.profile_mask_by_group(None)[s, a]].sum() > 0.999  # 1 − e^−8 inside, less the band edges
     # one group's grid is narrower than the union of all (profile_mask)
     assert np.array_equal(joint.profile_mask(), by_group.any(axis=(0, 1)))
     labels = [g.label for g in model.age_groups]
     young_women = by_group[0, labels.index("18–20")]
     assert young_women.sum() < joint.profile_mask().sum()
-    tall_heavy = (joint.height.index(200), joint.weight.index(110))  # a young man's cell, ~5 SD for a woman of 18–20
+    tall_heavy = (joint.height.index(195), joint.weight.index(95))  # a young man's cell, ~5 SD for a woman of 18–20
     assert joint.profile_mask()[tall_heavy] and not young_women[tall_heavy]
     assert by_group[1, labels.index("18–20")][tall_heavy]
     # the mixture 65–75 takes the range of both its body groups (female 65–70 and 70–75)

@@ -113,3 +113,10 @@ def test_forms_module():
         forms.selection(["a", {"b": 1}], ["a"], "x")
     with pytest.raises(InputError, match="too many"):
         forms.selection(list(range(600)), range(600), "x")
+
+
+def test_one_sided_bounds():
+    with pytest.raises(InputError, match="below 0"):
+        forms.number(-1, "x", lo=0)
+    with pytest.raises(InputError, match="above 10"):
+        forms.number(11, "x", hi=10)

@@ -427,12 +427,14 @@ class JointBands:
     aggregates — they are masked, never renormalised away.
 
     The *profile grid* of a sex × age group (:meth:`profile_mask_by_group`) is
-    narrower: plausible cells whose height band and weight band both overlap
-    ``group_height_core[s, a]`` / ``group_weight_core[s, a]`` — ``[lo, hi]`` from
-    the lowest ``mean − PROFILE_SDS·sd`` to the highest ``mean + PROFILE_SDS·sd``
-    of the body groups that census group mixes (``body_weights[s, a, g] > 0``).
-    ``height_core`` / ``weight_core`` are the union over all groups (the range of
-    :meth:`profile_mask`).
+    narrower: plausible cells whose centre lies within PROFILE_SDS standard
+    deviations, height and weight combined (``z_h² + z_w² ≤ PROFILE_SDS²``), of at
+    least one body group that census group mixes (``body_weights[s, a, g] > 0``).
+    An ellipse, not a box: a cell 4 SD out in both height and weight (5.7 SD
+    jointly) holds ~1e-5 people and is not a combination anyone realistically has.
+    ``group_height_core[s, a]`` / ``group_weight_core[s, a]`` bound it (``[lo, hi]``
+    from the lowest ``mean − PROFILE_SDS·sd`` to the highest ``mean + PROFILE_SDS·sd``);
+    ``height_core`` / ``weight_core`` are the union over all groups.
     """
 
     height: BandGrid
@@ -442,6 +444,8 @@ class JointBands:
     weight_core: tuple[float, float] = (-math.inf, math.inf)
     group_height_core: np.ndarray | None = None  # (n_sex, n_age, 2): ±PROFILE_SDS of the group's body groups
     group_weight_core: np.ndarray | None = None
+    #: (height means, height sds, weight means, weight sds, used[s, a, g]) of the body groups
+    body_groups: tuple | None = None
 
     def plausible(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
         """``[h, w]`` mask of plausible cells (see :func:`bmi_plausible`)."""
@@ -468,9 +472,18 @@ class JointBands:
         that group's ±PROFILE_SDS range.  Cells outside are not combinations of the
         group: aggregates leave them out, as they leave out implausible cells.
         """
-        h = self.in_core("height")
-        w = self.in_core("weight")
-        return self.plausible(bmi_range)[None, None] & h[..., :, None] & w[..., None, :]
+        plausible = self.plausible(bmi_range)[None, None]
+        if self.body_groups is None:  # no body groups known: the bounding box of the ranges
+            h = self.in_core("height")
+            w = self.in_core("weight")
+            return plausible & h[..., :, None] & w[..., None, :]
+        hm, hs, wm, ws, used = self.body_groups
+        zh = (self.height.centres[None, :] - hm[:, None]) / hs[:, None]  # (G, H)
+        zw = (self.weight.centres[None, :] - wm[:, None]) / ws[:, None]  # (G, W)
+        inside = (zh[:, :, None] ** 2 + zw[:, None, :] ** 2) <= PROFILE_SDS**2  # (G, H, W)
+        G, H, W = inside.shape
+        near = (used.reshape(-1, G).astype(np.int64) @ inside.reshape(G, -1).astype(np.int64)) > 0
+        return plausible & near.reshape(used.shape[:2] + (H, W))
 
     def profile_mask(self, bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE) -> np.ndarray:
         """``[h, w]`` cells in the profile grid of *some* sex × age group (union of :meth:`profile_mask_by_group`)."""
@@ -756,8 +769,11 @@ class CountryModel:
                     used = np.flatnonzero(w > 0)
                     prob[s, a] = (ph[used].T * w[used]) @ pw[used]
             prob.setflags(write=False)
+            hm, hs = self.body.params("height")
+            wm, ws = self.body.params("weight")
             return JointBands(hg, wg, prob, self.core_range("height"), self.core_range("weight"),
-                              self.group_core_ranges("height"), self.group_core_ranges("weight"))
+                              self.group_core_ranges("height"), self.group_core_ranges("weight"),
+                              (hm, hs, wm, ws, self.body_weights > 0))
 
         with _LOCK:
             joints = self._cache.setdefault("joints", OrderedDict())
