@@ -60,21 +60,22 @@ def bench(code: str, repeat: int, root: Path | None) -> None:
     D, S, A = b.N.shape
     joint = b.model.joint(s.height_width, s.weight_width)
     full_cells = D * S * A * joint.prob.shape[2] * joint.prob.shape[3]
-    (sizes, mult, tot), t_part = _timed(lambda: cp.partition_of(b.N, b.cells.q), repeat)
-    _, peak = _peak_mib(lambda: cp.partition_of(b.N, b.cells.q))
+    (sizes, mult, tot), t_part = _timed(lambda: cp.partition_of(b.N, b.cells.q, b.cells.valid), repeat)
+    _, peak = _peak_mib(lambda: cp.partition_of(b.N, b.cells.q, b.cells.valid))
     fit, t_fit = _timed(lambda: pyc_fit.fit_partition(sizes, mult), repeat)
     ns = cp.DEFAULT_NS[cp.DEFAULT_NS <= float(np.dot(sizes, mult))]
     _, t_exact = _timed(lambda: pyc.kappa_finite_population(ns, sizes, mult), repeat)
-    print(f"{code}: {D:,} districts x {S} sexes x {A} ages x {b.cells.n} plausible cells = {tot['cells']:,} "
-          f"cells ({full_cells:,} with implausible ones); model + cells loaded in {load:.2f} s")
+    print(f"{code}: {D:,} districts x {S} sexes x {A} ages, {int(b.cells.n_valid.sum()):,} profile-grid "
+          f"height x weight cells over the sex x age groups = {tot['cells']:,} cells ({full_cells:,} in the full "
+          f"grid); model + cells loaded in {load:.2f} s")
     print(f"  partition (chunked)  {t_part * 1e3:9.1f} ms   peak {peak:7.1f} MiB   "
           f"{int(mult.sum()):,} sets, {sizes.size:,} distinct sizes, largest {int(sizes[-1]):,}")
     print(f"  PY likelihood fit    {t_fit * 1e3:9.1f} ms   h = {fit.h_bits:.3f} bits, gamma = {fit.gamma:.4f}")
     print(f"  exact kappa curve    {t_exact * 1e3:9.1f} ms   ({ns.size} gallery sizes up to the population)")
     if full_cells <= BRUTE_MAX_CELLS:
         def brute():
-            grid, mask, _ = ag._reference_grid(s, code, root=root)
-            r = np.floor(grid[:, :, :, mask] + 0.5).astype(np.int64).ravel()
+            grid, mask, _ = ag._reference_grid(s, code, root=root, per_group=True)
+            r = np.floor(grid[:, mask] + 0.5).astype(np.int64).ravel()
             return np.unique(r[r > 0], return_counts=True)
 
         (bs, bm), t_brute = _timed(brute, 1)

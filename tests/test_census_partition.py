@@ -19,8 +19,8 @@ DISTRICTS = ("11000", "09162", "01001", "07320")
 
 def _brute(scenario: Scenario, code: str, districts) -> tuple[np.ndarray, np.ndarray, float, int]:
     """Materialise every cell of the districts, round half up, count the counts."""
-    grid, mask, _ = ag._reference_grid(scenario, code, districts)
-    cells = grid[:, :, :, mask].ravel()
+    grid, mask, _ = ag._reference_grid(scenario, code, districts, per_group=True)
+    cells = grid[:, mask].ravel()  # mask [s, a, h, w]: each group's own profile grid
     rounded = np.floor(cells + 0.5).astype(np.int64)
     sizes, mult = np.unique(rounded[rounded > 0], return_counts=True)
     return sizes, mult, float(cells.sum()), cells.size
@@ -28,7 +28,7 @@ def _brute(scenario: Scenario, code: str, districts) -> tuple[np.ndarray, np.nda
 
 def _chunked(scenario: Scenario, code: str, districts, **kw):
     b = ag.bind(scenario, code)
-    return cp.partition_of(b.N[np.asarray(districts)], b.cells.q, **kw)
+    return cp.partition_of(b.N[np.asarray(districts)], b.cells.q, b.cells.valid, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_whole_country_mass_is_conserved(cache_root):
     assert math.isclose(part.expected, plausible, rel_tol=1e-10)
     assert part.records == int(np.dot(part.sizes, part.multiplicities))
     assert abs(part.records - part.expected) <= 0.5 * part.n_cells
-    assert part.n_cells == b.N.size * b.cells.n
+    assert part.n_cells == b.N.shape[0] * int(b.cells.n_valid.sum())
     assert part.n_sets + part.zero_cells == part.n_cells
     assert np.all(np.diff(part.sizes) > 0) and part.sizes[0] >= 1
     assert cp.census_partition(s, "DE") is part  # memoised
@@ -83,6 +83,14 @@ def test_large_sizes_take_the_sparse_path_exactly():
     np.testing.assert_array_equal(sizes, u)
     np.testing.assert_array_equal(mult, c)
     assert sizes.max() > 100
+    # cells outside a group's own grid are no cells: neither sets nor zero cells
+    valid = rng.random(q.shape) > 0.3
+    sizes, mult, tot = cp.partition_of(N, q, valid, chunk_cells=4, dense_max=100)
+    full = np.floor(N[:, :, :, None] * q[None] + 0.5).astype(np.int64)[:, valid]
+    u, c = np.unique(full[full > 0], return_counts=True)
+    np.testing.assert_array_equal(sizes, u)
+    np.testing.assert_array_equal(mult, c)
+    assert tot["cells"] == full.size == N.shape[0] * valid.sum()
 
 
 def test_round_half_up():

@@ -19,8 +19,10 @@ bounded by ``CHUNK_CELLS`` plus ``DENSE_MAX`` counters.
 
 Cells whose expected size rounds to 0 hold no whole person and are no set; how many there
 are and the expected people they hold are reported (:attr:`CensusPartition.zero_cells`,
-:attr:`CensusPartition.zero_mass`).  Implausible cells (BMI outside the scenario's range) are
-left out, as in every aggregate (SPEC §1.5).  Results are memoised per data set and
+:attr:`CensusPartition.zero_mass`).  The cells are those of the regional explorer's profile
+grid (:func:`~dashboard.core.aggregates.bind`): implausible cells (BMI outside the scenario's
+range) and the far tails each sex × age group's grid leaves out are no sets, as in every
+aggregate (SPEC §1.5), so both pages describe the same population.  Results are memoised per data set and
 :attr:`Scenario.profile_key`.  Nothing here imports Dash.
 """
 from __future__ import annotations
@@ -170,22 +172,24 @@ class CountsOfCounts:
         return sizes.astype(np.int64), mult.astype(np.int64)
 
 
-def partition_of(N: np.ndarray, q: np.ndarray, chunk_cells: int = CHUNK_CELLS,
+def partition_of(N: np.ndarray, q: np.ndarray, valid: np.ndarray | None = None, chunk_cells: int = CHUNK_CELLS,
                  dense_max: int = DENSE_MAX) -> tuple[np.ndarray, np.ndarray, dict]:
     """Counts of counts of ⌊N[d, s, a] · q[s, a, j] + ½⌋ over all d, s, a, j, chunk by chunk.
 
-    ``N`` is ``[district, sex, age]`` (auxiliary fractions applied), ``q`` the plausible
-    cells' probabilities ``[sex, age, cell]``.  Returns ``(sizes, multiplicities, totals)``
-    with totals ``cells``, ``zero_cells``, ``zero_mass`` and ``expected`` (Σ N·q).
+    ``N`` is ``[district, sex, age]`` (auxiliary fractions applied), ``q`` the cells'
+    probabilities ``[sex, age, cell]`` and ``valid[s, a, j]`` (optional) which cells belong
+    to the profile grid of group ``(s, a)`` — the others are no cells at all.  Returns
+    ``(sizes, multiplicities, totals)`` with totals ``cells``, ``zero_cells``,
+    ``zero_mass`` and ``expected`` (Σ N·q over the cells).
     """
     D, S, A = N.shape
-    J = q.shape[-1]
-    rows = max(1, chunk_cells // max(J, 1))
     acc = CountsOfCounts(dense_max)
-    zero_cells, zero_mass, expected = 0, 0.0, 0.0
+    cells, zero_cells, zero_mass, expected = 0, 0, 0.0, 0.0
     for s in range(S):
         for a in range(A):
-            qj = q[s, a]
+            qj = q[s, a] if valid is None else q[s, a][valid[s, a]]
+            rows = max(1, chunk_cells // max(qj.size, 1))
+            cells += D * qj.size
             for d0 in range(0, D, rows):
                 v = N[d0:d0 + rows, s, a][:, None] * qj[None, :]
                 r = round_half_up(v)
@@ -195,8 +199,7 @@ def partition_of(N: np.ndarray, q: np.ndarray, chunk_cells: int = CHUNK_CELLS,
                 expected += float(v.sum())
                 acc.add(r.ravel())
     sizes, mult = acc.result()
-    return sizes, mult, {"cells": D * S * A * J, "zero_cells": zero_cells, "zero_mass": zero_mass,
-                         "expected": expected}
+    return sizes, mult, {"cells": cells, "zero_cells": zero_cells, "zero_mass": zero_mass, "expected": expected}
 
 
 def census_partition(scenario: Scenario, code: str | None = None, *, root: Path | None = None) -> CensusPartition:
@@ -209,7 +212,7 @@ def census_partition(scenario: Scenario, code: str | None = None, *, root: Path 
 
 def _build(b, scenario: Scenario, code: str) -> CensusPartition:
     t0 = time.perf_counter()
-    sizes, mult, tot = partition_of(b.N, b.cells.q)
+    sizes, mult, tot = partition_of(b.N, b.cells.q, getattr(b.cells, "valid", None))
     records = int(np.dot(sizes, mult)) if sizes.size else 0
     return CensusPartition(
         code=code, name=b.model.name, scenario=scenario, sizes=_ro(sizes), multiplicities=_ro(mult),
