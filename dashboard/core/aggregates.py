@@ -48,9 +48,7 @@ tests and ``benchmarks/bench_regions.py`` can check the fast paths against them.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +65,7 @@ from .body_model import (
     load_country_model,
 )
 from .errors import InputError
+from .memo import Memo
 from .scenario import Scenario, UserPercent, check_ages
 
 #: Default thresholds of the CDFs: 200 points, log-spaced from 1e-3 to 1e8 people.
@@ -83,37 +82,11 @@ CDF_METHODS: tuple[str, ...] = ("auto", "cells", "districts")
 # --------------------------------------------------------------------------- memoisation
 
 
-class _Memo:
-    """A small LRU dict behind a lock: concurrent callers may compute twice, never corrupt it."""
-
-    def __init__(self, maxsize: int):
-        self.maxsize = maxsize
-        self._data: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable, make: Callable[[], object]):
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                return self._data[key]
-        value = make()
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-_CELLS = _Memo(64)
-_BOUND = _Memo(64)
-_STATS = _Memo(64)
-_CDF = _Memo(128)
-_TABLE = _Memo(256)
+_CELLS = Memo(64)
+_BOUND = Memo(64)
+_STATS = Memo(64)
+_CDF = Memo(128)
+_TABLE = Memo(256)
 
 
 def clear_caches() -> None:

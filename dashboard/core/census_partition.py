@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import math
 import shlex
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +37,7 @@ import numpy as np
 
 from . import aggregates, pyc, pyc_fit
 from .errors import InputError
+from .memo import Memo
 from .scenario import Scenario
 
 #: Rounded sizes up to this are counted in a dense bincount table (512 KiB of counters).
@@ -101,33 +100,8 @@ class CensusPartition:
         }
 
 
-class _Lru:
-    """A small LRU dict behind a lock (a Dash server calls from several threads)."""
-
-    def __init__(self, maxsize: int):
-        self.maxsize = maxsize
-        self._data: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key, make):
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                return self._data[key]
-        value = make()
-        with self._lock:
-            self._data[key] = value
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-_PARTITIONS = _Lru(16)
-_FITS = _Lru(16)
+_PARTITIONS = Memo(16)
+_FITS = Memo(16)
 
 
 def clear_caches() -> None:
