@@ -1,0 +1,420 @@
+"""Figures of the regional explorer (pure builders: data in, plotly figure or plain values out).
+
+The district map is built here rather than with :func:`.maps.choropleth` because the
+explorer patches colours in place: the outline traces carry only the geometry of
+the districts they outline (not a second and third copy of the whole country),
+and :func:`map_colours` returns exactly the values a colour-only update replaces.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.core.cas import format_count
+
+from .style import HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, base_layout, short_number
+
+#: The blank MapLibre style: no tiles, no token, no request to another host.
+MAP_STYLE = "white-bg"
+#: Outline of districts whose counts were filled from their region's remainder (SPEC §1.4).
+FILLED_COLOUR = "#CC79A7"
+#: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
+SELECTED_COLOUR = HIGHLIGHT
+MAP_HEIGHT = 580
+#: Trace order of the district map; patches address traces by these positions.
+MAIN, FILLED, SELECTED = 0, 1, 2
+#: The CDF readouts: "x % of people have an anonymity set below k".
+READOUT_KS: tuple[int, ...] = (5, 20, 100)
+FEMALE, MALE = QUALITATIVE[1], QUALITATIVE[0]
+
+
+class StatInfo(NamedTuple):
+    """How a district statistic is named and coloured."""
+
+    column: str
+    label: str       # short, for hovers and radio buttons
+    title: str       # for the map title
+    log: bool        # log colour scale (CAS statistics) or linear 0–100 % (the share)
+
+
+STAT_INFO: dict[str, StatInfo] = {
+    "person_mean": StatInfo("person_mean", "person mean CAS", "person mean CAS (expected CAS of a random resident)", True),
+    "cell_mean": StatInfo("cell_mean", "cell mean CAS", "cell mean CAS (mean over attribute combinations)", True),
+    "min": StatInfo("min_cas", "minimum non-zero CAS", "minimum non-zero CAS", True),
+    "max": StatInfo("max_cas", "maximum CAS", "maximum CAS", True),
+    "share_below": StatInfo("share_below", "share with CAS below k", "share of people with CAS below k", False),
+}
+
+
+# --------------------------------------------------------------------------- numbers as text
+
+
+def format_cas(x) -> str:
+    """A CAS as shown everywhere: whole people rounded down; below one person, two significant digits."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "–"
+    if not math.isfinite(x):
+        return "–"
+    if 0 < x < 1:
+        return f"{x:.2g}"
+    return format_count(x)
+
+
+def percent(share) -> str:
+    """A share (0–1) as a percentage with as many digits as a small share needs."""
+    try:
+        x = 100.0 * float(share)
+    except (TypeError, ValueError):
+        return "–"
+    if not math.isfinite(x):
+        return "–"
+    if x == 0:
+        return "0 %"
+    if x < 1e-4:
+        return f"{x:.1e} %"
+    if x < 1:
+        return f"{x:.2g} %"
+    return f"{x:.1f} %"
+
+
+def stat_label(stat: str, k: float) -> str:
+    """``person mean CAS`` or ``share with CAS below 5``."""
+    info = STAT_INFO[stat]
+    return f"share with CAS below {k:g}" if stat == "share_below" else info.label
+
+
+def log_ticks(lo: float, hi: float, max_ticks: int = 8) -> tuple[list[float], list[str]]:
+    """Readable ticks (in log10 space) for values from ``lo`` to ``hi``, however many decades.
+
+    1-2-5 steps when the range is narrow, powers of ten otherwise, and every n-th
+    power of ten when even those would crowd (a minimum CAS can reach 1e-15).
+    Unlike :func:`.style.log_ticks` it does not stop at 0.001.
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo <= 0 or hi <= 0:
+        return [], []
+    if hi < lo:
+        lo, hi = hi, lo
+    e0, e1 = math.floor(math.log10(lo) + 1e-9), math.ceil(math.log10(hi) - 1e-9)
+    for mantissas in ((1, 2, 5), (1, 3), (1,)):
+        vals = [m * 10.0**e for e in range(e0, e1 + 1) for m in mantissas if lo * (1 - 1e-9) <= m * 10.0**e <= hi * (1 + 1e-9)]
+        if 2 <= len(vals) <= max_ticks:
+            break
+    else:
+        step = max(1, math.ceil((e1 - e0 + 1) / max_ticks))
+        vals = [10.0**e for e in range(e0, e1 + 1) if (e - e0) % step == 0 and lo * (1 - 1e-9) <= 10.0**e <= hi * (1 + 1e-9)]
+    if not vals:  # the whole range lies between two ticks
+        vals = [lo, hi] if hi > lo else [lo]
+    return [round(math.log10(v), 6) for v in vals], [tick_label(v) for v in vals]
+
+
+def tick_label(v: float) -> str:
+    """``1e-6``, ``0.01``, ``5``, ``20k``, ``3M``."""
+    if v < 1e-3:
+        mant, exp = f"{v:.0e}".split("e")
+        return f"{mant}e{int(exp)}" if mant != "1" else f"1e{int(exp)}"
+    return short_number(float(f"{v:.3g}"))
+
+
+# --------------------------------------------------------------------------- the district map
+
+
+class MapColours(NamedTuple):
+    """What a colour-only update of the district map replaces (all JSON-ready).
+
+    ``z`` is log10 of the value for CAS statistics (rounded: colours need no more)
+    or the share in percent; ``text`` the value as shown in the hover, whose
+    ``hovertemplate`` carries the statistic's name once instead of per district.
+    """
+
+    z: list
+    text: list
+    hovertemplate: str
+    zmin: float
+    zmax: float
+    colorbar: dict
+    title: str
+    n_missing: int
+
+
+def map_colours(df: pd.DataFrame, stat: str, k: float, *, country_name: str = "", district_label: str = "district") -> MapColours:
+    """Colours, hover values, colour bar and title of ``stat`` for a district-statistics frame."""
+    info = STAT_INFO[stat]
+    values = df[info.column].to_numpy(dtype=float)
+    label = stat_label(stat, k)
+    if info.log:
+        ok = np.isfinite(values) & (values > 0)
+        z = np.full(values.shape, np.nan)
+        z[ok] = np.round(np.log10(values[ok]), 4)
+        text = [format_cas(v) if good else "–" for v, good in zip(values, ok)]
+        if ok.any():
+            lo, hi = float(values[ok].min()), float(values[ok].max())
+            if hi <= lo * 1.0001:
+                lo, hi = lo / 2, hi * 2
+            tickvals, ticktext = log_ticks(lo, hi)
+            zmin, zmax = math.log10(lo), math.log10(hi)
+        else:
+            tickvals, ticktext, zmin, zmax = [], [], 0.0, 1.0
+        colorbar = dict(title=dict(text=f"{label}<br>(people, log scale)", side="right"),
+                        tickvals=tickvals, ticktext=ticktext, ticksuffix="")
+    else:
+        ok = np.isfinite(values)
+        z = np.where(ok, np.round(100.0 * values, 3), np.nan)
+        text = [percent(v) if good else "–" for v, good in zip(values, ok)]
+        zmin, zmax = 0.0, 100.0
+        colorbar = dict(title=dict(text=f"people with CAS<br>below {k:g} (%)", side="right"),
+                        tickvals=[0, 20, 40, 60, 80, 100], ticktext=["0", "20", "40", "60", "80", "100 %"], ticksuffix="")
+    colorbar.update(thickness=14, len=0.85, x=1.0, xanchor="left")
+    where = f" by {district_label}" if district_label else ""
+    scale = "log colour scale" if info.log else "linear colour scale, 0–100 %"
+    title = f"{country_name}: {info.title if stat != 'share_below' else f'share of people with CAS below {k:g}'}{where} ({scale})"
+    zl = [None if not math.isfinite(v) else float(v) for v in z]
+    template = f"<b>%{{customdata}}</b><br>%{{hovertext}}<br>{label}: <b>%{{text}}</b><extra></extra>"
+    return MapColours(zl, text, template, round(zmin, 4), round(zmax, 4), colorbar, title.lstrip(": "),
+                      int((~ok).sum()))
+
+
+def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> list[str]:
+    """The hover line with each district's population (and whether it was filled)."""
+    out = []
+    regions = df["region_name"].astype(str).to_numpy() if "region_name" in df else [""] * len(df)
+    for pop, filled, region in zip(df["population"].to_numpy(dtype=float), df["filled"].to_numpy(dtype=bool), regions):
+        line = f"{format_count(pop)} people aged {ages_label}"
+        if region and region not in ("<NA>", "nan"):
+            line = f"{region} · {line}"
+        if filled:
+            line += "<br><i>filled: estimated from the region's remainder</i>"
+        out.append(line)
+    return out
+
+
+def subset(geo: dict, ids) -> dict:
+    """A FeatureCollection of the features whose id is in ``ids`` (outline traces carry only these)."""
+    wanted = {str(i) for i in ids}
+    return {"type": "FeatureCollection", "features": [f for f in geo.get("features", []) if str(f.get("id")) in wanted]}
+
+
+def outline_trace(geo: dict, ids, colour: str, width: float, name: str) -> go.Choroplethmap:
+    """A transparent trace that only draws the borders of ``ids`` (hidden when there are none)."""
+    ids = [str(i) for i in ids]
+    return go.Choroplethmap(
+        geojson=subset(geo, ids), locations=ids, z=[0] * len(ids),
+        colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
+        marker=dict(line=dict(width=width, color=colour)), hoverinfo="skip", name=name, visible=bool(ids),
+    )
+
+
+def selected_props(geo: dict | None, district_id: str | None) -> dict:
+    """The selected-outline trace's properties for ``district_id`` (one feature's geometry, or none)."""
+    ids = [str(district_id)] if district_id and geo is not None else []
+    return {"geojson": subset(geo or {}, ids), "locations": ids, "z": [0] * len(ids), "visible": bool(ids)}
+
+
+def district_map(
+    geo: dict,
+    df: pd.DataFrame,
+    stat: str,
+    k: float,
+    *,
+    ages_label: str,
+    view: dict | None = None,
+    selected: str | None = None,
+    country_name: str = "",
+    district_label: str = "district",
+    height: int = MAP_HEIGHT,
+) -> go.Figure:
+    """The full district map of one country: colours of ``stat``, filled districts and the selection outlined.
+
+    Sent once per country; afterwards the page patches ``z``, ``text``, colour
+    bar and title (:func:`map_colours`) and the selected outline
+    (:func:`selected_props`).  Districts without a value stay white.
+    """
+    colours = map_colours(df, stat, k, country_name=country_name, district_label=district_label)
+    ids = df["district_id"].astype(str).tolist()
+    main = go.Choroplethmap(
+        geojson=geo,
+        locations=ids,
+        z=colours.z,
+        zmin=colours.zmin,
+        zmax=colours.zmax,
+        colorscale=SEQUENTIAL,
+        colorbar=colours.colorbar,
+        marker=dict(line=dict(width=0.4, color="#ffffff"), opacity=0.95),
+        customdata=df["district_name"].astype(str).tolist(),
+        hovertext=hover_people(df, ages_label),
+        text=colours.text,
+        hovertemplate=colours.hovertemplate,
+        name="districts",
+    )
+    filled = df.loc[df["filled"].to_numpy(dtype=bool), "district_id"].astype(str).tolist()
+    sel = selected_props(geo, selected if selected in set(ids) else None)
+    fig = go.Figure([
+        main,
+        outline_trace(geo, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
+        go.Choroplethmap(colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
+                         marker=dict(line=dict(width=3.5, color=SELECTED_COLOUR)), hoverinfo="skip",
+                         name="selected district", **sel),
+    ])
+    view = view or {"center": {"lon": 0, "lat": 20}, "zoom": 1}
+    annotations = []
+    if filled:
+        annotations.append(dict(
+            text=f"<span style='color:{FILLED_COLOUR}'>━</span> magenta outline: {len(filled)} filled (estimated) "
+                 f"{district_label}s", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
+            showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
+    fig.update_layout(
+        **base_layout(margin=dict(l=0, r=0, t=46, b=0)),
+        title=dict(text=colours.title, x=0.01, font=dict(size=15)),
+        map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),
+        height=height,
+        showlegend=False,
+        annotations=annotations,
+        uirevision=f"map-{df.attrs.get('country', '')}",
+    )
+    return fig
+
+
+def fit_view(geo: dict, fallback: dict, *, width: float = 740, height: float = MAP_HEIGHT - 46, far: float = 4.0) -> dict:
+    """Centre and zoom that frame a country's main territory, not far-off islands.
+
+    A country with overseas districts (France's DOM, Alaska and Hawaii, the
+    Azores) would otherwise be drawn as specks on an empty ocean.  Districts whose
+    centre lies more than ``far`` times the median distance from the median
+    centre are left outside the frame (one scroll or zoom away); ``width`` and
+    ``height`` are the map's plotting area in pixels.
+    """
+    boxes = []
+    for f in geo.get("features", []):
+        xs, ys = [], []
+        _coords(f.get("geometry") or {}, xs, ys)
+        if xs:
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    if not boxes:
+        return fallback
+    b = np.array(boxes)
+    cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+    mx, my = np.median(cx), np.median(cy)
+    dist = np.hypot((cx - mx) * math.cos(math.radians(my)), cy - my)
+    keep = dist <= max(far * float(np.median(dist)), 1e-9)
+    lon0, lat0, lon1, lat1 = b[keep, 0].min(), b[keep, 1].min(), b[keep, 2].max(), b[keep, 3].max()
+
+    def merc(lat):
+        lat = max(min(lat, 85.0), -85.0)
+        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+
+    dx = max(lon1 - lon0, 1e-6) / 360.0
+    dy = max(merc(lat1) - merc(lat0), 1e-6) / (2 * math.pi)
+    zoom = min(math.log2(width * 0.94 / 512 / dx), math.log2(height * 0.94 / 512 / dy))
+    zoom = float(zoom)
+    centre_lat = math.degrees(2 * math.atan(math.exp((merc(lat0) + merc(lat1)) / 2)) - math.pi / 2)
+    return {"center": {"lon": round(float(lon0 + lon1) / 2, 4), "lat": round(float(centre_lat), 4)},
+            "zoom": round(max(min(zoom, 11.0), 0.5), 2)}
+
+
+def _coords(geom: dict, xs: list, ys: list) -> None:
+    t = geom.get("type")
+    if t == "GeometryCollection":
+        for g in geom.get("geometries", []):
+            _coords(g, xs, ys)
+        return
+    arr = geom.get("coordinates")
+    if arr is None:
+        return
+    flat = np.asarray(_flatten(arr), dtype=float).reshape(-1, 2) if arr else np.empty((0, 2))
+    xs.extend(flat[:, 0].tolist())
+    ys.extend(flat[:, 1].tolist())
+
+
+def _flatten(arr) -> list:
+    if arr and isinstance(arr[0], (int, float)):
+        return list(arr[:2])
+    out = []
+    for a in arr:
+        out.extend(_flatten(a))
+    return out
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> go.Figure:
+    """Person-weighted (solid) and cell-weighted (dotted) CDFs of CAS, one colour per country, log x axis.
+
+    The person-weighted curve ends at the plausible share (people in implausible
+    BMI cells are left out, not renormalised); its end is labelled.
+    """
+    fig = go.Figure()
+    top = 1e-3
+    for i, (code, c) in enumerate(cdfs.items()):
+        colour = QUALITATIVE[i % len(QUALITATIVE)]
+        x = np.asarray(c.x, dtype=float)
+        person = 100.0 * np.asarray(c.person, dtype=float)
+        cells = 100.0 * np.asarray(c.cells, dtype=float)
+        name = names.get(code, code)
+        end = 100.0 * c.plausible_share if math.isfinite(c.plausible_share) else float(np.nanmax(person, initial=0))
+        done = np.flatnonzero((person >= end - 1e-3) & (cells >= 100.0 - 1e-3))
+        top = max(top, float(x[done[0]]) if done.size else float(x[-1]))
+        fig.add_trace(go.Scatter(
+            x=x, y=person, mode="lines", line=dict(color=colour, width=3), name=f"{name}: people",
+            legendgroup=code, hovertemplate=f"{name}<br>%{{y:.2f}} % of people have CAS ≤ %{{x:,.3~g}}<extra></extra>"))
+        fig.add_trace(go.Scatter(
+            x=x, y=cells, mode="lines", line=dict(color=colour, width=2, dash="dot"), name=f"{name}: combinations",
+            legendgroup=code,
+            hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~g}}<extra></extra>"))
+    hi = min(top * 5, 1e8)
+    for i, (code, c) in enumerate(cdfs.items()):
+        share = c.plausible_share
+        if math.isfinite(share):
+            fig.add_annotation(
+                x=math.log10(hi), y=100.0 * share, xanchor="right", yanchor="top", showarrow=False,
+                text=f"{names.get(code, code)}: people end at {percent(share)}",
+                font=dict(size=12, color=QUALITATIVE[i % len(QUALITATIVE)]), yshift=-3,
+                bgcolor="rgba(255,255,255,0.8)")
+    for k in ks:
+        fig.add_vline(x=k, line=dict(color=MUTED, width=1, dash="dash"))
+        fig.add_annotation(x=math.log10(k), y=1.0, yref="paper", text=f"k = {k:g}", showarrow=False,
+                           yanchor="bottom", font=dict(size=12, color="#4a5562"))
+    tickvals = [10.0**e for e in range(-3, 9) if 10.0**e <= hi * 1.01]
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=20, t=30, b=10)),
+        height=440,
+        xaxis=dict(type="log", range=[-3, math.log10(hi)], title="anonymity set size x (CAS, people; log scale)",
+                   tickvals=tickvals, ticktext=[tick_label(v) for v in tickvals], gridcolor="#e5e9ee",
+                   automargin=True),
+        yaxis=dict(range=[0, 102], title="share with CAS ≤ x (%)", ticksuffix=" %", gridcolor="#e5e9ee",
+                   automargin=True, ticklabelstandoff=8),
+        legend=dict(orientation="h", y=-0.22, x=0, yanchor="top"),
+        hovermode="closest",
+    )
+    return fig
+
+
+def distribution_figure(distribution: pd.DataFrame, title: str = "") -> go.Figure:
+    """A district's people by sex and age group (grouped bars, hover in whole people)."""
+    fig = go.Figure()
+    for sex, colour in (("female", FEMALE), ("male", MALE)):
+        part = distribution[distribution["sex"].astype(str) == sex]
+        if part.empty:
+            continue
+        people = part["people"].to_numpy(dtype=float)
+        fig.add_trace(go.Bar(
+            x=part["age"].astype(str).tolist(), y=people, name=sex, marker_color=colour,
+            customdata=[format_count(p) for p in people],
+            hovertemplate=f"{sex}, %{{x}}: %{{customdata}} people<extra></extra>"))
+    n_ages = distribution["age"].nunique()
+    fig.update_layout(
+        **base_layout(margin=dict(l=10, r=10, t=70 if title else 30, b=10)),
+        title=dict(text=title, x=0.01, y=0.98, yanchor="top", font=dict(size=15)),
+        height=360,
+        barmode="group",
+        bargap=0.15,
+        xaxis=dict(title="age group", automargin=True, tickangle=-60 if n_ages > 6 else 0, tickfont=dict(size=12)),
+        yaxis=dict(title="people", tickformat=",~s", gridcolor="#e5e9ee", automargin=True),
+        legend=dict(orientation="h", y=1.0, x=0, xanchor="left", yanchor="bottom"),
+    )
+    return fig

@@ -1,0 +1,222 @@
+"""The regional explorer in headless Chromium: live map values, district detail, CDF readouts, sortable tables."""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.browser
+
+MAP_Z = "(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"\
+        " return g && g.data && g.data[0] ? Array.from(g.data[0].z) : null; })()"
+MAP_TITLE = "document.querySelector('#explore-map .js-plotly-plot').layout.title.text"
+
+
+def _open(pg, url: str):
+    pg.goto(url)
+    pg.wait_for_selector("#explore-readouts .readout", timeout=60_000)
+    pg.wait_for_function("(() => { const td = document.querySelector(\"#explore-country-table td[data-dash-column='country']\");"
+                         " return td !== null && td.innerText.trim() !== ''; })()", timeout=60_000)
+
+
+def _wait_map(pg, title_part: str):
+    pg.wait_for_selector("#explore-map .js-plotly-plot", state="attached", timeout=60_000)
+    pg.wait_for_function(
+        f"(() => {{ const g = document.querySelector('#explore-map .js-plotly-plot');"
+        f" return g && g.layout && g.layout.title && g.layout.title.text.includes({title_part!r}); }})()",
+        timeout=30_000,
+    )
+
+
+def _z(pg) -> np.ndarray:
+    return np.array([np.nan if v is None else v for v in pg.evaluate(MAP_Z)], dtype=float)
+
+
+def _expected_z(scenario, code="DE") -> np.ndarray:
+    from dashboard.core import aggregates as ag
+
+    values = ag.district_stat(scenario, code).to_numpy(dtype=float)
+    if scenario.stat == "share_below":
+        return 100 * values
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(values > 0, np.log10(values), np.nan)
+
+
+def _idle(pg):
+    pg.wait_for_load_state("networkidle")
+    pg.wait_for_function("!document.querySelector('[data-dash-is-loading=\"true\"]')")
+
+
+def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
+    from dashboard.core.scenario import Scenario
+
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=DE")
+    _wait_map(pg, "person mean CAS")
+    np.testing.assert_allclose(_z(pg), _expected_z(Scenario()), atol=1e-3)
+    geometry_before = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson.features.length")
+    responses = []
+    pg.on("response", lambda r: responses.append(r) if "_dash-update-component" in r.url else None)
+
+    # the statistic: minimum non-zero CAS
+    pg.check("#explore-stat input[value=min]")
+    _wait_map(pg, "minimum non-zero CAS")
+    np.testing.assert_allclose(_z(pg), _expected_z(Scenario(stat="min")), atol=1e-3)
+    pg.wait_for_function("location.search.includes('stat=min')")
+    # the share below k, with another k
+    pg.check("#explore-stat input[value=share_below]")
+    pg.fill("#explore-k", "20")
+    pg.press("#explore-k", "Tab")
+    _wait_map(pg, "below 20")
+    np.testing.assert_allclose(_z(pg), _expected_z(Scenario(stat="share_below", k=20)), atol=1e-2)
+    pg.wait_for_function("location.search.includes('k=20') && location.search.includes('stat=share_below')")
+    # the scenario: women only
+    pg.uncheck("#explore-sex input[value=male]")
+    pg.wait_for_function("location.search.includes('sex=female')")
+    _idle(pg)
+    pg.wait_for_timeout(500)
+    np.testing.assert_allclose(_z(pg), _expected_z(Scenario(stat="share_below", k=20, sexes=("female",))), atol=1e-2)
+    # geometry was never sent again: every map update was a patch without coordinates
+    _idle(pg)
+    bodies = [r.text() for r in responses if r.ok and r.status == 200]
+    map_updates = [b for b in bodies if "explore-map" in b]
+    assert map_updates and all("coordinates" not in b for b in map_updates)
+    assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson.features.length") == geometry_before
+    assert page.console_errors == []
+    assert page.foreign_requests() == []
+
+
+def test_click_a_district_and_see_its_detail(app_url, page):
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=DE")
+    _wait_map(pg, "person mean CAS")
+    _idle(pg)
+    # Berlin's centre, projected by the map itself
+    box = pg.locator("#explore-map .js-plotly-plot").bounding_box()
+    xy = pg.evaluate(
+        "(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"
+        " const m = g._fullLayout.map._subplot.map; const p = m.project([13.40, 52.52]);"
+        " const r = m.getContainer().getBoundingClientRect(); const o = g.getBoundingClientRect();"
+        " return [p.x + r.left - o.left, p.y + r.top - o.top]; })()"
+    )
+    pg.mouse.move(box["x"] + xy[0], box["y"] + xy[1])
+    pg.wait_for_timeout(300)
+    pg.mouse.click(box["x"] + xy[0], box["y"] + xy[1])
+    pg.wait_for_selector("#explore-detail .detail[data-district='11000']", timeout=30_000)
+    text = pg.inner_text("#explore-detail")
+    assert "Berlin (11000)" in text and "Smallest non-zero cells" in text and "Largest cells" in text
+    assert pg.locator("#explore-detail .js-plotly-plot").count() == 1  # the sex × age bar chart
+    link = pg.get_attribute("#explore-personal-link", "href")
+    assert link == "/?country=DE&district=11000"
+    pg.wait_for_function("location.search.includes('district=11000')")
+    # the selection is outlined on the map (one feature, not the country again)
+    pg.wait_for_function("document.querySelector('#explore-map .js-plotly-plot').data[2].locations[0] === '11000'")
+    assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[2].geojson.features.length") == 1
+    # the link opens the personal page with the district chosen
+    pg.click("#explore-personal-link")
+    pg.wait_for_selector("#me-country", state="attached")
+    pg.wait_for_function("location.pathname === '/' && location.search.includes('district=11000')")
+    assert page.console_errors == []
+    assert page.foreign_requests() == []
+
+
+def test_cdf_readouts_and_comparison(app_url, page):
+    from dashboard.core import aggregates as ag
+    from dashboard.core.scenario import Scenario
+    from dashboard.figures.explorer import percent
+
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=DE,FR")
+    pg.wait_for_selector("#explore-readouts .readout[data-country='FR']")
+    shares = ag.share_below(Scenario(countries=("DE", "FR")), (5, 20, 100))
+    for code in ("DE", "FR"):
+        text = pg.inner_text(f"#explore-readouts .readout[data-country='{code}']")
+        for k in (5, 20, 100):
+            assert f"{percent(shares[code][k])} of people have an anonymity set below {k}" in text
+    traces = pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').data.map(t => t.name)")
+    assert traces == ["Germany: people", "Germany: combinations", "France: people", "France: combinations"]
+    assert pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').layout.xaxis.type") == "log"
+    assert "ends at the plausible share" in pg.inner_text("#explore-cdf-note")
+    assert "anonset cdf --country DE --country FR" in pg.inner_text("#explore-cli-cdf")
+    assert page.console_errors == []
+
+
+def test_country_table_sorts_and_downloads(app_url, page):
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=DE")
+    first = lambda col: pg.inner_text(f"#explore-country-table td[data-dash-column='{col}']")
+    assert first("country") == "AL"
+    sort = pg.locator("#explore-country-table th[data-dash-column='cell_mean'] .column-header--sort").last
+    sort.click()  # ascending
+    pg.wait_for_function("document.querySelector(\"#explore-country-table td[data-dash-column='country']\").innerText !== 'AL'")
+    values = [float(t.replace(",", "")) for t in
+              pg.locator("#explore-country-table td[data-dash-column='cell_mean']").all_inner_texts()]
+    assert values == sorted(values) and len(values) > 10
+    assert re.fullmatch(r"[\d,]+", pg.locator("#explore-country-table td[data-dash-column='population']").first.inner_text())
+    with pg.expect_download() as dl:
+        pg.click("#explore-country-table button.export")
+    csv = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert "minimum non-zero CAS" in csv and "Germany" in csv
+    # the age setting: published comparisons used 15-85
+    pg.fill("#explore-table-ages", "15-85")
+    pg.press("#explore-table-ages", "Enter")
+    pg.wait_for_function("document.querySelector('#explore-cli-table').innerText.includes('15-85')")
+    pg.wait_for_function("location.search.includes('table_ages=15-85')")
+    pg.fill("#explore-table-ages", "0-150")
+    pg.press("#explore-table-ages", "Enter")
+    pg.wait_for_selector("#explore-table-message .error")
+    assert "outside the census data" in pg.inner_text("#explore-table-message")
+    assert page.console_errors == []
+
+
+def test_bad_input_shows_messages_not_tracebacks(app_url, page):
+    pg = page.page
+    pg.goto(f"{app_url.url}/explore?country=XX&stat=median&k=-1&ages=0-150")
+    pg.wait_for_selector("#explore-link-notices .warning")
+    notices = pg.inner_text("#explore-link-notices")
+    for part in ("Unknown country or data set 'XX'", "unknown statistic 'median'", "k must be a positive",
+                 "outside the census data"):
+        assert part in notices
+    pg.wait_for_selector("#explore-readouts .readout")
+    pg.wait_for_function("!location.search.includes('XX')")  # the address bar shows the repaired view
+    pg.fill("#explore-ages", "60-40")
+    pg.press("#explore-ages", "Enter")
+    pg.wait_for_selector("#explore-message .error")
+    assert "reversed or empty" in pg.inner_text("#explore-message")
+    assert "Traceback" not in pg.content()
+    assert page.console_errors == []
+
+
+def test_data_set_without_boundaries_lists_its_districts(app_url, page):
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=AU")
+    pg.wait_for_selector("#explore-no-map .warning")
+    assert "No boundary file" in pg.inner_text("#explore-no-map")
+    assert not pg.locator("#explore-map-box").is_visible()
+    pg.wait_for_selector("#explore-district-table td[data-dash-column='district']")
+    pg.locator("#explore-district-table td[data-dash-column='district']").first.click()
+    pg.wait_for_selector("#explore-detail .detail")
+    assert "Open “How many people are like you?”" in pg.inner_text("#explore-detail")
+    assert page.console_errors == []
+    assert page.foreign_requests() == []
+
+
+@pytest.mark.parametrize("code, name, title", [("DE", "explorer-de", "Kreis"), ("US", "explorer-us", "county"),
+                                                ("FR", "explorer-fr", "NUTS-3")])
+def test_screenshots(app_url, page, code, name, title):
+    district = {"DE": "11000", "US": "06037", "FR": "FR101"}[code]
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country={code}&district={district}")
+    _wait_map(pg, title)
+    pg.wait_for_selector(f"#explore-detail .detail[data-district='{district}']")
+    _idle(pg)
+    pg.wait_for_timeout(1500)  # MapLibre draws after plotly resolves
+    z = _z(pg)
+    assert np.isfinite(z).sum() > 0.95 * len(z)
+    assert not math.isnan(float(pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').layout.map.zoom")))
+    page.screenshot(name)
+    assert page.console_errors == []
+    assert page.foreign_requests() == []

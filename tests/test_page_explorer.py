@@ -1,0 +1,455 @@
+"""The regional explorer without a browser: figure builders, callbacks called directly, messages for bad input."""
+from __future__ import annotations
+
+import json
+import math
+import shlex
+
+import numpy as np
+import pandas as pd
+import plotly
+import pytest
+from dash import html
+
+from dashboard.core import aggregates as ag
+from dashboard.core.scenario import Scenario
+from dashboard.figures import explorer as fx
+
+
+@pytest.fixture(scope="module")
+def E(cache_root):
+    from dashboard.app import app  # noqa: F401  (registers the pages)
+    from dashboard.pages import explorer
+
+    return explorer
+
+
+def as_json(obj) -> str:
+    if hasattr(obj, "to_plotly_json"):
+        obj = obj.to_plotly_json()
+    return json.dumps(obj, cls=plotly.utils.PlotlyJSONEncoder)
+
+
+def texts(component) -> str:
+    """All text inside a Dash component tree (for asserting on messages and readouts)."""
+    if component is None:
+        return ""
+    if isinstance(component, (str, int, float)):
+        return str(component)
+    if isinstance(component, (list, tuple)):
+        return "".join(texts(c) for c in component)
+    children = getattr(component, "children", None)
+    return texts(children)
+
+
+# --------------------------------------------------------------------------- pure figure builders
+
+
+def test_log_ticks_are_readable_over_any_range():
+    vals, text = fx.log_ticks(3.2, 870)
+    assert text == ["5", "10", "20", "50", "100", "200", "500"]
+    assert vals == [round(math.log10(float(t)), 6) for t in text]
+    vals, text = fx.log_ticks(1e-15, 2e3)  # a minimum CAS spans many decades
+    assert 2 <= len(vals) <= 8 and text[0] == "1e-15"
+    assert vals == sorted(set(vals))
+    assert fx.log_ticks(0, 10) == ([], [])
+    assert fx.tick_label(2e-5) == "2e-5" and fx.tick_label(5000) == "5k" and fx.tick_label(0.01) == "0.01"
+
+
+def test_numbers_as_text():
+    assert fx.format_cas(12345.9) == "12,345"  # rounded down, thousands separator
+    assert fx.format_cas(0.00264) == "0.0026"
+    assert fx.format_cas(float("nan")) == "–" and fx.format_cas(None) == "–"
+    assert fx.percent(0.1994) == "19.9 %" and fx.percent(0.0053) == "0.53 %" and fx.percent(0) == "0 %"
+    assert fx.percent(3e-9) == "3.0e-07 %"
+
+
+def _frame(values, filled=None, stat_col="person_mean"):
+    n = len(values)
+    df = pd.DataFrame({
+        "district_id": [f"d{i}" for i in range(n)], "district_name": [f"District {i}" for i in range(n)],
+        "region_name": ["R"] * n, "filled": filled if filled is not None else [False] * n,
+        "population": np.full(n, 1234.7), "share_below": np.linspace(0, 1, n),
+    })
+    for col in ("person_mean", "cell_mean", "min_cas", "max_cas"):
+        df[col] = values
+    df.attrs["country"] = "XX"
+    return df
+
+
+def _square(i: int) -> dict:
+    return {"type": "Feature", "id": f"d{i}", "properties": {},
+            "geometry": {"type": "Polygon", "coordinates": [[[i, 0], [i + 1, 0], [i + 1, 1], [i, 1], [i, 0]]]}}
+
+
+GEO = {"type": "FeatureCollection", "features": [_square(i) for i in range(4)]}
+
+
+def test_map_colours_log_for_cas_linear_for_the_share():
+    df = _frame([10.0, 1000.0, float("nan"), 0.0])
+    c = fx.map_colours(df, "person_mean", 5, country_name="X", district_label="Kreis")
+    assert c.z == [1.0, 3.0, None, None] and c.n_missing == 2
+    assert (c.zmin, c.zmax) == (1.0, 3.0)
+    assert c.colorbar["ticktext"][0] == "10" and c.colorbar["ticktext"][-1] == "1k"
+    assert "log" in c.title and "Kreis" in c.title and c.text[:3] == ["10", "1,000", "–"]
+    assert "person mean CAS: <b>%{text}</b>" in c.hovertemplate
+    s = fx.map_colours(df, "share_below", 20)
+    assert (s.zmin, s.zmax) == (0.0, 100.0) and s.z[-1] == 100.0
+    assert "below 20" in s.title and "0–100 %" in s.title and s.text[-1] == "100.0 %"
+    assert "share with CAS below 20: " in s.hovertemplate
+
+
+def test_district_map_outlines_carry_only_their_own_geometry():
+    df = _frame([10.0, 20.0, 30.0, 40.0], filled=[False, True, False, False])
+    fig = fx.district_map(GEO, df, "max", 5, ages_label="18–75", selected="d3", country_name="X")
+    main, filled, selected = fig.data
+    assert main.type == "choroplethmap" and len(main.geojson["features"]) == 4
+    assert [f["id"] for f in filled.geojson["features"]] == ["d1"] and filled.visible
+    assert [f["id"] for f in selected.geojson["features"]] == ["d3"] and list(selected.locations) == ["d3"]
+    assert fig.layout.map.style == "white-bg"  # blank style: no tiles, no CDN
+    assert "1,234 people aged 18–75" in main.hovertext[0] and "filled" in main.hovertext[1]
+    assert "%{customdata}" in main.hovertemplate and "%{hovertext}" in main.hovertemplate
+    assert "maximum CAS: <b>%{text}</b>" in main.hovertemplate and main.customdata[2] == "District 2"
+    assert "filled" in fig.layout.annotations[0].text
+    none = fx.district_map(GEO, _frame([1.0] * 4), "max", 5, ages_label="18–75")
+    assert none.data[1].visible is False and none.data[2].visible is False and not none.layout.annotations
+
+
+def test_fit_view_frames_the_main_territory():
+    import census_loaders as cl
+
+    view = fx.fit_view(cl.boundaries("FR"), {"center": {"lat": 0, "lon": 0}, "zoom": 1})
+    assert 45 < view["center"]["lat"] < 48 and 1 < view["center"]["lon"] < 4 and view["zoom"] > 4  # not the DOM
+    assert fx.fit_view({"features": []}, {"x": 1}) == {"x": 1}
+
+
+def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
+    s = Scenario(countries=("DE", "FR"))
+    cdfs = ag.cdfs(s)
+    fig = fx.cdf_figure(cdfs, {"DE": "Germany", "FR": "France"})
+    assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
+    assert fig.data[0].line.dash is None and fig.data[1].line.dash == "dot"
+    assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
+    assert fig.data[0].y[-1] == pytest.approx(100 * cdfs["DE"].plausible_share)
+    ends = [a.text for a in fig.layout.annotations if "end at" in a.text]
+    assert ends == [f"Germany: people end at {fx.percent(cdfs['DE'].plausible_share)}",
+                    f"France: people end at {fx.percent(cdfs['FR'].plausible_share)}"]
+    assert {a.text for a in fig.layout.annotations} >= {"k = 5", "k = 20", "k = 100"}
+
+
+def test_distribution_figure():
+    d = ag.district_detail(Scenario(), "DE", "11000")
+    fig = fx.distribution_figure(d.distribution, "Berlin")
+    assert [t.name for t in fig.data] == ["female", "male"] and fig.layout.barmode == "group"
+    assert sum(sum(t.y) for t in fig.data) == pytest.approx(d.distribution["people"].sum())
+
+
+# --------------------------------------------------------------------------- links and the form
+
+
+def test_link_round_trip_through_the_form(E):
+    s = Scenario.from_query({"country": "US,DE", "sex": "female", "ages": "20-65", "height_width": "10",
+                             "aux": "Gadget=18-30:10,30+:5", "k": "20", "stat": "share_below", "bmi": "16-32"})
+    v = E.form_values(s)
+    again = E.scenario_from_form(v["countries"], v["sex"], v["ages"], v["body"], v["height-width"],
+                                 v["weight-width"], v["bmi"], v["aux"], v["user-name"], v["user-percent"], v["k"],
+                                 v["stat"])
+    assert again == s and again.to_query() == s.to_query()
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ({"country": "XX"}, "Unknown country or data set 'XX'"),
+        ({"country": ""}, "The link chooses no country"),
+        ({"stat": "median"}, "unknown statistic 'median'"),
+        ({"sex": ""}, "choose at least one sex"),
+        ({"ages": "0-150"}, "outside the census data"),
+        ({"ages": "75-18"}, "reversed or empty"),
+        ({"k": "0"}, "k must be a positive number"),
+        ({"k": "-3"}, "k must be a positive number"),
+        ({"aux": "us_flo"}, "describes US, not DE"),
+        ({"district": "nope"}, "Unknown district 'nope'"),
+        ({"table_ages": "10-300"}, "The country tables use 18–75"),
+    ],
+)
+def test_bad_links_are_reported_and_repaired(E, query, message):
+    link = E.scenario_from_link(query)
+    assert any(message in n for n in link.notices), link.notices
+    page = E.layout(**query, utm_source="x")  # unknown keys are ignored
+    assert message in texts(page)
+    assert "Traceback" not in texts(page)
+
+
+def test_good_link_keeps_everything(E):
+    link = E.scenario_from_link({"country": ["DE", "FR"], "stat": "min", "k": "20", "district": "11000",
+                                 "table_ages": "15-85", "other": "1"})
+    assert link.notices == ()
+    assert link.scenario.countries == ("DE", "FR") and link.scenario.stat == "min" and link.scenario.k == 20
+    assert link.district == "11000" and link.table_ages == (15, 85)
+    store = E.layout(country="DE,FR", stat="min", district="11000")
+    assert "Unknown" not in texts(store)
+
+
+def _form(E, **kw):
+    args = dict(countries=["DE"], sexes=["female", "male"], ages="18-75", body=["body"], height_width=5,
+                weight_width=5, bmi="17-30", aux=[], user_name="", user_percent="", k=5, stat="person_mean")
+    args.update(kw)
+    return E.on_form(*args.values())
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(countries=[]), "choose at least one country"),
+        (dict(sexes=[]), "Sex: choose female, male or both"),
+        (dict(ages=""), "Ages: give the study population"),
+        (dict(ages="0-150"), "outside the census data"),
+        (dict(ages="abc"), "is not a range"),
+        (dict(k=0), "k must be a positive number"),
+        (dict(k=-2), "k must be a positive number"),
+        (dict(k=None), "k: please enter a number"),
+        (dict(user_percent="150"), "between 0 and 100"),
+        (dict(user_percent="18-30:x"), "is not a number"),
+        (dict(bmi="30-17"), "reversed or empty"),
+        (dict(countries=["DE", "US"], aux=["de_wearables"]), "describes DE, not US"),
+        (dict(stat="median"), "unknown statistic"),
+    ],
+)
+def test_bad_form_input_gives_a_message_and_keeps_the_views(E, change, message):
+    out = _form(E, **change)
+    assert out[0] is E.no_update and out[2] is E.no_update
+    assert isinstance(out[1], html.Div) and out[1].className == "error"
+    assert message in out[1].children
+
+
+def test_form_writes_the_scenario_and_the_commands(E):
+    store, message, cli_map, cli_cdf = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
+                                             user_name="Runs marathons", user_percent="2.5")
+    assert message is None
+    assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
+    assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
+    assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map
+    assert cli_cdf.startswith("anonset cdf --country US --country DE") and cli_cdf.endswith("--at 5,20,100")
+
+
+def test_presets_follow_the_countries(E):
+    assert [o["value"] for o in E.preset_options(["DE"])] == ["de_wearables"]
+    assert [o["value"] for o in E.preset_options(["US-ZCTA"])] == ["us_flo"]
+    assert E.preset_options(["DE", "US"]) == []
+    options, value = E.on_countries(["US"], ["de_wearables"])
+    assert value == [] and [o["value"] for o in options] == ["us_flo"]
+
+
+# --------------------------------------------------------------------------- the map
+
+
+def _q(**kw):
+    return Scenario.from_query({"country": "DE", **kw}).to_query()
+
+
+def test_map_sends_geometry_once_then_patches_colours_only(E):
+    fig, loaded, style, note, _legend = E.on_map(_q(), None, None)
+    assert style == {} and note is None and loaded["country"] == "DE" and loaded["map"]
+    full = as_json(fig)
+    assert '"geojson"' in full and '"coordinates"' in full
+    patch, loaded2, *_ = E.on_map(_q(stat="min"), None, loaded)
+    assert type(patch).__name__ == "Patch"
+    body = as_json(patch)
+    assert "coordinates" not in body and "geojson" not in body
+    assert len(body) < 0.1 * len(full)
+    ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
+    assert ("data", 0, "hovertext") not in ops  # the population did not change
+    z = ops[("data", 0, "z")]
+    mins = ag.district_stat(Scenario(stat="min"), "DE").to_numpy()
+    assert z == pytest.approx(np.round(np.log10(mins), 4).tolist())
+    assert "minimum non-zero CAS" in ops[("layout", "title", "text")]
+    assert "minimum non-zero CAS: " in ops[("data", 0, "hovertemplate")]
+    assert ops[("data", 0, "colorbar")]["ticktext"]
+    # nothing changed → nothing sent; k alone does not recolour a CAS statistic
+    assert E.on_map(_q(stat="min"), None, loaded2)[0] is E.no_update
+    assert E.on_map(_q(stat="min", k="50"), None, loaded2)[0] is E.no_update
+
+
+def test_share_below_k_recolours_when_k_changes(E):
+    _, loaded, *_ = E.on_map(_q(stat="share_below"), None, None)
+    patch, _, *_ = E.on_map(_q(stat="share_below", k="100"), None, loaded)
+    ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
+    share = ag.district_stat(Scenario(stat="share_below", k=100), "DE").to_numpy()
+    assert ops[("data", 0, "z")] == pytest.approx(np.round(100 * share, 3).tolist())
+    assert ops[("data", 0, "zmax")] == 100.0
+
+
+def test_scenario_change_patches_population_hover(E):
+    _, loaded, *_ = E.on_map(_q(), None, None)
+    patch, *_ = E.on_map(_q(sex="female", ages="20-40"), None, loaded)
+    ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
+    assert ops[("data", 0, "hovertext")][0].endswith("people aged 20–40") and "coordinates" not in as_json(patch)
+
+
+def test_selecting_a_district_sends_only_its_outline(E):
+    _, loaded, *_ = E.on_map(_q(), None, None)
+    patch, loaded2, *_ = E.on_map(_q(), {"country": "DE", "district": "11000"}, loaded)
+    ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
+    assert [f["id"] for f in ops[("data", 2, "geojson")]["features"]] == ["11000"]
+    assert ops[("data", 2, "visible")] is True and ("data", 0, "z") not in ops
+    assert loaded2["selected"] == "11000"
+    # a selection from another country is ignored
+    assert E.on_map(_q(), {"country": "US", "district": "06037"}, loaded)[0] is E.no_update
+
+
+def test_new_country_sends_new_geometry(E):
+    _, loaded, *_ = E.on_map(_q(), None, None)
+    fig, loaded2, *_ = E.on_map(Scenario(countries=("FR",)).to_query(), None, loaded)
+    assert hasattr(fig, "data") and loaded2["country"] == "FR"
+    assert {f["id"] for f in fig.data[0].geojson["features"]} >= {"FR101"}
+
+
+@pytest.mark.parametrize("code", ["AU", "AU-SA2", "US-ZCTA"])
+def test_data_sets_without_boundaries_show_the_note_and_the_table(E, code):
+    import census_loaders as cl
+
+    q = Scenario(countries=(code,)).to_query()
+    fig, loaded, style, note, _legend = E.on_map(q, None, None)
+    assert fig == {} and style == {"display": "none"} and not loaded["map"]
+    assert cl.dataset_info(code)["boundary_note"] in texts(note)
+    data, columns, box, toggle = E.on_district_table(q, [])
+    assert box == {} and toggle == {"display": "none"}
+    assert len(data) == ag.district_statistics(Scenario(countries=(code,)), code).shape[0]
+    assert {c["id"] for c in columns} >= {"district", "population", "person_mean", "share_below"}
+    assert all(r["id"] == r["district_id"] for r in data)
+
+
+def test_district_table_on_request_for_mapped_countries(E):
+    q = _q(stat="max")
+    assert E.on_district_table(q, [])[0] == []
+    data, *_ = E.on_district_table(q, ["show"])
+    df = ag.district_statistics(Scenario(), "DE").set_index("district_id")
+    berlin = next(r for r in data if r["id"] == "11000")
+    assert berlin["population"] == math.floor(df.loc["11000", "population"])
+    assert berlin["max_cas"] == math.floor(df.loc["11000", "max_cas"])
+    assert berlin["share_below"] == pytest.approx(100 * df.loc["11000", "share_below"], abs=1e-3)
+
+
+def test_map_legend_names_the_outlines(E):
+    legend = texts(E.map_legend(Scenario()))
+    assert "selected Kreis" in legend and "filled (estimated) districts: none in Germany" in legend
+
+
+# --------------------------------------------------------------------------- selection and detail
+
+
+def test_select_by_map_click_table_row_and_reset_on_country_change(E, monkeypatch):
+    import dashboard.pages.explorer as page
+
+    class Ctx:
+        triggered = True
+
+        def __init__(self, tid):
+            self.triggered_id = tid
+
+    monkeypatch.setattr(page, "ctx", Ctx(E.ID["map"]))
+    click = {"points": [{"location": "11000"}]}
+    assert E.on_select(click, None, _q(), None) == {"country": "DE", "district": "11000"}
+    monkeypatch.setattr(page, "ctx", Ctx(E.ID["district-table"]))
+    assert E.on_select(None, {"row": 3, "column": 0, "row_id": "09162"}, _q(), None) == {"country": "DE", "district": "09162"}
+    monkeypatch.setattr(page, "ctx", Ctx(E.ID["scenario"]))
+    assert E.on_select(None, None, Scenario(countries=("FR",)).to_query(), {"country": "DE", "district": "11000"}) is None
+    assert E.on_select(None, None, _q(stat="min"), {"country": "DE", "district": "11000"}) is E.no_update
+
+
+def test_detail_of_a_district(E):
+    panel = E.on_detail({"country": "DE", "district": "11000"}, _q())
+    text = texts(panel)
+    d = ag.district_detail(Scenario(), "DE", "11000")
+    assert "Berlin (11000)" in text and fx.format_cas(d.stats["person_mean"]) in text
+    assert "Smallest non-zero cells" in text and "Largest cells" in text
+    assert fx.format_cas(d.smallest["cas"].iloc[0]) in text and fx.format_cas(d.largest["cas"].iloc[0]) in text
+    links = [c for c in _walk(panel) if type(c).__name__ == "Link"]
+    assert links and links[0].href == "/?country=DE&district=11000"
+    graphs = [c for c in _walk(panel) if type(c).__name__ == "Graph"]
+    assert graphs and [t.name for t in graphs[0].figure.data] == ["female", "male"]
+    hint = E.on_detail(None, _q())
+    assert "Click a district" in texts(hint)
+    bad = E.on_detail({"country": "DE", "district": "99999"}, _q())
+    assert bad.className == "error" and "99999" in bad.children
+
+
+def _walk(c):
+    yield c
+    children = getattr(c, "children", None)
+    for child in children if isinstance(children, (list, tuple)) else [children]:
+        if child is not None and not isinstance(child, str):
+            yield from _walk(child)
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def test_cdf_callback_readouts_and_note(E):
+    q = Scenario(countries=("DE", "US")).to_query()
+    fig, readouts, note, notes, key = E.on_cdf(q, None)
+    assert len(fig.data) == 4
+    shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
+    text = texts(readouts)
+    for code in ("DE", "US"):
+        for k in (5, 20, 100):
+            assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
+    assert "ends at the plausible share" in note and "not renormalised" in note
+    assert "Notes on the data" in texts(notes)
+    # the statistic or k alone changes nothing here
+    again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), key)
+    assert all(o is E.no_update for o in again)
+    no_body = E.on_cdf(Scenario(include_body=False).to_query(), key)
+    assert "reach 100 %" in no_body[2]
+
+
+# --------------------------------------------------------------------------- country tables
+
+
+def test_country_tables_for_every_data_set(E):
+    import census_loaders as cl
+
+    rows, message, cli, query = E.on_table("18-75")
+    assert message is None and query is None and cli == "anonset country-table --ages 18-75"
+    assert len(rows) == 2 * len(cl.countries())
+    ref = ag.country_table(["DE"]).set_index("sex")
+    de_f = next(r for r in rows if r["id"] == "DE-female")
+    assert de_f["min_cas"] == math.floor(ref.loc["female", "min_cas"])
+    assert de_f["cell_mean"] == math.floor(ref.loc["female", "cell_mean"])
+    assert de_f["male_female_ratio"] == pytest.approx(ref.loc["female", "male_female_ratio"], abs=1e-3)
+    assert de_f["share_deviating"] == pytest.approx(100 * ref.loc["female", "share_deviating"], abs=0.05)
+    assert de_f["mean_middle_half_pct"] == pytest.approx(ref.loc["female", "mean_middle_half_pct"], abs=0.05)
+    assert {c["id"] for c in E.COUNTRY_COLUMNS} == set(de_f) - {"id"}
+    rows85, _, cli85, query85 = E.on_table("15-85")
+    assert query85 == "15-85" and cli85.endswith("--ages 15-85") and rows85 != rows
+    for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
+        out = E.on_table(bad)
+        assert out[0] is E.no_update and message in out[1].children
+
+
+def test_reproduce_commands_give_the_page_numbers(E, capsys):
+    from dashboard.cli import main
+
+    s = Scenario(countries=("DE",), stat="share_below", k=20, sexes=("female",))
+    cli = E.cli_snippets(s)
+    assert main([*shlex.split(cli["map"])[1:], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    page = ag.district_stat(s, "DE")
+    got = {r["district_id"]: r["share_below"] for r in out["districts"]}
+    assert got["11000"] == pytest.approx(page["11000"])
+    assert main([*shlex.split(cli["table"])[1:], "--json", "--country", "DE"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table["rows"][0]["min_cas"] == pytest.approx(ag.country_table(["DE"])["min_cas"].iloc[0])
+
+
+def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
+    import dashboard.pages.explorer as page
+
+    def boom(*a, **k):
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(page.ag, "district_detail", boom)
+    out = E.on_detail({"country": "DE", "district": "11000"}, _q())
+    assert out.className == "error" and "secret" not in texts(out) and "could not be computed" in texts(out)
+    assert "RuntimeError" in caplog.text and "secret detail" not in caplog.text
