@@ -206,23 +206,3 @@ def _swap(new: Path, target: Path) -> None:
         raise
     shutil.rmtree(old, ignore_errors=True)
 
-
-def summary(manifest: dict) -> list[dict]:
-    """One row per data set for ``anonset data summary``."""
-    rows = []
-    for code, d in sorted(manifest["datasets"].items()):
-        prior = d["body_prior"]
-        rows.append(
-            {
-                "code": code,
-                "name": d["name"],
-                "districts": d["districts"],
-                "population": d["population"],
-                "reference_date": d["reference_date"],
-                "source": "; ".join(f"{s['publisher']} {s['table_id']}" for s in d["sources"]),
-                "body_prior_source": prior["source"]
-                + (f" (borrowed from {prior['borrowed_from']})" if prior.get("borrowed_from") else ""),
-                "map": d["boundaries"] is not None,
-            }
-        )
-    return rows

@@ -7,6 +7,7 @@ from pathlib import Path
 from census_loaders import build as cache_build
 from census_loaders import manifest
 from census_loaders.paths import cache_dir, raw_dir
+from dashboard.core.catalog import dataset_rows
 
 from . import emit
 
@@ -33,7 +34,7 @@ def _format_summary(rows: list[dict]) -> str:
 def _summary(args) -> int:
     root = Path(args.cache) if args.cache else None
     try:
-        rows = cache_build.summary(manifest(root))
+        rows = dataset_rows(manifest(root))
     except FileNotFoundError as exc:
         raise KeyError(str(exc)) from None
     return emit(rows, args.json, _format_summary)

@@ -49,7 +49,10 @@ def source_rows(manifest: dict) -> list[dict]:
 
 
 def dataset_rows(manifest: dict) -> list[dict]:
-    """One row per data set: coverage, date, map, and whose body statistics it uses."""
+    """One row per data set: coverage, date, sources, map, and whose body statistics it uses.
+
+    The About page's table and ``anonset data summary`` both show these rows.
+    """
     rows = []
     for code, d in sorted(manifest["datasets"].items()):
         prior = d["body_prior"]
@@ -58,11 +61,13 @@ def dataset_rows(manifest: dict) -> list[dict]:
                 "code": code,
                 "name": d["name"],
                 "districts": d["districts"],
-                "district": d["district_label"],
+                "district_label": d["district_label"],
                 "population": round(d["population"]),
-                "date": d["reference_date"],
-                "map": "yes" if d.get("boundaries") else "no",
-                "body statistics": prior["country"] + (" (borrowed)" if prior.get("borrowed_from") else ""),
+                "reference_date": d["reference_date"],
+                "source": "; ".join(f"{s['publisher']} {s['table_id']}" for s in d["sources"]),
+                "body_prior_source": prior["source"]
+                + (f" (borrowed from {prior['borrowed_from']})" if prior.get("borrowed_from") else ""),
+                "map": d.get("boundaries") is not None,
             }
         )
     return rows

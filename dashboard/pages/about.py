@@ -55,7 +55,14 @@ def layout(**_query) -> html.Div:
         manifest = census_loaders.manifest()
     except FileNotFoundError as exc:
         return html.Div([html.H1("About AnonSet"), dcc.Markdown(METHOD), html.P(str(exc), className="warning")])
-    datasets = dataset_rows(manifest)
+    datasets = [
+        {
+            "code": r["code"], "name": r["name"], "districts": r["districts"], "district": r["district_label"],
+            "population": r["population"], "date": r["reference_date"], "map": "yes" if r["map"] else "no",
+            "body statistics": r["body_prior_source"],
+        }
+        for r in dataset_rows(manifest)
+    ]
     return html.Div(
         [
             html.H1("About AnonSet"),
