@@ -64,6 +64,7 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     # the statistic: minimum non-zero CAS
     pg.check("#explore-stat input[value=min]")
     _wait_map(pg, "minimum non-zero CAS")
+    pg.wait_for_function("document.querySelector('#explore-map-legend').innerText.includes('minimum non-zero CAS: from')")
     np.testing.assert_allclose(_z(pg), _expected_z(Scenario(stat="min")), atol=1e-3)
     pg.wait_for_function("location.search.includes('stat=min')")
     # the share below k, with another k
@@ -217,6 +218,8 @@ def test_screenshots(app_url, page, code, name, title):
     z = _z(pg)
     assert np.isfinite(z).sum() > 0.95 * len(z)
     assert not math.isnan(float(pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').layout.map.zoom")))
+    buttons = pg.evaluate("Array.from(document.querySelectorAll('#explore-map .modebar-btn')).map(b => b.getAttribute('data-title'))")
+    assert "Download plot as a PNG" in buttons and not any("Share" in (b or "") for b in buttons)
     page.screenshot(name)
     assert page.console_errors == []
     assert page.foreign_requests() == []

@@ -91,11 +91,12 @@ def test_map_colours_log_for_cas_linear_for_the_share():
     assert c.z == [1.0, 3.0, None, None] and c.n_missing == 2
     assert (c.zmin, c.zmax) == (1.0, 3.0)
     assert c.colorbar["ticktext"][0] == "10" and c.colorbar["ticktext"][-1] == "1k"
-    assert "log" in c.title and "Kreis" in c.title and c.text[:3] == ["10", "1,000", "–"]
+    assert c.title == "X: person mean CAS by Kreis" and "log scale" in c.colorbar["title"]["text"]
+    assert c.text[:3] == ["10", "1,000", "–"]
     assert "person mean CAS: <b>%{text}</b>" in c.hovertemplate
     s = fx.map_colours(df, "share_below", 20)
     assert (s.zmin, s.zmax) == (0.0, 100.0) and s.z[-1] == 100.0
-    assert "below 20" in s.title and "0–100 %" in s.title and s.text[-1] == "100.0 %"
+    assert "below 20" in s.title and "linear" in s.colorbar["title"]["text"] and s.text[-1] == "100.0 %"
     assert "share with CAS below 20: " in s.hovertemplate
 
 
@@ -120,6 +121,7 @@ def test_fit_view_frames_the_main_territory():
 
     view = fx.fit_view(cl.boundaries("FR"), {"center": {"lat": 0, "lon": 0}, "zoom": 1})
     assert 45 < view["center"]["lat"] < 48 and 1 < view["center"]["lon"] < 4 and view["zoom"] > 4  # not the DOM
+    assert set(view["outside"]) == {"FRY10", "FRY20", "FRY30", "FRY40", "FRY50"}  # the overseas departments
     assert fx.fit_view({"features": []}, {"x": 1}) == {"x": 1}
 
 
@@ -331,9 +333,21 @@ def test_district_table_on_request_for_mapped_countries(E):
     assert berlin["share_below"] == pytest.approx(100 * df.loc["11000", "share_below"], abs=1e-3)
 
 
-def test_map_legend_names_the_outlines(E):
-    legend = texts(E.map_legend(Scenario()))
+def test_map_legend_names_the_outlines_and_the_range(E):
+    legend = texts(E.map_legend(Scenario(stat="max")))
     assert "selected Kreis" in legend and "filled (estimated) districts: none in Germany" in legend
+    df = ag.district_statistics(Scenario(), "DE")
+    top = df.loc[df["max_cas"].idxmax()]
+    assert f"to {fx.format_cas(top['max_cas'])} ({top['district_name']})" in legend
+    us = texts(E.map_legend(Scenario(countries=("US",))))
+    assert "lie outside the frame" in us and "zoom out" in us
+    share = texts(E.map_legend(Scenario(stat="share_below", k=20)))
+    assert "share with CAS below 20: from " in share and " %" in share
+
+
+def test_graphs_keep_the_png_camera_but_not_the_cloud_button(E):
+    assert "toImage" not in fx.GRAPH_CONFIG["modeBarButtonsToRemove"]
+    assert "sendChartToCloud" in fx.GRAPH_CONFIG["modeBarButtonsToRemove"] and not fx.GRAPH_CONFIG["showSendToCloud"]
 
 
 # --------------------------------------------------------------------------- selection and detail

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from dashboard.core.cas import format_count
 
+from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
 from .style import HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, base_layout, short_number
 
 #: The blank MapLibre style: no tiles, no token, no request to another host.
@@ -27,6 +28,13 @@ SELECTED_COLOUR = HIGHLIGHT
 MAP_HEIGHT = 580
 #: Trace order of the district map; patches address traces by these positions.
 MAIN, FILLED, SELECTED = 0, 1, 2
+#: Every explorer graph: the shared config (PNG camera kept) without plotly.js 3's "Share chart…"
+#: button, which would upload the figure to Plotly Cloud.
+GRAPH_CONFIG = {
+    **STYLE_GRAPH_CONFIG,
+    "showSendToCloud": False,
+    "modeBarButtonsToRemove": [*STYLE_GRAPH_CONFIG.get("modeBarButtonsToRemove", []), "sendChartToCloud"],
+}
 #: The CDF readouts: "x % of people have an anonymity set below k".
 READOUT_KS: tuple[int, ...] = (5, 20, 100)
 FEMALE, MALE = QUALITATIVE[1], QUALITATIVE[0]
@@ -36,17 +44,16 @@ class StatInfo(NamedTuple):
     """How a district statistic is named and coloured."""
 
     column: str
-    label: str       # short, for hovers and radio buttons
-    title: str       # for the map title
+    label: str       # for titles, hovers and the colour bar
     log: bool        # log colour scale (CAS statistics) or linear 0–100 % (the share)
 
 
 STAT_INFO: dict[str, StatInfo] = {
-    "person_mean": StatInfo("person_mean", "person mean CAS", "person mean CAS (expected CAS of a random resident)", True),
-    "cell_mean": StatInfo("cell_mean", "cell mean CAS", "cell mean CAS (mean over attribute combinations)", True),
-    "min": StatInfo("min_cas", "minimum non-zero CAS", "minimum non-zero CAS", True),
-    "max": StatInfo("max_cas", "maximum CAS", "maximum CAS", True),
-    "share_below": StatInfo("share_below", "share with CAS below k", "share of people with CAS below k", False),
+    "person_mean": StatInfo("person_mean", "person mean CAS", True),
+    "cell_mean": StatInfo("cell_mean", "cell mean CAS", True),
+    "min": StatInfo("min_cas", "minimum non-zero CAS", True),
+    "max": StatInfo("max_cas", "maximum CAS", True),
+    "share_below": StatInfo("share_below", "share with CAS below k", False),
 }
 
 
@@ -167,12 +174,12 @@ def map_colours(df: pd.DataFrame, stat: str, k: float, *, country_name: str = ""
         z = np.where(ok, np.round(100.0 * values, 3), np.nan)
         text = [percent(v) if good else "–" for v, good in zip(values, ok)]
         zmin, zmax = 0.0, 100.0
-        colorbar = dict(title=dict(text=f"people with CAS<br>below {k:g} (%)", side="right"),
+        colorbar = dict(title=dict(text=f"people with CAS<br>below {k:g} (%, linear)", side="right"),
                         tickvals=[0, 20, 40, 60, 80, 100], ticktext=["0", "20", "40", "60", "80", "100 %"], ticksuffix="")
     colorbar.update(thickness=14, len=0.85, x=1.0, xanchor="left")
     where = f" by {district_label}" if district_label else ""
-    scale = "log colour scale" if info.log else "linear colour scale, 0–100 %"
-    title = f"{country_name}: {info.title if stat != 'share_below' else f'share of people with CAS below {k:g}'}{where} ({scale})"
+    name = info.label if stat != "share_below" else f"share of people with CAS below {k:g}"
+    title = f"{country_name}: {name}{where}"  # short enough for a phone; the scale is in the colour bar
     zl = [None if not math.isfinite(v) else float(v) for v in z]
     template = f"<b>%{{customdata}}</b><br>%{{hovertext}}<br>{label}: <b>%{{text}}</b><extra></extra>"
     return MapColours(zl, text, template, round(zmin, 4), round(zmax, 4), colorbar, title.lstrip(": "),
@@ -270,7 +277,7 @@ def district_map(
     fig.update_layout(
         **base_layout(margin=dict(l=0, r=0, t=46, b=0)),
         title=dict(text=colours.title, x=0.01, font=dict(size=15)),
-        map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),
+        map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),  # "outside" is for the legend
         height=height,
         showlegend=False,
         annotations=annotations,
@@ -279,28 +286,37 @@ def district_map(
     return fig
 
 
-def fit_view(geo: dict, fallback: dict, *, width: float = 740, height: float = MAP_HEIGHT - 46, far: float = 4.0) -> dict:
+def fit_view(geo: dict, fallback: dict, *, width: float = 740, height: float = MAP_HEIGHT - 46, gap: float = 2.5) -> dict:
     """Centre and zoom that frame a country's main territory, not far-off islands.
 
     A country with overseas districts (France's DOM, Alaska and Hawaii, the
-    Azores) would otherwise be drawn as specks on an empty ocean.  Districts whose
-    centre lies more than ``far`` times the median distance from the median
-    centre are left outside the frame (one scroll or zoom away); ``width`` and
+    Azores, Svalbard) would otherwise be drawn as specks on an empty ocean.
+    Districts are linked when their bounding boxes lie within ``gap`` degrees of
+    each other; the linked group with the most districts is framed and the rest
+    are listed under ``outside`` (one scroll or zoom away).  A district that
+    crosses the antimeridian (the Aleutians) links nothing.  ``width`` and
     ``height`` are the map's plotting area in pixels.
     """
-    boxes = []
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    boxes, ids = [], []
     for f in geo.get("features", []):
         xs, ys = [], []
         _coords(f.get("geometry") or {}, xs, ys)
         if xs:
             boxes.append((min(xs), min(ys), max(xs), max(ys)))
+            ids.append(str(f.get("id")))
     if not boxes:
         return fallback
     b = np.array(boxes)
-    cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
-    mx, my = np.median(cx), np.median(cy)
-    dist = np.hypot((cx - mx) * math.cos(math.radians(my)), cy - my)
-    keep = dist <= max(far * float(np.median(dist)), 1e-9)
+    wraps = (b[:, 2] - b[:, 0]) > 180
+    near = ((b[:, None, 0] - gap <= b[None, :, 2]) & (b[None, :, 0] - gap <= b[:, None, 2])
+            & (b[:, None, 1] - gap <= b[None, :, 3]) & (b[None, :, 1] - gap <= b[:, None, 3]))
+    near &= ~wraps[:, None] & ~wraps[None, :]
+    _, label = connected_components(csr_matrix(near), directed=False)
+    sizes = np.bincount(label[~wraps]) if (~wraps).any() else np.bincount(label)
+    keep = (label == int(np.argmax(sizes))) & ~wraps if (~wraps).any() else np.ones(len(b), bool)
     lon0, lat0, lon1, lat1 = b[keep, 0].min(), b[keep, 1].min(), b[keep, 2].max(), b[keep, 3].max()
 
     def merc(lat):
@@ -309,11 +325,11 @@ def fit_view(geo: dict, fallback: dict, *, width: float = 740, height: float = M
 
     dx = max(lon1 - lon0, 1e-6) / 360.0
     dy = max(merc(lat1) - merc(lat0), 1e-6) / (2 * math.pi)
-    zoom = min(math.log2(width * 0.94 / 512 / dx), math.log2(height * 0.94 / 512 / dy))
-    zoom = float(zoom)
+    zoom = float(min(math.log2(width * 0.94 / 512 / dx), math.log2(height * 0.94 / 512 / dy)))
     centre_lat = math.degrees(2 * math.atan(math.exp((merc(lat0) + merc(lat1)) / 2)) - math.pi / 2)
     return {"center": {"lon": round(float(lon0 + lon1) / 2, 4), "lat": round(float(centre_lat), 4)},
-            "zoom": round(max(min(zoom, 11.0), 0.5), 2)}
+            "zoom": round(max(min(zoom, 11.0), 0.5), 2),
+            "outside": [i for i, k in zip(ids, keep) if not k]}
 
 
 def _coords(geom: dict, xs: list, ys: list) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 import dash
+import numpy as np
 from dash import (
     ClientsideFunction,
     Input,
@@ -48,7 +49,6 @@ from dashboard.core.body_model import (
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
-from dashboard.figures.style import GRAPH_CONFIG
 
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
                    title="AnonSet — regional explorer: district maps, CDFs and country tables")
@@ -324,7 +324,26 @@ def map_legend(s: Scenario) -> list:
     if colours.n_missing:
         items.append(html.Span([html.Span(className="swatch empty"),
                                 f"white: no value ({colours.n_missing} districts)"]))
+    geo = cl.boundaries(code)
+    outside = _view(code, id(geo)).get("outside", []) if geo is not None else []
+    if outside:
+        items.append(html.Span(f"{len(outside)} districts lie outside the frame (e.g. "
+                               f"{_district_names(model, outside[:3])}): zoom out to see them"))
+    col = fx.STAT_INFO[s.stat].column
+    values = df[col].to_numpy(dtype=float)
+    ok = np.isfinite(values) & ((values > 0) if fx.STAT_INFO[s.stat].log else True)
+    if ok.any():
+        fmt = fx.percent if s.stat == "share_below" else fx.format_cas
+        lo, hi = int(np.flatnonzero(ok)[np.argmin(values[ok])]), int(np.flatnonzero(ok)[np.argmax(values[ok])])
+        names = df["district_name"].astype(str).to_numpy()
+        items.append(html.Span(f"{fx.stat_label(s.stat, s.k)}: from {fmt(values[lo])} ({names[lo]}) "
+                               f"to {fmt(values[hi])} ({names[hi]})", className="map-range"))
     return items
+
+
+def _district_names(model, ids_) -> str:
+    names = dict(zip(map(str, model.district_ids), map(str, model.district_names)))
+    return ", ".join(names.get(i, i) for i in ids_)
 
 
 def district_rows(s: Scenario, code: str) -> list[dict]:
@@ -412,7 +431,7 @@ def detail_panel(s: Scenario, district: str) -> html.Div:
             html.Div(cards, className="cards"),
             html.Div(
                 [
-                    dcc.Graph(id=_id("distribution"), config=GRAPH_CONFIG,
+                    dcc.Graph(id=_id("distribution"), config=fx.GRAPH_CONFIG,
                               figure=fx.distribution_figure(d.distribution, f"{d.district_name}: people by sex and age group")),
                     html.Div([_cells_table(d.smallest, "Smallest non-zero cells (where the fewest people are alike)"),
                               _cells_table(d.largest, "Largest cells (the biggest crowds)")], className="cells"),
@@ -606,7 +625,7 @@ def layout(**query):
     v = form_values(s)
     cli = cli_snippets(s, link.table_ages)
     selected = {"country": s.countries[0], "district": link.district} if link.district else None
-    graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**GRAPH_CONFIG, **kw}, figure={})
+    graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
     results = html.Div(
         [
             html.Div(id=ID["message"], role="alert"),
@@ -818,7 +837,8 @@ def on_map(query, selected, loaded):
         if not loaded or loaded.get("country") != code or not loaded.get("map"):
             return map_figure(s, district), map_state(s, district, True), {}, None, map_legend(s)
         patch, state = map_patch(s, district, loaded)
-        legend = map_legend(s) if (state["profile"], state["stat"]) != (loaded.get("profile"), loaded.get("stat")) else no_update
+        recoloured = (state["profile"], state["stat"], state["k"]) != (loaded.get("profile"), loaded.get("stat"), loaded.get("k"))
+        legend = map_legend(s) if recoloured else no_update
         return patch, state, no_update, no_update, legend
     except Exception as exc:  # noqa: BLE001
         _error(exc, "map")
