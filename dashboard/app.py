@@ -1,23 +1,64 @@
-"""The Dash shell: pages, navigation bar, server-side cache, and the WSGI ``server``.
+"""The Dash shell: pages, navigation bar, server-side cache, security headers and the WSGI ``server``.
 
 Run for development with ``anonset serve``; deploy with
-``gunicorn dashboard.app:server`` (see README).  Everything the page loads is
-served from this process: Dash serves its own scripts and plotly.js locally,
-and the pages use no CDN, web font or map tile.
+``gunicorn -c dashboard/gunicorn_conf.py dashboard.app:server`` (see README).
+Everything the page loads is served from this process: Dash serves its own
+scripts and plotly.js locally (``serve_locally=True``), and the pages use no
+CDN, web font or map tile — the Content-Security-Policy below forbids them.
+
+Privacy in the shell: a callback that raises is answered with "no update" (204)
+and logged by exception *class* only — never its message or the request, which
+may hold a person's answers.
 """
 from __future__ import annotations
 
+import logging
+import traceback
 from pathlib import Path
 
 import dash
-from dash import Dash, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
+from dash.exceptions import DependencyException, PreventUpdate
+from flask import Response, request
 from flask_caching import Cache
+from werkzeug.exceptions import HTTPException
 
 from . import ids
 from . import settings as settings_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings_module.load()
+LOG = logging.getLogger("anonset.app")
+
+CALLBACK_PATH = "/_dash-update-component"
+PAGES_CONTENT = "_pages_content"  # dash.page_container's content div
+
+
+def _callback_error(err: Exception):
+    """Dash's global ``on_error``: an exception inside any callback becomes "no update".
+
+    Logs the exception class and the callback's output ids (component ids, not
+    values).  The page router gets a short message instead of a blank page.
+    """
+    outputs = []
+    try:
+        outs = dash.callback_context.outputs_list
+        outs = outs if isinstance(outs, list) else [outs]
+        outputs = [f"{o.get('id')}.{o.get('property')}" for o in outs if isinstance(o, dict)]
+    except Exception:  # noqa: BLE001 - logging must not fail
+        pass
+    LOG.error("callback %s raised %s", ",".join(outputs)[:200] or "?", type(err).__name__)
+    if outputs and outputs[0].startswith(PAGES_CONTENT + "."):
+        return [
+            html.Div(
+                [html.H1("Sorry — this page could not be shown"),
+                 html.P("Please check the link, or start again from the navigation bar.")],
+                className="error", role="alert",
+            ),
+            dash.no_update,
+        ]
+    raise PreventUpdate  # no update for any output: HTTP 204, the page keeps what it shows
+
 
 app = Dash(
     __name__,
@@ -28,19 +69,21 @@ app = Dash(
     title="AnonSet — how many people are like you?",
     update_title=None,
     suppress_callback_exceptions=True,
-    meta_tags=[{"name": "viewport", "content": "width=device-width, initial-scale=1"}],
+    on_error=_callback_error,
+    meta_tags=[
+        {"name": "viewport", "content": "width=device-width, initial-scale=1"},
+        {"name": "referrer", "content": "no-referrer"},
+    ],
 )
 server = app.server
+server.config["MAX_CONTENT_LENGTH"] = SETTINGS.max_body_bytes
 
-cache = Cache(
-    server,
-    config={
-        "CACHE_TYPE": SETTINGS.cache_type,
-        "CACHE_DIR": SETTINGS.cache_dir,
-        "CACHE_REDIS_URL": SETTINGS.redis_url,
-        "CACHE_DEFAULT_TIMEOUT": SETTINGS.cache_timeout,
-    },
-)
+# Server-side memo of NON-personal computations only (per-country tables, figures
+# of whole countries).  Never memoise a function of a person's attributes.
+cache = Cache(server, config=SETTINGS.cache_config())
+
+
+# --------------------------------------------------------------------------- layout
 
 
 def _navbar() -> html.Nav:
@@ -55,6 +98,11 @@ def _navbar() -> html.Nav:
             dcc.Link([html.Span("Anon", className="brand-a"), html.Span("Set", className="brand-b")],
                      href="/", className="brand", title="AnonSet home"),
             html.Div(links, className="nav-links"),
+            html.Button(
+                "Presenter mode", id=ids.PRESENTER_TOGGLE, n_clicks=0, className="presenter-toggle",
+                title="Large type and high contrast for projectors (link: ?presenter=1)",
+                **{"aria-pressed": "false"},
+            ),
         ],
         id=ids.NAVBAR,
         className="navbar",
@@ -65,6 +113,7 @@ def _navbar() -> html.Nav:
 app.layout = html.Div(
     [
         dcc.Location(id=ids.URL),
+        dcc.Store(id=ids.PRESENTER_STORE, storage_type="local"),
         html.A("Skip to content", href="#main", className="skip-link"),
         _navbar(),
         html.Main(dash.page_container, id="main", className="page"),
@@ -79,17 +128,163 @@ app.layout = html.Div(
     className="shell",
 )
 
+# presenter mode: ?presenter=1|0 or the navbar toggle → localStorage → class "presenter" on <body>
+app.clientside_callback(
+    ClientsideFunction(namespace="anonsetShell", function_name="choosePresenter"),
+    Output(ids.PRESENTER_STORE, "data"),
+    Input(ids.PRESENTER_TOGGLE, "n_clicks"),
+    Input(ids.URL, "search"),
+    State(ids.PRESENTER_STORE, "data"),
+)
+app.clientside_callback(
+    ClientsideFunction(namespace="anonsetShell", function_name="applyPresenter"),
+    Output(ids.PRESENTER_TOGGLE, "aria-pressed"),
+    Input(ids.PRESENTER_STORE, "data"),
+)
+
+
+# --------------------------------------------------------------------------- security headers
+
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()" for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "geolocation", "gyroscope",
+        "magnetometer", "microphone", "midi", "payment", "usb", "serial", "hid",
+        "publickey-credentials-get", "screen-wake-lock", "xr-spatial-tracking",
+    )
+) + ", clipboard-write=(self), fullscreen=(self)"
+
+_csp_memo: dict[tuple, str] = {}
+
+
+def content_security_policy() -> str:
+    """The CSP every response carries: everything from this origin, nothing from anywhere else.
+
+    Scripts: files from 'self' plus the sha256 of each inline script Dash writes
+    into the index page (its renderer bootstrap and any inline clientside
+    callback) — no 'unsafe-inline', no 'unsafe-eval'.  Styles need
+    'unsafe-inline': plotly.js and the Dash components inject <style> elements.
+    MapLibre (map traces) runs its workers from blob: URLs.
+    """
+    hashes = app.csp_hashes()
+    key = tuple(hashes)
+    if key not in _csp_memo:
+        directives = {
+            "default-src": ["'self'"],
+            "script-src": ["'self'", *hashes],
+            "style-src": ["'self'", "'unsafe-inline'"],
+            "img-src": ["'self'", "data:", "blob:"],
+            "font-src": ["'self'", "data:"],
+            "connect-src": ["'self'"],
+            "worker-src": ["'self'", "blob:"],
+            "child-src": ["'self'", "blob:"],
+            "frame-src": ["'none'"],
+            "object-src": ["'none'"],
+            "manifest-src": ["'self'"],
+            "media-src": ["'none'"],
+            "base-uri": ["'none'"],
+            "form-action": ["'self'"],
+            "frame-ancestors": ["'none'"],
+        }
+        _csp_memo.clear()
+        _csp_memo[key] = "; ".join(f"{name} {' '.join(values)}" for name, values in directives.items())
+    return _csp_memo[key]
+
+
+SECURITY_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": PERMISSIONS_POLICY,
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+
+@server.after_request
+def _security_headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = content_security_policy()
+    for name, value in SECURITY_HEADERS.items():
+        response.headers[name] = value
+    if request.method == "POST":
+        # callback answers are computed from a person's answers: no browser or proxy may keep them
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --------------------------------------------------------------------------- errors
+
+_REQUEST_PARSING = {"_initialize_context", "_prepare_callback", "_inputs_to_vals", "inputs_to_vals",
+                    "inputs_to_dict", "split_callback_id", "update_args_group", "_prepare_grouping",
+                    "map_grouping", "get_json"}
+
+
+def _malformed_request(exc: Exception) -> bool:
+    """True when the exception came from parsing the callback request, before any callback ran."""
+    names = {frame.name for frame in traceback.extract_tb(exc.__traceback__)}
+    return bool(names & _REQUEST_PARSING) and "_invoke_callback" not in names
+
+
+@server.errorhandler(Exception)
+def _unexpected_error(exc: Exception):
+    """No traceback in a response or the log: the class name only (values may be personal)."""
+    if isinstance(exc, HTTPException):
+        return exc
+    if isinstance(exc, DependencyException):  # /_dash-component-suites/<unknown package or file>
+        return {"error": "not found"}, 404
+    if request.path == CALLBACK_PATH:
+        if _malformed_request(exc):
+            LOG.warning("malformed callback request (%s)", type(exc).__name__)
+            return {"error": "malformed callback request"}, 400
+        LOG.error("callback failed with %s", type(exc).__name__)
+        return "", 204
+    rule = request.url_rule.rule if request.url_rule is not None else "?"
+    LOG.error("%s %s failed with %s", request.method, rule, type(exc).__name__)
+    return {"error": "internal error"}, 500
+
+
+# --------------------------------------------------------------------------- health and warm-up
+
 
 @server.get("/healthz")
 def healthz():
-    """Liveness for a load balancer: the cache manifest is readable."""
+    """Liveness for a load balancer: the data cache is readable and the Flask cache answers."""
     import census_loaders
 
     try:
         n = len(census_loaders.countries())
     except FileNotFoundError:
         return {"status": "no data cache"}, 503
-    return {"status": "ok", "datasets": n}
+    try:
+        ok = cache.set("healthz", 1, timeout=60) and cache.get("healthz") == 1
+    except Exception as exc:  # noqa: BLE001 - e.g. Redis down
+        LOG.warning("healthz: cache backend failed with %s", type(exc).__name__)
+        ok = False
+    if not ok:
+        return {"status": "cache unavailable", "cache": SETTINGS.cache_type, "datasets": n}, 503
+    return {"status": "ok", "datasets": n, "cache": SETTINGS.cache_type}
+
+
+def warm() -> dict:
+    """Load every country once (population, body model, boundaries) and set the app up.
+
+    gunicorn runs this in the master before forking (``preload_app``), so the
+    workers share the loaded tables.  Returns {"countries": n, "seconds": s}.
+    """
+    import time
+
+    import census_loaders as cl
+    from dashboard.core.body_model import load_country_model
+
+    t0 = time.perf_counter()
+    codes = cl.countries()
+    for code in codes:
+        load_country_model(code)
+        cl.boundaries(code)
+        cl.auxiliary_tables(code)
+    with server.test_client() as client:  # builds callbacks, routes and the index once, pre-fork
+        for path in ("/", "/_dash-layout", "/_dash-dependencies"):
+            client.get(path)
+    return {"countries": len(codes), "seconds": round(time.perf_counter() - t0, 2)}
 
 
 def run() -> None:  # pragma: no cover - thin wrapper used by `anonset serve`

@@ -1,4 +1,20 @@
-"""Configuration from the environment, read in one place."""
+"""Configuration from the environment, read in one place.
+
+=========================  ==========================================  =====================
+variable                   meaning                                     default
+=========================  ==========================================  =====================
+ANONSET_HOST / _PORT       development server (``anonset serve``)      127.0.0.1 / 8050
+ANONSET_BIND               gunicorn bind address(es), comma-separated  ``HOST:PORT``
+ANONSET_WORKERS            gunicorn worker processes                   2 × CPUs + 1, ≤ 8
+ANONSET_TIMEOUT            gunicorn worker timeout (s)                 60
+ANONSET_DEBUG              ``1``: Dash debug mode (never in production) off
+ANONSET_FLASK_CACHE_DIR    Flask-Caching filesystem folder             <tmp>/anonset-flask-cache
+REDIS_URL                  use Redis for Flask-Caching instead         unset
+ANONSET_CACHE_TIMEOUT      Flask-Caching entry lifetime (s)            3600
+ANONSET_MAX_BODY_MB        largest accepted request body (MB)          16
+ANONSET_WARM               ``0``: do not load every country at start   1
+=========================  ==========================================  =====================
+"""
 from __future__ import annotations
 
 import os
@@ -16,18 +32,56 @@ class Settings:
     cache_dir: str
     redis_url: str | None
     cache_timeout: int
+    bind: str = "127.0.0.1:8050"
+    workers: int = 2
+    timeout: int = 60
+    max_body_bytes: int = 16 * 1024 * 1024
+    warm: bool = True
+
+    def cache_config(self) -> dict:
+        """The Flask-Caching configuration for these settings (filesystem, or Redis with REDIS_URL)."""
+        config = {
+            "CACHE_TYPE": self.cache_type,
+            "CACHE_DEFAULT_TIMEOUT": self.cache_timeout,
+            "CACHE_KEY_PREFIX": "anonset:",
+        }
+        if self.cache_type == "RedisCache":
+            config["CACHE_REDIS_URL"] = self.redis_url
+        else:
+            config["CACHE_DIR"] = self.cache_dir
+            config["CACHE_THRESHOLD"] = 2000
+        return config
+
+
+def _int(name: str, default: int, low: int = 1) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        return max(low, int(raw)) if raw.strip() else default
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def default_workers() -> int:
+    return max(2, min(2 * (os.cpu_count() or 1) + 1, 8))
 
 
 def load() -> Settings:
     redis_url = os.environ.get("REDIS_URL") or None
+    host = os.environ.get("ANONSET_HOST", "127.0.0.1")
+    port = _int("ANONSET_PORT", 8050)
     return Settings(
-        host=os.environ.get("ANONSET_HOST", "127.0.0.1"),
-        port=int(os.environ.get("ANONSET_PORT", "8050")),
+        host=host,
+        port=port,
         debug=os.environ.get("ANONSET_DEBUG", "") == "1",
         cache_type="RedisCache" if redis_url else "FileSystemCache",
         cache_dir=os.environ.get(
             "ANONSET_FLASK_CACHE_DIR", str(Path(tempfile.gettempdir()) / "anonset-flask-cache")
         ),
         redis_url=redis_url,
-        cache_timeout=int(os.environ.get("ANONSET_CACHE_TIMEOUT", "3600")),
+        cache_timeout=_int("ANONSET_CACHE_TIMEOUT", 3600, low=0),
+        bind=os.environ.get("ANONSET_BIND") or f"{host}:{port}",
+        workers=_int("ANONSET_WORKERS", default_workers()),
+        timeout=_int("ANONSET_TIMEOUT", 60),
+        max_body_bytes=_int("ANONSET_MAX_BODY_MB", 16) * 1024 * 1024,
+        warm=os.environ.get("ANONSET_WARM", "1") != "0",
     )

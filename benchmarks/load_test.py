@@ -1,0 +1,568 @@
+"""Load test: simulated users drive every page's real callbacks under gunicorn.
+
+Usage::
+
+    python benchmarks/load_test.py [--users 200] [--duration 60] [--workers N] [--think 3.0] [--seed 1]
+                                   [--url http://127.0.0.1:8050]   # an already running server instead
+                                   [--json results.json]
+
+Starts ``gunicorn -c dashboard/gunicorn_conf.py dashboard.app:server`` on a free
+127.0.0.1 port (unless ``--url`` is given), measures the cold start to the first
+page, then runs ``--users`` simulated users (one thread each, a bounded pool) for
+``--duration`` seconds.  Each user, in a loop that ends at the deadline:
+
+1. opens a page from ``dash.page_registry`` (every registered page, so pages added
+   later are covered): ``GET /path``, ``/_dash-layout``, ``/_dash-dependencies``
+   and the page router's callback, exactly as the Dash renderer does;
+2. fires the page's initial server callbacks with the values in its layout;
+3. makes a few interactions, each changing one input the way a person would —
+   an option of a dropdown / radio / checklist, a number near the field's
+   placeholder ("e.g. 172") or inside its min/max, a slider position, a button
+   click, a click on a map's district — and follows the chain of callbacks the
+   answer triggers (the renderer's behaviour), applying every answer to its
+   copy of the page;
+4. thinks between actions (exponential, mean ``--think`` seconds).
+
+No request leaves 127.0.0.1.  Prints whether there were 0 errors, p50/p95/p99
+latency (all requests and per callback), requests/s, RSS (and PSS) of every
+gunicorn worker with every country loaded, and the cold start.  Targets:
+0 errors, p95 < 300 ms, RSS per worker < 1 GB, cold start < 5 s.
+Exit status 0 when every target is met, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import urlparse
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGETS = {"p95_ms": 300.0, "rss_mb": 1024.0, "cold_start_s": 5.0}
+ROUTER_OUTPUT = ".._pages_content.children..._pages_store.data.."
+PATCH_KEY = "__dash_patch_update"
+# inputs a person never "changes" directly (the page or the browser sets them)
+PASSIVE_PROPS = {"data", "n_intervals", "hash", "pathname", "search", "href", "active_cell", "selected_rows",
+                 "derived_virtual_data", "relayoutData", "hoverData", "modified_timestamp", "loading_state",
+                 "page_current", "sort_by", "filter_query", "style", "options", "columns", "figure", "disabled"}
+
+
+# --------------------------------------------------------------------------- Dash protocol helpers
+
+
+def split_output(output: str) -> tuple[list[dict], bool]:
+    """The outputs of a callback from its ``output`` string: ``..a.b...c.d..`` (multi) or ``a.b``."""
+    multi = output.startswith("..") and output.endswith("..")
+    parts = output[2:-2].split("...") if multi else [output]
+    outs = []
+    for part in parts:
+        ident, prop = part.rsplit(".", 1)
+        outs.append({"id": json.loads(ident) if ident.startswith("{") else ident, "property": prop})
+    return outs, multi
+
+
+def _key(ident, prop: str) -> tuple[str, str]:
+    ident = json.dumps(ident, sort_keys=True, separators=(",", ":")) if isinstance(ident, dict) else ident
+    return ident, prop.split("@", 1)[0]
+
+
+def _is_wildcard(ident) -> bool:
+    return isinstance(ident, dict) and any(isinstance(v, list) for v in ident.values())
+
+
+def callback_body(dep: dict, state: dict, changed: list[str] | None = None) -> dict:
+    """The ``/_dash-update-component`` body the Dash renderer would send for a callback.
+
+    ``dep`` is one entry of ``/_dash-dependencies``; ``state`` maps ``(id, prop)``
+    to the current value (a missing key is sent without a value, as the renderer
+    sends undefined props); ``changed`` are the ``"id.prop"`` that triggered it
+    (empty for an initial call).  Pattern-matching (wildcard) dependencies are sent
+    as empty lists.
+    """
+    outputs, multi = split_output(dep["output"])
+
+    def item(d):
+        if _is_wildcard(d["id"]):
+            return []
+        out = {"id": d["id"], "property": d["property"]}
+        key = _key(d["id"], d["property"])
+        if key in state:
+            out["value"] = state[key]
+        return out
+
+    body = {
+        "output": dep["output"],
+        "outputs": outputs if multi else outputs[0],
+        "inputs": [item(d) for d in dep["inputs"]],
+        "changedPropIds": list(changed or []),
+    }
+    if dep.get("state"):
+        body["state"] = [item(d) for d in dep["state"]]
+    return body
+
+
+def walk_components(tree, found: dict | None = None) -> dict:
+    """``{id: (type, props)}`` of every component with an id in a layout (JSON) tree."""
+    found = {} if found is None else found
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            props = node.get("props")
+            if isinstance(props, dict) and "type" in node:
+                ident = props.get("id")
+                if ident is not None:
+                    key = json.dumps(ident, sort_keys=True, separators=(",", ":")) if isinstance(ident, dict) else ident
+                    found[key] = (node.get("type"), props)
+                stack.extend(v for v in props.values() if isinstance(v, (list, dict)))
+    return found
+
+
+def registered_pages() -> list[str]:
+    """URL paths of every page in ``dash.page_registry`` (path variables filled with "x")."""
+    import dash
+
+    from dashboard.app import app  # noqa: F401 - registers the pages
+
+    paths = set()
+    for page in dash.page_registry.values():
+        template = page.get("path_template")
+        paths.add(re.sub(r"<[^>]+>", "x", template) if template else page["path"])
+    return sorted(paths)
+
+
+# --------------------------------------------------------------------------- the app's structure
+
+
+class AppModel:
+    """What every user needs to know: dependencies and each page's layout (fetched once)."""
+
+    def __init__(self, base: str, pages: list[str]):
+        self.base = base
+        s = requests.Session()
+        self.shell = walk_components(s.get(f"{base}/_dash-layout", timeout=30).json())
+        self.deps = s.get(f"{base}/_dash-dependencies", timeout=30).json()
+        self.server_deps = [d for d in self.deps if not d.get("clientside_function") and d["output"] != ROUTER_OUTPUT]
+        self.router = next(d for d in self.deps if d["output"] == ROUTER_OUTPUT)
+        self.pages: dict[str, dict] = {}
+        for path in pages:
+            body = callback_body(self.router, {("_pages_location", "pathname"): path,
+                                               ("_pages_location", "search"): ""},
+                                 ["_pages_location.pathname", "_pages_location.search"])
+            r = s.post(f"{base}/_dash-update-component", json=body, timeout=60)
+            r.raise_for_status()
+            content = r.json()["response"]["_pages_content"]["children"]
+            comps = {**self.shell, **walk_components(content)}
+            mine = [d for d in self.server_deps if self._belongs(d, comps)]
+            self.pages[path] = {"components": comps, "deps": mine}
+
+    @staticmethod
+    def _belongs(dep: dict, comps: dict) -> bool:
+        ids_ = [_key(d["id"], d["property"])[0] for d in dep["inputs"] if not _is_wildcard(d["id"])]
+        return bool(ids_) and all(i in comps for i in ids_)
+
+
+# --------------------------------------------------------------------------- a simulated user
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latency: dict[str, list[float]] = defaultdict(list)
+        self.errors: list[str] = []
+        self.count = 0
+
+    def record(self, label: str, seconds: float, error: str | None = None):
+        with self.lock:
+            self.latency[label].append(seconds * 1000)
+            self.count += 1
+            if error:
+                self.errors.append(f"{label}: {error}")
+
+
+class User:
+    def __init__(self, model: AppModel, stats: Stats, rng: random.Random, think: float, deadline: float):
+        self.m, self.stats, self.rng, self.think, self.deadline = model, stats, rng, think, deadline
+        self.s = requests.Session()
+        self.state: dict[tuple[str, str], object] = {}
+        self.page = None
+
+    # ---- requests
+    def _request(self, label: str, method: str, path: str, **kw):
+        t0 = time.perf_counter()
+        try:
+            r = self.s.request(method, f"{self.m.base}{path}", timeout=60, **kw)
+            ok = r.status_code in (200, 204)
+            self.stats.record(label, time.perf_counter() - t0, None if ok else f"HTTP {r.status_code}")
+            return r if ok else None
+        except requests.RequestException as exc:
+            self.stats.record(label, time.perf_counter() - t0, type(exc).__name__)
+            return None
+
+    def _label(self, dep) -> str:
+        outs, _ = split_output(dep["output"])
+        return "callback " + ",".join(sorted({str(o["id"]) for o in outs}))[:60]
+
+    def fire(self, dep, changed: list[str], depth: int = 0):
+        body = callback_body(dep, self.state, changed)
+        r = self._request(self._label(dep), "POST", "/_dash-update-component", json=body)
+        if r is None or r.status_code == 204 or depth >= 4:
+            return
+        try:
+            answer = r.json().get("response", {})
+        except ValueError:
+            self.stats.record(self._label(dep), 0, "invalid JSON")
+            return
+        updated = []
+        for ident, props in answer.items():
+            for prop, value in props.items():
+                if isinstance(value, dict) and PATCH_KEY in value:
+                    continue  # a Patch of a figure: nothing the next callbacks read
+                self.state[(ident, prop)] = value
+                updated.append(f"{ident}.{prop}")
+        # the renderer fires every callback that has an updated prop as input (once each)
+        upd = set(updated)
+        for nxt in self.page["deps"]:
+            trig = [f"{_key(d['id'], d['property'])[0]}.{d['property']}" for d in nxt["inputs"]]
+            hit = [t for t in trig if t in upd]
+            if hit and time.monotonic() < self.deadline:
+                self.fire(nxt, hit, depth + 1)
+
+    # ---- a person's changes
+    def new_value(self, ident: str, prop: str):
+        ctype, props = self.page["components"].get(ident, (None, {}))
+        current = self.state.get((ident, prop))
+        rng = self.rng
+        if prop == "n_clicks":
+            return (current or 0) + 1
+        if prop == "clickData":
+            fig = self.state.get((ident, "figure")) or props.get("figure") or {}
+            locs = ((fig.get("data") or [{}])[0] or {}).get("locations") if isinstance(fig, dict) else None
+            return {"points": [{"location": rng.choice(locs)}]} if locs else None
+        if prop == "value":
+            options = self.state.get((ident, "options"), props.get("options"))
+            if options:
+                values = [o["value"] if isinstance(o, dict) else o for o in options]
+                if isinstance(current, list) or props.get("multi"):
+                    return rng.sample(values, min(len(values), rng.choice([1, 1, 2])))
+                return rng.choice(values)
+            if ctype in ("Slider", "RangeSlider") and "min" in props and "max" in props:
+                lo, hi = float(props["min"]), float(props["max"])
+                x = rng.uniform(lo, hi)
+                return [min(x, (x + hi) / 2), max(x, (x + hi) / 2)] if ctype == "RangeSlider" else x
+            if props.get("type") == "number" or ctype == "Input":
+                hint = re.search(r"-?\d+(?:\.\d+)?", str(props.get("placeholder", "")))
+                if hint:
+                    x = float(hint.group())
+                    return round(rng.uniform(0.85, 1.15) * x, 1) if x else rng.randint(0, 10)
+                if "min" in props and "max" in props and props["min"] is not None and props["max"] is not None:
+                    return round(rng.uniform(float(props["min"]), float(props["max"])), 2)
+                if isinstance(current, (int, float)):
+                    return round(current * rng.uniform(0.8, 1.2), 3)
+                return None  # a free-text field: leave it
+        return None
+
+    def interact(self):
+        candidates = []
+        for dep in self.page["deps"]:
+            for d in dep["inputs"]:
+                ident, prop = _key(d["id"], d["property"])
+                if prop not in PASSIVE_PROPS and ident in self.page["components"]:
+                    candidates.append((dep, ident, prop))
+        if not candidates:
+            return
+        for _ in range(5):
+            dep, ident, prop = self.rng.choice(candidates)
+            value = self.new_value(ident, prop)
+            if value is not None:
+                break
+        else:
+            return
+        self.state[(ident, prop)] = value
+        changed = f"{ident}.{prop}"
+        for other in self.page["deps"]:  # every callback with this input fires
+            if any(_key(d["id"], d["property"]) == (ident, prop) for d in other["inputs"]):
+                self.fire(other, [changed])
+
+    def open_page(self, path: str):
+        self.page = self.m.pages[path]
+        self.state = {}
+        for ident, (_t, props) in self.page["components"].items():
+            for prop, value in props.items():
+                if prop != "children" and not isinstance(value, dict) or prop in ("figure", "data"):
+                    self.state[(ident, prop)] = value
+        self.state[("_pages_location", "pathname")] = path
+        self.state[("_pages_location", "search")] = ""
+        if self._request(f"GET {path}", "GET", path) is None:
+            return False
+        self._request("GET /_dash-layout", "GET", "/_dash-layout")
+        self._request("GET /_dash-dependencies", "GET", "/_dash-dependencies")
+        self.fire_router()
+        for dep in self.page["deps"]:
+            if not dep.get("prevent_initial_call") and time.monotonic() < self.deadline:
+                self.fire(dep, [])
+        return True
+
+    def fire_router(self):
+        body = callback_body(self.m.router, self.state, ["_pages_location.pathname", "_pages_location.search"])
+        self._request("callback page router", "POST", "/_dash-update-component", json=body)
+
+    def pause(self):
+        delay = min(self.rng.expovariate(1 / self.think), 4 * self.think) if self.think > 0 else 0
+        time.sleep(max(0.0, min(delay, self.deadline - time.monotonic())))
+
+    def run(self):
+        paths = list(self.m.pages)
+        while time.monotonic() < self.deadline:
+            if not self.open_page(self.rng.choice(paths)):
+                self.pause()
+                continue
+            for _ in range(self.rng.randint(2, 8)):
+                if time.monotonic() >= self.deadline:
+                    break
+                self.pause()
+                if time.monotonic() < self.deadline:
+                    self.interact()
+            self.pause()
+
+
+# --------------------------------------------------------------------------- server and memory
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(workers: int | None, log_path: Path) -> tuple[subprocess.Popen, str, dict]:
+    port = free_port()
+    env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}"}
+    if workers:
+        env["ANONSET_WORKERS"] = str(workers)
+    cmd = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "dashboard" / "gunicorn_conf.py"), "dashboard.app:server"]
+    log = open(log_path, "w")
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    cold = {}
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited:\n{log_path.read_text()[-3000:]}")
+        try:
+            if requests.get(f"{url}/", timeout=2).status_code == 200:
+                cold["index_s"] = time.perf_counter() - t0
+                break
+        except requests.RequestException:
+            time.sleep(0.05)
+    else:
+        proc.kill()
+        raise RuntimeError("gunicorn did not answer within 120 s")
+    # the first page drawn: index + layout + dependencies + the router's callback for "/"
+    s = requests.Session()
+    s.get(f"{url}/_dash-layout", timeout=30)
+    deps = s.get(f"{url}/_dash-dependencies", timeout=30).json()
+    router = next(d for d in deps if d["output"] == ROUTER_OUTPUT)
+    body = callback_body(router, {("_pages_location", "pathname"): "/", ("_pages_location", "search"): ""},
+                         ["_pages_location.pathname", "_pages_location.search"])
+    s.post(f"{url}/_dash-update-component", json=body, timeout=60).raise_for_status()
+    cold["first_page_s"] = time.perf_counter() - t0
+    return proc, url, cold
+
+
+def _status_kb(pid: int, field: str) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def _pss_kb(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def worker_pids(master: int) -> list[int]:
+    pids = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        m = re.search(r"^PPid:\s+(\d+)", text, re.M)
+        if m and int(m.group(1)) == master:
+            pids.append(int(status.parent.name))
+    return sorted(pids)
+
+
+def memory(master: int) -> dict:
+    out = {"master": {"pid": master, "rss_mb": (_status_kb(master, "VmRSS") or 0) / 1024,
+                      "pss_mb": (_pss_kb(master) or 0) / 1024}, "workers": []}
+    for pid in worker_pids(master):
+        out["workers"].append({"pid": pid, "rss_mb": (_status_kb(pid, "VmRSS") or 0) / 1024,
+                               "hwm_mb": (_status_kb(pid, "VmHWM") or 0) / 1024,
+                               "pss_mb": (_pss_kb(pid) or 0) / 1024})
+    return out
+
+
+def touch_every_country(url: str, model: AppModel) -> int:
+    """Make every worker compute a profile for every country (so RSS is measured with all loaded)."""
+    page = model.pages.get("/")
+    if page is None:
+        return 0
+    country_dep = next((d for d in page["deps"]
+                        if any(i["id"].endswith("country") for i in d["inputs"] if isinstance(i["id"], str))
+                        and "options" in d["output"]), None)
+    comps = page["components"]
+    country_id = next((i for i in comps if isinstance(i, str) and i.endswith("-country")), None)
+    if not country_dep or not country_id:
+        return 0
+    codes = [o["value"] for o in comps[country_id][1].get("options", [])]
+    n = 0
+    s = requests.Session()
+    for _round in range(3):  # sync workers take requests in turn: three rounds reach each of them
+        for code in codes:
+            body = callback_body(country_dep, {(country_id, "value"): code}, [f"{country_id}.value"])
+            s.post(f"{url}/_dash-update-component", json=body, timeout=60)
+            n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- report
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    v = sorted(values)
+    i = min(len(v) - 1, max(0, math.ceil(q / 100 * len(v)) - 1))
+    return v[i]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--users", type=int, default=200)
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds of load (default 60)")
+    ap.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: settings)")
+    ap.add_argument("--think", type=float, default=3.0, help="mean think time between actions, s (default 3)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
+    ap.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+    args = ap.parse_args(argv)
+
+    proc = None
+    cold = {}
+    log_path = Path(tempfile.mkdtemp(prefix="anonset-load-")) / "gunicorn.log"
+    if args.url:
+        host = urlparse(args.url).hostname
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            ap.error("--url must be a loopback address (the load test never leaves this machine)")
+        url = args.url.rstrip("/")
+    else:
+        proc, url, cold = start_server(args.workers, log_path)
+    try:
+        print(f"server {url}" + (f" (log {log_path})" if proc else ""), flush=True)
+        pages = registered_pages()
+        model = AppModel(url, pages)
+        print(f"pages: {', '.join(pages)}; server callbacks: {len(model.server_deps)} "
+              '(' + ', '.join(f"{p}: {len(v['deps'])}" for p, v in model.pages.items()) + ')', flush=True)
+        touched = touch_every_country(url, model)
+        mem_before = memory(proc.pid) if proc else None
+
+        stats = Stats()
+        start = time.monotonic()
+        deadline = start + args.duration
+        rng = random.Random(args.seed)
+        users = [User(model, stats, random.Random(rng.random()), args.think, deadline) for _ in range(args.users)]
+        threads = []
+        for i, u in enumerate(users):  # ramp up over the first 10 % of the run (at most 5 s)
+            t = threading.Thread(target=u.run, name=f"user-{i}", daemon=True)
+            threads.append(t)
+            t.start()
+            time.sleep(min(5.0, args.duration * 0.1) / max(1, args.users))
+        for t in threads:
+            t.join(timeout=max(1.0, deadline - time.monotonic()) + 90)
+        elapsed = time.monotonic() - start
+        stuck = sum(t.is_alive() for t in threads)
+        mem_after = memory(proc.pid) if proc else None
+    finally:
+        if proc:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    all_ms = [x for v in stats.latency.values() for x in v]
+    result = {
+        "users": args.users, "duration_s": round(elapsed, 1), "think_s": args.think,
+        "requests": stats.count, "errors": len(stats.errors), "error_samples": stats.errors[:20],
+        "stuck_users": stuck,
+        "requests_per_s": round(stats.count / elapsed, 1) if elapsed else 0,
+        "p50_ms": round(pct(all_ms, 50), 1), "p95_ms": round(pct(all_ms, 95), 1), "p99_ms": round(pct(all_ms, 99), 1),
+        "max_ms": round(max(all_ms), 1) if all_ms else None,
+        "per_request": {k: {"n": len(v), "p50_ms": round(pct(v, 50), 1), "p95_ms": round(pct(v, 95), 1),
+                            "p99_ms": round(pct(v, 99), 1)} for k, v in sorted(stats.latency.items())},
+        "cold_start": {k: round(v, 2) for k, v in cold.items()},
+        "countries_touched": touched,
+        "memory_before": mem_before, "memory_after": mem_after,
+    }
+
+    print()
+    print(f"{args.users} users, {elapsed:.0f} s, mean think {args.think:g} s: {stats.count} requests, "
+          f"{result['requests_per_s']} requests/s")
+    print(f"errors: {len(stats.errors)}" + (" (0 errors)" if not stats.errors else ""))
+    for e in stats.errors[:10]:
+        print("  ", e)
+    print(f"latency: p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, "
+          f"max {result['max_ms']} ms")
+    width = max(len(k) for k in stats.latency) if stats.latency else 10
+    for k, v in result["per_request"].items():
+        print(f"  {k:<{width}}  n={v['n']:<6} p50 {v['p50_ms']:>7} ms  p95 {v['p95_ms']:>7} ms  p99 {v['p99_ms']:>7} ms")
+    ok = not stats.errors and not stuck and result["p95_ms"] < TARGETS["p95_ms"]
+    if proc:
+        print(f"cold start: first 200 on / after {cold['index_s']:.2f} s, first page drawn (layout + router) "
+              f"after {cold['first_page_s']:.2f} s")
+        for label, mem in (("after loading every country", mem_before), ("after the run", mem_after)):
+            ws = mem["workers"]
+            print(f"memory {label}: master RSS {mem['master']['rss_mb']:.0f} MB; "
+                  + "; ".join(f"worker {w['pid']} RSS {w['rss_mb']:.0f} MB (PSS {w['pss_mb']:.0f} MB)" for w in ws))
+        max_rss = max(w["rss_mb"] for w in mem_after["workers"] + mem_before["workers"])
+        ok = ok and max_rss < TARGETS["rss_mb"] and cold["first_page_s"] < TARGETS["cold_start_s"]
+        result["max_worker_rss_mb"] = round(max_rss, 1)
+    print("targets (0 errors, p95 < 300 ms, RSS/worker < 1 GB, cold start < 5 s):", "MET" if ok else "NOT MET")
+    result["targets_met"] = ok
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

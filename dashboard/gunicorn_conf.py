@@ -1,0 +1,69 @@
+"""gunicorn configuration for AnonSet.
+
+    gunicorn -c dashboard/gunicorn_conf.py dashboard.app:server
+
+Settings come from the environment (see ``dashboard/settings.py``):
+``ANONSET_BIND`` (default ``127.0.0.1:8050``), ``ANONSET_WORKERS``,
+``ANONSET_TIMEOUT``, ``REDIS_URL`` …
+
+* ``preload_app``: the master imports the app and loads every country once
+  (``dashboard.app.warm``) before forking, so workers start instantly and share
+  the tables copy-on-write.
+* The access log records time, method, path (never the query string, a body,
+  the client address, referrer or user agent), status, size and duration.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from dashboard.settings import load as _load_settings  # noqa: E402
+
+_settings = _load_settings()
+
+bind = [b.strip() for b in _settings.bind.split(",") if b.strip()]
+workers = _settings.workers
+worker_class = "sync"
+preload_app = True
+timeout = _settings.timeout          # a worker silent this long is restarted
+graceful_timeout = 30                # time to finish in-flight requests on SIGTERM / HUP
+keepalive = 5                        # seconds, for a reverse proxy's keep-alive connections
+max_requests = 5000                  # recycle workers now and then (forks from the warm master: cheap)
+max_requests_jitter = 500
+limit_request_line = 8190
+limit_request_fields = 100
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+proxy_allow_ips = forwarded_allow_ips
+# gunicorn ≥ 23's control socket lives at one path per user: several instances on a host would clash
+control_socket_disable = True
+
+accesslog = os.environ.get("ANONSET_ACCESS_LOG", "-")
+errorlog = os.environ.get("ANONSET_ERROR_LOG", "-")
+loglevel = os.environ.get("ANONSET_LOG_LEVEL", "info")
+# %(U)s is the path only (PATH_INFO); %(r)s and %(q)s would carry the query string
+access_log_format = '%(t)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
+
+
+def on_starting(server):  # noqa: ARG001 - gunicorn hook signature
+    """Send the app's own log records ("anonset.*") to stderr beside gunicorn's error log."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s",
+                                           "%Y-%m-%d %H:%M:%S %z"))
+    root = logging.getLogger("anonset")
+    if not root.handlers:
+        root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    root.propagate = False
+
+
+def when_ready(server):
+    """Master, after preloading and before forking: load every country once."""
+    if not _settings.warm:
+        return
+    from dashboard.app import warm
+
+    result = warm()
+    server.log.info("warm: %d data sets loaded in %.2f s", result["countries"], result["seconds"])
