@@ -28,13 +28,8 @@ SELECTED_COLOUR = HIGHLIGHT
 MAP_HEIGHT = 580
 #: Trace order of the district map; patches address traces by these positions.
 MAIN, FILLED, SELECTED = 0, 1, 2
-#: Every explorer graph: the shared config (PNG camera kept) without plotly.js 3's "Share chart…"
-#: button, which would upload the figure to Plotly Cloud.
-GRAPH_CONFIG = {
-    **STYLE_GRAPH_CONFIG,
-    "showSendToCloud": False,
-    "modeBarButtonsToRemove": [*STYLE_GRAPH_CONFIG.get("modeBarButtonsToRemove", []), "sendChartToCloud"],
-}
+#: Every explorer graph uses the shared config (PNG camera kept, no "send to cloud").
+GRAPH_CONFIG = STYLE_GRAPH_CONFIG
 #: The CDF readouts: "x % of people have an anonymity set below k".
 READOUT_KS: tuple[int, ...] = (5, 20, 100)
 FEMALE, MALE = QUALITATIVE[1], QUALITATIVE[0]

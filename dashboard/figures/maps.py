@@ -69,8 +69,10 @@ def choropleth(
 
 
 def _outline(geojson: dict, ids: list[str], colour: str, width: float, label: str) -> go.Choroplethmap:
+    """An outline trace carrying only the features it outlines (not the whole country again)."""
+    wanted = set(ids)
     return go.Choroplethmap(
-        geojson=geojson,
+        geojson={"type": "FeatureCollection", "features": [f for f in geojson["features"] if f["id"] in wanted]},
         locations=list(ids),
         z=[0] * len(ids),
         colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],

@@ -16,8 +16,9 @@ FONT = dict(family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-seri
 #: Plotly config for every graph: no plotly logo, PNG export at 2×, no external links.
 GRAPH_CONFIG = {
     "displaylogo": False,
+    "showSendToCloud": False,  # never offer to upload a figure (and what it shows) to Plotly's cloud
     "toImageButtonOptions": {"format": "png", "scale": 2},
-    "modeBarButtonsToRemove": ["sendDataToCloud", "lasso2d", "select2d"],
+    "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "lasso2d", "select2d"],
     "responsive": True,
 }
 
