@@ -13,6 +13,7 @@ may hold a person's answers.
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from pathlib import Path
 
@@ -44,10 +45,10 @@ def _callback_error(err: Exception):
     try:
         outs = dash.callback_context.outputs_list
         outs = outs if isinstance(outs, list) else [outs]
-        outputs = [f"{o.get('id')}.{o.get('property')}" for o in outs if isinstance(o, dict)]
+        outputs = [f"{o.get('id')}.{str(o.get('property')).split('@')[0]}" for o in outs if isinstance(o, dict)]
     except Exception:  # noqa: BLE001 - logging must not fail
         pass
-    LOG.error("callback %s raised %s", ",".join(outputs)[:200] or "?", type(err).__name__)
+    LOG.error("callback raised %s (outputs %s)", type(err).__name__, ",".join(outputs)[:300] or "?")
     if outputs and outputs[0].startswith(PAGES_CONTENT + "."):
         return [
             html.Div(
@@ -219,9 +220,25 @@ _REQUEST_PARSING = {"_initialize_context", "_prepare_callback", "_inputs_to_vals
 
 
 def _malformed_request(exc: Exception) -> bool:
-    """True when the exception came from parsing the callback request, before any callback ran."""
+    """True when the request is not one the Dash renderer sends (or failed to parse before any callback ran)."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or body.get("output") not in app.callback_map:
+        return True
+    if not isinstance(body.get("inputs"), list) or "outputs" not in body:
+        return True
     names = {frame.name for frame in traceback.extract_tb(exc.__traceback__)}
     return bool(names & _REQUEST_PARSING) and "_invoke_callback" not in names
+
+
+def _known_output() -> str:
+    """The callback's output spec if it is one of the app's (component ids, never values), else "?"."""
+    try:
+        output = (request.get_json(silent=True) or {}).get("output")
+    except Exception:  # noqa: BLE001
+        return "?"
+    if isinstance(output, str) and output in app.callback_map:
+        return re.sub(r"@[0-9a-f]+", "", output)[:300]
+    return "?"
 
 
 @server.errorhandler(Exception)
@@ -235,7 +252,7 @@ def _unexpected_error(exc: Exception):
         if _malformed_request(exc):
             LOG.warning("malformed callback request (%s)", type(exc).__name__)
             return {"error": "malformed callback request"}, 400
-        LOG.error("callback failed with %s", type(exc).__name__)
+        LOG.error("callback failed with %s (output %s)", type(exc).__name__, _known_output())
         return "", 204
     rule = request.url_rule.rule if request.url_rule is not None else "?"
     LOG.error("%s %s failed with %s", request.method, rule, type(exc).__name__)
