@@ -79,6 +79,26 @@ app = Dash(
 server = app.server
 server.config["MAX_CONTENT_LENGTH"] = SETTINGS.max_body_bytes
 
+# Dash's default page, with a language, one <footer> (Dash wraps its scripts in a second one,
+# which screen readers announce as another "contentinfo"), and the shell's accessibility fixes.
+app.index_string = """<!DOCTYPE html>
+<html lang="en">
+    <head>
+        {%metas%}
+        <title>{%title%}</title>
+        {%favicon%}
+        {%css%}
+        <link rel="stylesheet" href="/_shell/a11y.css">
+    </head>
+    <body>
+        {%app_entry%}
+        {%config%}
+        {%scripts%}
+        {%renderer%}
+        <script src="/_shell/a11y.js"></script>
+    </body>
+</html>"""
+
 # Server-side memo of NON-personal computations only (per-country tables, figures
 # of whole countries).  Never memoise a function of a person's attributes.
 cache = Cache(server, config=SETTINGS.cache_config())
@@ -142,6 +162,86 @@ app.clientside_callback(
     Output(ids.PRESENTER_TOGGLE, "aria-pressed"),
     Input(ids.PRESENTER_STORE, "data"),
 )
+
+
+# --------------------------------------------------------------------------- accessibility fixes
+
+# Dash 4's components render a few things axe-core reports as serious: radio / check lists as
+# unnamed role="listbox" with role="option" labels around native inputs (nested interactive),
+# a focusable aria-hidden input in front of every dropdown, unnamed slider handles and DataTable
+# page buttons without text.  The shell repairs the markup as it appears, for every page.
+A11Y_JS = r"""/* AnonSet shell: accessibility repairs of Dash component markup (served by dashboard/app.py). */
+(function () {
+  function labelFor(el) {
+    if (!el || !el.id) return null;
+    var label = document.querySelector('label[for="' + CSS.escape(el.id) + '"]');
+    if (label && !label.id) label.id = el.id + "--label";
+    return label;
+  }
+  function nameFromNearbyLabel(el) {
+    for (var up = el, i = 0; up && i < 5; up = up.parentElement, i++) {
+      var l = labelFor(up.id ? up : null);
+      if (l) return l;
+      var near = up.parentElement && up.parentElement.querySelector(":scope > label, :scope > .field-label");
+      if (near) return near;
+    }
+    return null;
+  }
+  function repair(root) {
+    root.querySelectorAll(".dash-dropdown-wrapper").forEach(function (w) {
+      var target = w.querySelector(":scope > .dash-dropdown-focus-target"), button = w.querySelector(":scope > button");
+      if (target && button && target.getAttribute("tabindex") !== "-1") {
+        target.setAttribute("tabindex", "-1");  /* the trigger button itself takes the focus */
+        button.setAttribute("tabindex", "0");
+      }
+    });
+    root.querySelectorAll('.dash-options-list[role="listbox"]').forEach(function (list) {
+      list.setAttribute("role", list.querySelector('input[type="radio"]') ? "radiogroup" : "group");
+      list.querySelectorAll('[role="option"]').forEach(function (o) { o.removeAttribute("role"); o.removeAttribute("aria-selected"); });
+      if (!list.getAttribute("aria-label") && !list.getAttribute("aria-labelledby")) {
+        var l = labelFor(list);
+        if (l) list.setAttribute("aria-labelledby", l.id);
+      }
+    });
+    root.querySelectorAll('[role="slider"]:not([aria-label]):not([aria-labelledby])').forEach(function (h) {
+      var l = nameFromNearbyLabel(h);
+      h.setAttribute("aria-label", ((l && l.textContent.trim()) || "value") + " (slider)");
+    });
+    var pages = {"first-page": "First page", "previous-page": "Previous page", "next-page": "Next page", "last-page": "Last page"};
+    root.querySelectorAll(".previous-next-container button:not([aria-label])").forEach(function (b) {
+      for (var cls in pages) { if (b.classList.contains(cls)) b.setAttribute("aria-label", pages[cls]); }
+    });
+  }
+  var queued = false;
+  function schedule() {
+    if (queued) return;
+    queued = true;
+    window.requestAnimationFrame(function () { queued = false; repair(document); });
+  }
+  new MutationObserver(schedule).observe(document.documentElement, {childList: true, subtree: true});
+  schedule();
+})();
+"""
+
+A11Y_CSS = """/* AnonSet shell: contrast fixes for Dash component styles (served by dashboard/app.py). */
+.dash-table-container .dash-filter--case { color: #1b1f24 !important; opacity: 1 !important; }
+.dash-table-container .dash-filter--case--sensitive { border-color: #4a5562 !important; }
+.dash-table-container .previous-next-container button:disabled { color: #4a5562; }
+/* Dash 4 draws a 1px focus ring on its number/text inputs: make it as visible as the app's others */
+.dash-input-container:focus-within { outline: 3px solid var(--accent, #0b5cad) !important; outline-offset: 1px; }
+.dash-dropdown:focus-visible, .dash-dropdown-focus-target:focus-visible + .dash-dropdown {
+  outline: 3px solid var(--accent, #0b5cad); outline-offset: 1px; }
+"""
+
+
+@server.get("/_shell/a11y.js")
+def _a11y_js():
+    return Response(A11Y_JS, mimetype="text/javascript", headers={"Cache-Control": "public, max-age=3600"})
+
+
+@server.get("/_shell/a11y.css")
+def _a11y_css():
+    return Response(A11Y_CSS, mimetype="text/css", headers={"Cache-Control": "public, max-age=3600"})
 
 
 # --------------------------------------------------------------------------- security headers
