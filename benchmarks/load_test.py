@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/load_test.py [--users 200] [--duration 60] [--workers N] [--think 3.0] [--seed 1]
+    python benchmarks/load_test.py [--users 200] [--duration 60] [--workers N] [--think 3.0] [--ramp 10]
                                    [--url http://127.0.0.1:8050]   # an already running server instead
                                    [--json results.json]
 
@@ -39,7 +39,6 @@ import random
 import re
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 TARGETS = {"p95_ms": 300.0, "rss_mb": 1024.0, "cold_start_s": 5.0}
+RELOAD_P = 0.2  # share of page visits that are full loads (the rest follow a navbar link)
 ROUTER_OUTPUT = ".._pages_content.children..._pages_store.data.."
 PATCH_KEY = "__dash_patch_update"
 # inputs a person never "changes" directly (the page or the browser sets them)
@@ -204,6 +204,7 @@ class User:
         self.s = requests.Session()
         self.state: dict[tuple[str, str], object] = {}
         self.page = None
+        self.loaded = False
 
     # ---- requests
     def _request(self, label: str, method: str, path: str, **kw):
@@ -311,10 +312,14 @@ class User:
                     self.state[(ident, prop)] = value
         self.state[("_pages_location", "pathname")] = path
         self.state[("_pages_location", "search")] = ""
-        if self._request(f"GET {path}", "GET", path) is None:
-            return False
-        self._request("GET /_dash-layout", "GET", "/_dash-layout")
-        self._request("GET /_dash-dependencies", "GET", "/_dash-dependencies")
+        if not self.loaded or self.rng.random() < RELOAD_P:
+            # a full page load: the index, then what the renderer fetches before drawing
+            if self._request(f"GET {path}", "GET", path) is None:
+                return False
+            self._request("GET /_dash-layout", "GET", "/_dash-layout")
+            self._request("GET /_dash-dependencies", "GET", "/_dash-dependencies")
+            self.loaded = True
+        # a navbar link (dcc.Link) only runs the page router's callback
         self.fire_router()
         for dep in self.page["deps"]:
             if not dep.get("prevent_initial_call") and time.monotonic() < self.deadline:
@@ -359,7 +364,7 @@ def start_server(workers: int | None, log_path: Path) -> tuple[subprocess.Popen,
     if workers:
         env["ANONSET_WORKERS"] = str(workers)
     cmd = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "dashboard" / "gunicorn_conf.py"), "dashboard.app:server"]
-    log = open(log_path, "w")
+    log = open(log_path, "w")  # noqa: SIM115 - gunicorn writes to it until the run ends
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -416,10 +421,23 @@ def worker_pids(master: int) -> list[int]:
             text = status.read_text()
         except OSError:
             continue
-        m = re.search(r"^PPid:\s+(\d+)", text, re.M)
+        m = re.search(r"^PPid:\s+(\d+)", text, re.MULTILINE)
         if m and int(m.group(1)) == master:
             pids.append(int(status.parent.name))
     return sorted(pids)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of processes (from /proc/<pid>/stat)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 def memory(master: int) -> dict:
@@ -472,6 +490,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of load (default 60)")
     ap.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: settings)")
     ap.add_argument("--think", type=float, default=3.0, help="mean think time between actions, s (default 3)")
+    ap.add_argument("--ramp", type=float, default=10.0, help="seconds over which the users arrive (default 10)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
     ap.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
@@ -497,20 +516,25 @@ def main(argv: list[str] | None = None) -> int:
         mem_before = memory(proc.pid) if proc else None
 
         stats = Stats()
+        server_pids = [proc.pid, *worker_pids(proc.pid)] if proc else []
+        cpu0_server, cpu0_client = cpu_seconds(server_pids), sum(os.times()[:2])
         start = time.monotonic()
         deadline = start + args.duration
         rng = random.Random(args.seed)
         users = [User(model, stats, random.Random(rng.random()), args.think, deadline) for _ in range(args.users)]
         threads = []
-        for i, u in enumerate(users):  # ramp up over the first 10 % of the run (at most 5 s)
+        ramp = min(args.ramp, args.duration / 2)
+        for i, u in enumerate(users):  # users arrive evenly over the ramp (default 10 s)
             t = threading.Thread(target=u.run, name=f"user-{i}", daemon=True)
             threads.append(t)
             t.start()
-            time.sleep(min(5.0, args.duration * 0.1) / max(1, args.users))
+            time.sleep(ramp / max(1, args.users))
         for t in threads:
             t.join(timeout=max(1.0, deadline - time.monotonic()) + 90)
         elapsed = time.monotonic() - start
         stuck = sum(t.is_alive() for t in threads)
+        cpu_server = cpu_seconds(server_pids) - cpu0_server
+        cpu_client = sum(os.times()[:2]) - cpu0_client
         mem_after = memory(proc.pid) if proc else None
     finally:
         if proc:
@@ -522,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
 
     all_ms = [x for v in stats.latency.values() for x in v]
     result = {
-        "users": args.users, "duration_s": round(elapsed, 1), "think_s": args.think,
+        "users": args.users, "duration_s": round(elapsed, 1), "think_s": args.think, "ramp_s": ramp,
         "requests": stats.count, "errors": len(stats.errors), "error_samples": stats.errors[:20],
         "stuck_users": stuck,
         "requests_per_s": round(stats.count / elapsed, 1) if elapsed else 0,
@@ -532,12 +556,16 @@ def main(argv: list[str] | None = None) -> int:
                             "p99_ms": round(pct(v, 99), 1)} for k, v in sorted(stats.latency.items())},
         "cold_start": {k: round(v, 2) for k, v in cold.items()},
         "countries_touched": touched,
+        "cpu_cores": os.cpu_count(),
+        "cpu_seconds_server": round(cpu_server, 1), "cpu_seconds_load_generator": round(cpu_client, 1),
         "memory_before": mem_before, "memory_after": mem_after,
     }
 
     print()
-    print(f"{args.users} users, {elapsed:.0f} s, mean think {args.think:g} s: {stats.count} requests, "
+    print(f"{args.users} users (arriving over {ramp:g} s), {elapsed:.0f} s, mean think {args.think:g} s: {stats.count} requests, "
           f"{result['requests_per_s']} requests/s")
+    print(f"CPU during the run ({os.cpu_count()} cores): server {cpu_server:.0f} s, this load generator "
+          f"{cpu_client:.0f} s, of {elapsed * (os.cpu_count() or 1):.0f} core-seconds")
     print(f"errors: {len(stats.errors)}" + (" (0 errors)" if not stats.errors else ""))
     for e in stats.errors[:10]:
         print("  ", e)

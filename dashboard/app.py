@@ -47,7 +47,7 @@ def _callback_error(err: Exception):
         outs = outs if isinstance(outs, list) else [outs]
         outputs = [f"{o.get('id')}.{str(o.get('property')).split('@')[0]}" for o in outs if isinstance(o, dict)]
     except Exception:  # noqa: BLE001 - logging must not fail
-        pass
+        outputs = []
     LOG.error("callback raised %s (outputs %s)", type(err).__name__, ",".join(outputs)[:300] or "?")
     if outputs and outputs[0].startswith(PAGES_CONTENT + "."):
         return [

@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from dashboard.settings import load as _load_settings  # noqa: E402
+from dashboard.settings import load as _load_settings
 
 _settings = _load_settings()
 
@@ -47,7 +47,7 @@ loglevel = os.environ.get("ANONSET_LOG_LEVEL", "info")
 access_log_format = '%(t)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
 
 
-def on_starting(server):  # noqa: ARG001 - gunicorn hook signature
+def on_starting(server):
     """Send the app's own log records ("anonset.*") to stderr beside gunicorn's error log."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s",

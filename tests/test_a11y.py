@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from test_browser_offline import PAGES, wait_for_dash
 
 pytestmark = pytest.mark.browser
@@ -127,8 +126,8 @@ def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, browser):
     pg = rec.page
     pg.goto(f"{app_url.url}/about")
     wait_for_dash(pg)
-    body_size = lambda: pg.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")  # noqa: E731
-    is_on = lambda: pg.evaluate("() => document.body.classList.contains('presenter')")  # noqa: E731
+    body_size = lambda: pg.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
+    is_on = lambda: pg.evaluate("() => document.body.classList.contains('presenter')")
     normal = body_size()
     assert not is_on()
     assert pg.get_attribute("#shell-presenter-toggle", "aria-pressed") == "false"

@@ -93,6 +93,9 @@ def test_page_is_offline_clean_and_csp_compliant(app_url, strict_page, module, p
     # plotly.js and every script come from this server (Dash serve_locally)
     scripts = pg.evaluate("Array.from(document.scripts).map(s => s.src).filter(Boolean)")
     assert scripts and all(s.startswith(app_url.url) for s in scripts), scripts
+    if pg.evaluate("() => !!document.querySelector('.js-plotly-plot')"):
+        plotly = [u for u in page.requests if "plotly" in u.rsplit("/", 1)[-1]]
+        assert plotly and all(u.startswith(app_url.url) for u in plotly), plotly
 
 
 # --------------------------------------------------------------------------- private: the personal page

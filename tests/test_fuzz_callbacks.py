@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load_test import ROUTER_OUTPUT, callback_body, split_output, walk_components  # noqa: E402
+from load_test import ROUTER_OUTPUT, callback_body, split_output, walk_components
 
 ARTIFACTS = ROOT / "test-artifacts"
 MARKER = "FUZZ-MARKER-9d41"  # inside every fuzz string: it must never reach a log line
@@ -320,43 +320,49 @@ def test_malformed_json_and_bodies(app_model, logwatch):
         _check(client.post(path, data=b"{"), logwatch, since, f"POST {path}", "{")
 
 
+QUERY_VALUES = st.one_of(
+    st.sampled_from(["", "0", "-1", "NaN", "inf", "-inf", "1e308", "-1e308", "DE", "US", "11000", "x,y,,",
+                     "DE,US,ZZ", "a|b|c", "1.5", "01", "%", "%%", "%zz", "true", "null", "[]", "{}",
+                     MARKER + "<script>", MARKER + "'\"", MARKER * 300, "\u202e" + MARKER, "🙂" + MARKER]),
+    st.text(max_size=40).map(lambda s: MARKER + s),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers().map(str),
+)
+
+
+def _fuzz_page_query(app_model, logwatch, path: str, names: list[str], started: float) -> None:
+    client, router = app_model["client"], app_model["router"]
+    query = st.lists(st.tuples(st.sampled_from(names + [MARKER.lower(), "__class__", "pathname_", "search_"]),
+                               QUERY_VALUES), min_size=1, max_size=4)
+
+    @settings(max_examples=EXAMPLES_PER_PAGE_QUERY, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(pairs=query)
+    def run(pairs):
+        if time.monotonic() - started > 45:
+            return
+        qs = urlencode(pairs, quote_via=quote)
+        since = len(logwatch.records)
+        resp = client.get(f"{path}?{qs}")
+        _check(resp, logwatch, since, f"GET {path}", qs)
+        body = callback_body(router, {("_pages_location", "pathname"): path,
+                                      ("_pages_location", "search"): f"?{qs}"},
+                             ["_pages_location.pathname", "_pages_location.search"])
+        since = len(logwatch.records)
+        resp = _post(client, body)
+        _check(resp, logwatch, since, f"page {path} (router)", qs)
+        if resp.status_code == 200:
+            assert "could not be shown" not in resp.get_data(as_text=True), f"{path}?{qs}: layout raised"
+
+    run()
+
+
 def test_every_page_query_parameter(app_model, logwatch):
     """GET /path?… and the page router with the same query, for every page and every parameter it reads."""
-    client, router = app_model["client"], app_model["router"]
+    client = app_model["client"]
     started = time.monotonic()
     for path, info in app_model["pages"].items():
-        names = info["query_names"] or ["q"]
-        q_value = st.one_of(
-            st.sampled_from(["", "0", "-1", "NaN", "inf", "-inf", "1e308", "-1e308", "DE", "US", "11000", "x,y,,",
-                             "DE,US,ZZ", "a|b|c", "1.5", "01", "%", "%%", "%zz", "true", "null", "[]", "{}",
-                             MARKER + "<script>", MARKER + "'\"", MARKER * 300, "\u202e" + MARKER, "🙂" + MARKER]),
-            st.text(max_size=40).map(lambda s: MARKER + s),
-            st.floats(allow_nan=True, allow_infinity=True).map(repr),
-            st.integers().map(str),
-        )
-        query = st.lists(st.tuples(st.sampled_from(names + [MARKER.lower(), "__class__", "pathname_", "search_"]),
-                                   q_value), min_size=1, max_size=4)
-
-        @settings(max_examples=EXAMPLES_PER_PAGE_QUERY, deadline=None, derandomize=True, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @given(pairs=query)
-        def run(pairs):
-            if time.monotonic() - started > 45:
-                return
-            qs = urlencode(pairs, quote_via=quote)
-            since = len(logwatch.records)
-            resp = client.get(f"{path}?{qs}")
-            _check(resp, logwatch, since, f"GET {path}", qs)
-            body = callback_body(router, {("_pages_location", "pathname"): path,
-                                          ("_pages_location", "search"): f"?{qs}"},
-                                 ["_pages_location.pathname", "_pages_location.search"])
-            since = len(logwatch.records)
-            resp = _post(client, body)
-            _check(resp, logwatch, since, f"page {path} (router)", qs)
-            if resp.status_code == 200:
-                assert "could not be shown" not in resp.get_data(as_text=True), f"{path}?{qs}: layout raised"
-
-        run()
+        _fuzz_page_query(app_model, logwatch, path, info["query_names"] or ["q"], started)
     # hostile paths
     for p in ("/%00", "/" + "a" * 5000, "/../../etc/passwd", "/_dash-component-suites/dash/../../x.js",
               "/_dash-component-suites/nope/x.js", "/assets/../dashboard/app.py", "/_dash-layout?x=%ff"):
