@@ -359,6 +359,28 @@ def _unexpected_error(exc: Exception):
     return {"error": "internal error"}, 500
 
 
+# --------------------------------------------------------------------------- district geometry
+
+
+@server.get("/geo/<code>.geojson")
+def district_geojson(code: str):
+    """A data set's district polygons, served once and cached by the browser.
+
+    Map figures reference this URL (``figures.maps.geojson_url``) instead of
+    carrying the geometry, so a map callback answers in kilobytes, not megabytes.
+    """
+    import census_loaders
+    from census_loaders.paths import cache_dir
+    from flask import abort, send_file
+
+    if code not in census_loaders.countries():
+        abort(404)
+    path = cache_dir() / "boundaries" / f"{code}.geojson"
+    if not path.is_file():
+        abort(404)
+    return send_file(path, mimetype="application/geo+json", max_age=86400, conditional=True, etag=True)
+
+
 # --------------------------------------------------------------------------- health and warm-up
 
 

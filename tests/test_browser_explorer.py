@@ -57,7 +57,8 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     _open(pg, f"{app_url.url}/explore?country=DE")
     _wait_map(pg, "person mean CAS")
     np.testing.assert_allclose(_z(pg), _expected_z(Scenario()), atol=1e-3)
-    geometry_before = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson.features.length")
+    geometry_before = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson")
+    assert geometry_before == "/geo/DE.geojson"  # polygons come from our own server, once, by URL
     responses = []
     pg.on("response", lambda r: responses.append(r) if "_dash-update-component" in r.url else None)
 
@@ -85,7 +86,8 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     bodies = [r.text() for r in responses if r.ok and r.status == 200]
     map_updates = [b for b in bodies if "explore-map" in b]
     assert map_updates and all("coordinates" not in b for b in map_updates)
-    assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson.features.length") == geometry_before
+    assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson") == geometry_before
+    assert sum("/geo/DE.geojson" in u for u in page.requests) == 1  # fetched once, then cached
     assert page.console_errors == []
     assert page.foreign_requests() == []
 
@@ -115,7 +117,7 @@ def test_click_a_district_and_see_its_detail(app_url, page):
     pg.wait_for_function("location.search.includes('district=11000')")
     # the selection is outlined on the map (one feature, not the country again)
     pg.wait_for_function("document.querySelector('#explore-map .js-plotly-plot').data[2].locations[0] === '11000'")
-    assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[2].geojson.features.length") == 1
+    assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[2].locations.length") == 1
     # the link opens the personal page with the district chosen
     pg.click("#explore-personal-link")
     pg.wait_for_selector("#me-country", state="attached")

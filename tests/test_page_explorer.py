@@ -100,19 +100,21 @@ def test_map_colours_log_for_cas_linear_for_the_share():
     assert "share with CAS below 20: " in s.hovertemplate
 
 
-def test_district_map_outlines_carry_only_their_own_geometry():
+def test_district_map_references_geometry_by_url():
+    """No trace carries polygons: all reference the served file, ``locations`` pick the features."""
     df = _frame([10.0, 20.0, 30.0, 40.0], filled=[False, True, False, False])
-    fig = fx.district_map(GEO, df, "max", 5, ages_label="18–75", selected="d3", country_name="X")
+    fig = fx.district_map("/geo/X.geojson", df, "max", 5, ages_label="18–75", selected="d3", country_name="X")
     main, filled, selected = fig.data
-    assert main.type == "choroplethmap" and len(main.geojson["features"]) == 4
-    assert [f["id"] for f in filled.geojson["features"]] == ["d1"] and filled.visible
-    assert [f["id"] for f in selected.geojson["features"]] == ["d3"] and list(selected.locations) == ["d3"]
+    assert main.type == "choroplethmap" and main.geojson == filled.geojson == selected.geojson == "/geo/X.geojson"
+    assert list(main.locations) == ["d0", "d1", "d2", "d3"]
+    assert list(filled.locations) == ["d1"] and filled.visible
+    assert list(selected.locations) == ["d3"]
     assert fig.layout.map.style == "white-bg"  # blank style: no tiles, no CDN
     assert "1,234 people aged 18–75" in main.hovertext[0] and "filled" in main.hovertext[1]
     assert "%{customdata}" in main.hovertemplate and "%{hovertext}" in main.hovertemplate
     assert "maximum CAS: <b>%{text}</b>" in main.hovertemplate and main.customdata[2] == "District 2"
     assert "filled" in fig.layout.annotations[0].text
-    none = fx.district_map(GEO, _frame([1.0] * 4), "max", 5, ages_label="18–75")
+    none = fx.district_map("/geo/X.geojson", _frame([1.0] * 4), "max", 5, ages_label="18–75")
     assert none.data[1].visible is False and none.data[2].visible is False and not none.layout.annotations
 
 
@@ -254,12 +256,15 @@ def test_map_sends_geometry_once_then_patches_colours_only(E):
     fig, loaded, style, note, _legend = E.on_map(_q(), None, None)
     assert style == {} and note is None and loaded["country"] == "DE" and loaded["map"]
     full = as_json(fig)
-    assert '"geojson"' in full and '"coordinates"' in full
+    assert '"geojson": "/geo/DE.geojson"' in full and '"coordinates"' not in full  # geometry by URL
     patch, loaded2, *_ = E.on_map(_q(stat="min"), None, loaded)
     assert type(patch).__name__ == "Patch"
     body = as_json(patch)
     assert "coordinates" not in body and "geojson" not in body
-    assert len(body) < 0.1 * len(full)
+    import census_loaders as cl
+
+    with_geometry = len(full) + len(json.dumps(cl.boundaries("DE")))  # what the browser receives in all
+    assert len(body) < 0.1 * with_geometry
     ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
     assert ("data", 0, "hovertext") not in ops  # the population did not change
     z = ops[("data", 0, "z")]
@@ -293,7 +298,7 @@ def test_selecting_a_district_sends_only_its_outline(E):
     _, loaded, *_ = E.on_map(_q(), None, None)
     patch, loaded2, *_ = E.on_map(_q(), {"country": "DE", "district": "11000"}, loaded)
     ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
-    assert [f["id"] for f in ops[("data", 2, "geojson")]["features"]] == ["11000"]
+    assert ops[("data", 2, "locations")] == ["11000"] and ("data", 2, "geojson") not in ops
     assert ops[("data", 2, "visible")] is True and ("data", 0, "z") not in ops
     assert loaded2["selected"] == "11000"
     # a selection from another country is ignored
@@ -304,7 +309,7 @@ def test_new_country_sends_new_geometry(E):
     _, loaded, *_ = E.on_map(_q(), None, None)
     fig, loaded2, *_ = E.on_map(Scenario(countries=("FR",)).to_query(), None, loaded)
     assert hasattr(fig, "data") and loaded2["country"] == "FR"
-    assert {f["id"] for f in fig.data[0].geojson["features"]} >= {"FR101"}
+    assert fig.data[0].geojson == "/geo/FR.geojson" and "FR101" in set(fig.data[0].locations)
 
 
 @pytest.mark.parametrize("code", ["AU", "AU-SA2", "US-ZCTA"])

@@ -829,7 +829,7 @@ def _manifest_stamp(root: Path) -> int:
         return -1
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)  # every data set in the cache (41) stays loaded
 def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
     from census_loaders import cache
 

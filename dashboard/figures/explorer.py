@@ -195,30 +195,28 @@ def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> l
     return out
 
 
-def subset(geo: dict, ids) -> dict:
-    """A FeatureCollection of the features whose id is in ``ids`` (outline traces carry only these)."""
-    wanted = {str(i) for i in ids}
-    return {"type": "FeatureCollection", "features": [f for f in geo.get("features", []) if str(f.get("id")) in wanted]}
+def outline_trace(geo_url: str, ids, colour: str, width: float, name: str) -> go.Choroplethmap:
+    """A transparent trace that only draws the borders of ``ids`` (hidden when there are none).
 
-
-def outline_trace(geo: dict, ids, colour: str, width: float, name: str) -> go.Choroplethmap:
-    """A transparent trace that only draws the borders of ``ids`` (hidden when there are none)."""
+    It references the same browser-cached geometry URL as the main trace; ``locations``
+    picks the features it draws, so no geometry travels with the figure.
+    """
     ids = [str(i) for i in ids]
     return go.Choroplethmap(
-        geojson=subset(geo, ids), locations=ids, z=[0] * len(ids),
+        geojson=geo_url, locations=ids, z=[0] * len(ids),
         colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
         marker=dict(line=dict(width=width, color=colour)), hoverinfo="skip", name=name, visible=bool(ids),
     )
 
 
-def selected_props(geo: dict | None, district_id: str | None) -> dict:
-    """The selected-outline trace's properties for ``district_id`` (one feature's geometry, or none)."""
-    ids = [str(district_id)] if district_id and geo is not None else []
-    return {"geojson": subset(geo or {}, ids), "locations": ids, "z": [0] * len(ids), "visible": bool(ids)}
+def selected_props(district_id: str | None) -> dict:
+    """The selected-outline trace's properties for ``district_id`` (or none): ids only, never geometry."""
+    ids = [str(district_id)] if district_id else []
+    return {"locations": ids, "z": [0] * len(ids), "visible": bool(ids)}
 
 
 def district_map(
-    geo: dict,
+    geo_url: str,
     df: pd.DataFrame,
     stat: str,
     k: float,
@@ -239,7 +237,7 @@ def district_map(
     colours = map_colours(df, stat, k, country_name=country_name, district_label=district_label)
     ids = df["district_id"].astype(str).tolist()
     main = go.Choroplethmap(
-        geojson=geo,
+        geojson=geo_url,
         locations=ids,
         z=colours.z,
         zmin=colours.zmin,
@@ -254,11 +252,11 @@ def district_map(
         name="districts",
     )
     filled = df.loc[df["filled"].to_numpy(dtype=bool), "district_id"].astype(str).tolist()
-    sel = selected_props(geo, selected if selected in set(ids) else None)
+    sel = selected_props(selected if selected in set(ids) else None)
     fig = go.Figure([
         main,
-        outline_trace(geo, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
-        go.Choroplethmap(colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
+        outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
+        go.Choroplethmap(geojson=geo_url, colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
                          marker=dict(line=dict(width=3.5, color=SELECTED_COLOUR)), hoverinfo="skip",
                          name="selected district", **sel),
     ])

@@ -10,8 +10,18 @@ from .style import SEQUENTIAL, base_layout, log_ticks, safe_log10
 MAP_STYLE = "white-bg"
 
 
+def geojson_url(code: str) -> str:
+    """Where the app serves a data set's district polygons (``dashboard.app.district_geojson``).
+
+    Traces reference the URL, so the browser fetches each country's geometry once
+    (and caches it) while figures and patches stay small; ``locations`` picks the
+    features a trace draws.
+    """
+    return f"/geo/{code}.geojson"
+
+
 def choropleth(
-    geojson: dict,
+    geojson: str,
     district_ids: list[str],
     values,
     *,
@@ -25,7 +35,7 @@ def choropleth(
     selected_id: str | None = None,
     height: int = 560,
 ) -> go.Figure:
-    """A choropleth of one value per district.
+    """A choropleth of one value per district; ``geojson`` is :func:`geojson_url` of the data set.
 
     With ``log_scale`` the colour is log10(value) with ticks labelled in people
     (1, 2, 5, 10 …).  Districts whose counts were filled (SPEC §1.4) get a dashed
@@ -68,11 +78,10 @@ def choropleth(
     return fig
 
 
-def _outline(geojson: dict, ids: list[str], colour: str, width: float, label: str) -> go.Choroplethmap:
-    """An outline trace carrying only the features it outlines (not the whole country again)."""
-    wanted = set(ids)
+def _outline(geojson: str, ids: list[str], colour: str, width: float, label: str) -> go.Choroplethmap:
+    """An outline trace: the same (browser-cached) geometry URL, drawing only ``ids``."""
     return go.Choroplethmap(
-        geojson={"type": "FeatureCollection", "features": [f for f in geojson["features"] if f["id"] in wanted]},
+        geojson=geojson,
         locations=list(ids),
         z=[0] * len(ids),
         colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],

@@ -49,6 +49,7 @@ from dashboard.core.body_model import (
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
+from dashboard.figures.maps import geojson_url
 
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
                    title="AnonSet — regional explorer: district maps, CDFs and country tables")
@@ -267,7 +268,7 @@ def map_figure(s: Scenario, selected: str | None = None):
     model = load_country_model(code)
     df = ag.district_statistics(s, code)
     view = _view(code, id(geo))
-    return fx.district_map(geo, df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
+    return fx.district_map(geojson_url(code), df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
                            country_name=info["name"], district_label=model.district_label)
 
 
@@ -300,7 +301,7 @@ def map_patch(s: Scenario, selected: str | None, loaded: Mapping):
             main["hovertext"] = fx.hover_people(df, _ages_label(s))
         changed = True
     if selected != loaded.get("selected"):
-        props = fx.selected_props(cl.boundaries(code), selected)
+        props = fx.selected_props(selected)
         for key, value in props.items():
             patch["data"][fx.SELECTED][key] = value
         changed = True

@@ -7,6 +7,7 @@ logged, cached or stored there, and reach the address bar only in the fragment
 """
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from typing import NamedTuple
@@ -21,7 +22,7 @@ from dashboard.core.body_model import load_country_model
 from census_loaders.auxiliary import user_fraction
 from dashboard.core.cas import DEFAULT_KS, Profile, format_count, profile_report
 from dashboard.core.errors import InputError
-from dashboard.figures.maps import choropleth
+from dashboard.figures.maps import choropleth, geojson_url
 from dashboard.figures.personal import funnel_figure, what_if_figure
 from dashboard.figures.style import GRAPH_CONFIG, log_ticks
 
@@ -86,18 +87,30 @@ def country_choices(code: str) -> CountryChoices:
     return CountryChoices(districts, ages, aux, note)
 
 
+def data_note(code: str, choices: CountryChoices) -> str:
+    """Where the numbers come from, and why there is no map when there is none."""
+    return choices.note + ("" if has_map(code) else " " + cl.dataset_info(code).get("boundary_note", ""))
+
+
+def has_map(code: str) -> bool:
+    return cl.dataset_info(code)["boundaries"] is not None
+
+
+@functools.lru_cache(maxsize=256)
 def map_figure(code: str, district: str | None = None):
-    """The small district map (colours filled in by the profile callback), or None without boundaries."""
-    geo = cl.boundaries(code)
-    if geo is None:
-        return None
+    """The small district map (colours filled in by the profile callback), or None without boundaries.
+
+    Memoised and shared between requests: treat the figure as read-only.
+    """
     info = cl.dataset_info(code)
+    if info["boundaries"] is None:
+        return None
     model = load_country_model(code)
     ids_ = [str(i) for i in model.district_ids]
     population = model.counts.sum(axis=(1, 2))
     names = [str(n) for n in model.district_names]
     return choropleth(
-        geo, ids_, population, names=names,
+        geojson_url(code), ids_, population, names=names,
         hover_lines=[f"{format_count(p)} people aged {model.study[0]:g}–{model.study[1]:g}" for p in population],
         colorbar_title="people like you", view=info["boundaries"]["view"],
         filled_ids=[i for i, f in zip(ids_, model.filled) if f] or None, selected_id=district, height=330,
@@ -131,8 +144,8 @@ def _form(code: str, district: str | None, choices: CountryChoices):
                                             placeholder="Search or click the map…"),
                    "Type to search, or click your district on the map.", ID["district"]),
             dcc.Graph(id=ID["map"], figure=map_figure(code, district) or {}, config={**GRAPH_CONFIG, "scrollZoom": True},
-                      className="mini-map", style={} if cl.boundaries(code) else {"display": "none"}),
-            html.Div("", id=ID["data-note"], className="field-help"),
+                      className="mini-map", style={} if has_map(code) else {"display": "none"}),
+            html.Div(data_note(code, choices), id=ID["data-note"], className="field-help"),
             _field("Sex", dcc.RadioItems(id=ID["sex"], options=[{"label": " female", "value": "female"},
                                                                 {"label": " male", "value": "male"}],
                                          value=None, inline=True, className="radio"), control_id=ID["sex"]),
@@ -423,7 +436,7 @@ def render(profile: Profile, users, ks) -> dict:
     Output(ID["aux"], "value", allow_duplicate=True),
     Input(ID["country"], "value"),
     State(ID["district"], "value"),
-    prevent_initial_call="initial_duplicate",
+    prevent_initial_call=True,  # the layout already holds the first country's options and map
 )
 def on_country(code, district):
     """A new country: its districts, age groups, presets and map (geometry sent once per country)."""
@@ -431,10 +444,10 @@ def on_country(code, district):
         return [], [], [], {}, {"display": "none"}, "Choose a country.", None, [], []
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
-    district = district if district in valid else None
+    district = district if isinstance(district, str) and district in valid else None
     fig = map_figure(code, district)
     style = {} if fig is not None else {"display": "none"}
-    note = choices.note + ("" if fig is not None else " " + cl.dataset_info(code).get("boundary_note", ""))
+    note = data_note(code, choices)
     return (choices.districts, choices.ages, choices.aux, fig or {}, style, note, district,
             no_update if district else [], no_update if district else [])
 
@@ -508,7 +521,7 @@ def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb
         [str(n), f"{format_count(v)} people like you"] for n, v in zip(model.district_names, values)
     ]
     aux_notes = [w.message for w in profile_aux_notes(profile)]
-    return (None, *[out[key] for key in RESULT_OUTPUTS], patch if cl.boundaries(profile.country) else no_update,
+    return (None, *[out[key] for key in RESULT_OUTPUTS], patch if has_map(profile.country) else no_update,
             html.Ul([html.Li(n) for n in aux_notes]) if aux_notes else None)
 
 
