@@ -1,8 +1,11 @@
-"""Figures of the personal page: the funnel and the per-attribute what-ifs (pure builders)."""
+"""Figures of the personal page: the funnel and the per-attribute what-ifs (pure builders).
+
+They return plain figure dicts rather than ``go.Figure``: the page redraws six of
+them on every answer, and plotly's validation cost ten times the computation.
+"""
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from dashboard.core.cas import CasResult, WhatIf, format_count
 
@@ -19,7 +22,7 @@ STEP_NAMES = {
 }
 
 
-def funnel_figure(result: CasResult) -> go.Figure:
+def funnel_figure(result: CasResult) -> dict:
     """Each line the previous one narrowed by one attribute, on a log axis (counts can span 10⁸ → 1).
 
     The axis labels are the short step names so the chart fits a phone; the values
@@ -33,36 +36,25 @@ def funnel_figure(result: CasResult) -> go.Figure:
     colours = [QUALITATIVE[0]] * len(lines)
     if lines:
         colours[-1] = HIGHLIGHT
-    fig = go.Figure(
-        go.Bar(
-            x=counts,
-            y=labels,
-            orientation="h",
-            marker_color=colours,
-            text=text,
-            textposition="outside",
-            cliponaxis=False,
-            hovertext=hover,
-            hoverinfo="text",
-        )
-    )
+    bar = dict(type="bar", x=counts.tolist(), y=labels, orientation="h", marker=dict(color=colours), text=text,
+               textposition="outside", cliponaxis=False, hovertext=hover, hoverinfo="text")
     lo, hi = float(counts.min()), float(counts.max())
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=60, t=10, b=40)),
+    layout = base_layout(
+        margin=dict(l=10, r=60, t=10, b=40),
         height=70 + 40 * len(lines),
-        xaxis=dict(type="log", title="people (log scale)", dtick=1, tickformat="~s",
-                   range=[np.log10(lo) - 0.3, np.log10(hi) + 1.0], gridcolor="#e5e9ee"),
+        xaxis=dict(type="log", title=dict(text="people (log scale)"), dtick=1, tickformat="~s",
+                   range=[float(np.log10(lo)) - 0.3, float(np.log10(hi)) + 1.0], gridcolor="#e5e9ee"),
         yaxis=dict(autorange="reversed", automargin=True),
         showlegend=False,
     )
-    return fig
+    return {"data": [bar], "layout": layout}
 
 
 def _short(text: str, n: int = 16) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, unit: str = "") -> go.Figure:
+def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, unit: str = "") -> dict:
     """The final CAS for every value of one attribute, the chosen one highlighted.
 
     Implausible combinations (BMI outside the range) are drawn hatched and grey;
@@ -85,30 +77,24 @@ def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, 
         + (" — your value" if c else "")
         for l, v, p, c in zip(labels, cas, plausible, chosen)
     ]
-    fig = go.Figure(
-        go.Bar(
-            x=labels,
-            y=np.maximum(cas, 1e-3),
-            marker=dict(color=colours, pattern=dict(shape=patterns)),
-            hovertext=hover,
-            hoverinfo="text",
-        )
-    )
+    bar = dict(type="bar", x=labels, y=np.maximum(cas, 1e-3).tolist(),
+               marker=dict(color=colours, pattern=dict(shape=patterns)), hovertext=hover, hoverinfo="text")
     positive = cas[cas > 0]
     lo = float(positive.min()) if positive.size else 1.0
     hi = float(positive.max()) if positive.size else 10.0
     tickvals, ticktext = log_ticks(lo, hi)
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=10, t=40, b=10)),
+    layout = base_layout(
+        margin=dict(l=10, r=10, t=40, b=10),
         title=dict(text=title, x=0.01, font=dict(size=15)),
         height=300,
         bargap=0.08 if len(idx) < 80 else 0,
-        yaxis=dict(type="log", title="people like you", tickvals=[10**v for v in tickvals], ticktext=ticktext, gridcolor="#e5e9ee"),
+        yaxis=dict(type="log", title=dict(text="people like you"), tickvals=[10**v for v in tickvals],
+                   ticktext=ticktext, gridcolor="#e5e9ee"),
         xaxis=dict(type="category", tickangle=-45 if len(idx) > 12 else 0, automargin=True,
                    showticklabels=len(idx) <= 60),
         showlegend=False,
     )
     if what_if.chosen.any() and not chosen.any():
-        fig.add_annotation(text="your value is outside the range shown", xref="paper", yref="paper",
-                           x=1, y=1.08, showarrow=False, font=dict(size=12, color=MUTED))
-    return fig
+        layout["annotations"] = [dict(text="your value is outside the range shown", xref="paper", yref="paper",
+                                      x=1, y=1.08, showarrow=False, font=dict(size=12, color=MUTED))]
+    return {"data": [bar], "layout": layout}
