@@ -91,7 +91,8 @@ def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, 
         yaxis=dict(type="log", title=dict(text="people like you"), tickvals=[10**v for v in tickvals],
                    ticktext=ticktext, gridcolor="#e5e9ee"),
         xaxis=dict(type="category", tickangle=-45 if len(idx) > 12 else 0, automargin=True,
-                   showticklabels=len(idx) <= 60),
+                   showticklabels=len(idx) <= 25,
+                   title=dict(text="" if len(idx) <= 25 else "ranked, largest first (hover a bar for its name)")),
         showlegend=False,
     )
     if what_if.chosen.any() and not chosen.any():
