@@ -274,7 +274,7 @@ def load(folder: Path) -> list[CountryData]:
         f"American Community Survey {last - first + 1}-year estimates for {period}: survey "
         "estimates with 90 % margins of error (kept with each count), describing the period, not a date.",
         "ZIP Code Tabulation Areas (ZCTAs) approximate ZIP code delivery areas and do not follow "
-        f"county or state lines exactly; each is assigned to a state by its ZIP prefix "
+        "county or state lines exactly; each is assigned to a state by its ZIP prefix "
         "(030–038 New Hampshire, 039–049 Maine).",
     ]
     for geo_id, line, first_line in table.attrs.get("repeated_rows", []):

@@ -45,7 +45,7 @@ def portal_text(rows: list[list[str]]) -> str:
     return "".join(",".join(f'"{v}"' for v in r[:-1]) + ",\n" for r in rows)
 
 
-def write(tmp_path, rows, name=DATA) -> "Path":
+def write(tmp_path, rows, name=DATA):
     path = tmp_path / name
     path.write_text(portal_text(rows), encoding="utf-8")
     return path

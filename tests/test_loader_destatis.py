@@ -297,7 +297,7 @@ def test_rs_district_code_in_wrong_land(de_dir, tmp_path):
 
 def test_rs_unknown_district_code_has_no_boundary(de_dir, tmp_path):
     """A well-formed but non-existent AGS passes the sums; the boundary match catches it."""
-    p = _copy_lines(de_dir / RS, tmp_path, lambda ls: [ln.replace(";03354;", ";03399;") for ln in ls])
+    _copy_lines(de_dir / RS, tmp_path, lambda ls: [ln.replace(";03354;", ";03399;") for ln in ls])
     for name in (destatis.BOUNDARY_FILE,):
         shutil.copy(de_dir / name, tmp_path / name)
     with pytest.raises(LoaderError) as info:
