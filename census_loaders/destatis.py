@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .geometry import read_boundary_file
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -409,29 +410,11 @@ def _check_genesis_header(lines: list[str], path: Path) -> None:
 
 def read_boundaries(path: Path):
     """Kreis polygons keyed by ARS (= AGS), EPSG:4326, unsimplified."""
-    import geopandas as gpd
-
-    path = Path(path)
-    if not path.exists():
-        raise LoaderError(path, None, "file not found")
-    try:
-        gdf = gpd.read_file(path)
-    except Exception as exc:  # pyogrio raises several types for damaged files
-        raise LoaderError(path, None, f"could not read the GeoJSON ({exc})") from None
-    require_columns(gdf.columns, ["ARS", "geometry"], path, None)
-    gdf = gdf[["ARS", "geometry"]].rename(columns={"ARS": "district_id"})
-    gdf["district_id"] = gdf["district_id"].astype("string").str.strip()
-    if gdf.crs is None:
-        gdf = gdf.set_crs(4326)
-    elif gdf.crs.to_epsg() != 4326:
-        gdf = gdf.to_crs(4326)
+    gdf = read_boundary_file(path, "ARS")
     bad = gdf.geometry.isna() | gdf.geometry.is_empty
     if bad.any():
         raise LoaderError(path, None, f"feature {gdf.loc[bad, 'district_id'].iloc[0]} has no geometry")
-    dup = gdf["district_id"].duplicated()
-    if dup.any():
-        raise LoaderError(path, None, f"district {gdf.loc[dup, 'district_id'].iloc[0]} appears twice")
-    return gdf.reset_index(drop=True)
+    return gdf
 
 
 def _match_boundaries(pop: pd.DataFrame, gdf, pop_file: Path, geo_file: Path) -> None:

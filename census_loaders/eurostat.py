@@ -45,6 +45,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from .geometry import read_boundary_file
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -225,22 +226,9 @@ def read_nuts_codes(path: Path) -> set[str]:
 
 def read_boundaries(path: Path) -> gpd.GeoDataFrame:
     """GISCO NUTS-3 polygons: ``district_id``, ``district_name`` (NAME_LATN), ``geometry``."""
-    path = Path(path)
-    if not path.exists():
-        raise LoaderError(path, None, "file not found")
-    try:
-        gdf = gpd.read_file(path)
-    except Exception as exc:  # pyogrio raises several types for an unreadable file
-        raise LoaderError(path, None, f"cannot read the boundaries ({exc})") from None
-    require_columns(gdf.columns, ["NUTS_ID", "NAME_LATN"], path, None)
-    if gdf.crs is None:
-        raise LoaderError(path, None, "the boundary file declares no coordinate reference system")
-    if gdf.crs.to_epsg() != 4326:
-        gdf = gdf.to_crs(4326)
-    gdf = gdf.rename(columns={"NUTS_ID": "district_id", "NAME_LATN": "district_name"})
-    gdf["district_id"] = gdf["district_id"].astype("string")
+    gdf = read_boundary_file(path, "NUTS_ID", ("NAME_LATN",)).rename(columns={"NAME_LATN": "district_name"})
     gdf["district_name"] = gdf["district_name"].astype("string").str.strip()
-    return gdf[["district_id", "district_name", "geometry"]]
+    return gdf
 
 
 # --------------------------------------------------------------------------- assembly

@@ -112,3 +112,37 @@ def view(collection: dict) -> dict:
         "center": {"lon": round(float((lon0 + lon1) / 2), 4), "lat": round(float(mid_lat), 4)},
         "zoom": round(float(min(max(zoom, 0.5), 11)), 2),
     }
+
+
+def read_boundary_file(path, id_column: str, extra_columns: tuple[str, ...] = ()):
+    """A published boundary GeoJSON as ``district_id`` (+ ``extra_columns``) and ``geometry`` in EPSG:4326.
+
+    Every loader reads its boundaries through here, so an unreadable file, a missing
+    id column or a repeated district fails the same way: a LoaderError naming the
+    file.  A file without a CRS is taken as WGS84 (RFC 7946 GeoJSON has no other).
+    Null geometries are kept; each loader decides whether they are an error.
+    """
+    from pathlib import Path
+
+    import geopandas as gpd
+
+    from .schema import LoaderError, require_columns
+
+    path = Path(path)
+    if not path.exists():
+        raise LoaderError(path, None, "file not found")
+    try:
+        gdf = gpd.read_file(path)
+    except Exception as exc:  # pyogrio raises several unrelated types for a damaged file
+        raise LoaderError(path, None, f"not a readable boundary file ({type(exc).__name__}: {exc})") from None
+    require_columns(gdf.columns, [id_column, *extra_columns, "geometry"], path, None)
+    if gdf.crs is None:
+        gdf = gdf.set_crs(4326)
+    elif gdf.crs.to_epsg() != 4326:
+        gdf = gdf.to_crs(4326)
+    gdf = gdf[[id_column, *extra_columns, "geometry"]].rename(columns={id_column: "district_id"})
+    gdf["district_id"] = gdf["district_id"].astype("string").str.strip()
+    dup = gdf["district_id"][gdf["district_id"].duplicated()]
+    if not dup.empty:
+        raise LoaderError(path, None, f"duplicate district code(s) {sorted(set(dup))[:5]}")
+    return gdf.reset_index(drop=True)

@@ -20,6 +20,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from .geometry import read_boundary_file
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -380,28 +381,11 @@ def read_tidy_csv(path: Path, regions: Mapping[str, tuple[str, str]] | None = No
 
 def read_boundaries(path: Path):
     """District polygons (EPSG:4326) keyed by GSS code, unsimplified (the build simplifies)."""
-    import geopandas as gpd  # imported here: the population parse does not need it
-
-    path = Path(path)
-    if not path.exists():
-        raise LoaderError(path, None, "file not found")
-    try:
-        gdf = gpd.read_file(path)
-    except Exception as exc:  # pyogrio raises several unrelated types for a bad file
-        raise LoaderError(path, None, f"not a readable boundary file ({type(exc).__name__}: {exc})") from None
-    require_columns(gdf.columns, ["AREACD"], path, None)
-    if gdf.crs is None:
-        gdf = gdf.set_crs(4326)
-    elif gdf.crs.to_epsg() != 4326:
-        gdf = gdf.to_crs(4326)
-    ids = gdf["AREACD"].astype(str).str.strip()
-    dup = ids[ids.duplicated()]
-    if not dup.empty:
-        raise LoaderError(path, None, f"duplicate district code(s) {sorted(set(dup))[:5]}")
+    gdf = read_boundary_file(path, "AREACD")
     empty = gdf.geometry.isna() | gdf.geometry.is_empty
     if empty.any():
-        raise LoaderError(path, None, f"district(s) without a geometry: {sorted(ids[empty])[:5]}")
-    return gpd.GeoDataFrame({"district_id": ids.to_numpy(), "geometry": gdf.geometry.to_numpy()}, crs="EPSG:4326")
+        raise LoaderError(path, None, f"district(s) without a geometry: {sorted(gdf.loc[empty, 'district_id'])[:5]}")
+    return gdf
 
 
 def check_boundaries(boundaries, district_ids, path: Path) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from .geometry import read_boundary_file
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -263,20 +264,7 @@ def read_boundaries(path: Path) -> gpd.GeoDataFrame:
     ``make_valid(method="structure")``, which keeps them polygonal (plain ``make_valid``
     can return GeometryCollections that plotly cannot draw).
     """
-    path = Path(path)
-    if not path.exists():
-        raise LoaderError(path, None, "file not found")
-    try:
-        g = gpd.read_file(path)
-    except Exception as exc:  # pyogrio raises several types for unreadable files
-        raise LoaderError(path, None, f"not a readable GeoJSON file ({exc})") from None
-    require_columns(g.columns, ["fips", "geometry"], path, None)
-    g = g.rename(columns={"fips": "district_id"})[["district_id", "geometry"]]
-    g["district_id"] = g["district_id"].astype("string")
-    dup = g["district_id"].duplicated()
-    if dup.any():
-        raise LoaderError(path, None, f"county {g.loc[dup, 'district_id'].iloc[0]} has two features")
-    g = g.set_crs("EPSG:4326", allow_override=False) if g.crs is None else g.to_crs("EPSG:4326")
+    g = read_boundary_file(path, "fips")
     present = g.geometry.notna() & ~g.geometry.is_empty
     invalid = present & ~g.geometry.is_valid
     if invalid.any():
