@@ -77,3 +77,23 @@ def safe_log10(values) -> np.ndarray:
     pos = arr > 0
     out[pos] = np.log10(arr[pos])
     return out
+
+
+def frozen_figure(fig) -> dict:
+    """A figure as a plain dict whose long numeric lists are numpy arrays.
+
+    For figures memoised and served many times: Dash re-serialises a ``go.Figure``
+    on every response (a deep copy, then a walk over every number), whereas numpy
+    arrays go out in one step as compact typed arrays that plotly.js reads.
+    """
+
+    def convert(value):
+        if isinstance(value, dict):
+            return {k: convert(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            if len(value) > 32 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
+                return np.asarray(value, dtype=float)
+            return [convert(v) for v in value]
+        return value
+
+    return convert(fig.to_plotly_json())

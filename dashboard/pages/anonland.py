@@ -28,13 +28,14 @@ from typing import NamedTuple
 
 import dash
 import pandas as pd
+import plotly.graph_objects as go
 from dash import Input, Output, State, callback, dcc, html, no_update
 
 from dashboard import forms, ids
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
-from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.figures.style import GRAPH_CONFIG, frozen_figure
 
 dash.register_page(__name__, path="/anonland", name="AnonLand", order=40,
                    title="AnonSet — AnonLand: checking the estimate on a synthetic country")
@@ -392,7 +393,8 @@ def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "p
 def render_full(census: str = "plain") -> dict:
     """:func:`render` of the shipped result, once per census choice (the page opens without computing)."""
     result = full_result()
-    return render(result.citizens if result else None, result.summary if result else None, census)
+    out = render(result.citizens if result else None, result.summary if result else None, census)
+    return {k: frozen_figure(v) if isinstance(v, go.Figure) else v for k, v in out.items()}
 
 
 # --------------------------------------------------------------------------- layout
