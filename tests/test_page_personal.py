@@ -120,3 +120,13 @@ def test_one_sided_bounds():
         forms.number(-1, "x", lo=0)
     with pytest.raises(InputError, match="above 10"):
         forms.number(11, "x", hi=10)
+
+
+def test_user_defined_fraction_per_age_group(personal):
+    """SPEC §1.3: a percentage per age group, e.g. 20 % under 45 and 5 % from 45."""
+    n = lambda s: int(s.split()[0].replace(",", ""))
+    base = n(_call(personal, aux_percent=None)[1])
+    young = n(_call(personal, aux_name="uses app X", aux_percent="18-45:20,45+:5")[1])  # the profile is 40–45
+    assert young == pytest.approx(base * 0.20, abs=1)
+    out = _call(personal, aux_percent="18-45:abc")
+    assert out[0].className == "error"

@@ -22,6 +22,7 @@ from dashboard.core.body_model import load_country_model
 from census_loaders.auxiliary import user_fraction
 from dashboard.core.cas import DEFAULT_KS, Profile, format_count, profile_report
 from dashboard.core.errors import InputError
+from dashboard.core.scenario import UserPercent
 from dashboard.figures.maps import choropleth, geojson_url
 from dashboard.figures.personal import funnel_figure, what_if_figure
 from dashboard.figures.style import GRAPH_CONFIG, log_ticks
@@ -192,9 +193,9 @@ def _form(code: str, district: str | None, choices: CountryChoices):
                             _field("Your own fact", dcc.Input(id=ID["aux-name"], type="text", maxLength=60,
                                                              placeholder="e.g. uses app X", debounce=True),
                                    control_id=ID["aux-name"]),
-                            _field("… true for % of people", dcc.Input(id=ID["aux-percent"], type="number", min=0,
-                                                                        max=100, placeholder="e.g. 12", debounce=True),
-                                   control_id=ID["aux-percent"]),
+                            _field("… true for % of people", dcc.Input(id=ID["aux-percent"], type="text", maxLength=200,
+                                                                        placeholder="12, or 18-30:20,30+:5", debounce=True),
+                                   "One percentage, or one per age group.", ID["aux-percent"]),
                         ],
                         className="row2",
                     ),
@@ -381,13 +382,19 @@ def build_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w
     ww = forms.width(w_width, "Weight band")
     presets = forms.selection(aux, [t["id"] for t in cl.auxiliary_tables(code)], "Auxiliary knowledge")
     extra = []
-    percent = forms.percentage(aux_percent, "Your own fact (%)")
-    if percent is not None:
-        name = (aux_name or "").strip()[:60] or "your own fact"
-        try:
-            extra.append(user_fraction(name, percent))
-        except ValueError as exc:
-            raise InputError(f"Your own fact: {exc}") from None
+    text = "" if aux_percent is None else str(aux_percent).strip()
+    if text:
+        if len(text) > 200:
+            raise InputError("Your own fact: that percentage is too long")
+        name = (aux_name or "").strip()[:60].replace("=", " ").replace(";", " ") or "your own fact"
+        if ":" in text:  # per age group, e.g. 18-30:10,30+:5 (the explorer's syntax)
+            extra.append(UserPercent.parse(f"{name}={text}").table())
+        else:
+            percent = forms.percentage(text, "Your own fact (%)")
+            try:
+                extra.append(user_fraction(name, percent))
+            except ValueError as exc:
+                raise InputError(f"Your own fact: {exc}") from None
     return Profile.build(code, district=district, sex=sex, age=ages, height=height, height_width=hw,
                          weight=weight, weight_width=ww, aux=(*presets, *extra))
 
