@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from dashboard.core.errors import InputError
+from .errors import InputError
 
 LN2 = math.log(2.0)
 

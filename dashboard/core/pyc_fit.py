@@ -21,9 +21,9 @@ import numpy as np
 from scipy import optimize
 from scipy import special as sp
 
-from dashboard.core import pyc
-from dashboard.core.errors import InputError
-from dashboard.core.pyc import _counts_of_counts, stirling_rest_scalar
+from . import pyc
+from .errors import InputError
+from .pyc import _counts_of_counts, stirling_rest_scalar
 
 # ---------------------------------------------------------------------------------------
 # Pitman–Yor partition likelihood
