@@ -59,13 +59,15 @@ WHATIF_SDS = bm.PROFILE_SDS
 
 _UNITS = {"height": "cm", "weight": "kg"}
 _LIMITS = {"height": HEIGHT_LIMITS, "weight": WEIGHT_LIMITS}
-_SEX_ALIASES = {
+#: Spellings of the two sexes accepted in forms, links and the CLI.
+SEX_ALIASES = {
     "female": "female", "f": "female", "woman": "female", "women": "female",
     "male": "male", "m": "male", "man": "male", "men": "male",
 }
 _NUM = r"(\d+(?:\.\d+)?)"
-_RANGE = re.compile(rf"^\s*{_NUM}\s*(?:-|–|—|to)\s*{_NUM}\s*$", re.IGNORECASE)
-_OPEN = re.compile(rf"^\s*{_NUM}\s*\+\s*$")
+#: "65-75", "65–75", "65 to 75"; and "75+" (an open band).
+RANGE_PATTERN = re.compile(rf"^\s*{_NUM}\s*(?:-|–|—|to)\s*{_NUM}\s*$", re.IGNORECASE)
+OPEN_PATTERN = re.compile(rf"^\s*{_NUM}\s*\+\s*$")
 _OF = re.compile(r"\s*\(of [^)]*\)\s*$")
 
 
@@ -119,10 +121,10 @@ def parse_age(spec) -> float | tuple[float, float]:
         return (lo, hi)
     if isinstance(spec, str):
         spec = _OF.sub("", spec)  # an AgeGroup label such as "18–20 (of 15–20)"
-        m = _RANGE.match(spec)
+        m = RANGE_PATTERN.match(spec)
         if m:
             return parse_age((float(m.group(1)), float(m.group(2))))
-        m = _OPEN.match(spec)
+        m = OPEN_PATTERN.match(spec)
         if m:
             return parse_age((float(m.group(1)), None))
         try:
@@ -173,8 +175,8 @@ def parse_band(spec, width: float | None = None, kind: str = "height") -> tuple[
         return None
     if isinstance(spec, (tuple, list)):
         band = check_band(tuple(spec), kind)
-    elif isinstance(spec, str) and _RANGE.match(spec):
-        m = _RANGE.match(spec)
+    elif isinstance(spec, str) and RANGE_PATTERN.match(spec):
+        m = RANGE_PATTERN.match(spec)
         band = check_band((float(m.group(1)), float(m.group(2))), kind)
     else:
         value = _number(spec, kind)
@@ -256,7 +258,7 @@ class Profile:
         district = None if self.district is None else str(self.district).strip() or None
         set_("district", district)
         if self.sex is not None:
-            sex = _SEX_ALIASES.get(str(self.sex).strip().lower())
+            sex = SEX_ALIASES.get(str(self.sex).strip().lower())
             if sex is None:
                 raise InputError(f"unknown sex {self.sex!r}: use female or male")
             set_("sex", sex)
@@ -406,7 +408,7 @@ def fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:
     else:
         d_idx, nd = np.zeros(n, dtype=np.int64), 1
     if "sex" in df.columns:
-        sexes = [_SEX_ALIASES.get(str(x).strip().lower()) for x in df["sex"].tolist()]
+        sexes = [SEX_ALIASES.get(str(x).strip().lower()) for x in df["sex"].tolist()]
         if None in sexes:
             raise InputError(f"auxiliary knowledge {name!r}: sex must be female or male")
         s_idx, ns = np.array([SEXES.index(s) for s in sexes], dtype=np.int64), len(SEXES)

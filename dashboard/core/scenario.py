@@ -42,6 +42,7 @@ from .body_model import (
     SEXES,
     format_age_band,
 )
+from .cas import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 from .errors import InputError
 
 #: Countries shown when a link names none.
@@ -56,13 +57,6 @@ DEFAULT_STAT: str = "person_mean"
 #: The census data end here (an open oldest group is taken to span up to 100).
 AGE_LIMIT: float = OPEN_GROUP_END
 
-_SEX_ALIASES = {
-    "female": "female", "f": "female", "woman": "female", "women": "female",
-    "male": "male", "m": "male", "man": "male", "men": "male",
-}
-_NUM = r"(\d+(?:\.\d+)?)"
-_RANGE = re.compile(rf"^\s*{_NUM}\s*(?:-|–|—|to)\s*{_NUM}\s*$", re.IGNORECASE)
-_OPEN = re.compile(rf"^\s*{_NUM}\s*\+\s*$")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -86,13 +80,13 @@ def _parse_number(text: str, what: str) -> float:
 def parse_range(text: str, what: str, allow_open: bool = False) -> tuple[float, float]:
     """``"18-75"`` → ``(18.0, 75.0)``; ``"18+"`` → ``(18.0, inf)`` when ``allow_open``."""
     text = str(text)
-    m = _RANGE.match(text)
+    m = RANGE_PATTERN.match(text)
     if m:
         lo, hi = float(m.group(1)), float(m.group(2))
         if hi <= lo:
             raise InputError(f"{what} {text.strip()!r} is reversed or empty: give from-to with from < to, e.g. 18-75")
         return lo, hi
-    m = _OPEN.match(text)
+    m = OPEN_PATTERN.match(text)
     if m and allow_open:
         return float(m.group(1)), math.inf
     example = "18-75 or 18+" if allow_open else "17-30"
@@ -275,7 +269,7 @@ class Scenario:
         sexes = (self.sexes,) if isinstance(self.sexes, str) else tuple(self.sexes)
         chosen = set()
         for s in sexes:
-            sex = _SEX_ALIASES.get(str(s).strip().lower())
+            sex = SEX_ALIASES.get(str(s).strip().lower())
             if sex is None:
                 raise InputError(f"unknown sex {s!r}: use female and/or male")
             chosen.add(sex)

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from dashboard.core.cas import format_count
 
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
-from .style import HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, base_layout, short_number
+from .style import HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, base_layout, percent, short_number
 
 #: The blank MapLibre style: no tiles, no token, no request to another host.
 MAP_STYLE = "white-bg"
@@ -66,23 +66,6 @@ def format_cas(x) -> str:
     if 0 < x < 1:
         return f"{x:.2g}"
     return format_count(x)
-
-
-def percent(share) -> str:
-    """A share (0–1) as a percentage with as many digits as a small share needs."""
-    try:
-        x = 100.0 * float(share)
-    except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(x):
-        return "–"
-    if x == 0:
-        return "0 %"
-    if x < 1e-4:
-        return f"{x:.1e} %"
-    if x < 1:
-        return f"{x:.2g} %"
-    return f"{x:.1f} %"
 
 
 def stat_label(stat: str, k: float) -> str:

@@ -35,11 +35,21 @@ def base_layout(**extra) -> dict:
     return layout
 
 
-def people(value: float) -> str:
-    """A count of people as shown everywhere: rounded down, thousands separator (SPEC §1.1)."""
-    if value is None or not math.isfinite(value):
+def percent(share) -> str:
+    """A share (0–1) as a percentage with as many digits as a small share needs."""
+    try:
+        x = 100.0 * float(share)
+    except (TypeError, ValueError):
         return "–"
-    return f"{math.floor(value + 1e-9):,}"
+    if not math.isfinite(x):
+        return "–"
+    if x == 0:
+        return "0 %"
+    if x < 1e-4:
+        return f"{x:.1e} %"
+    if x < 1:
+        return f"{x:.2g} %"
+    return f"{x:.1f} %"
 
 
 def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:

@@ -25,7 +25,7 @@ from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
 from dashboard.figures.maps import choropleth, geojson_url
 from dashboard.figures.personal import funnel_figure, what_if_figure
-from dashboard.figures.style import GRAPH_CONFIG, log_ticks
+from dashboard.figures.style import GRAPH_CONFIG, log_ticks, percent
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
 
@@ -300,31 +300,21 @@ def _warning_box(w) -> html.Div:
     return html.Div(w.message, className="error" if w.code == "likely_unique" else "warning", **{"data-code": w.code})
 
 
-def _percent(x: float) -> str:
-    if x == 0:
-        return "0 %"
-    if x < 1e-4:
-        return f"{x * 100:.1e} %"
-    if x < 0.01:
-        return f"{x * 100:.2g} %"
-    return f"{x * 100:.1f} %"
-
-
 def reid_cards(report, source: str) -> list:
     r = report.reidentification
     cards = [
-        ("Correct guess", _percent(r.correct_guess),
+        ("Correct guess", percent(r.correct_guess),
          f"Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). {source}"),
-        ("Uniqueness ξ", _percent(r.uniqueness),
+        ("Uniqueness ξ", percent(r.uniqueness),
          f"Chance nobody else in the population of {format_count(r.population)} shares your attributes: "
          f"ξ = (1 − p)^(N − 1), p = CAS / N (Rocher et al. 2019). {source}"),
-        ("Correctness κ", _percent(r.correctness),
+        ("Correctness κ", percent(r.correctness),
          f"Chance exact matching over the whole population identifies you: κ = (1 − (1 − p)^N) / (N p) "
          f"(Rocher et al. 2019). {source}"),
     ]
     for k, prob in sorted(r.k_indistinguishable.items()):
         cards.append(
-            (f"{k}-indistinguishable", _percent(prob),
+            (f"{k}-indistinguishable", percent(prob),
              f"Chance your record shares its attributes with at least {k - 1} other(s) among the app's "
              f"{format_count(r.users)} users: Pr[Binomial(m − 1, p) ≥ k − 1] (Yang et al.). {source}")
         )
