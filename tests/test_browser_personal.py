@@ -14,9 +14,14 @@ HEIGHT, WEIGHT = "163.7", "71.9"
 
 def _fill_profile(pg):
     pg.check("input[value=female]")
+    # room below the field, so the option list opens inside the viewport
+    pg.evaluate("document.getElementById('me-ages').scrollIntoView({block: 'start'})")
     pg.click("#me-ages")
     pg.keyboard.type("65")  # the dropdown's search box narrows the list
-    pg.click("label.dash-dropdown-option:has(input[value='65–75'])")
+    option = pg.locator("label.dash-dropdown-option:has(input[value='65–75'])")
+    option.wait_for(state="visible")
+    option.scroll_into_view_if_needed()
+    option.click()
     pg.keyboard.press("Escape")
     pg.fill("#me-height-cm", HEIGHT)
     pg.press("#me-height-cm", "Tab")
