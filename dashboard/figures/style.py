@@ -10,6 +10,7 @@ SEQUENTIAL = "Viridis"
 #: Okabe–Ito, a qualitative palette distinguishable with colour-vision deficiencies.
 QUALITATIVE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 HIGHLIGHT = "#D55E00"
+GRID = "#e5e9ee"
 MUTED = "#9AA5B1"
 FONT = dict(family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif", size=14, color="#1b1f24")
 
@@ -89,21 +90,52 @@ def safe_log10(values) -> np.ndarray:
     return out
 
 
-def frozen_figure(fig) -> dict:
-    """A figure as a plain dict whose long numeric lists are numpy arrays.
+# --------------------------------------------------------------------------- plain figure dicts
+#
+# Every builder returns a plain figure dict ({"data": [...], "layout": {...}}), never a
+# ``go.Figure``: plotly.py's validation, its default template (sent with every figure)
+# and the element-by-element JSON walk of Python lists cost ten times the computation
+# under load.  Long numeric columns are numpy arrays (:func:`column`), which Dash
+# serialises in one step.  Tests check the dicts with ``go.Figure(fig)``.
 
-    For figures memoised and served many times: Dash re-serialises a ``go.Figure``
-    on every response (a deep copy, then a walk over every number), whereas numpy
-    arrays go out in one step as compact typed arrays that plotly.js reads.
-    """
 
-    def convert(value):
-        if isinstance(value, dict):
-            return {k: convert(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            if len(value) > 32 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
-                return np.asarray(value, dtype=float)
-            return [convert(v) for v in value]
-        return value
+def figure(data: list, layout: dict) -> dict:
+    """A plain plotly figure."""
+    return {"data": data, "layout": layout}
 
-    return convert(fig.to_plotly_json())
+
+def column(values) -> np.ndarray:
+    """A numeric trace column (x, y, z, customdata) as a float array: serialised in one step, NaN as a gap."""
+    return np.asarray(values, dtype=float)
+
+
+def axis(title: str = "", **props) -> dict:
+    """An axis with the look every chart shares: light grid, room for tick labels, a title."""
+    out = dict(gridcolor=GRID, zerolinecolor=GRID, automargin=True)
+    if title:
+        out["title"] = dict(text=title, standoff=12)
+    out.update(props)
+    return out
+
+
+def vline(x: float, line: dict) -> dict:
+    """A vertical line at data ``x`` across the whole plot height (what ``add_vline`` makes)."""
+    return dict(type="line", xref="x", x0=x, x1=x, yref="y domain", y0=0, y1=1, line=line)
+
+
+def hline(y: float, line: dict) -> dict:
+    """A horizontal line at data ``y`` across the whole plot width."""
+    return dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=y, y1=y, line=line)
+
+
+def hrect(y0: float, y1: float, **props) -> dict:
+    """A band between data ``y0`` and ``y1`` across the whole plot width (``fillcolor``, ``opacity``, ``layer``)."""
+    return dict(type="rect", xref="x domain", x0=0, x1=1, yref="y", y0=y0, y1=y1, line=dict(width=0), **props)
+
+
+def message_figure(text: str, height: int = 300) -> dict:
+    """An empty chart that says why it is empty ("Computing…", "No data for this choice")."""
+    return figure([], base_layout(
+        height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
+        annotations=[dict(text=text, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+                          font=dict(size=15, color="#5b6672"))]))
