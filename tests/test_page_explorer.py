@@ -8,6 +8,7 @@ import shlex
 import numpy as np
 import pandas as pd
 import plotly
+import plotly.graph_objects as go
 import pytest
 from dash import html
 
@@ -88,11 +89,11 @@ GEO = {"type": "FeatureCollection", "features": [_square(i) for i in range(4)]}
 def test_map_colours_log_for_cas_linear_for_the_share():
     df = _frame([10.0, 1000.0, float("nan"), 0.0])
     c = fx.map_colours(df, "person_mean", 5, country_name="X", district_label="Kreis")
-    assert c.z == [1.0, 3.0, None, None] and c.n_missing == 2
+    assert c.z[:2].tolist() == [1.0, 3.0] and np.isnan(c.z[2:]).all() and c.n_missing == 2
     assert (c.zmin, c.zmax) == (1.0, 3.0)
     assert c.colorbar["ticktext"][0] == "10" and c.colorbar["ticktext"][-1] == "1k"
     assert c.title == "X: person mean CAS by Kreis" and "log scale" in c.colorbar["title"]["text"]
-    assert c.text[:3] == ["10", "1,000", "–"]
+    assert c.text[:3].tolist() == ["10", "1,000", "–"]
     assert "person mean CAS: <b>%{text}</b>" in c.hovertemplate
     s = fx.map_colours(df, "share_below", 20)
     assert (s.zmin, s.zmax) == (0.0, 100.0) and s.z[-1] == 100.0
@@ -103,7 +104,7 @@ def test_map_colours_log_for_cas_linear_for_the_share():
 def test_district_map_references_geometry_by_url():
     """No trace carries polygons: all reference the served file, ``locations`` pick the features."""
     df = _frame([10.0, 20.0, 30.0, 40.0], filled=[False, True, False, False])
-    fig = fx.district_map("/geo/X.geojson", df, "max", 5, ages_label="18–75", selected="d3", country_name="X")
+    fig = go.Figure(fx.district_map("/geo/X.geojson", df, "max", 5, ages_label="18–75", selected="d3", country_name="X"))
     main, filled, selected = fig.data
     assert main.type == "choroplethmap" and main.geojson == filled.geojson == selected.geojson == "/geo/X.geojson"
     assert list(main.locations) == ["d0", "d1", "d2", "d3"]
@@ -114,7 +115,7 @@ def test_district_map_references_geometry_by_url():
     assert "%{customdata}" in main.hovertemplate and "%{hovertext}" in main.hovertemplate
     assert "maximum CAS: <b>%{text}</b>" in main.hovertemplate and main.customdata[2] == "District 2"
     assert "filled" in fig.layout.annotations[0].text
-    none = fx.district_map("/geo/X.geojson", _frame([1.0] * 4), "max", 5, ages_label="18–75")
+    none = go.Figure(fx.district_map("/geo/X.geojson", _frame([1.0] * 4), "max", 5, ages_label="18–75"))
     assert none.data[1].visible is False and none.data[2].visible is False and not none.layout.annotations
 
 
@@ -130,7 +131,7 @@ def test_fit_view_frames_the_main_territory():
 def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     s = Scenario(countries=("DE", "FR"))
     cdfs = ag.cdfs(s)
-    fig = fx.cdf_figure(cdfs, {"DE": "Germany", "FR": "France"})
+    fig = go.Figure(fx.cdf_figure(cdfs, {"DE": "Germany", "FR": "France"}))
     assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
     assert fig.data[0].line.dash is None and fig.data[1].line.dash == "dot"
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
@@ -143,7 +144,7 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
 
 def test_distribution_figure():
     d = ag.district_detail(Scenario(), "DE", "11000")
-    fig = fx.distribution_figure(d.distribution, "Berlin")
+    fig = go.Figure(fx.distribution_figure(d.distribution, "Berlin"))
     assert [t.name for t in fig.data] == ["female", "male"] and fig.layout.barmode == "group"
     assert sum(sum(t.y) for t in fig.data) == pytest.approx(d.distribution["people"].sum())
 
@@ -269,7 +270,7 @@ def test_map_sends_geometry_once_then_patches_colours_only(E):
     assert ("data", 0, "hovertext") not in ops  # the population did not change
     z = ops[("data", 0, "z")]
     mins = ag.district_stat(Scenario(stat="min"), "DE").to_numpy()
-    assert z == pytest.approx(np.round(np.log10(mins), 4).tolist())
+    assert z == pytest.approx(np.round(np.log10(mins), 4), nan_ok=True)
     assert "minimum non-zero CAS" in ops[("layout", "title", "text")]
     assert "minimum non-zero CAS: " in ops[("data", 0, "hovertemplate")]
     assert ops[("data", 0, "colorbar")]["ticktext"]
@@ -283,7 +284,7 @@ def test_share_below_k_recolours_when_k_changes(E):
     patch, _, *_ = E.on_map(_q(stat="share_below", k="100"), None, loaded)
     ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
     share = ag.district_stat(Scenario(stat="share_below", k=100), "DE").to_numpy()
-    assert ops[("data", 0, "z")] == pytest.approx(np.round(100 * share, 3).tolist())
+    assert ops[("data", 0, "z")] == pytest.approx(np.round(100 * share, 3), nan_ok=True)
     assert ops[("data", 0, "zmax")] == 100.0
 
 
@@ -308,7 +309,8 @@ def test_selecting_a_district_sends_only_its_outline(E):
 def test_new_country_sends_new_geometry(E):
     _, loaded, *_ = E.on_map(_q(), None, None)
     fig, loaded2, *_ = E.on_map(Scenario(countries=("FR",)).to_query(), None, loaded)
-    assert hasattr(fig, "data") and loaded2["country"] == "FR"
+    fig = go.Figure(fig)
+    assert loaded2["country"] == "FR"
     assert fig.data[0].geojson == "/geo/FR.geojson" and "FR101" in set(fig.data[0].locations)
 
 
@@ -387,7 +389,7 @@ def test_detail_of_a_district(E):
     links = [c for c in _walk(panel) if type(c).__name__ == "Link"]
     assert links and links[0].href == "/?country=DE&district=11000"
     graphs = [c for c in _walk(panel) if type(c).__name__ == "Graph"]
-    assert graphs and [t.name for t in graphs[0].figure.data] == ["female", "male"]
+    assert graphs and [t["name"] for t in graphs[0].figure["data"]] == ["female", "male"]
     hint = E.on_detail(None, _q())
     assert "Click a district" in texts(hint)
     bad = E.on_detail({"country": "DE", "district": "99999"}, _q())
@@ -408,7 +410,7 @@ def _walk(c):
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
     fig, readouts, note, notes, key = E.on_cdf(q, None)
-    assert len(fig.data) == 4
+    assert len(fig["data"]) == 4
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
     text = texts(readouts)
     for code in ("DE", "US"):
@@ -469,6 +471,39 @@ def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
         raise RuntimeError("secret detail")
 
     monkeypatch.setattr(page.ag, "district_detail", boom)
+    page._DETAILS.clear()  # the panel is memoised: make the next one be computed
     out = E.on_detail({"country": "DE", "district": "11000"}, _q())
     assert out.className == "error" and "secret" not in texts(out) and "could not be computed" in texts(out)
     assert "RuntimeError" in caplog.text and "secret detail" not in caplog.text
+
+
+def test_figures_are_plain_dicts_with_array_columns():
+    """Builders return plain dicts (no go.Figure: validation and its template cost more than the data) whose
+    long numeric columns are numpy arrays (serialised in one step); each is a valid plotly figure."""
+    df = _frame([10.0, 20.0, float("nan"), 40.0], filled=[False, True, False, False])
+    cdfs = ag.cdfs(Scenario(countries=("DE",)))
+    figures = {
+        "map": fx.district_map("/geo/X.geojson", df, "person_mean", 5, ages_label="18–75"),
+        "cdf": fx.cdf_figure(cdfs, {"DE": "Germany"}),
+        "distribution": fx.distribution_figure(ag.district_detail(Scenario(), "DE", "11000").distribution),
+    }
+    for name, fig in figures.items():
+        assert type(fig) is dict and set(fig) == {"data", "layout"}, name
+        go.Figure(fig)  # raises on anything plotly does not know
+        assert "template" not in fig["layout"]
+    assert isinstance(figures["map"]["data"][0]["z"], np.ndarray) and np.isnan(figures["map"]["data"][0]["z"][2])
+    assert all(isinstance(t["x"], np.ndarray) and isinstance(t["y"], np.ndarray) for t in figures["cdf"]["data"])
+    assert all(isinstance(t["y"], np.ndarray) for t in figures["distribution"]["data"])
+    main = figures["map"]["data"][0]
+    assert all(isinstance(main[key], np.ndarray) and main[key].dtype.kind == "U"
+               for key in ("locations", "customdata", "hovertext", "text"))
+
+
+def test_memoised_views_are_shared_and_keyed_on_what_they_show(E):
+    s = Scenario(countries=("DE",))
+    assert E.detail_panel(s, "11000") is E.detail_panel(s, "11000")
+    assert E.detail_panel(Scenario(countries=("DE",), k=50), "11000") is not E.detail_panel(s, "11000")
+    assert E.district_rows(s, "DE") is E.district_rows(Scenario(countries=("DE",), stat="min"), "DE")
+    assert E.map_colours(s) is not E.map_colours(Scenario(countries=("DE",), stat="min"))
+    assert E.map_colours(Scenario(stat="min", k=5)) is E.map_colours(Scenario(stat="min", k=50))  # k not shown
+    assert E.map_colours(Scenario(stat="share_below", k=5)) is not E.map_colours(Scenario(stat="share_below", k=50))

@@ -1,4 +1,4 @@
-"""Figures of the regional explorer (pure builders: data in, plotly figure or plain values out).
+"""Figures of the regional explorer (pure builders: data in, plain figure dicts or values out).
 
 The district map is built here rather than with :func:`.maps.choropleth` because the
 explorer patches colours in place: the outline traces carry only the geometry of
@@ -12,12 +12,12 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from dashboard.core.cas import format_count
 
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
-from .style import HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, base_layout, percent, short_number
+from .style import (HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, axis, base_layout, column, figure, labels, percent,
+                    short_number, vline)
 
 #: The blank MapLibre style: no tiles, no token, no request to another host.
 MAP_STYLE = "white-bg"
@@ -33,6 +33,8 @@ GRAPH_CONFIG = STYLE_GRAPH_CONFIG
 #: The CDF readouts: "x % of people have an anonymity set below k".
 READOUT_KS: tuple[int, ...] = (5, 20, 100)
 FEMALE, MALE = QUALITATIVE[1], QUALITATIVE[0]
+#: A colour scale that draws nothing: outline traces show only their borders.
+TRANSPARENT = [[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]]
 
 
 class StatInfo(NamedTuple):
@@ -117,8 +119,8 @@ class MapColours(NamedTuple):
     ``hovertemplate`` carries the statistic's name once instead of per district.
     """
 
-    z: list
-    text: list
+    z: np.ndarray      # float, NaN where a district has no value
+    text: np.ndarray   # strings
     hovertemplate: str
     zmin: float
     zmax: float
@@ -136,7 +138,7 @@ def map_colours(df: pd.DataFrame, stat: str, k: float, *, country_name: str = ""
         ok = np.isfinite(values) & (values > 0)
         z = np.full(values.shape, np.nan)
         z[ok] = np.round(np.log10(values[ok]), 4)
-        text = [format_cas(v) if good else "–" for v, good in zip(values, ok)]
+        text = labels([format_cas(v) if good else "–" for v, good in zip(values, ok)])
         if ok.any():
             lo, hi = float(values[ok].min()), float(values[ok].max())
             if hi <= lo * 1.0001:
@@ -150,7 +152,7 @@ def map_colours(df: pd.DataFrame, stat: str, k: float, *, country_name: str = ""
     else:
         ok = np.isfinite(values)
         z = np.where(ok, np.round(100.0 * values, 3), np.nan)
-        text = [percent(v) if good else "–" for v, good in zip(values, ok)]
+        text = labels([percent(v) if good else "–" for v, good in zip(values, ok)])
         zmin, zmax = 0.0, 100.0
         colorbar = dict(title=dict(text=f"people with CAS<br>below {k:g} (%, linear)", side="right"),
                         tickvals=[0, 20, 40, 60, 80, 100], ticktext=["0", "20", "40", "60", "80", "100 %"], ticksuffix="")
@@ -158,13 +160,12 @@ def map_colours(df: pd.DataFrame, stat: str, k: float, *, country_name: str = ""
     where = f" by {district_label}" if district_label else ""
     name = info.label if stat != "share_below" else f"share of people with CAS below {k:g}"
     title = f"{country_name}: {name}{where}"  # short enough for a phone; the scale is in the colour bar
-    zl = [None if not math.isfinite(v) else float(v) for v in z]
     template = f"<b>%{{customdata}}</b><br>%{{hovertext}}<br>{label}: <b>%{{text}}</b><extra></extra>"
-    return MapColours(zl, text, template, round(zmin, 4), round(zmax, 4), colorbar, title.lstrip(": "),
+    return MapColours(z, text, template, round(zmin, 4), round(zmax, 4), colorbar, title.lstrip(": "),
                       int((~ok).sum()))
 
 
-def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> list[str]:
+def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> np.ndarray:
     """The hover line with each district's population (and whether it was filled)."""
     out = []
     regions = df["region_name"].astype(str).to_numpy() if "region_name" in df else [""] * len(df)
@@ -175,21 +176,19 @@ def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> l
         if filled:
             line += "<br><i>filled: estimated from the region's remainder</i>"
         out.append(line)
-    return out
+    return labels(out)
 
 
-def outline_trace(geo_url: str, ids, colour: str, width: float, name: str) -> go.Choroplethmap:
+def outline_trace(geo_url: str, ids, colour: str, width: float, name: str) -> dict:
     """A transparent trace that only draws the borders of ``ids`` (hidden when there are none).
 
     It references the same browser-cached geometry URL as the main trace; ``locations``
     picks the features it draws, so no geometry travels with the figure.
     """
     ids = [str(i) for i in ids]
-    return go.Choroplethmap(
-        geojson=geo_url, locations=ids, z=[0] * len(ids),
-        colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
-        marker=dict(line=dict(width=width, color=colour)), hoverinfo="skip", name=name, visible=bool(ids),
-    )
+    return dict(type="choroplethmap", geojson=geo_url, locations=ids, z=[0] * len(ids),
+                colorscale=TRANSPARENT, showscale=False, marker=dict(line=dict(width=width, color=colour)),
+                hoverinfo="skip", name=name, visible=bool(ids))
 
 
 def selected_props(district_id: str | None) -> dict:
@@ -210,16 +209,21 @@ def district_map(
     country_name: str = "",
     district_label: str = "district",
     height: int = MAP_HEIGHT,
-) -> go.Figure:
+    colours: MapColours | None = None,
+    hover: np.ndarray | None = None,
+) -> dict:
     """The full district map of one country: colours of ``stat``, filled districts and the selection outlined.
 
     Sent once per country; afterwards the page patches ``z``, ``text``, colour
     bar and title (:func:`map_colours`) and the selected outline
-    (:func:`selected_props`).  Districts without a value stay white.
+    (:func:`selected_props`).  Districts without a value stay white.  A caller
+    that memoises :func:`map_colours` and :func:`hover_people` passes them in.
     """
-    colours = map_colours(df, stat, k, country_name=country_name, district_label=district_label)
-    ids = df["district_id"].astype(str).tolist()
-    main = go.Choroplethmap(
+    if colours is None:
+        colours = map_colours(df, stat, k, country_name=country_name, district_label=district_label)
+    ids = labels(df["district_id"])
+    main = dict(
+        type="choroplethmap",
         geojson=geo_url,
         locations=ids,
         z=colours.z,
@@ -228,21 +232,17 @@ def district_map(
         colorscale=SEQUENTIAL,
         colorbar=colours.colorbar,
         marker=dict(line=dict(width=0.4, color="#ffffff"), opacity=0.95),
-        customdata=df["district_name"].astype(str).tolist(),
-        hovertext=hover_people(df, ages_label),
+        customdata=labels(df["district_name"]),
+        hovertext=hover_people(df, ages_label) if hover is None else hover,
         text=colours.text,
         hovertemplate=colours.hovertemplate,
         name="districts",
     )
     filled = df.loc[df["filled"].to_numpy(dtype=bool), "district_id"].astype(str).tolist()
-    sel = selected_props(selected if selected in set(ids) else None)
-    fig = go.Figure([
-        main,
-        outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
-        go.Choroplethmap(geojson=geo_url, colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale=False,
-                         marker=dict(line=dict(width=3.5, color=SELECTED_COLOUR)), hoverinfo="skip",
-                         name="selected district", **sel),
-    ])
+    sel = selected_props(selected if selected in set(ids.tolist()) else None)
+    selected_outline = dict(type="choroplethmap", geojson=geo_url, colorscale=TRANSPARENT, showscale=False,
+                            marker=dict(line=dict(width=3.5, color=SELECTED_COLOUR)), hoverinfo="skip",
+                            name="selected district", **sel)
     view = view or {"center": {"lon": 0, "lat": 20}, "zoom": 1}
     annotations = []
     if filled:
@@ -250,8 +250,8 @@ def district_map(
             text=f"<span style='color:{FILLED_COLOUR}'>━</span> magenta outline: {len(filled)} filled (estimated) "
                  f"{district_label}s", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
             showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
-    fig.update_layout(
-        **base_layout(margin=dict(l=0, r=0, t=46, b=0)),
+    layout = base_layout(
+        margin=dict(l=0, r=0, t=46, b=0),
         title=dict(text=colours.title, x=0.01, font=dict(size=15)),
         map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),  # "outside" is for the legend
         height=height,
@@ -259,7 +259,8 @@ def district_map(
         annotations=annotations,
         uirevision=f"map-{df.attrs.get('country', '')}",
     )
-    return fig
+    return figure([main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
+                   selected_outline], layout)
 
 
 def fit_view(geo: dict, fallback: dict, *, width: float = 740, height: float = MAP_HEIGHT - 46, gap: float = 2.5) -> dict:
@@ -334,79 +335,79 @@ def _flatten(arr) -> list:
 # --------------------------------------------------------------------------- distributions
 
 
-def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> go.Figure:
+def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     """Person-weighted (solid) and cell-weighted (dotted) CDFs of CAS, one colour per country, log x axis.
 
     The person-weighted curve ends at the plausible share (people in implausible
     BMI cells are left out, not renormalised); its end is labelled.
     """
-    fig = go.Figure()
+    traces, annotations, shapes = [], [], []
     top = 1e-3
     for i, (code, c) in enumerate(cdfs.items()):
         colour = QUALITATIVE[i % len(QUALITATIVE)]
-        x = np.asarray(c.x, dtype=float)
-        person = 100.0 * np.asarray(c.person, dtype=float)
-        cells = 100.0 * np.asarray(c.cells, dtype=float)
+        x = column(c.x)
+        person = 100.0 * column(c.person)
+        cells = 100.0 * column(c.cells)
         name = names.get(code, code)
         end = 100.0 * c.plausible_share if math.isfinite(c.plausible_share) else float(np.nanmax(person, initial=0))
         done = np.flatnonzero((person >= end - 1e-3) & (cells >= 100.0 - 1e-3))
         top = max(top, float(x[done[0]]) if done.size else float(x[-1]))
-        fig.add_trace(go.Scatter(
-            x=x, y=person, mode="lines", line=dict(color=colour, width=3), name=f"{name}: people",
+        traces.append(dict(
+            type="scatter", x=x, y=person, mode="lines", line=dict(color=colour, width=3), name=f"{name}: people",
             legendgroup=code, hovertemplate=f"{name}<br>%{{y:.2f}} % of people have CAS ≤ %{{x:,.3~g}}<extra></extra>"))
-        fig.add_trace(go.Scatter(
-            x=x, y=cells, mode="lines", line=dict(color=colour, width=2, dash="dot"), name=f"{name}: combinations",
-            legendgroup=code,
+        traces.append(dict(
+            type="scatter", x=x, y=cells, mode="lines", line=dict(color=colour, width=2, dash="dot"),
+            name=f"{name}: combinations", legendgroup=code,
             hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~g}}<extra></extra>"))
     hi = min(top * 5, 1e8)
     for i, (code, c) in enumerate(cdfs.items()):
         share = c.plausible_share
         if math.isfinite(share):
-            fig.add_annotation(
+            annotations.append(dict(
                 x=math.log10(hi), y=100.0 * share, xanchor="right", yanchor="top", showarrow=False,
                 text=f"{names.get(code, code)}: people end at {percent(share)}",
                 font=dict(size=12, color=QUALITATIVE[i % len(QUALITATIVE)]), yshift=-3,
-                bgcolor="rgba(255,255,255,0.8)")
+                bgcolor="rgba(255,255,255,0.8)"))
     for k in ks:
-        fig.add_vline(x=k, line=dict(color=MUTED, width=1, dash="dash"))
-        fig.add_annotation(x=math.log10(k), y=1.0, yref="paper", text=f"k = {k:g}", showarrow=False,
-                           yanchor="bottom", font=dict(size=12, color="#4a5562"))
+        shapes.append(vline(k, dict(color=MUTED, width=1, dash="dash")))
+        annotations.append(dict(x=math.log10(k), y=1.0, yref="paper", text=f"k = {k:g}", showarrow=False,
+                                yanchor="bottom", font=dict(size=12, color="#4a5562")))
     tickvals = [10.0**e for e in range(-3, 9) if 10.0**e <= hi * 1.01]
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=20, t=30, b=10)),
+    layout = base_layout(
+        margin=dict(l=10, r=20, t=30, b=10),
         height=440,
-        xaxis=dict(type="log", range=[-3, math.log10(hi)], title="anonymity set size x (CAS, people; log scale)",
-                   tickvals=tickvals, ticktext=[tick_label(v) for v in tickvals], gridcolor="#e5e9ee",
-                   automargin=True),
-        yaxis=dict(range=[0, 102], title="share with CAS ≤ x (%)", ticksuffix=" %", gridcolor="#e5e9ee",
-                   automargin=True, ticklabelstandoff=8),
+        xaxis=axis("anonymity set size x (CAS, people; log scale)", type="log", range=[-3, math.log10(hi)],
+                   tickvals=tickvals, ticktext=[tick_label(v) for v in tickvals]),
+        yaxis=axis("share with CAS ≤ x (%)", range=[0, 102], ticksuffix=" %", ticklabelstandoff=8),
         legend=dict(orientation="h", y=-0.22, x=0, yanchor="top"),
         hovermode="closest",
+        shapes=shapes,
+        annotations=annotations,
     )
-    return fig
+    return figure(traces, layout)
 
 
-def distribution_figure(distribution: pd.DataFrame, title: str = "") -> go.Figure:
+def distribution_figure(distribution: pd.DataFrame, title: str = "") -> dict:
     """A district's people by sex and age group (grouped bars, hover in whole people)."""
-    fig = go.Figure()
+    traces = []
     for sex, colour in (("female", FEMALE), ("male", MALE)):
         part = distribution[distribution["sex"].astype(str) == sex]
         if part.empty:
             continue
-        people = part["people"].to_numpy(dtype=float)
-        fig.add_trace(go.Bar(
-            x=part["age"].astype(str).tolist(), y=people, name=sex, marker_color=colour,
+        people = column(part["people"])
+        traces.append(dict(
+            type="bar", x=part["age"].astype(str).tolist(), y=people, name=sex, marker=dict(color=colour),
             customdata=[format_count(p) for p in people],
             hovertemplate=f"{sex}, %{{x}}: %{{customdata}} people<extra></extra>"))
     n_ages = distribution["age"].nunique()
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=10, t=70 if title else 30, b=10)),
+    layout = base_layout(
+        margin=dict(l=10, r=10, t=70 if title else 30, b=10),
         title=dict(text=title, x=0.01, y=0.98, yanchor="top", font=dict(size=15)),
         height=360,
         barmode="group",
         bargap=0.15,
-        xaxis=dict(title="age group", automargin=True, tickangle=-60 if n_ages > 6 else 0, tickfont=dict(size=12)),
-        yaxis=dict(title="people", tickformat=",~s", gridcolor="#e5e9ee", automargin=True),
+        xaxis=axis("age group", tickangle=-60 if n_ages > 6 else 0, tickfont=dict(size=12)),
+        yaxis=axis("people", tickformat=",~s"),
         legend=dict(orientation="h", y=1.0, x=0, xanchor="left", yanchor="bottom"),
     )
-    return fig
+    return figure(traces, layout)

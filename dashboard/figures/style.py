@@ -95,8 +95,8 @@ def safe_log10(values) -> np.ndarray:
 # Every builder returns a plain figure dict ({"data": [...], "layout": {...}}), never a
 # ``go.Figure``: plotly.py's validation, its default template (sent with every figure)
 # and the element-by-element JSON walk of Python lists cost ten times the computation
-# under load.  Long numeric columns are numpy arrays (:func:`column`), which Dash
-# serialises in one step.  Tests check the dicts with ``go.Figure(fig)``.
+# under load.  Long numeric columns are numpy arrays (:func:`column`), long string columns
+# numpy string arrays (:func:`labels`); Dash serialises either in one step.  Tests check the dicts with ``go.Figure(fig)``.
 
 
 def figure(data: list, layout: dict) -> dict:
@@ -107,6 +107,14 @@ def figure(data: list, layout: dict) -> dict:
 def column(values) -> np.ndarray:
     """A numeric trace column (x, y, z, customdata) as a float array: serialised in one step, NaN as a gap."""
     return np.asarray(values, dtype=float)
+
+
+def labels(values) -> np.ndarray:
+    """Per-point strings (locations, hover text) as a numpy string array, serialised in one step too."""
+    to_numpy = getattr(values, "to_numpy", None)  # a pandas column: converted without a Python loop
+    if to_numpy is not None:
+        return to_numpy(dtype=str)
+    return np.asarray([str(v) for v in values], dtype=str)
 
 
 def axis(title: str = "", **props) -> dict:

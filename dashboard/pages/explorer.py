@@ -47,6 +47,7 @@ from dashboard.core.body_model import (
     load_country_model,
 )
 from dashboard.core.errors import InputError
+from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url
@@ -258,18 +259,45 @@ def _view(code: str, geo_id: int) -> dict:
     return fx.fit_view(cl.boundaries(code), cl.dataset_info(code)["boundaries"]["view"])
 
 
+# Memoised views, shared by requests and read-only (Dash only serialises them).
+_COLOURS = Memo(256)
+_HOVER = Memo(128)
+_DETAILS = Memo(256)
+_ROWS = Memo(64)
+
+
+def map_colours(s: Scenario) -> fx.MapColours:
+    """The map's colours of the scenario's first country (memoised: read-only, shared by requests)."""
+    code = s.countries[0]
+    key = (code, s.profile_key, s.stat, s.k if s.stat == "share_below" else None)
+
+    def make():
+        model = load_country_model(code)
+        return fx.map_colours(ag.district_statistics(s, code), s.stat, s.k, country_name=model.name,
+                              district_label=model.district_label)
+
+    return _COLOURS.get(key, make)
+
+
+def map_hover(s: Scenario) -> np.ndarray:
+    """Each district's population line for the map's hover (memoised per country and profile)."""
+    code = s.countries[0]
+    return _HOVER.get((code, s.profile_key),
+                      lambda: fx.hover_people(ag.district_statistics(s, code), _ages_label(s)))
+
+
 def map_figure(s: Scenario, selected: str | None = None):
     """The full district map of the scenario's first country, or None when it has no boundaries."""
     code = s.countries[0]
     geo = cl.boundaries(code)
     if geo is None:
         return None
-    info = cl.dataset_info(code)
     model = load_country_model(code)
     df = ag.district_statistics(s, code)
     view = _view(code, id(geo))
     return fx.district_map(geojson_url(code), df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
-                           country_name=info["name"], district_label=model.district_label)
+                           country_name=model.name, district_label=model.district_label,
+                           colours=map_colours(s), hover=map_hover(s))
 
 
 def map_state(s: Scenario, selected: str | None, has_map: bool) -> dict:
@@ -286,9 +314,7 @@ def map_patch(s: Scenario, selected: str | None, loaded: Mapping):
     patch = Patch()
     changed = False
     if (now["profile"], now["stat"], now["k"]) != (loaded.get("profile"), loaded.get("stat"), loaded.get("k")):
-        df = ag.district_statistics(s, code)
-        model = load_country_model(code)
-        colours = fx.map_colours(df, s.stat, s.k, country_name=model.name, district_label=model.district_label)
+        colours = map_colours(s)
         main = patch["data"][fx.MAIN]
         main["z"] = colours.z
         main["text"] = colours.text
@@ -298,7 +324,7 @@ def map_patch(s: Scenario, selected: str | None, loaded: Mapping):
         main["colorbar"] = colours.colorbar
         patch["layout"]["title"]["text"] = colours.title
         if now["profile"] != loaded.get("profile"):
-            main["hovertext"] = fx.hover_people(df, _ages_label(s))
+            main["hovertext"] = map_hover(s)
         changed = True
     if selected != loaded.get("selected"):
         props = fx.selected_props(selected)
@@ -314,7 +340,7 @@ def map_legend(s: Scenario) -> list:
     model = load_country_model(code)
     df = ag.district_statistics(s, code)
     n_filled = int(df["filled"].sum())
-    colours = fx.map_colours(df, s.stat, s.k)
+    colours = map_colours(s)
     items = [
         html.Span([html.Span(className="swatch", style={"borderColor": fx.SELECTED_COLOUR}),
                    f"selected {model.district_label} (click one for its detail)"]),
@@ -329,7 +355,7 @@ def map_legend(s: Scenario) -> list:
     outside = _view(code, id(geo)).get("outside", []) if geo is not None else []
     if outside:
         items.append(html.Span(f"{len(outside)} districts lie outside the frame (e.g. "
-                               f"{_district_names(model, outside[:3])}): zoom out to see them"))
+                               f"{_district_names(code, tuple(outside[:3]))}): zoom out to see them"))
     col = fx.STAT_INFO[s.stat].column
     values = df[col].to_numpy(dtype=float)
     ok = np.isfinite(values) & ((values > 0) if fx.STAT_INFO[s.stat].log else True)
@@ -342,13 +368,23 @@ def map_legend(s: Scenario) -> list:
     return items
 
 
-def _district_names(model, ids_) -> str:
+@functools.lru_cache(maxsize=128)
+def _district_names(code: str, ids_: tuple[str, ...]) -> str:
+    """"Alaska, Hawaii": the names of a few districts (memoised: the same few per country)."""
+    model = load_country_model(code)
     names = dict(zip(map(str, model.district_ids), map(str, model.district_names)))
     return ", ".join(names.get(i, i) for i in ids_)
 
 
 def district_rows(s: Scenario, code: str) -> list[dict]:
-    """One row per district for the sortable table (values rounded as displayed; id = district_id)."""
+    """One row per district for the sortable table (values rounded as displayed; id = district_id).
+
+    Memoised per data set, profile and k: the rows are shared by requests, read-only.
+    """
+    return _ROWS.get((code, s.profile_key, s.k), lambda: _district_rows(s, code))
+
+
+def _district_rows(s: Scenario, code: str) -> list[dict]:
     df = ag.district_statistics(s, code)
 
     def cas(v):
@@ -405,7 +441,15 @@ def _cells_table(df, caption: str) -> html.Table:
 
 
 def detail_panel(s: Scenario, district: str) -> html.Div:
-    """A clicked district: key numbers, its sex × age distribution, smallest and largest cells, link to the personal page."""
+    """A clicked district: key numbers, its sex × age distribution, smallest and largest cells, link to the personal page.
+
+    Memoised (a hundred components cost more than the numbers): the panel is shared by requests, read-only.
+    """
+    key = (s.countries[0], s.profile_key, s.k, str(district))
+    return _DETAILS.get(key, lambda: _detail_panel(s, str(district)))
+
+
+def _detail_panel(s: Scenario, district: str) -> html.Div:
     code = s.countries[0]
     model = load_country_model(code)
     d = ag.district_detail(s, code, district)
