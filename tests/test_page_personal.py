@@ -130,3 +130,25 @@ def test_user_defined_fraction_per_age_group(personal):
     assert young == pytest.approx(base * 0.20, abs=1)
     out = _call(personal, aux_percent="18-45:abc")
     assert out[0].className == "error"
+
+
+def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(personal):
+    """The map is built by the shared builder (figures.maps) as a dict with array columns; an answer
+    patches z, the colour bar and the hover line, never geometry or names."""
+    import numpy as np
+    import plotly.graph_objects as go
+
+    fig = personal.map_figure("DE", "11000")
+    assert type(fig) is dict
+    checked = go.Figure(fig)  # a valid plotly figure
+    main = fig["data"][0]
+    assert main["geojson"] == "/geo/DE.geojson" and main["locations"].dtype.kind == "U"
+    assert isinstance(main["z"], np.ndarray) and main["customdata"][list(main["locations"]).index("11000")] == "Berlin"
+    assert [t.name for t in checked.data][-1] == "selected district" and list(checked.data[-1].locations) == ["11000"]
+    patch = _call(personal)[-2]
+    ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
+    assert set(ops) <= {("data", 0, "z"), ("data", 0, "colorbar", "tickvals"), ("data", 0, "colorbar", "ticktext"),
+                        ("data", 0, "hovertext")}
+    berlin = list(main["locations"]).index("11000")
+    assert ops[("data", 0, "hovertext")][berlin].endswith("people like you")
+    assert len(ops[("data", 0, "z")]) == len(main["locations"])

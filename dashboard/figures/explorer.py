@@ -1,9 +1,8 @@
 """Figures of the regional explorer (pure builders: data in, plain figure dicts or values out).
 
-The district map is built here rather than with :func:`.maps.choropleth` because the
-explorer patches colours in place: the outline traces carry only the geometry of
-the districts they outline (not a second and third copy of the whole country),
-and :func:`map_colours` returns exactly the values a colour-only update replaces.
+The district map is made of :mod:`.maps`' parts (the one map builder); here it gets
+the explorer's statistics, and :func:`map_colours` returns exactly the values a
+colour-only update patches in place.
 """
 from __future__ import annotations
 
@@ -16,13 +15,9 @@ import pandas as pd
 from dashboard.core.cas import format_count
 
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
-from .style import (HIGHLIGHT, MUTED, QUALITATIVE, SEQUENTIAL, axis, base_layout, column, figure, labels, percent,
-                    short_number, vline)
+from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props
+from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, figure, labels, percent, short_number, vline
 
-#: The blank MapLibre style: no tiles, no token, no request to another host.
-MAP_STYLE = "white-bg"
-#: Outline of districts whose counts were filled from their region's remainder (SPEC §1.4).
-FILLED_COLOUR = "#CC79A7"
 #: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
 SELECTED_COLOUR = HIGHLIGHT
 MAP_HEIGHT = 580
@@ -33,8 +28,6 @@ GRAPH_CONFIG = STYLE_GRAPH_CONFIG
 #: The CDF readouts: "x % of people have an anonymity set below k".
 READOUT_KS: tuple[int, ...] = (5, 20, 100)
 FEMALE, MALE = QUALITATIVE[1], QUALITATIVE[0]
-#: A colour scale that draws nothing: outline traces show only their borders.
-TRANSPARENT = [[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]]
 
 
 class StatInfo(NamedTuple):
@@ -179,24 +172,6 @@ def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> n
     return labels(out)
 
 
-def outline_trace(geo_url: str, ids, colour: str, width: float, name: str) -> dict:
-    """A transparent trace that only draws the borders of ``ids`` (hidden when there are none).
-
-    It references the same browser-cached geometry URL as the main trace; ``locations``
-    picks the features it draws, so no geometry travels with the figure.
-    """
-    ids = [str(i) for i in ids]
-    return dict(type="choroplethmap", geojson=geo_url, locations=ids, z=[0] * len(ids),
-                colorscale=TRANSPARENT, showscale=False, marker=dict(line=dict(width=width, color=colour)),
-                hoverinfo="skip", name=name, visible=bool(ids))
-
-
-def selected_props(district_id: str | None) -> dict:
-    """The selected-outline trace's properties for ``district_id`` (or none): ids only, never geometry."""
-    ids = [str(district_id)] if district_id else []
-    return {"locations": ids, "z": [0] * len(ids), "visible": bool(ids)}
-
-
 def district_map(
     geo_url: str,
     df: pd.DataFrame,
@@ -222,43 +197,21 @@ def district_map(
     if colours is None:
         colours = map_colours(df, stat, k, country_name=country_name, district_label=district_label)
     ids = labels(df["district_id"])
-    main = dict(
-        type="choroplethmap",
-        geojson=geo_url,
-        locations=ids,
-        z=colours.z,
-        zmin=colours.zmin,
-        zmax=colours.zmax,
-        colorscale=SEQUENTIAL,
-        colorbar=colours.colorbar,
-        marker=dict(line=dict(width=0.4, color="#ffffff"), opacity=0.95),
-        customdata=labels(df["district_name"]),
-        hovertext=hover_people(df, ages_label) if hover is None else hover,
-        text=colours.text,
-        hovertemplate=colours.hovertemplate,
-        name="districts",
-    )
+    main = district_trace(geo_url, ids, colours.z, names=df["district_name"],
+                          hover=hover_people(df, ages_label) if hover is None else hover, colorbar=colours.colorbar,
+                          zmin=colours.zmin, zmax=colours.zmax, text=colours.text,
+                          hovertemplate=colours.hovertemplate)
     filled = df.loc[df["filled"].to_numpy(dtype=bool), "district_id"].astype(str).tolist()
-    sel = selected_props(selected if selected in set(ids.tolist()) else None)
-    selected_outline = dict(type="choroplethmap", geojson=geo_url, colorscale=TRANSPARENT, showscale=False,
-                            marker=dict(line=dict(width=3.5, color=SELECTED_COLOUR)), hoverinfo="skip",
-                            name="selected district", **sel)
-    view = view or {"center": {"lon": 0, "lat": 20}, "zoom": 1}
+    selected_outline = outline_trace(geo_url, [], SELECTED_COLOUR, 3.5, "selected district")
+    selected_outline.update(selected_props(selected if selected in set(ids.tolist()) else None))
     annotations = []
     if filled:
         annotations.append(dict(
             text=f"<span style='color:{FILLED_COLOUR}'>━</span> magenta outline: {len(filled)} filled (estimated) "
                  f"{district_label}s", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
             showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
-    layout = base_layout(
-        margin=dict(l=0, r=0, t=46, b=0),
-        title=dict(text=colours.title, x=0.01, font=dict(size=15)),
-        map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),  # "outside" is for the legend
-        height=height,
-        showlegend=False,
-        annotations=annotations,
-        uirevision=f"map-{df.attrs.get('country', '')}",
-    )
+    layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
+                        uirevision=f"map-{df.attrs.get('country', '')}")
     return figure([main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
                    selected_outline], layout)
 

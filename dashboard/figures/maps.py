@@ -1,13 +1,27 @@
-"""District choropleths drawn by MapLibre on a blank style: no tiles, no token, no CDN."""
+"""District choropleths drawn by MapLibre on a blank style: no tiles, no token, no CDN.
+
+The one map builder of the app: the personal page's small map (:func:`choropleth`)
+and the explorer's district map (:func:`.explorer.district_map`) are made of the
+same parts — a main trace that references the served geometry by URL
+(:func:`district_trace`), transparent outline traces (:func:`outline_trace`) and
+a blank-style layout (:func:`map_layout`).  Figures are plain dicts whose long
+columns are numpy arrays, so a map is serialised in one step.
+"""
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
-from .style import SEQUENTIAL, base_layout, log_ticks, safe_log10
+from .style import SEQUENTIAL, base_layout, figure, labels, log_ticks, safe_log10
 
 #: The blank MapLibre style needs no external resource (checked by the browser tests).
 MAP_STYLE = "white-bg"
+#: A colour scale that draws nothing: outline traces show only their borders.
+TRANSPARENT = [[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]]
+#: Districts whose counts were filled from their region's remainder (SPEC §1.4): magenta outline.
+FILLED_COLOUR = "#CC79A7"
+#: What a district's hover says: its name, a line about it, and (optionally) the value.
+HOVER = "<b>%{customdata}</b><br>%{hovertext}<extra></extra>"
+WORLD_VIEW = {"center": {"lon": 0, "lat": 20}, "zoom": 1}
 
 
 def geojson_url(code: str) -> str:
@@ -20,6 +34,61 @@ def geojson_url(code: str) -> str:
     return f"/geo/{code}.geojson"
 
 
+def district_trace(geo_url: str, ids, z, *, names, hover, colorbar: dict, hovertemplate: str = HOVER,
+                   **props) -> dict:
+    """The coloured districts: ``z`` per district (NaN stays white), ``names`` and ``hover`` lines for the hover."""
+    return dict(type="choroplethmap", geojson=geo_url, locations=labels(ids), z=np.asarray(z, dtype=float),
+                colorscale=SEQUENTIAL, colorbar=colorbar, marker=dict(line=dict(width=0.4, color="#ffffff"), opacity=0.95),
+                customdata=labels(names), hovertext=labels(hover), hovertemplate=hovertemplate, name="districts",
+                **props)
+
+
+def outline_trace(geo_url: str, ids, colour: str, width: float, name: str) -> dict:
+    """A transparent trace that only draws the borders of ``ids`` (hidden when there are none).
+
+    It references the same browser-cached geometry URL as the main trace; ``locations``
+    picks the features it draws, so no geometry travels with the figure.
+    """
+    ids = [str(i) for i in ids]
+    return dict(type="choroplethmap", geojson=geo_url, locations=ids, z=[0] * len(ids), colorscale=TRANSPARENT,
+                showscale=False, marker=dict(line=dict(width=width, color=colour)), hoverinfo="skip", name=name,
+                visible=bool(ids))
+
+
+def selected_props(district_id: str | None) -> dict:
+    """The selected-outline trace's properties for ``district_id`` (or none): ids only, never geometry."""
+    ids = [str(district_id)] if district_id else []
+    return {"locations": ids, "z": [0] * len(ids), "visible": bool(ids)}
+
+
+def map_layout(view: dict | None, *, height: int, title: str = "", title_font: dict | None = None,
+               annotations: list | None = None, uirevision: str = "map") -> dict:
+    """A map on the blank style framed at ``view`` (``center`` and ``zoom``), no legend."""
+    view = view or WORLD_VIEW
+    title_dict = dict(text=title, x=0.01)
+    if title_font:
+        title_dict["font"] = title_font
+    return base_layout(
+        margin=dict(l=0, r=0, t=46 if title and title_font else (40 if title else 0), b=0),
+        title=title_dict,
+        map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),
+        height=height,
+        showlegend=False,
+        annotations=annotations or [],
+        uirevision=uirevision,
+    )
+
+
+def log_colorbar(values, title: str) -> dict:
+    """A colour bar for log10 colours, ticks labelled in people (1, 2, 5, 10 …)."""
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values) & (values > 0)]
+    colorbar = dict(title=dict(text=title, side="right"), thickness=14, len=0.8)
+    if finite.size:
+        colorbar["tickvals"], colorbar["ticktext"] = log_ticks(float(finite.min()), float(finite.max()))
+    return colorbar
+
+
 def choropleth(
     geojson: str,
     district_ids: list[str],
@@ -30,63 +99,22 @@ def choropleth(
     title: str = "",
     colorbar_title: str = "",
     view: dict | None = None,
-    log_scale: bool = True,
     filled_ids: list[str] | None = None,
     selected_id: str | None = None,
     height: int = 560,
-) -> go.Figure:
-    """A choropleth of one value per district; ``geojson`` is :func:`geojson_url` of the data set.
+) -> dict:
+    """A choropleth of one count per district on a log colour scale; ``geojson`` is :func:`geojson_url`.
 
-    With ``log_scale`` the colour is log10(value) with ticks labelled in people
-    (1, 2, 5, 10 …).  Districts whose counts were filled (SPEC §1.4) get a dashed
-    magenta outline and say so on hover; ``selected_id`` is outlined in black.
+    Districts whose counts were filled (SPEC §1.4) get a magenta outline;
+    ``selected_id`` is outlined in black.  Trace 0 is the districts (pages patch
+    its ``z``, ``hovertext`` and colour bar).
     """
     values = np.asarray(values, dtype=float)
-    z = safe_log10(values) if log_scale else values
-    finite = values[np.isfinite(z)]
-    colorbar = dict(title=dict(text=colorbar_title, side="right"), thickness=14, len=0.8)
-    if log_scale and finite.size:
-        tickvals, ticktext = log_ticks(float(finite.min()), float(finite.max()))
-        colorbar.update(tickvals=tickvals, ticktext=ticktext)
-    hover = hover_lines or [""] * len(district_ids)
-    fig = go.Figure(
-        go.Choroplethmap(
-            geojson=geojson,
-            locations=list(district_ids),
-            z=z,
-            colorscale=SEQUENTIAL,
-            marker=dict(line=dict(width=0.4, color="#ffffff"), opacity=0.95),
-            colorbar=colorbar,
-            customdata=np.column_stack([names, hover]) if len(names) else None,
-            hovertemplate="<b>%{customdata[0]}</b><br>%{customdata[1]}<extra></extra>",
-            name="districts",
-        )
-    )
+    hover = hover_lines if hover_lines is not None else [""] * len(district_ids)
+    traces = [district_trace(geojson, district_ids, safe_log10(values), names=names, hover=hover,
+                             colorbar=log_colorbar(values, colorbar_title))]
     if filled_ids:
-        fig.add_trace(_outline(geojson, filled_ids, "#CC79A7", 2.0, "filled (estimated) district"))
+        traces.append(outline_trace(geojson, filled_ids, FILLED_COLOUR, 2.0, "filled (estimated) district"))
     if selected_id:
-        fig.add_trace(_outline(geojson, [selected_id], "#000000", 3.0, "selected district"))
-    view = view or {"center": {"lon": 0, "lat": 20}, "zoom": 1}
-    fig.update_layout(
-        **base_layout(margin=dict(l=0, r=0, t=40 if title else 0, b=0)),
-        title=dict(text=title, x=0.01),
-        map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),
-        height=height,
-        showlegend=False,
-        uirevision="map",
-    )
-    return fig
-
-
-def _outline(geojson: str, ids: list[str], colour: str, width: float, label: str) -> go.Choroplethmap:
-    """An outline trace: the same (browser-cached) geometry URL, drawing only ``ids``."""
-    return go.Choroplethmap(
-        geojson=geojson,
-        locations=list(ids),
-        z=[0] * len(ids),
-        colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
-        showscale=False,
-        marker=dict(line=dict(width=width, color=colour)),
-        hoverinfo="skip",
-        name=label,
-    )
+        traces.append(outline_trace(geojson, [selected_id], "#000000", 3.0, "selected district"))
+    return figure(traces, map_layout(view, height=height, title=title))

@@ -13,6 +13,7 @@ import math
 from typing import NamedTuple
 
 import dash
+import numpy as np
 from dash import ClientsideFunction, Input, Output, Patch, State, callback, clientside_callback, dcc, html, no_update
 
 import census_loaders as cl
@@ -25,7 +26,7 @@ from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
 from dashboard.figures.maps import choropleth, geojson_url
 from dashboard.figures.personal import funnel_figure, what_if_figure
-from dashboard.figures.style import GRAPH_CONFIG, log_ticks, percent
+from dashboard.figures.style import GRAPH_CONFIG, labels, log_ticks, percent, safe_log10
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
 
@@ -507,16 +508,14 @@ def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb
                 *([no_update] * n_out))
     patch = Patch()
     model = load_country_model(profile.country)
-    values = [out["district_cas"].get(str(i), math.nan) for i in model.district_ids]
-    patch["data"][0]["z"] = [math.log10(v) if v > 0 else None for v in values]
-    positive = [v for v in values if v > 0]
-    if positive:
-        tickvals, ticktext = log_ticks(min(positive), max(positive))
+    values = np.array([out["district_cas"].get(str(i), math.nan) for i in model.district_ids], dtype=float)
+    patch["data"][0]["z"] = safe_log10(values)
+    positive = values[values > 0]
+    if positive.size:
+        tickvals, ticktext = log_ticks(float(positive.min()), float(positive.max()))
         patch["data"][0]["colorbar"]["tickvals"] = tickvals
         patch["data"][0]["colorbar"]["ticktext"] = ticktext
-    patch["data"][0]["customdata"] = [
-        [str(n), f"{format_count(v)} people like you"] for n, v in zip(model.district_names, values)
-    ]
+    patch["data"][0]["hovertext"] = labels([f"{format_count(v)} people like you" for v in values])
     aux_notes = [w.message for w in profile_aux_notes(profile)]
     return (None, *[out[key] for key in RESULT_OUTPUTS], patch if has_map(profile.country) else no_update,
             html.Ul([html.Li(n) for n in aux_notes]) if aux_notes else None)
