@@ -479,3 +479,14 @@ def test_real_us_trimmed_and_flo(cache_root):
         flo = C.compute_cas(model, C.Profile.build("US", county, "female", 30, aux=["us_flo"]))
         plain = C.compute_cas(model, C.Profile.build("US", county, "female", 30))
         assert flo.cas == pytest.approx(plain.cas * 0.295805, rel=1e-4)
+
+
+def test_format_counts_matches_format_count():
+    import numpy as np
+
+    from dashboard.core.cas import format_count, format_counts
+
+    values = [0.0, 0.4, 1.0, 999.99, 1234.5, 6e9, -3.0, float("nan"), float("inf"), -float("inf"), 1e15]
+    got = format_counts(values)
+    assert got.dtype.kind == "U" and got.tolist() == [format_count(v) for v in values]
+    assert format_counts(np.array([])).tolist() == []

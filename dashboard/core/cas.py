@@ -85,6 +85,14 @@ def format_count(x: float) -> str:
     return f"{math.floor(max(x, 0.0)):,}"
 
 
+def format_counts(values) -> np.ndarray:
+    """:func:`format_count` of many values at once, as a string array (a map's hover: thousands of districts)."""
+    arr = np.asarray(values, dtype=float)
+    ok = np.isfinite(arr)
+    whole = np.floor(np.maximum(np.where(ok, arr, 0.0), 0.0)).astype(np.int64)
+    return np.asarray([f"{w:,}" if good else "–" for w, good in zip(whole.tolist(), ok.tolist())], dtype=str)
+
+
 def format_band(band: tuple[float, float] | None, kind: str) -> str:
     """``170–175 cm``; ``any`` for a withheld band."""
     if band is None:

@@ -77,7 +77,7 @@ def what_if_figure(what_if: WhatIf, title: str, *, max_bars: int | None = None, 
         + (" — your value" if c else "")
         for l, v, p, c in zip(labels, cas, plausible, chosen)
     ]
-    bar = dict(type="bar", x=labels, y=np.maximum(cas, 1e-3).tolist(),
+    bar = dict(type="bar", x=labels, y=np.maximum(cas, 1e-3),
                marker=dict(color=colours, pattern=dict(shape=patterns)), hovertext=hover, hoverinfo="text")
     positive = cas[cas > 0]
     lo = float(positive.min()) if positive.size else 1.0

@@ -21,12 +21,12 @@ from dashboard import forms, ids
 from dashboard.core import verdict as verdict_text
 from dashboard.core.body_model import load_country_model
 from census_loaders.auxiliary import user_fraction
-from dashboard.core.cas import DEFAULT_KS, Profile, format_count, profile_report
+from dashboard.core.cas import DEFAULT_KS, Profile, format_count, format_counts, profile_report
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
 from dashboard.figures.maps import choropleth, geojson_url
 from dashboard.figures.personal import funnel_figure, what_if_figure
-from dashboard.figures.style import GRAPH_CONFIG, labels, log_ticks, percent, safe_log10
+from dashboard.figures.style import GRAPH_CONFIG, log_ticks, percent, safe_log10
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
 
@@ -515,7 +515,7 @@ def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb
         tickvals, ticktext = log_ticks(float(positive.min()), float(positive.max()))
         patch["data"][0]["colorbar"]["tickvals"] = tickvals
         patch["data"][0]["colorbar"]["ticktext"] = ticktext
-    patch["data"][0]["hovertext"] = labels([f"{format_count(v)} people like you" for v in values])
+    patch["data"][0]["hovertext"] = np.char.add(format_counts(values), " people like you")
     aux_notes = [w.message for w in profile_aux_notes(profile)]
     return (None, *[out[key] for key in RESULT_OUTPUTS], patch if has_map(profile.country) else no_update,
             html.Ul([html.Li(n) for n in aux_notes]) if aux_notes else None)
