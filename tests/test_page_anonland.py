@@ -45,8 +45,14 @@ def _text(component) -> str:
 # --------------------------------------------------------------------------- figure builders
 
 
+def _checked(fig) -> go.Figure:
+    """A builder's plain figure dict, validated against plotly's schema (``go.Figure`` raises on a bad property)."""
+    assert type(fig) is dict and set(fig) == {"data", "layout"}
+    return go.Figure(fig)
+
+
 def test_divergence_figure_has_one_legend_entry_per_class_and_the_band(shipped):
-    fig = figs.divergence_figure(shipped.citizens)
+    fig = _checked(figs.divergence_figure(shipped.citizens))
     legend = [t.name for t in fig.data if t.showlegend is not False]
     assert legend == ["metropolis", "city", "county", "town", "village"]
     assert all(isinstance(t, go.Scatter) and t.mode == "markers" for t in fig.data)
@@ -63,12 +69,12 @@ def test_divergence_figure_has_one_legend_entry_per_class_and_the_band(shipped):
 
 
 def test_divergence_figure_noisy_and_both(shipped):
-    noisy = figs.divergence_figure(shipped.citizens, "noisy")
-    plain = figs.divergence_figure(shipped.citizens, "plain")
+    noisy = _checked(figs.divergence_figure(shipped.citizens, "noisy"))
+    plain = _checked(figs.divergence_figure(shipped.citizens, "plain"))
     got = np.sort(np.concatenate([np.asarray(t.y, float) for t in noisy.data]))
     want = np.sort(np.minimum(shipped.citizens["divergence_noisy"].to_numpy(float), figs.DIVERGENCE_CAP))
     assert np.allclose(got, want)
-    both = figs.divergence_figure(shipped.citizens, "both")
+    both = _checked(figs.divergence_figure(shipped.citizens, "both"))
     assert len(both.data) > len(plain.data)
     assert "noisy census (all classes)" in [t.name for t in both.data]
     with pytest.raises(ValueError):
@@ -76,7 +82,7 @@ def test_divergence_figure_noisy_and_both(shipped):
 
 
 def test_box_figure_uses_the_summary_statistics_and_draws_the_ideal_line(shipped):
-    fig = figs.box_figure(shipped.summary)
+    fig = _checked(figs.box_figure(shipped.summary))
     boxes = [t for t in fig.data if isinstance(t, go.Box)]
     assert len(boxes) == 1
     box = core.box_frame(shipped.summary, "cas")
@@ -85,13 +91,13 @@ def test_box_figure_uses_the_summary_statistics_and_draws_the_ideal_line(shipped
     assert np.allclose(boxes[0].upperfence, box["whisker_hi"])
     ideal = next(t for t in fig.data if t.name == "ideal: CAS = RAS")
     assert list(ideal.x) == list(ideal.y)
-    assert len([t for t in figs.box_figure(shipped.summary, "both").data if isinstance(t, go.Box)]) == 2
+    assert len([t for t in _checked(figs.box_figure(shipped.summary, "both")).data if isinstance(t, go.Box)]) == 2
     rows = figs.box_rows(shipped.summary)
     assert rows[0]["RAS"] == 1 and rows[0]["citizens"] == shipped.summary["box_by_ras"][0]["cas"]["n"]
 
 
 def test_difference_histogram_counts_every_citizen_and_marks_the_largest(shipped):
-    fig = figs.difference_figure(shipped.citizens)
+    fig = _checked(figs.difference_figure(shipped.citizens))
     bars = fig.data[0]
     assert isinstance(bars, go.Bar) and sum(bars.y) == len(shipped.citizens)
     largest = shipped.summary["noisy_vs_plain"]["max"]
@@ -127,9 +133,9 @@ def test_layout_shows_the_shipped_result_without_computing(page_module, shipped)
     assert "102,500,000 people" in text and "What is AnonLand?" in text and "Rerun a smaller AnonLand" in text
     view = page_module.render_full("plain")
     assert view["label"].startswith("The precomputed full-scale AnonLand: 102,500,000 people")
-    # memoised figures are frozen to plain dicts (served many times; see figures.style.frozen_figure)
+    # memoised figures are plain dicts (served many times; see figures.style)
     assert view["divergence"]["data"] and view["box"]["data"]
-    assert go.Figure(view["divergence"]).data[0].type == "scatter"
+    assert _checked(view["divergence"]).data[0].type == "scatter"
     cards = _text(view["cards"])
     assert figs.number(shipped.summary["noisy_vs_plain"]["max"]) in cards and "privacy noise, in people" in cards
     assert figs.percent(shipped.summary["median_divergence_large_ras"]["plain"], 2) in cards
@@ -228,13 +234,13 @@ def test_tiny_rerun_through_the_callbacks_replaces_the_charts(page_module):
     back_style, note, label_class = outputs[len(P.RESULT_KEYS):]
     assert view["label"].startswith("Your rerun: parameters — 102,500 people") and "ε = 0.5" in view["label"]
     assert "seed 11" in view["label"] and back_style == {} and label_class.endswith("rerun") and note is None
-    assert sum(len(t.x) for t in view["divergence"].data) == 75
-    assert isinstance(view["box"], go.Figure) and isinstance(view["difference"], go.Figure)
-    assert sum(view["difference"].data[0].y) == 75
+    assert sum(len(t.x) for t in _checked(view["divergence"]).data) == 75
+    _checked(view["box"])
+    assert sum(_checked(view["difference"]).data[0].y) == 75
     assert "102,500" in _text(view["parameters"])
     # the census switch redraws the rerun, and "back" returns to the shipped result
     both = dict(zip(P.RESULT_KEYS, P.on_view(done.view, "both")))
-    assert "noisy census (all classes)" in [t.name for t in both["divergence"].data]
+    assert "noisy census (all classes)" in [t.name for t in _checked(both["divergence"]).data]
     assert P.on_back(1) == {"source": "full"}
     full = P.on_view({"source": "full"}, "plain")
     assert full[0].startswith("The precomputed full-scale") and full[len(P.RESULT_KEYS)] == {"display": "none"}

@@ -5,6 +5,10 @@ can offer a table alternative that cannot drift from the picture.  Inputs are th
 per-citizen table and the summary of :mod:`dashboard.core.anonland` (a fresh run
 or :func:`~dashboard.core.anonland.load_result`), so the shipped result and a
 rerun are drawn by the same code.
+
+Figures are plain dicts with numeric columns as float arrays (see the note in
+:mod:`dashboard.figures.style`): the divergence chart alone has 5,000 points per
+census, and a ``go.Figure`` or lists of lists would cost more than the run.
 """
 from __future__ import annotations
 
@@ -12,7 +16,6 @@ import math
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from dashboard.core.anonland import (
     DIVERGENCE_THRESHOLD,
@@ -21,14 +24,24 @@ from dashboard.core.anonland import (
     ras_range_label,
 )
 
-from .style import MUTED, QUALITATIVE, base_layout, log_ticks
+from .style import (
+    MUTED,
+    QUALITATIVE,
+    axis,
+    base_layout,
+    column,
+    figure,
+    hline,
+    hrect,
+    log_ticks,
+    vline,
+)
 
 #: Which census a chart shows: the plain one, the Laplace-noised one, or both.
 CENSUSES = ("plain", "noisy", "both")
 #: Divergences above this are drawn on the chart's top edge (as triangles) so the ±25 % band stays visible.
 DIVERGENCE_CAP = 2.0
 BAND_COLOUR = "#009E73"
-GRID = "#e5e9ee"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -88,54 +101,67 @@ def power_of_ten(e: int) -> str:
 # --------------------------------------------------------------------------- divergence against RAS
 
 
+def _layout(height: int, **extra) -> dict:
+    """The shared look plus what plotly's default template gave these charts (plain dicts carry no template)."""
+    return base_layout(margin=dict(l=10, r=10, t=30, b=10), height=height,
+                       hoverlabel=dict(font_size=14, align="left"), **extra)
+
+
 def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: float = DIVERGENCE_CAP,
-                      threshold: float = DIVERGENCE_THRESHOLD) -> go.Figure:
+                      threshold: float = DIVERGENCE_THRESHOLD) -> dict:
     """(CAS − RAS)/RAS per test citizen against RAS on a log axis, the ±``threshold`` band shaded.
 
     Points are coloured by district class (class = crowd size, so the colours also
     guide the eye along the x axis).  With ``census="both"`` the noisy census is
     overlaid as open black circles.  Divergences above ``cap`` are drawn at the cap
     as triangles (their true value in the hover) so a few outliers at +500 % do not
-    squash the band that matters.
+    squash the band that matters.  ``customdata`` is numeric only (CAS, divergence in
+    %): a class trace names its class in the hover template, the all-class overlay
+    in ``text``, so the columns go out as float arrays, not lists of lists.
     """
     census = _check_census(census)
     colours = class_colours(citizens)
     ras = citizens["ras"].to_numpy(float)
-    fig = go.Figure()
+    classes = np.asarray(citizens["district_class"].astype(str).to_numpy(), dtype=str)
+    data = []
 
-    def add(div_col: str, cas_col: str, name: str, mask: np.ndarray, marker: dict, legendgroup: str):
+    def add(div_col: str, cas_col: str, name: str, mask: np.ndarray, marker: dict, legendgroup: str,
+            label: str | None):
+        """``label``: the class shown in every hover of the trace; None = each point's own class (``text``)."""
         div = citizens[div_col].to_numpy(float)
         cas = citizens[cas_col].to_numpy(float)
-        cls = citizens["district_class"].astype(str).to_numpy()
+        first = "%{text}" if label is None else label
         # one trace for the points in range, one (same legend entry) for those drawn at the cap
         for part, clipped in ((mask & ~(div > cap), False), (mask & (div > cap), True)):
             if not part.any() and clipped:
                 continue
-            fig.add_trace(go.Scatter(
-                x=ras[part], y=np.minimum(div[part], cap), mode="markers", name=name, legendgroup=legendgroup,
-                showlegend=not clipped,
+            trace = dict(
+                type="scatter", x=column(ras[part]), y=column(np.minimum(div[part], cap)), mode="markers", name=name,
+                legendgroup=legendgroup, showlegend=not clipped,
                 marker={**marker, **({"symbol": "triangle-up", "size": 9} if clipped else {})},
-                customdata=np.column_stack([cas[part], div[part] * 100, cls[part]]),
-                hovertemplate="%{customdata[2]}<br>RAS %{x:,}<br>CAS %{customdata[0]:,.3g}"
-                              "<br>divergence %{customdata[1]:+.1f} %<extra>" + name + "</extra>",
-            ))
+                customdata=column(np.column_stack([cas[part], div[part] * 100])),
+                hovertemplate=first + "<br>RAS %{x:,}<br>CAS %{customdata[0]:,.3g}"
+                                      "<br>divergence %{customdata[1]:+.1f} %<extra>" + name + "</extra>",
+            )
+            if label is None:
+                trace["text"] = classes[part]
+            data.append(trace)
 
     main_div, main_cas = ("divergence_noisy", "cas_noisy") if census == "noisy" else ("divergence", "cas")
     suffix = " (noisy census)" if census == "noisy" else ""
-    classes = citizens["district_class"].astype(str).to_numpy()
     for name, colour in colours.items():
         mask = classes == name
         if mask.any():
             add(main_div, main_cas, f"{name}{suffix}", mask, dict(color=colour, size=6, opacity=0.55,
-                                                                   line=dict(width=0)), name)
+                                                                   line=dict(width=0)), name, name)
     if census == "both":
         add("divergence_noisy", "cas_noisy", "noisy census (all classes)", np.ones(len(citizens), bool),
-            dict(color="#000000", size=7, opacity=0.5, symbol="circle-open", line=dict(width=1)), "noisy")
+            dict(color="#000000", size=7, opacity=0.5, symbol="circle-open", line=dict(width=1)), "noisy", None)
 
-    fig.add_hrect(y0=-threshold, y1=threshold, fillcolor=BAND_COLOUR, opacity=0.14, line_width=0, layer="below")
-    fig.add_hline(y=0, line=dict(color="#1b1f24", width=1))
-    fig.add_annotation(xref="paper", x=0.995, y=threshold, yref="y", text=f"±{threshold * 100:g} % band",
-                       showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=12, color="#0b5e45"))
+    shapes = [hrect(-threshold, threshold, fillcolor=BAND_COLOUR, opacity=0.14, layer="below"),
+              hline(0, dict(color="#1b1f24", width=1))]
+    annotations = [dict(xref="paper", x=0.995, y=threshold, yref="y", text=f"±{threshold * 100:g} % band",
+                        showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=12, color="#0b5e45"))]
     lo_x, hi_x = (float(ras.min()), float(ras.max())) if ras.size else (1.0, 10.0)
     all_div = citizens[[main_div] + (["divergence_noisy"] if census == "both" else [])].to_numpy(float)
     lo_y = float(np.nanmin(all_div)) if all_div.size else -1.0
@@ -143,25 +169,24 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
     top = min(max(hi_y, threshold), cap)
     n_clipped = int(np.count_nonzero(all_div > cap))
     if n_clipped:
-        fig.add_annotation(xref="paper", x=0.995, y=cap, yref="y", xanchor="right", yanchor="bottom", showarrow=False,
-                           text=f"▲ {n_clipped} point{'s' if n_clipped != 1 else ''} above +{cap * 100:g} %, drawn at the edge",
-                           font=dict(size=12, color=MUTED))
+        annotations.append(dict(
+            xref="paper", x=0.995, y=cap, yref="y", xanchor="right", yanchor="bottom", showarrow=False,
+            text=f"▲ {n_clipped} point{'s' if n_clipped != 1 else ''} above +{cap * 100:g} %, drawn at the edge",
+            font=dict(size=12, color=MUTED)))
     x_lo, x_hi = max(lo_x, 1) * 0.8, max(hi_x, 10) * 1.25
     tickvals, ticktext = log_ticks(max(lo_x, 1), x_hi)
     y_lo = min(lo_y, -threshold) - 0.08
     y_ticks = [t / 2 for t in range(math.floor(y_lo * 2), math.floor(top * 2) + 1)]
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=10, t=30, b=10)),
-        height=460,
-        xaxis=dict(type="log", title="real anonymity set RAS (log scale)", gridcolor=GRID,
-                   range=[math.log10(x_lo), math.log10(x_hi)], tickvals=[10 ** v for v in tickvals],
-                   ticktext=ticktext),
-        yaxis=dict(title="divergence (CAS − RAS) / RAS", gridcolor=GRID, zeroline=False,
-                   range=[y_lo, top + (0.18 if n_clipped else 0.08)], tickvals=y_ticks,
-                   ticktext=[percent(t, 0) if t else "0" for t in y_ticks]),
-        legend=dict(title="district class", orientation="h", yanchor="bottom", y=1.01, x=0, itemsizing="constant"),
-    )
-    return fig
+    return figure(data, _layout(
+        460,
+        xaxis=axis("real anonymity set RAS (log scale)", type="log", range=[math.log10(x_lo), math.log10(x_hi)],
+                   tickvals=[10 ** v for v in tickvals], ticktext=ticktext),
+        yaxis=axis("divergence (CAS − RAS) / RAS", zeroline=False, range=[y_lo, top + (0.18 if n_clipped else 0.08)],
+                   tickvals=y_ticks, ticktext=[percent(t, 0) if t else "0" for t in y_ticks]),
+        legend=dict(title=dict(text="district class"), orientation="h", yanchor="bottom", y=1.01, x=0,
+                    itemsizing="constant"),
+        shapes=shapes, annotations=annotations,
+    ))
 
 
 def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
@@ -186,7 +211,7 @@ def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
 # --------------------------------------------------------------------------- CAS per RAS below 25
 
 
-def box_figure(summary: dict, census: str = "plain") -> go.Figure:
+def box_figure(summary: dict, census: str = "plain") -> dict:
     """Box plot of CAS per RAS value (RAS < 25) from the summary's box statistics, with the ideal CAS = RAS.
 
     Boxes are the middle half of the estimates, whiskers reach 1.5 box lengths
@@ -197,33 +222,31 @@ def box_figure(summary: dict, census: str = "plain") -> go.Figure:
     which = {"plain": ["cas"], "noisy": ["cas_noisy"], "both": ["cas", "cas_noisy"]}[census]
     names = {"cas": "CAS, plain census", "cas_noisy": "CAS, noisy census"}
     colours = {"cas": QUALITATIVE[0], "cas_noisy": QUALITATIVE[1]}
-    fig = go.Figure()
+    data = []
     top, max_ras = 1.0, 1
     for key in which:
         df = box_frame(summary, key)
         if df.empty:
             continue
-        fig.add_trace(go.Box(
-            x=df["ras"], q1=df["q1"], median=df["median"], q3=df["q3"], lowerfence=df["whisker_lo"],
-            upperfence=df["whisker_hi"], mean=df["mean"], name=names[key], marker_color=colours[key],
-            boxpoints=False, offsetgroup=key, customdata=df["n"],
+        data.append(dict(
+            type="box", x=column(df["ras"]), q1=column(df["q1"]), median=column(df["median"]), q3=column(df["q3"]),
+            lowerfence=column(df["whisker_lo"]), upperfence=column(df["whisker_hi"]), mean=column(df["mean"]),
+            name=names[key], marker=dict(color=colours[key]), boxpoints=False, offsetgroup=key,
+            customdata=column(df["n"]),
         ))
         top = max(top, float(df["whisker_hi"].max()))
         max_ras = max(max_ras, int(df["ras"].max()))
     limit = max(max_ras, 2)
-    fig.add_trace(go.Scatter(x=[0.5, limit + 0.5], y=[0.5, limit + 0.5], mode="lines", name="ideal: CAS = RAS",
-                             line=dict(color="#1b1f24", dash="dash", width=1.5), hoverinfo="skip"))
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=10, t=30, b=10)),
-        height=400,
+    data.append(dict(type="scatter", x=[0.5, limit + 0.5], y=[0.5, limit + 0.5], mode="lines", name="ideal: CAS = RAS",
+                     line=dict(color="#1b1f24", dash="dash", width=1.5), hoverinfo="skip"))
+    return figure(data, _layout(
+        400,
         boxmode="group" if len(which) > 1 else "overlay",
-        xaxis=dict(title="real anonymity set RAS (people)", range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
-                   gridcolor=GRID, zeroline=False),
-        yaxis=dict(title="estimated anonymity set CAS", rangemode="tozero", gridcolor=GRID,
-                   range=[0, max(top, limit + 0.5) * 1.05]),
+        xaxis=axis("real anonymity set RAS (people)", range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
+                   zeroline=False),
+        yaxis=axis("estimated anonymity set CAS", rangemode="tozero", range=[0, max(top, limit + 0.5) * 1.05]),
         legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0),
-    )
-    return fig
+    ))
 
 
 def box_rows(summary: dict, census: str = "plain") -> list[dict]:
@@ -247,7 +270,7 @@ def _difference_values(citizens: pd.DataFrame) -> np.ndarray:
     return citizens["noisy_minus_plain"].to_numpy(float)
 
 
-def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> go.Figure:
+def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> dict:
     """Histogram of |CAS_noisy − CAS_plain| per test citizen on a log axis (the differences span decades).
 
     Binned in log10 space here (a plotly histogram on a log axis bins linearly);
@@ -256,7 +279,7 @@ def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> go.Figure:
     """
     diff = _difference_values(citizens)
     positive = diff[diff > 0]
-    fig = go.Figure()
+    data, shapes, annotations = [], [], []
     peak = 0
     if positive.size:
         logs = np.log10(positive)
@@ -266,37 +289,33 @@ def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> go.Figure:
         centres = (edges[:-1] + edges[1:]) / 2
         peak = int(counts.max())
         hover = [f"{number(10 ** a)}–{number(10 ** b)} people: {c:,} citizens" for a, b, c in zip(edges[:-1], edges[1:], counts)]
-        fig.add_trace(go.Bar(x=centres, y=counts, width=float(edges[1] - edges[0]), marker_color=QUALITATIVE[0],
-                             marker_line=dict(width=0.5, color="white"), hovertext=hover, hoverinfo="text",
-                             name="test citizens"))
+        data.append(dict(type="bar", x=column(centres), y=column(counts), width=float(edges[1] - edges[0]),
+                         marker=dict(color=QUALITATIVE[0], line=dict(width=0.5, color="white")), hovertext=hover,
+                         hoverinfo="text", name="test citizens"))
         ticks = list(range(math.ceil(lo), math.floor(hi) + 1))
         med, top = float(np.median(diff)), float(diff.max())
         for value, label, anchor in ((med, f"median {number(med)}", "right"), (top, f"largest {number(top)}", "right")):
             if value > 0:
-                fig.add_vline(x=math.log10(value), line=dict(color="#D55E00", width=2, dash="dot"))
-                fig.add_annotation(x=math.log10(value), y=1, yref="paper", text=label, showarrow=False,
-                                   xanchor=anchor, yanchor="top", xshift=-4, font=dict(size=12, color="#8a3300"),
-                                   bgcolor="rgba(255,255,255,0.8)")
-        xaxis = dict(title="|CAS noisy − CAS plain| (people, log scale)", tickvals=ticks,
-                     ticktext=[power_of_ten(t) for t in ticks], range=[lo - 0.1, hi + 0.1], gridcolor=GRID)
+                shapes.append(vline(math.log10(value), dict(color="#D55E00", width=2, dash="dot")))
+                annotations.append(dict(x=math.log10(value), y=1, yref="paper", text=label, showarrow=False,
+                                        xanchor=anchor, yanchor="top", xshift=-4, font=dict(size=12, color="#8a3300"),
+                                        bgcolor="rgba(255,255,255,0.8)"))
+        xaxis = axis("|CAS noisy − CAS plain| (people, log scale)", tickvals=ticks,
+                     ticktext=[power_of_ten(t) for t in ticks], range=[lo - 0.1, hi + 0.1])
     else:
-        xaxis = dict(title="|CAS noisy − CAS plain| (people)", visible=True)
-        fig.add_annotation(text="no test citizen's estimate changed", xref="paper", yref="paper", x=0.5, y=0.5,
-                           showarrow=False)
+        xaxis = axis("|CAS noisy − CAS plain| (people)", visible=True)
+        annotations.append(dict(text="no test citizen's estimate changed", xref="paper", yref="paper", x=0.5, y=0.5,
+                                showarrow=False))
     zeros = int(np.count_nonzero(diff == 0))
     if zeros:
-        fig.add_annotation(text=f"{zeros:,} citizen(s) with no difference at all (not drawn)", xref="paper",
-                           yref="paper", x=0, y=1.08, showarrow=False, xanchor="left", font=dict(size=12, color=MUTED))
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=10, t=30, b=10)),
-        height=340,
-        bargap=0,
-        xaxis=xaxis,
-        yaxis=dict(title="test citizens", gridcolor=GRID, rangemode="tozero",
-                   range=[0, peak * 1.2] if peak else None),  # headroom for the median/largest labels
-        showlegend=False,
-    )
-    return fig
+        annotations.append(dict(text=f"{zeros:,} citizen(s) with no difference at all (not drawn)", xref="paper",
+                                yref="paper", x=0, y=1.08, showarrow=False, xanchor="left",
+                                font=dict(size=12, color=MUTED)))
+    yaxis = axis("test citizens", rangemode="tozero")
+    if peak:
+        yaxis["range"] = [0, peak * 1.2]  # headroom for the median/largest labels
+    return figure(data, _layout(340, bargap=0, xaxis=xaxis, yaxis=yaxis, showlegend=False, shapes=shapes,
+                                annotations=annotations))
 
 
 def difference_rows(citizens: pd.DataFrame) -> list[dict]:

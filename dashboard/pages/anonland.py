@@ -28,14 +28,13 @@ from typing import NamedTuple
 
 import dash
 import pandas as pd
-import plotly.graph_objects as go
 from dash import Input, Output, State, callback, dcc, html, no_update
 
 from dashboard import forms, ids
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
-from dashboard.figures.style import GRAPH_CONFIG, frozen_figure
+from dashboard.figures.style import GRAPH_CONFIG
 
 dash.register_page(__name__, path="/anonland", name="AnonLand", order=40,
                    title="AnonSet — AnonLand: checking the estimate on a synthetic country")
@@ -391,10 +390,13 @@ def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "p
 
 @functools.lru_cache(maxsize=len(figs.CENSUSES))
 def render_full(census: str = "plain") -> dict:
-    """:func:`render` of the shipped result, once per census choice (the page opens without computing)."""
+    """:func:`render` of the shipped result, once per census choice (the page opens without computing).
+
+    The figures are plain dicts of float arrays, so serving the memoised values
+    again costs one cheap JSON encoding per request.
+    """
     result = full_result()
-    out = render(result.citizens if result else None, result.summary if result else None, census)
-    return {k: frozen_figure(v) if isinstance(v, go.Figure) else v for k, v in out.items()}
+    return render(result.citizens if result else None, result.summary if result else None, census)
 
 
 # --------------------------------------------------------------------------- layout
