@@ -51,6 +51,46 @@ def _checked(fig) -> go.Figure:
     return go.Figure(fig)
 
 
+#: Trace properties that are per-point numbers: they must go out as float arrays, never lists.
+NUMERIC = ("x", "y", "customdata", "q1", "median", "q3", "lowerfence", "upperfence", "mean")
+
+
+def _walk(value, path=""):
+    """Every (path, value) inside a figure dict."""
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk(v, f"{path}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _walk(v, f"{path}[{i}]")
+
+
+@pytest.mark.parametrize("census", ["plain", "noisy", "both"])
+def test_figures_are_plain_dicts_with_float_array_columns(shipped, census):
+    """Cheap to serve: no go.Figure, no template, per-point columns as float arrays, customdata numeric."""
+    built = {"divergence": figs.divergence_figure(shipped.citizens, census),
+             "box": figs.box_figure(shipped.summary, census), "difference": figs.difference_figure(shipped.citizens)}
+    for name, fig in built.items():
+        _checked(fig)
+        assert "template" not in fig["layout"], name
+        for trace in fig["data"]:
+            for key in NUMERIC:
+                if key in trace and not (name == "box" and trace["type"] == "scatter"):  # the 2-point ideal line
+                    assert isinstance(trace[key], np.ndarray) and trace[key].dtype == float, (name, key)
+            if "text" in trace:  # per-point strings: a numpy string array, also serialised in one step
+                assert isinstance(trace["text"], np.ndarray) and trace["text"].dtype.kind == "U", name
+        for path, value in _walk(fig):
+            # object arrays and lists of lists are what Dash's serialiser walks element by element
+            assert not (isinstance(value, np.ndarray) and value.dtype.kind == "O"), (name, path)
+            assert not (isinstance(value, list) and value and isinstance(value[0], (list, np.ndarray))), (name, path)
+        for ax in ("xaxis", "yaxis"):  # what plotly's default template gave: room for the tick labels
+            assert fig["layout"][ax]["automargin"] is True
+    for trace in built["divergence"]["data"]:
+        cd = trace["customdata"]
+        assert cd.ndim == 2 and cd.shape == (len(trace["x"]), 2)
+
+
 def test_divergence_figure_has_one_legend_entry_per_class_and_the_band(shipped):
     fig = _checked(figs.divergence_figure(shipped.citizens))
     legend = [t.name for t in fig.data if t.showlegend is not False]
@@ -79,6 +119,25 @@ def test_divergence_figure_noisy_and_both(shipped):
     assert "noisy census (all classes)" in [t.name for t in both.data]
     with pytest.raises(ValueError):
         figs.divergence_figure(shipped.citizens, "fancy")
+
+
+def test_divergence_hover_names_each_points_class_and_true_values(shipped):
+    """A class trace names its class in the hover template; the all-class overlay names each point's own (``text``)."""
+    c = shipped.citizens
+    fig = figs.divergence_figure(c, "both")
+    truth = {(float(r.ras), float(r.cas_noisy)): (str(r.district_class), 100 * float(r.divergence_noisy))
+             for r in c.itertuples()}
+    overlay = [t for t in fig["data"] if t["name"] == "noisy census (all classes)"]
+    assert sum(len(t["x"]) for t in overlay) == len(c)
+    for t in overlay:
+        assert t["hovertemplate"].startswith("%{text}<br>")
+        for x, (cas, div), cls in zip(t["x"], t["customdata"], t["text"]):
+            assert truth[(x, cas)][0] == cls and math.isclose(truth[(x, cas)][1], div)
+    for t in fig["data"]:
+        if t["name"] != "noisy census (all classes)":
+            cls = t["legendgroup"]
+            assert "text" not in t and t["hovertemplate"].startswith(f"{cls}<br>RAS %{{x:,}}<br>")
+            assert np.isin(t["customdata"][:, 0], c.loc[c["district_class"] == cls, "cas"]).all()
 
 
 def test_box_figure_uses_the_summary_statistics_and_draws_the_ideal_line(shipped):

@@ -33,6 +33,7 @@ from .style import (
     figure,
     hline,
     hrect,
+    labels,
     log_ticks,
     vline,
 )
@@ -122,7 +123,7 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
     census = _check_census(census)
     colours = class_colours(citizens)
     ras = citizens["ras"].to_numpy(float)
-    classes = np.asarray(citizens["district_class"].astype(str).to_numpy(), dtype=str)
+    classes = labels(citizens["district_class"])  # a string array: the overlay's text goes out in one step
     data = []
 
     def add(div_col: str, cas_col: str, name: str, mask: np.ndarray, marker: dict, legendgroup: str,
