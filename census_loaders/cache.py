@@ -14,6 +14,7 @@ cache is picked up without restarting, and repeated calls cost nothing.
 from __future__ import annotations
 
 import json
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,10 +51,25 @@ def _manifest(path: Path, stamp: float) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+#: How long a manifest's modification time is trusted before it is looked at again (seconds):
+#: a rebuilt cache is picked up within a second, without a ``stat`` on every one of a page's lookups.
+STAMP_TTL = 1.0
+_stamps: dict[Path, tuple[float, float]] = {}
+
+
+def _recent_stamp(path: Path) -> float:
+    now = time.monotonic()
+    seen = _stamps.get(path)
+    if seen is None or now - seen[0] > STAMP_TTL:
+        seen = (now, _stamp(path))
+        _stamps[path] = seen
+    return seen[1]
+
+
 def manifest(root: Path | None = None) -> dict:
     """The parsed ``manifest.json``."""
     path = _root(root) / "manifest.json"
-    return _manifest(path, _stamp(path))
+    return _manifest(path, _recent_stamp(path))
 
 
 def countries(root: Path | None = None) -> list[str]:
