@@ -96,7 +96,7 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
             "file": f"boundaries/{data.code}.geojson",
             "features": len(collection["features"]),
             "bytes": path.stat().st_size,
-            "view": geo.view(collection),
+            "frame": geo.frame(collection),
             "missing_geometry": missing,
             "geometry_without_data": extra,
             "note": data.boundary_note,

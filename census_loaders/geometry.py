@@ -86,32 +86,40 @@ def dumps(collection: dict) -> str:
     return json.dumps(collection, separators=(",", ":"), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
-def view(collection: dict) -> dict:
-    """A map view (centre, zoom) framing where most districts are.
+def frame(collection: dict, gap: float = 2.5) -> dict:
+    """The bounding box of a country's main territory, and the districts outside it.
 
-    Bounds come from the 3rd–97th percentiles of district centres, so overseas
-    districts (Alaska, Hawaii, Réunion, the Canaries) do not shrink the mainland
-    to a dot; they stay reachable by panning.
+    A country with overseas districts (France's DOM, Alaska and Hawaii, the Azores,
+    Svalbard) would otherwise be framed as specks on an empty ocean.  Districts are
+    linked when their bounding boxes lie within ``gap`` degrees of each other; the
+    linked group with the most districts is framed (``bounds``: lon0, lat0, lon1,
+    lat1) and the rest are listed under ``outside`` (one scroll or zoom away).  A
+    district that crosses the antimeridian (the Aleutians) links nothing.  Maps
+    turn the bounds into a centre and zoom for their own size
+    (``dashboard.figures.maps.view_of``).
     """
-    centres = []
-    for f in collection["features"]:
-        c = shapely.geometry.shape(f["geometry"]).representative_point()
-        centres.append((c.x, c.y))
-    if not centres:
-        return {"center": {"lon": 0.0, "lat": 0.0}, "zoom": 1.0}
-    xy = np.array(centres)
-    q = 0.03 if len(xy) >= 30 else 0.0
-    lon0, lat0 = np.quantile(xy, q, axis=0)
-    lon1, lat1 = np.quantile(xy, 1 - q, axis=0)
-    dlon = max(lon1 - lon0, 0.2) * 1.25
-    mid_lat = (lat0 + lat1) / 2
-    # web-mercator stretches latitude; compare spans in projected units
-    dlat = max(lat1 - lat0, 0.2) * 1.25 / max(math.cos(math.radians(mid_lat)), 0.2)
-    zoom = min(math.log2(360 / dlon), math.log2(180 / dlat)) + 0.3
-    return {
-        "center": {"lon": round(float((lon0 + lon1) / 2), 4), "lat": round(float(mid_lat), 4)},
-        "zoom": round(float(min(max(zoom, 0.5), 11)), 2),
-    }
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    boxes, ids = [], []
+    for f in collection.get("features", []):
+        geom = f.get("geometry")
+        if not geom:
+            continue
+        boxes.append(shapely.geometry.shape(geom).bounds)
+        ids.append(str(f.get("id")))
+    if not boxes:
+        return {"bounds": [-180.0, -60.0, 180.0, 75.0], "outside": []}
+    b = np.array(boxes, dtype=float)
+    wraps = (b[:, 2] - b[:, 0]) > 180
+    near = ((b[:, None, 0] - gap <= b[None, :, 2]) & (b[None, :, 0] - gap <= b[:, None, 2])
+            & (b[:, None, 1] - gap <= b[None, :, 3]) & (b[None, :, 1] - gap <= b[:, None, 3]))
+    near &= ~wraps[:, None] & ~wraps[None, :]
+    _, label = connected_components(csr_matrix(near), directed=False)
+    sizes = np.bincount(label[~wraps]) if (~wraps).any() else np.bincount(label)
+    keep = (label == int(np.argmax(sizes))) & ~wraps if (~wraps).any() else np.ones(len(b), bool)
+    bounds = [b[keep, 0].min(), b[keep, 1].min(), b[keep, 2].max(), b[keep, 3].max()]
+    return {"bounds": [round(float(v), 4) for v in bounds], "outside": [i for i, k in zip(ids, keep) if not k]}
 
 
 def read_boundary_file(path, id_column: str, extra_columns: tuple[str, ...] = ()):

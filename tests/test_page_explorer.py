@@ -119,13 +119,21 @@ def test_district_map_references_geometry_by_url():
     assert none.data[1].visible is False and none.data[2].visible is False and not none.layout.annotations
 
 
-def test_fit_view_frames_the_main_territory():
+def test_frame_is_the_main_territory_and_the_view_fits_it():
+    """The build frames a country's main territory (not the DOM); maps fit that frame to their own size."""
     import census_loaders as cl
+    from census_loaders.geometry import frame
+    from dashboard.figures.maps import WORLD_VIEW, view_of
 
-    view = fx.fit_view(cl.boundaries("FR"), {"center": {"lat": 0, "lon": 0}, "zoom": 1})
-    assert 45 < view["center"]["lat"] < 48 and 1 < view["center"]["lon"] < 4 and view["zoom"] > 4  # not the DOM
-    assert set(view["outside"]) == {"FRY10", "FRY20", "FRY30", "FRY40", "FRY50"}  # the overseas departments
-    assert fx.fit_view({"features": []}, {"x": 1}) == {"x": 1}
+    fr = frame(cl.boundaries("FR"))
+    assert fr == cl.dataset_info("FR")["boundaries"]["frame"]  # what the build stored
+    assert set(fr["outside"]) == {"FRY10", "FRY20", "FRY30", "FRY40", "FRY50"}  # the overseas departments
+    view = view_of(fr, fx.MAP_WIDTH, fx.MAP_HEIGHT - 46)
+    assert 45 < view["center"]["lat"] < 48 and 1 < view["center"]["lon"] < 4 and view["zoom"] > 4
+    assert view_of(fr, 300, 330)["zoom"] < view["zoom"]  # a smaller map zooms out
+    us = cl.dataset_info("US")["boundaries"]["frame"]
+    assert {"02013", "15001"} <= set(us["outside"]) and us["bounds"][0] > -125  # Alaska, Hawaii outside
+    assert frame({"features": []})["outside"] == [] and view_of(None, 100, 100) == WORLD_VIEW
 
 
 def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():

@@ -21,6 +21,8 @@ from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, fig
 #: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
 SELECTED_COLOUR = HIGHLIGHT
 MAP_HEIGHT = 580
+#: The map's usual width in pixels (the explorer's main column), for framing a country.
+MAP_WIDTH = 740
 #: Trace order of the district map; patches address traces by these positions.
 MAIN, FILLED, SELECTED = 0, 1, 2
 #: Every explorer graph uses the shared config (PNG camera kept, no "send to cloud").
@@ -214,75 +216,6 @@ def district_map(
                         uirevision=f"map-{df.attrs.get('country', '')}")
     return figure([main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
                    selected_outline], layout)
-
-
-def fit_view(geo: dict, fallback: dict, *, width: float = 740, height: float = MAP_HEIGHT - 46, gap: float = 2.5) -> dict:
-    """Centre and zoom that frame a country's main territory, not far-off islands.
-
-    A country with overseas districts (France's DOM, Alaska and Hawaii, the
-    Azores, Svalbard) would otherwise be drawn as specks on an empty ocean.
-    Districts are linked when their bounding boxes lie within ``gap`` degrees of
-    each other; the linked group with the most districts is framed and the rest
-    are listed under ``outside`` (one scroll or zoom away).  A district that
-    crosses the antimeridian (the Aleutians) links nothing.  ``width`` and
-    ``height`` are the map's plotting area in pixels.
-    """
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    boxes, ids = [], []
-    for f in geo.get("features", []):
-        xs, ys = [], []
-        _coords(f.get("geometry") or {}, xs, ys)
-        if xs:
-            boxes.append((min(xs), min(ys), max(xs), max(ys)))
-            ids.append(str(f.get("id")))
-    if not boxes:
-        return fallback
-    b = np.array(boxes)
-    wraps = (b[:, 2] - b[:, 0]) > 180
-    near = ((b[:, None, 0] - gap <= b[None, :, 2]) & (b[None, :, 0] - gap <= b[:, None, 2])
-            & (b[:, None, 1] - gap <= b[None, :, 3]) & (b[None, :, 1] - gap <= b[:, None, 3]))
-    near &= ~wraps[:, None] & ~wraps[None, :]
-    _, label = connected_components(csr_matrix(near), directed=False)
-    sizes = np.bincount(label[~wraps]) if (~wraps).any() else np.bincount(label)
-    keep = (label == int(np.argmax(sizes))) & ~wraps if (~wraps).any() else np.ones(len(b), bool)
-    lon0, lat0, lon1, lat1 = b[keep, 0].min(), b[keep, 1].min(), b[keep, 2].max(), b[keep, 3].max()
-
-    def merc(lat):
-        lat = max(min(lat, 85.0), -85.0)
-        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
-
-    dx = max(lon1 - lon0, 1e-6) / 360.0
-    dy = max(merc(lat1) - merc(lat0), 1e-6) / (2 * math.pi)
-    zoom = float(min(math.log2(width * 0.94 / 512 / dx), math.log2(height * 0.94 / 512 / dy)))
-    centre_lat = math.degrees(2 * math.atan(math.exp((merc(lat0) + merc(lat1)) / 2)) - math.pi / 2)
-    return {"center": {"lon": round(float(lon0 + lon1) / 2, 4), "lat": round(float(centre_lat), 4)},
-            "zoom": round(max(min(zoom, 11.0), 0.5), 2),
-            "outside": [i for i, k in zip(ids, keep) if not k]}
-
-
-def _coords(geom: dict, xs: list, ys: list) -> None:
-    t = geom.get("type")
-    if t == "GeometryCollection":
-        for g in geom.get("geometries", []):
-            _coords(g, xs, ys)
-        return
-    arr = geom.get("coordinates")
-    if arr is None:
-        return
-    flat = np.asarray(_flatten(arr), dtype=float).reshape(-1, 2) if arr else np.empty((0, 2))
-    xs.extend(flat[:, 0].tolist())
-    ys.extend(flat[:, 1].tolist())
-
-
-def _flatten(arr) -> list:
-    if arr and isinstance(arr[0], (int, float)):
-        return list(arr[:2])
-    out = []
-    for a in arr:
-        out.extend(_flatten(a))
-    return out
 
 
 # --------------------------------------------------------------------------- distributions

@@ -9,6 +9,8 @@ columns are numpy arrays, so a map is serialised in one step.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .style import SEQUENTIAL, base_layout, figure, labels, log_ticks, safe_log10
@@ -22,6 +24,25 @@ FILLED_COLOUR = "#CC79A7"
 #: What a district's hover says: its name, a line about it, and (optionally) the value.
 HOVER = "<b>%{customdata}</b><br>%{hovertext}<extra></extra>"
 WORLD_VIEW = {"center": {"lon": 0, "lat": 20}, "zoom": 1}
+
+
+def view_of(frame: dict | None, width: float, height: float) -> dict:
+    """Centre and zoom that fit a data set's frame (``census_loaders.geometry.frame``) in a map of
+    ``width`` × ``height`` pixels (web-mercator, as MapLibre draws it)."""
+    if not frame:
+        return WORLD_VIEW
+    lon0, lat0, lon1, lat1 = frame["bounds"]
+
+    def merc(lat):
+        lat = max(min(lat, 85.0), -85.0)
+        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+
+    dx = max(lon1 - lon0, 1e-6) / 360.0
+    dy = max(merc(lat1) - merc(lat0), 1e-6) / (2 * math.pi)
+    zoom = float(min(math.log2(width * 0.94 / 512 / dx), math.log2(height * 0.94 / 512 / dy)))
+    centre_lat = math.degrees(2 * math.atan(math.exp((merc(lat0) + merc(lat1)) / 2)) - math.pi / 2)
+    return {"center": {"lon": round(float(lon0 + lon1) / 2, 4), "lat": round(float(centre_lat), 4)},
+            "zoom": round(max(min(zoom, 11.0), 0.5), 2)}
 
 
 def geojson_url(code: str) -> str:

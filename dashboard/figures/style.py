@@ -147,23 +147,3 @@ def message_figure(text: str, height: int = 300) -> dict:
         height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
         annotations=[dict(text=text, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                           font=dict(size=15, color="#5b6672"))]))
-
-
-def frozen_figure(fig) -> dict:
-    """A figure as a plain dict whose long numeric lists are numpy arrays.
-
-    For figures memoised and served many times: Dash re-serialises a ``go.Figure``
-    on every response (a deep copy, then a walk over every number), whereas numpy
-    arrays go out in one step as compact typed arrays that plotly.js reads.
-    """
-
-    def convert(value):
-        if isinstance(value, dict):
-            return {k: convert(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            if len(value) > 32 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
-                return np.asarray(value, dtype=float)
-            return [convert(v) for v in value]
-        return value
-
-    return convert(fig.to_plotly_json())

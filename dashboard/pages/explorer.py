@@ -50,7 +50,7 @@ from dashboard.core.errors import InputError
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
-from dashboard.figures.maps import geojson_url
+from dashboard.figures.maps import geojson_url, view_of
 
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
                    title="AnonSet — regional explorer: district maps, CDFs and country tables")
@@ -253,10 +253,9 @@ def _ages_label(s: Scenario) -> str:
     return format_age_band(*s.ages)
 
 
-@functools.lru_cache(maxsize=64)
-def _view(code: str, geo_id: int) -> dict:
-    """The map frame of a country (memoised per loaded boundary file: framing the US takes 0.1 s)."""
-    return fx.fit_view(cl.boundaries(code), cl.dataset_info(code)["boundaries"]["view"])
+def _view(code: str) -> dict:
+    """Where the district map opens: the data set's main territory (framed when the cache was built)."""
+    return view_of(cl.dataset_info(code)["boundaries"]["frame"], fx.MAP_WIDTH, fx.MAP_HEIGHT - 46)
 
 
 # Memoised views, shared by requests and read-only (Dash only serialises them).
@@ -294,7 +293,7 @@ def map_figure(s: Scenario, selected: str | None = None):
         return None
     model = load_country_model(code)
     df = ag.district_statistics(s, code)
-    view = _view(code, id(geo))
+    view = _view(code)
     return fx.district_map(geojson_url(code), df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
                            country_name=model.name, district_label=model.district_label,
                            colours=map_colours(s), hover=map_hover(s))
@@ -351,8 +350,8 @@ def map_legend(s: Scenario) -> list:
     if colours.n_missing:
         items.append(html.Span([html.Span(className="swatch empty"),
                                 f"white: no value ({colours.n_missing} districts)"]))
-    geo = cl.boundaries(code)
-    outside = _view(code, id(geo)).get("outside", []) if geo is not None else []
+    boundaries = cl.dataset_info(code)["boundaries"]
+    outside = boundaries["frame"]["outside"] if boundaries else []
     if outside:
         items.append(html.Span(f"{len(outside)} districts lie outside the frame (e.g. "
                                f"{_district_names(code, tuple(outside[:3]))}): zoom out to see them"))

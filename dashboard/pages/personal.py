@@ -24,7 +24,7 @@ from census_loaders.auxiliary import user_fraction
 from dashboard.core.cas import DEFAULT_KS, Profile, format_count, format_counts, profile_report
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
-from dashboard.figures.maps import choropleth, geojson_url
+from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.personal import funnel_figure, what_if_figure
 from dashboard.figures.style import GRAPH_CONFIG, log_ticks, percent, safe_log10
 
@@ -32,6 +32,8 @@ dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many pe
 
 PAGE = "me"
 LOG = logging.getLogger("anonset.personal")
+#: The small map in the form (pixels): its height, and the width used to frame a country.
+MAP_WIDTH, MAP_HEIGHT = 250, 330  # width: the plotting area left of the colour bar
 DEFAULT_COUNTRY = "DE"
 
 
@@ -114,8 +116,8 @@ def map_figure(code: str, district: str | None = None):
     return choropleth(
         geojson_url(code), ids_, population, names=names,
         hover_lines=[f"{format_count(p)} people aged {model.study[0]:g}–{model.study[1]:g}" for p in population],
-        colorbar_title="people like you", view=info["boundaries"]["view"],
-        filled_ids=[i for i, f in zip(ids_, model.filled) if f] or None, selected_id=district, height=330,
+        colorbar_title="people like you", view=view_of(info["boundaries"]["frame"], MAP_WIDTH, MAP_HEIGHT),
+        filled_ids=[i for i, f in zip(ids_, model.filled) if f] or None, selected_id=district, height=MAP_HEIGHT,
     )
 
 
