@@ -9,6 +9,7 @@ import shlex
 import time
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from dash import html
 from dash.exceptions import PreventUpdate
@@ -17,6 +18,7 @@ from dashboard.core import census_partition as cp
 from dashboard.core import pyc
 from dashboard.core.errors import InputError
 from dashboard.figures import scaling as figs
+from dashboard.figures import style
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +73,8 @@ def _csv(text: str, name="m.csv") -> tuple[str, str]:
 def test_law_figure_has_log_n_axis_to_the_world_and_a_cursor():
     n = np.geomspace(1, 8e9, 50)
     d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
-    fig = figs.law_figure(n, pyc.kappa(n, d, a), pyc.uniqueness(n, d, a), pyc.k_violations(n, d, a, 5), 5,
-                          1e6, (0.5, 0.4, 0.6))
+    fig = go.Figure(figs.law_figure(n, pyc.kappa(n, d, a), pyc.uniqueness(n, d, a), pyc.k_violations(n, d, a, 5),
+                                    5, 1e6, (0.5, 0.4, 0.6)))
     assert len(fig.data) == 5
     assert fig.layout.xaxis.type == "log" and fig.layout.xaxis.tickvals[-1] == 8e9
     assert fig.layout.xaxis.ticktext[-1] == "8B" and "1M" in fig.layout.xaxis.ticktext
@@ -88,18 +90,65 @@ def test_law_figure_has_log_n_axis_to_the_world_and_a_cursor():
 def test_census_and_forecast_figures():
     n = np.geomspace(1, 8e9, 40)
     exact = np.where(n <= 1e7, 1 / (1 + n / 1e5), np.nan)
-    fig = figs.census_figure(n, exact, 1 / (1 + n / 1e5), 1e7, "Testland", 1e4)
+    fig = go.Figure(figs.census_figure(n, exact, 1 / (1 + n / 1e5), 1e7, "Testland", 1e4))
     assert fig.data[0].name.startswith("exact") and max(fig.data[0].x) <= 1e7
     assert len(fig.data[1].x) == 40 and "population 10M" in fig.data[2].text
     at = np.geomspace(1, 8e9, 30)
     preds = {"PYC-MB": np.full(30, 0.5), "ENT": None, "EXP": np.full(30, 0.4), "POL": np.full(30, 0.3)}
-    fig = figs.forecast_figure(np.array([10.0, 100, 1000]), np.array([0.9, 0.8, 0.7]), at, preds,
-                               (np.full(30, 0.4), np.full(30, 0.6)), held_out=1)
+    fig = go.Figure(figs.forecast_figure(np.array([10.0, 100, 1000]), np.array([0.9, 0.8, 0.7]), at, preds,
+                                         (np.full(30, 0.4), np.full(30, 0.6)), held_out=1))
     names = [t.name for t in fig.data]
     assert "PYC-MB band (jackknife)" in names and "ENT" not in names
     assert "EXP (ours)" in names and "POL (ours)" in names
     assert "measured (held out)" in names and list(fig.data[names.index("measured (held out)")].x) == [1000]
-    assert figs.empty_figure("nothing").layout.annotations[0].text == "nothing"
+
+
+def _builders():
+    """Every figure builder of the page with typical arguments (NaN where the exact curve stops)."""
+    n = np.geomspace(1, 8e9, 40)
+    d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
+    exact = np.where(n <= 1e7, 1 / (1 + n / 1e5), np.nan)
+    at = np.geomspace(1, 8e9, 30)
+    preds = {"PYC-MB": np.full(30, 0.5), "ENT": np.full(30, 0.2), "EXP": np.full(30, 0.4), "POL": None}
+    points = (np.array([10.0, 100, 1000]), np.array([0.9, 0.8, 0.7]))
+    return {
+        "law": figs.law_figure(n, pyc.kappa(n, d, a), pyc.uniqueness(n, d, a), pyc.k_violations(n, d, a, 5), 5,
+                               1e6, (0.5, 0.4, 0.6)),
+        "census": figs.census_figure(n, exact, 1 / (1 + n / 1e5), 1e7, "Testland", 1e4),
+        "census without app": figs.census_figure(n, exact, 1 / (1 + n / 1e5), 1e7, "Testland"),
+        "forecast": figs.forecast_figure(*points, at, preds, (np.full(30, 0.4), np.full(30, 0.6)), held_out=1),
+        "forecast without band": figs.forecast_figure(*points, at, preds, None),
+    }
+
+
+@pytest.mark.parametrize("name", list(_builders()))
+def test_builders_return_plain_dicts_with_numpy_columns(name):
+    """Plain dicts (no plotly validation or template per request) whose columns Dash serialises in one step."""
+    fig = _builders()[name]
+    assert type(fig) is dict and set(fig) == {"data", "layout"}
+    for trace in fig["data"]:
+        assert trace["type"] == "scatter"
+        for key in ("x", "y"):
+            assert isinstance(trace[key], np.ndarray) and trace[key].dtype == float, (trace.get("name"), key)
+        if "customdata" in trace and len(trace["customdata"]) > 3:
+            assert isinstance(trace["customdata"], np.ndarray), trace.get("name")
+    # plotly's schema accepts it, and the dict is what plotly.py would send (no magic-underscore keys such
+    # as font_size, which plotly.js would ignore in a plain dict)
+    checked = go.Figure(fig).to_plotly_json()
+    checked["layout"].pop("template")
+
+    def keys(node, path=""):
+        if isinstance(node, dict) and "bdata" not in node:  # not plotly's typed-array encoding of a column
+            return {p for k, v in node.items() for p in keys(v, f"{path}/{k}") | {f"{path}/{k}"}}
+        if isinstance(node, list) and node and isinstance(node[0], dict):
+            return {p for i, v in enumerate(node) for p in keys(v, f"{path}[{i}]")}
+        return set()
+
+    assert keys(checked) == keys(fig)
+    # the look plotly's default template gave: room for tick labels and titles, a light grid
+    for ax in ("xaxis", "yaxis"):
+        assert fig["layout"][ax]["automargin"] is True and fig["layout"][ax]["gridcolor"] == style.GRID
+    assert not hasattr(figs, "go") and not hasattr(figs, "empty_figure")
 
 
 def test_number_formats():
@@ -115,6 +164,7 @@ def test_number_formats():
 def test_on_law_draws_the_law(S):
     fig, cards, params, message, command = S.on_law(20, 0.3, 5, 1e6)
     assert message is None
+    fig = go.Figure(fig)
     d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
     np.testing.assert_allclose(fig.data[0].y, pyc.kappa(S.LAW_NS, d, a))
     np.testing.assert_allclose(fig.data[2].y, pyc.k_violations(S.LAW_NS, d, a, 5))
@@ -211,6 +261,7 @@ def test_on_census_matches_the_core_and_the_cli(S, capsys):
     out = _census(S)
     assert out[0] is None
     sentence, cards, fig, table, notes, command = out[1:]
+    fig = go.Figure(fig)
     sc = cp.census_scaling(cp.Scenario(countries=("DE",)), "DE", [1e4])
     assert f"{figs.pct(sc.exact[0])} of them (exact" in sentence and "10,000 users" in sentence
     assert f"{sc.fit.h_bits:.2f} bits" in _text(cards)
@@ -269,6 +320,7 @@ def test_on_forecast_shows_four_models_formulas_and_the_band(S):
     out = S.on_forecast("forecast", _rows(S.EXAMPLE_POINTS), 1)
     assert out[0] is None
     fig, models, band, formulas, command = out[1:]
+    fig = go.Figure(fig)
     text = _text(models)
     for name in ("PYC-MB", "ENT", "EXP (our form)", "POL (our form)"):
         assert name in text
@@ -421,11 +473,8 @@ def test_query_of_each_view(S):
         S.on_query("explore", 0, 0.3, 5, 1e6, "DE", [], "", [], 5, 5, [], 1, [], 1)
 
 
-def test_layout_reads_every_view_from_the_link(S):
-    page = S.layout(view="census", country="US", sex="female", ages="30-60", height_width="10", users="5000",
-                    h="24", gamma="-0.5", k="10", n="8e9", points="10:0.9,100:0.5", holdout="2", stat="min")
-    tabs = page.children[1]
-    assert tabs.value == "census"
+def _by_id(page) -> dict:
+    """The components of a page with an id, by id."""
     ids = {}
 
     def walk(c):
@@ -436,6 +485,23 @@ def test_layout_reads_every_view_from_the_link(S):
                 walk(ch)
 
     walk(page)
+    return ids
+
+
+def test_layout_draws_plain_placeholder_charts(S):
+    ids = _by_id(S.layout())
+    for key in ("law-graph", "c-graph", "f-graph"):
+        fig = ids[S.ID[key]].figure
+        assert type(fig) is dict and fig["layout"]["annotations"][0]["text"] == "Computing…"
+        go.Figure(fig)
+
+
+def test_layout_reads_every_view_from_the_link(S):
+    page = S.layout(view="census", country="US", sex="female", ages="30-60", height_width="10", users="5000",
+                    h="24", gamma="-0.5", k="10", n="8e9", points="10:0.9,100:0.5", holdout="2", stat="min")
+    tabs = page.children[1]
+    assert tabs.value == "census"
+    ids = _by_id(page)
     assert ids[S.ID["c-country"]].value == "US" and ids[S.ID["c-sex"]].value == ["female"]
     assert ids[S.ID["c-ages"]].value == "30-60" and ids[S.ID["c-height-width"]].value == 10
     assert ids[S.ID["c-users"]].value == 5000 and ids[S.ID["h-input"]].value == 24

@@ -1,18 +1,21 @@
-"""Figures of the scaling-law page (pure builders: numbers in, plotly figures out).
+"""Figures of the scaling-law page (pure builders: numbers in, plain figure dicts out).
 
 Every chart has gallery size n on a log axis from 1 to the world population (8 × 10⁹) with
 the same ticks, and shares on a linear 0–100 % axis.  The explore chart keeps its cursor in
 two traces of its own (:data:`CURSOR_LINE`, :data:`CURSOR_MARKERS`) so that a page can move it
 with a ``dash.Patch`` without rebuilding the curves.
+
+The builders return plain dicts with numpy columns (see :mod:`.style`): the page draws a
+figure on every change of h, γ, k, scenario or points, and building a ``go.Figure`` cost
+more than computing the curves.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 
-from .style import HIGHLIGHT, MUTED, QUALITATIVE, base_layout, short_number
+from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, figure, labels, short_number
 
 WORLD = 8e9
 #: Ticks of every n axis: the powers of ten and the world population.
@@ -23,6 +26,7 @@ CURSOR_LINE = 3
 CURSOR_MARKERS = 4
 LAW_COLOURS = {"kappa": QUALITATIVE[0], "xi": QUALITATIVE[1], "viol": QUALITATIVE[2]}
 MODEL_COLOURS = {"PYC-MB": QUALITATIVE[0], "ENT": QUALITATIVE[1], "EXP": QUALITATIVE[2], "POL": QUALITATIVE[3]}
+AXIS_LINE = "#8a96a3"
 MODEL_DASH = {"PYC-MB": "solid", "ENT": "dash", "EXP": "dot", "POL": "dashdot"}
 
 
@@ -64,51 +68,68 @@ def sci(x: float, digits: int = 4) -> str:
 
 def _n_axis(title: str = "gallery size n (records, log scale)", hi: float = WORLD) -> dict:
     ticks = [v for v in N_TICKS if v <= hi * 1.0001]
-    return dict(type="log", title=dict(text=title), range=[-0.05, math.log10(hi) + 0.05],
+    return axis(title, type="log", range=[-0.05, math.log10(hi) + 0.05],
                 tickvals=ticks, ticktext=[short_number(v) for v in ticks],
-                gridcolor="#e5e9ee", zeroline=False, showline=True, linecolor="#8a96a3")
+                zeroline=False, showline=True, linecolor=AXIS_LINE)
 
 
 def _share_axis(title: str) -> dict:
-    return dict(title=dict(text=title), range=[-0.02, 1.02], tickformat=".0%", tickvals=[0, 0.25, 0.5, 0.75, 1],
-                gridcolor="#e5e9ee", zeroline=False, showline=True, linecolor="#8a96a3")
+    return axis(title, range=[-0.02, 1.02], tickformat=".0%", tickvals=[0, 0.25, 0.5, 0.75, 1],
+                zeroline=False, showline=True, linecolor=AXIS_LINE)
 
 
 def _legend() -> dict:
     return dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0, font=dict(size=13))
 
 
+def _layout(height: int, share_title: str) -> dict:
+    """The layout every chart of the page shares; hover text left-aligned as plotly's template had it."""
+    return base_layout(margin=dict(l=10, r=20, t=50, b=10), height=height, legend=_legend(), hovermode="closest",
+                       hoverlabel=dict(font=dict(size=14), align="left"),
+                       xaxis=_n_axis(), yaxis=_share_axis(share_title))
+
+
 def _hover(name: str) -> str:
     return f"{name}<br>n = %{{customdata}}<br>%{{y:.2%}}<extra></extra>"
 
 
+def n_labels(n) -> np.ndarray:
+    """:func:`n_label` of every gallery size, as a string column (the hovers' "n = 1.5M")."""
+    return labels([n_label(v) for v in column(n).tolist()])
+
+
+def _line(x, y, name: str, colour: str, *, width: float = 2, dash: str = "solid", n_text=None,
+          hover: str | None = None) -> dict:
+    """One curve over n, hovered as "``hover`` (default: the name), n = 1.5M, 44.30 %"."""
+    return dict(type="scatter", x=column(x), y=column(y), name=name, mode="lines",
+                customdata=n_labels(x) if n_text is None else n_text,
+                line=dict(color=colour, width=width, dash=dash), hovertemplate=_hover(hover or name))
+
+
+def _marker_line(x: float, text: str, textposition: str, **props) -> dict:
+    """A dotted vertical line from 0 to 100 % at ``x`` with a label at its top, as a trace (a Patch can move it)."""
+    return dict(type="scatter", x=column([x, x]), y=column([0, 1]), mode="lines+text", showlegend=False,
+                hoverinfo="skip", line=dict(color=MUTED, width=1.5, dash="dot"), text=["", text],
+                textposition=textposition, textfont=dict(size=12, color="#3d4a57"), **props)
+
+
 def law_figure(n: np.ndarray, kappa: np.ndarray, xi: np.ndarray, viol: np.ndarray, k: int,
-               cursor: float, at_cursor: tuple[float, float, float]) -> go.Figure:
+               cursor: float, at_cursor: tuple[float, float, float]) -> dict:
     """κ(n), Ξ(n) and the share violating k-anonymity, with a movable cursor at n = ``cursor``.
 
     Traces 0–2 are the curves; :data:`CURSOR_LINE` is the vertical cursor and
     :data:`CURSOR_MARKERS` its three readout markers (moved by :func:`cursor_patch_values`).
     """
-    labels = [n_label(v) for v in n]
-    fig = go.Figure()
+    n_text = n_labels(n)
     names = {"kappa": "correctness κ(n)", "xi": "uniqueness Ξ(n)",
              "viol": f"violating {k}-anonymity"}
-    for key, values in (("kappa", kappa), ("xi", xi), ("viol", viol)):
-        fig.add_trace(go.Scatter(
-            x=n, y=values, name=names[key], mode="lines", customdata=labels,
-            line=dict(color=LAW_COLOURS[key], width=3 if key == "kappa" else 2,
-                      dash="solid" if key == "kappa" else ("dash" if key == "xi" else "dot")),
-            hovertemplate=_hover(names[key]),
-        ))
-    line, markers = cursor_traces(cursor, at_cursor)
-    fig.add_trace(go.Scatter(**line))
-    fig.add_trace(go.Scatter(**markers))
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=20, t=50, b=10)),
-        height=420, legend=_legend(), hovermode="closest",
-        xaxis=_n_axis(), yaxis=_share_axis("share of records"),
-    )
-    return fig
+    data = [
+        _line(n, values, names[key], LAW_COLOURS[key], width=3 if key == "kappa" else 2,
+              dash="solid" if key == "kappa" else ("dash" if key == "xi" else "dot"), n_text=n_text)
+        for key, values in (("kappa", kappa), ("xi", xi), ("viol", viol))
+    ]
+    data += cursor_traces(cursor, at_cursor)
+    return figure(data, _layout(420, "share of records"))
 
 
 def _label_side(x: float) -> str:
@@ -116,114 +137,81 @@ def _label_side(x: float) -> str:
     return "bottom left" if x > 3e7 else "bottom right"
 
 
-def cursor_traces(cursor: float, values: tuple[float, float, float]) -> tuple[dict, dict]:
-    """The cursor line and its markers as trace dicts (the same keys a Patch sets)."""
-    line = dict(x=[cursor, cursor], y=[0, 1], mode="lines+text", name="cursor", showlegend=False,
-                line=dict(color=MUTED, width=1.5, dash="dot"), hoverinfo="skip",
-                text=["", f"n = {n_label(cursor)}"], textposition=_label_side(cursor),
-                textfont=dict(size=12, color="#3d4a57"))
-    markers = dict(x=[cursor] * 3, y=list(values), mode="markers", name="at cursor", showlegend=False,
+def cursor_traces(cursor: float, values: tuple[float, float, float]) -> list[dict]:
+    """The cursor line and its markers (traces :data:`CURSOR_LINE`, :data:`CURSOR_MARKERS`)."""
+    line = _marker_line(cursor, f"n = {n_label(cursor)}", _label_side(cursor), name="cursor")
+    markers = dict(type="scatter", x=column([cursor] * 3), y=column(values), mode="markers", name="at cursor",
+                   showlegend=False,
                    marker=dict(size=10, color=[LAW_COLOURS["kappa"], LAW_COLOURS["xi"], LAW_COLOURS["viol"]],
                                line=dict(color="white", width=1.5)),
                    customdata=[n_label(cursor)] * 3, hovertemplate="n = %{customdata}<br>%{y:.2%}<extra></extra>")
-    return line, markers
+    return [line, markers]
 
 
 def cursor_patch_values(cursor: float, values: tuple[float, float, float]) -> dict:
-    """What a Patch must change to move the cursor: {trace index: {prop: value}}."""
+    """What a Patch must change to move the cursor: {trace index: {prop: value}} (plain lists: three numbers)."""
     line, markers = cursor_traces(cursor, values)
     return {
-        CURSOR_LINE: {"x": line["x"], "text": line["text"], "textposition": line["textposition"]},
-        CURSOR_MARKERS: {"x": markers["x"], "y": markers["y"], "customdata": markers["customdata"]},
+        CURSOR_LINE: {"x": line["x"].tolist(), "text": line["text"], "textposition": line["textposition"]},
+        CURSOR_MARKERS: {"x": markers["x"].tolist(), "y": markers["y"].tolist(), "customdata": markers["customdata"]},
     }
 
 
 def census_figure(n: np.ndarray, exact: np.ndarray, law: np.ndarray, population: float, name: str,
-                  app_n: float | None = None) -> go.Figure:
+                  app_n: float | None = None) -> dict:
     """Exact finite-population κ(n) (up to the population) beside the fitted PYC κ(n) (to 8 × 10⁹)."""
-    labels = [n_label(v) for v in n]
-    fig = go.Figure()
+    n, exact = column(n), column(exact)
+    n_text = n_labels(n)
     ok = np.isfinite(exact)
-    fig.add_trace(go.Scatter(
-        x=n[ok], y=exact[ok], name=f"exact, {name}'s own sets", mode="lines", customdata=np.array(labels)[ok],
-        line=dict(color=QUALITATIVE[5], width=4), hovertemplate=_hover("exact κ"),
-    ))
-    fig.add_trace(go.Scatter(
-        x=n, y=law, name="Pitman–Yor fit (PYC)", mode="lines", customdata=labels,
-        line=dict(color=QUALITATIVE[0], width=2, dash="dash"), hovertemplate=_hover("PYC κ"),
-    ))
-    fig.add_trace(go.Scatter(
-        x=[population, population], y=[0, 1], mode="lines+text", showlegend=False, hoverinfo="skip",
-        line=dict(color=MUTED, width=1.5, dash="dot"), text=["", f"population {n_label(population)}"],
-        textposition=_label_side(population), textfont=dict(size=12, color="#3d4a57"),
-    ))
+    data = [
+        _line(n[ok], exact[ok], f"exact, {name}'s own sets", QUALITATIVE[5], width=4, n_text=n_text[ok],
+              hover="exact κ"),
+        _line(n, law, "Pitman–Yor fit (PYC)", QUALITATIVE[0], dash="dash", n_text=n_text, hover="PYC κ"),
+        _marker_line(population, f"population {n_label(population)}", _label_side(population)),
+    ]
     if app_n is not None and math.isfinite(app_n):
         y = float(np.interp(math.log(app_n), np.log(n), law))
-        fig.add_trace(go.Scatter(
-            x=[app_n], y=[y], mode="markers+text", showlegend=False, text=[f"app of {n_label(app_n)}"],
-            textposition="middle right", marker=dict(size=11, color=HIGHLIGHT, line=dict(color="white", width=1.5)),
+        data.append(dict(
+            type="scatter", x=column([app_n]), y=column([y]), mode="markers+text", showlegend=False,
+            text=[f"app of {n_label(app_n)}"], textposition="middle right",
+            marker=dict(size=11, color=HIGHLIGHT, line=dict(color="white", width=1.5)),
             hovertemplate=f"app of {n_label(app_n)} users<br>PYC κ %{{y:.2%}}<extra></extra>",
         ))
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=20, t=50, b=10)),
-        height=420, legend=_legend(), hovermode="closest",
-        xaxis=_n_axis(), yaxis=_share_axis("correctness κ(n)"),
-    )
-    return fig
+    return figure(data, _layout(420, "correctness κ(n)"))
 
 
 def forecast_figure(points_n: np.ndarray, points_kappa: np.ndarray, at: np.ndarray,
                     predictions: dict[str, np.ndarray | None], band: tuple[np.ndarray, np.ndarray] | None,
-                    held_out: int = 0) -> go.Figure:
+                    held_out: int = 0) -> dict:
     """Measured κ̂ (held-out ones hollow), each available model's curve, the PYC-MB band."""
-    labels = [n_label(v) for v in at]
-    fig = go.Figure()
+    at = column(at)
+    n_text = n_labels(at)
+    data = []
     if band is not None:
         lo, hi = band
-        fig.add_trace(go.Scatter(x=at, y=hi, mode="lines", line=dict(width=0), showlegend=False, hoverinfo="skip"))
-        fig.add_trace(go.Scatter(
-            x=at, y=lo, mode="lines", line=dict(width=0), fill="tonexty", fillcolor="rgba(0,114,178,0.18)",
-            name="PYC-MB band (jackknife)", hoverinfo="skip",
-        ))
+        data.append(dict(type="scatter", x=at, y=column(hi), mode="lines", line=dict(width=0), showlegend=False,
+                         hoverinfo="skip"))
+        data.append(dict(type="scatter", x=at, y=column(lo), mode="lines", line=dict(width=0), fill="tonexty",
+                         fillcolor="rgba(0,114,178,0.18)", name="PYC-MB band (jackknife)", hoverinfo="skip"))
     for name, pred in predictions.items():
         if pred is None:
             continue
-        fig.add_trace(go.Scatter(
-            x=at, y=pred, name=name + (" (ours)" if name in ("EXP", "POL") else ""), mode="lines",
-            customdata=labels, line=dict(color=MODEL_COLOURS.get(name, MUTED), dash=MODEL_DASH.get(name, "solid"),
-                                         width=3 if name == "PYC-MB" else 2),
-            hovertemplate=_hover(name),
-        ))
+        data.append(_line(at, pred, name + (" (ours)" if name in ("EXP", "POL") else ""),
+                          MODEL_COLOURS.get(name, MUTED), dash=MODEL_DASH.get(name, "solid"),
+                          width=3 if name == "PYC-MB" else 2, n_text=n_text, hover=name))
+    points_n, points_kappa = column(points_n), column(points_kappa)
     fit_n, fit_k = points_n[: points_n.size - held_out], points_kappa[: points_kappa.size - held_out]
-    fig.add_trace(go.Scatter(
-        x=fit_n, y=fit_k, mode="markers", name="measured (fitted)",
-        customdata=[n_label(v) for v in fit_n], hovertemplate=_hover("measured κ̂"),
+    data.append(dict(
+        type="scatter", x=fit_n, y=fit_k, mode="markers", name="measured (fitted)",
+        customdata=n_labels(fit_n), hovertemplate=_hover("measured κ̂"),
         marker=dict(size=9, color="#1b1f24", line=dict(color="white", width=1)),
     ))
     if held_out:
         hn, hk = points_n[-held_out:], points_kappa[-held_out:]
-        fig.add_trace(go.Scatter(
-            x=hn, y=hk, mode="markers", name="measured (held out)", customdata=[n_label(v) for v in hn],
+        data.append(dict(
+            type="scatter", x=hn, y=hk, mode="markers", name="measured (held out)", customdata=n_labels(hn),
             hovertemplate=_hover("held-out κ̂"),
             marker=dict(size=11, color="white", symbol="diamond", line=dict(color="#1b1f24", width=2)),
         ))
-    fig.add_trace(go.Scatter(
-        x=[points_n.max()] * 2, y=[0, 1], mode="lines+text", showlegend=False, hoverinfo="skip",
-        line=dict(color=MUTED, width=1.5, dash="dot"), text=["", " extrapolation →"], textposition="bottom right",
-        textfont=dict(size=12, color="#3d4a57"),
-    ))
-    fig.update_layout(
-        **base_layout(margin=dict(l=10, r=20, t=50, b=10)),
-        height=440, legend=_legend(), hovermode="closest",
-        xaxis=_n_axis(), yaxis=_share_axis("correctness κ(n)"),
-    )
-    return fig
-
-
-def empty_figure(message: str) -> go.Figure:
-    """A blank chart that says why it is blank (instead of an empty grid)."""
-    fig = go.Figure()
-    fig.update_layout(**base_layout(), height=300, xaxis=dict(visible=False), yaxis=dict(visible=False),
-                      annotations=[dict(text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
-                                        font=dict(size=15, color="#5b6672"))])
-    return fig
+    data.append(_marker_line(float(points_n.max()), " extrapolation →", "bottom right"))
+    return figure(data, _layout(440, "correctness κ(n)"))

@@ -38,7 +38,7 @@ from dashboard.core.cas import format_count
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import Scenario
 from dashboard.figures import scaling as figs
-from dashboard.figures.style import GRAPH_CONFIG, short_number
+from dashboard.figures.style import GRAPH_CONFIG, message_figure, short_number
 
 dash.register_page(__name__, path="/scaling", name="Scaling law",
                    title="AnonSet — the scaling law of re-identification", order=30)
@@ -643,7 +643,7 @@ def _explore(h_bits, gamma, k, cursor):
     results = html.Section([
         html.Div(id=ID["law-message"], role="alert"),
         html.Div(id=ID["readouts"], className="cards readouts", **{"aria-live": "polite"}),
-        dcc.Graph(id=ID["law-graph"], config=GRAPH_CONFIG, figure=figs.empty_figure("Computing…")),
+        dcc.Graph(id=ID["law-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
         cursor_box,
         html.H3("Reproduce this"),
         html.Div(id=ID["law-command"]),
@@ -697,7 +697,7 @@ def _census(scenario: Scenario, code: str, users: float):
         dcc.Loading(html.Div([
             html.P(id=ID["c-sentence"], className="verdict"),
             html.Div(id=ID["c-summary"], className="cards"),
-            dcc.Graph(id=ID["c-graph"], config=GRAPH_CONFIG, figure=figs.empty_figure("Computing…")),
+            dcc.Graph(id=ID["c-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["c-table"]),
             html.Ul(id=ID["c-notes"], className="notes"),
         ]), type="default", delay_show=300),
@@ -748,7 +748,7 @@ def _forecast(rows: list[dict], holdout: int):
     results = html.Section([
         html.Div(id=ID["f-message"], role="alert"),
         dcc.Loading(html.Div([
-            dcc.Graph(id=ID["f-graph"], config=GRAPH_CONFIG, figure=figs.empty_figure("Computing…")),
+            dcc.Graph(id=ID["f-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["f-models"], className="table-wrap"),
             html.P(id=ID["f-band"], className="field-help"),
             html.H3("Formulas"),
