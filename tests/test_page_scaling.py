@@ -29,6 +29,14 @@ def S(cache_root):
     return scaling
 
 
+@pytest.fixture
+def fresh_caches(S):
+    """Tests that replace a core function: no memoised answer before, none computed with it after."""
+    S.clear_caches()
+    yield
+    S.clear_caches()
+
+
 def _text(component) -> str:
     """All text inside a Dash component tree."""
     if component is None:
@@ -206,7 +214,20 @@ def test_on_law_bad_input_gives_a_message(S, h, gamma, k, message):
     assert out[0] is S.no_update and out[1] is S.no_update
 
 
-def test_on_cursor_patches_without_recomputing(S, monkeypatch):
+def test_law_curves_and_figures_are_memoised_read_only(S):
+    """Every visit starts at the same law and sliders revisit values: computed once, shared read-only."""
+    S.clear_caches()
+    first = S.on_law(20, 0.3, 5, 1e6)[0]
+    assert S.on_law("20", 0.3, 5, 1e6)[0] is first
+    assert S.on_law(20, 0.3, 10, 1e6)[0] is not first and S.on_law(20, 0.3, 5, 1e4)[0] is not first
+    law = S.law_curves(20, 0.3, 5)
+    assert law is S.law_curves(20.0, "0.3", 5)
+    with pytest.raises(ValueError):
+        law.kappa[0] = 0.0
+    assert first["data"][0]["y"] is law.kappa  # the figure shares the memoised curve, never a copy
+
+
+def test_on_cursor_patches_without_recomputing(S, monkeypatch, fresh_caches):
     calls = []
     monkeypatch.setattr(S.pyc, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
     patch, cards, message, command = S.on_cursor(1e4, 20, 0.3, 5)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import logging
 import math
 import re
@@ -135,14 +136,43 @@ class Law(NamedTuple):
 
 def law_curves(h_bits, gamma, k) -> Law:
     """κ, Ξ and V_k over 1 … 8 × 10⁹ for h in bits; InputError for values the law cannot take."""
-    h_bits, gamma, k = parse_h(h_bits), parse_gamma(gamma), parse_k(k)
+    return _law(float(parse_h(h_bits)), float(parse_gamma(gamma)), parse_k(k))
+
+
+@functools.lru_cache(maxsize=256)
+def _law(h_bits: float, gamma: float, k: int) -> Law:
+    """The curves of validated (h, γ, k), memoised: every visit starts at the same law, and sliders revisit.
+
+    Shared between requests, so the arrays are read-only.
+    """
     d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(h_bits), gamma)
-    return Law(h_bits, gamma, k, d, alpha, pyc.kappa(LAW_NS, d, alpha), pyc.uniqueness(LAW_NS, d, alpha),
-               pyc.k_violations(LAW_NS, d, alpha, k))
+    return Law(h_bits, gamma, k, d, alpha, _read_only(pyc.kappa(LAW_NS, d, alpha)),
+               _read_only(pyc.uniqueness(LAW_NS, d, alpha)), _read_only(pyc.k_violations(LAW_NS, d, alpha, k)))
 
 
+@functools.lru_cache(maxsize=256)
+def law_figure(h_bits: float, gamma: float, k: int, n: float) -> dict:
+    """The explore chart of validated (h, γ, k) with its cursor at n; memoised and shared: read-only."""
+    law = _law(h_bits, gamma, k)
+    return figs.law_figure(LAW_NS, law.kappa, law.xi, law.viol, k, n, law_at(law.d, law.alpha, k, n)[:3])
+
+
+def _read_only(values: np.ndarray) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    values.setflags(write=False)
+    return values
+
+
+def clear_caches() -> None:
+    """Forget memoised curves, figures and views (tests, benchmarks)."""
+    _law.cache_clear()
+    law_at.cache_clear()
+    law_figure.cache_clear()
+
+
+@functools.lru_cache(maxsize=1024)
 def law_at(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
-    """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts."""
+    """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts (memoised: the chart's cursor needs them too)."""
     return (pyc.kappa(n, d, alpha), pyc.uniqueness(n, d, alpha), pyc.k_violations(n, d, alpha, k),
             pyc.expected_sets(n, d, alpha))
 
@@ -881,7 +911,7 @@ def on_law(h_bits, gamma, k, cursor):
         except InputError:
             n = DEFAULT_CURSOR
         values = law_at(law.d, law.alpha, law.k, n)
-        fig = figs.law_figure(LAW_NS, law.kappa, law.xi, law.viol, law.k, n, values[:3])
+        fig = law_figure(law.h_bits, law.gamma, law.k, n)
         cmd = law_command(law.h_bits, law.gamma, sorted({1e4, 1e6, n, WORLD}))
         return (fig, readout_cards(n, values, law.k), law_params(law), None,
                 _command_block(cmd, "The CLI prints κ, Ξ and the shares violating 2-, 5- and 10-anonymity."))
