@@ -298,6 +298,43 @@ def test_on_census_matches_the_core_and_the_cli(S, capsys):
     assert cli["fit"]["h_bits"] == pytest.approx(sc.fit.h_bits)
 
 
+def test_census_and_forecast_views_are_memoised(S):
+    """The default views (and any revisited one) are computed once: the exact κ and the fits dominate."""
+    S.clear_caches()
+    args = ("DE", ["female", "male"], "18-75", ["body"], 5, 5, [], 10_000)
+    census = S.render_census(*args)
+    assert S.render_census(*args) is census
+    assert S.render_census(*args[:-1], 20_000) is not census
+    rows = _rows(S.EXAMPLE_POINTS)
+    forecast = S.render_forecast(rows, 1)
+    assert S.render_forecast([dict(r) for r in rows], 1) is forecast
+    assert S.render_forecast(rows, 0) is not forecast
+    assert S.render_forecast(_rows(S.EXAMPLE_POINTS[:-1]), 1) is not forecast
+
+
+@pytest.mark.parametrize("country, users", [("DE", 10_000), ("LI", 1e8)])
+def test_census_values_in_one_pass_equal_each_row_alone(S, country, users):
+    sc = cp.census_scaling(cp.Scenario(countries=(country,)), country)
+    rows = S.census_rows(sc, users)
+    values = S.census_values(sc, rows)
+    assert all(values[n] == sc.at(n) for n in rows) and values[8e9][0] is None
+
+
+@pytest.mark.parametrize("country, users", [("DE", 10_000), ("DE", 44_000_000), ("LI", 1e8), ("LI", 1e4)])
+def test_census_curve_with_the_app_equals_one_computed_at_once(S, country, users):
+    """The memoised curve of the population plus the app's point is the curve the core computes for both."""
+    S.clear_caches()
+    scenario = cp.Scenario(countries=(country,))
+    part = cp.census_partition(scenario, country)
+    fig = S.render_census(country, ["female", "male"], "18-75", ["body"], 5, 5, [], users)["c-graph"]
+    want = cp.census_scaling(scenario, country, np.unique(np.concatenate([cp.DEFAULT_NS, [users, part.records]])))
+    ok = np.isfinite(want.exact)
+    np.testing.assert_array_equal(fig["data"][1]["x"], want.n)
+    np.testing.assert_array_equal(fig["data"][1]["y"], want.pyc)
+    np.testing.assert_array_equal(fig["data"][0]["x"], want.n[ok])
+    np.testing.assert_array_equal(fig["data"][0]["y"], want.exact[ok])
+
+
 def test_census_beyond_the_population_only_the_law_speaks(S):
     out = _census(S, country="LI", users=1e8)
     assert out[0] is None and "only the law can say" in out[1]
@@ -400,7 +437,7 @@ def test_blank_rows_are_skipped_and_holdout_adapts(S):
     assert out[0] is None and "No points held out" in out[3]
 
 
-def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog):
+def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog, fresh_caches):
     def boom(*a, **kw):
         raise RuntimeError("secret 0.123")
 
