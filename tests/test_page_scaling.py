@@ -371,6 +371,15 @@ def test_census_country_change_offers_its_presets(S):
     assert value == ["de_wearables"]
 
 
+@pytest.mark.parametrize("chosen", [None, 5, "de_wearables", {"a": 1}, [["de_wearables"]], [{"id": 1}],
+                                    ["de_wearables", 3], [None]])
+def test_census_country_ignores_a_malformed_choice(S, chosen):
+    """A tampered request (a number, nested lists or dicts) is no choice, not an exception."""
+    options, value = S.on_census_country("DE", chosen)
+    assert value == [] and any(o["value"] == "de_wearables" for o in options)
+    assert S.on_census_country(["DE"], chosen) == ([], [])
+
+
 # --------------------------------------------------------------------------- forecast
 
 

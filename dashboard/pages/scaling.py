@@ -988,12 +988,19 @@ def on_cursor(cursor, h_bits, gamma, k):
 )
 def on_census_country(code, chosen):
     """A new country offers its own auxiliary presets (others' presets are dropped)."""
-    if code not in cl.countries():
+    if not isinstance(code, str) or code not in cl.countries():
         return [], []
     tables = cl.auxiliary_tables(code)
     valid = {t["id"] for t in tables}
     return ([{"label": t["name"], "value": t["id"]} for t in tables],
-            [a for a in (chosen or []) if a in valid])
+            [a for a in preset_ids(chosen) if a in valid])
+
+
+def preset_ids(value) -> list[str]:
+    """The checklist's chosen preset ids; anything but a list of strings (a tampered request) is none."""
+    if isinstance(value, list) and all(isinstance(a, str) for a in value):
+        return value
+    return []
 
 
 CENSUS_OUTPUTS = ("c-message", "c-sentence", "c-summary", "c-graph", "c-table", "c-notes", "c-command")
