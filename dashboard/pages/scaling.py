@@ -213,13 +213,23 @@ def country_population(code: str) -> float | None:
 
 def country_preset_options() -> list[dict]:
     out = []
-    for code in cl.countries():
-        info = cl.dataset_info(code)
+    for code, info in _datasets():
         pop = info.get("population")
         if pop:
             out.append({"label": f"{info.get('name', code)} ({short_number(float(f'{float(pop):.3g}'))})",
                         "value": code})
     return out
+
+
+def census_country_options() -> list[dict]:
+    return [{"label": f"{info['name']} ({code})", "value": code} for code, info in _datasets()]
+
+
+def _datasets() -> list[tuple[str, dict]]:
+    """(code, manifest entry) of every data set, reading the manifest once (``cl.dataset_info`` checks
+    the file for each of the 41 data sets, twice per page view)."""
+    datasets = cl.manifest()["datasets"]
+    return [(code, datasets[code]) for code in sorted(datasets)]
 
 
 def tail_text(d: float, alpha: float, gamma: float) -> str:
@@ -713,15 +723,13 @@ def _explore(h_bits, gamma, k, cursor):
 
 
 def _census(scenario: Scenario, code: str, users: float):
-    codes = cl.countries()
     aux_opts = [{"label": t["name"], "value": t["id"]} for t in cl.auxiliary_tables(code)]
     presets = [a for a in scenario.aux if isinstance(a, str)]
     width_opts = lambda unit: [{"label": f"{w} {unit}", "value": w} for w in BAND_WIDTHS]  # noqa: E731
     ages = f"{scenario.ages[0]:g}-{scenario.ages[1]:g}" if math.isfinite(scenario.ages[1]) else f"{scenario.ages[0]:g}+"
     controls = html.Section([
         _field("Country", dcc.Dropdown(id=ID["c-country"], value=code, clearable=False,
-                                       options=[{"label": f"{cl.dataset_info(c)['name']} ({c})", "value": c}
-                                                for c in codes]), control_id=ID["c-country"]),
+                                       options=census_country_options()), control_id=ID["c-country"]),
         _field("Sex", dcc.Checklist(id=ID["c-sex"], options=[{"label": f" {s}", "value": s} for s in SEXES],
                                     value=list(scenario.sexes), inline=True, className="radio"),
                control_id=ID["c-sex"]),
