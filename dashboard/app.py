@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import traceback
 from pathlib import Path
 
@@ -420,6 +421,10 @@ def warm() -> dict:
         load_country_model(code)
         cl.boundaries(code)
         cl.auxiliary_tables(code)
+    for page in dash.page_registry.values():  # each page precomputes what every visit opens with
+        page_warm = getattr(sys.modules.get(page["module"]), "warm", None)
+        if callable(page_warm):
+            page_warm()
     with server.test_client() as client:  # builds callbacks, routes and the index once, pre-fork
         for path in ("/", "/_dash-layout", "/_dash-dependencies"):
             client.get(path)

@@ -28,6 +28,20 @@ def cache_root():
 
 
 @pytest.fixture(scope="session")
+def dash_page(cache_root):
+    """``dash_page("explorer")``: a page module as Dash loaded it (``pages.<name>``), whose callbacks are the served ones.
+
+    Importing ``dashboard.pages.<name>`` instead would run the module a second time and
+    register its path twice, which makes every later request to the app fail.
+    """
+    import sys
+
+    from dashboard.app import app  # noqa: F401  (loads the pages)
+
+    return lambda name: sys.modules[f"pages.{name}"]
+
+
+@pytest.fixture(scope="session")
 def app_url(tmp_path_factory, cache_root):
     """The real app under gunicorn on a free loopback port, for the whole session."""
     from browser_support import running_server, require_chromium

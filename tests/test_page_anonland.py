@@ -1,9 +1,7 @@
 """The AnonLand page without a browser: figure builders on the shipped result, callbacks called directly."""
 from __future__ import annotations
 
-import importlib
 import math
-import sys
 import time
 
 import numpy as np
@@ -24,11 +22,8 @@ def shipped(cache_root):
 
 
 @pytest.fixture(scope="module")
-def page_module(cache_root):
-    """The page module as Dash loaded it (so its callbacks and the app's cache are the served ones)."""
-    from dashboard.app import app  # noqa: F401  (loads the pages)
-
-    return sys.modules.get("pages.anonland") or importlib.import_module("dashboard.pages.anonland")
+def page_module(dash_page):
+    return dash_page("anonland")
 
 
 def _text(component) -> str:

@@ -18,11 +18,8 @@ from dashboard.figures import explorer as fx
 
 
 @pytest.fixture(scope="module")
-def E(cache_root):
-    from dashboard.app import app  # noqa: F401  (registers the pages)
-    from dashboard.pages import explorer
-
-    return explorer
+def E(dash_page):
+    return dash_page("explorer")
 
 
 def as_json(obj) -> str:
@@ -369,7 +366,7 @@ def test_graphs_keep_the_png_camera_but_not_the_cloud_button(E):
 
 
 def test_select_by_map_click_table_row_and_reset_on_country_change(E, monkeypatch):
-    import dashboard.pages.explorer as page
+    page = E
 
     class Ctx:
         triggered = True
@@ -473,7 +470,7 @@ def test_reproduce_commands_give_the_page_numbers(E, capsys):
 
 
 def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
-    import dashboard.pages.explorer as page
+    page = E
 
     def boom(*a, **k):
         raise RuntimeError("secret detail")
@@ -515,3 +512,11 @@ def test_memoised_views_are_shared_and_keyed_on_what_they_show(E):
     assert E.map_colours(s) is not E.map_colours(Scenario(countries=("DE",), stat="min"))
     assert E.map_colours(Scenario(stat="min", k=5)) is E.map_colours(Scenario(stat="min", k=50))  # k not shown
     assert E.map_colours(Scenario(stat="share_below", k=5)) is not E.map_colours(Scenario(stat="share_below", k=50))
+
+
+def test_warm_precomputes_what_every_visit_opens_with(E):
+    E._TABLES.clear()
+    E._COLOURS.clear()
+    E.warm()
+    assert E.country_table_rows(E.DEFAULT_TABLE_AGES) is E.country_table_rows(list(E.DEFAULT_TABLE_AGES))
+    assert len(E._COLOURS._data) == 1  # the default scenario's map

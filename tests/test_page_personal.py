@@ -11,11 +11,8 @@ from dashboard.core.errors import InputError
 
 
 @pytest.fixture(scope="module")
-def personal(cache_root):
-    from dashboard.app import app  # noqa: F401  (registers the pages)
-    from dashboard.pages import personal
-
-    return personal
+def personal(dash_page):
+    return dash_page("personal")
 
 
 def _call(P, **kw):

@@ -263,6 +263,7 @@ _COLOURS = Memo(256)
 _HOVER = Memo(128)
 _DETAILS = Memo(256)
 _ROWS = Memo(64)
+_TABLES = Memo(32)
 
 
 def map_colours(s: Scenario) -> fx.MapColours:
@@ -514,7 +515,15 @@ def cdf_note(s: Scenario, cdfs: dict) -> str:
 
 
 def country_table_rows(ages) -> list[dict]:
-    """Country tables of every data set (district × sex × age only) as displayed: people rounded down."""
+    """Country tables of every data set (district × sex × age only) as displayed: people rounded down.
+
+    Memoised per age range (every visit shows the default one): shared by requests, read-only.
+    """
+    ages = tuple(float(a) for a in ages)
+    return _TABLES.get(ages, lambda: _country_table_rows(ages))
+
+
+def _country_table_rows(ages) -> list[dict]:
     df = ag.country_table(None, ages)
 
     def cas(v):
@@ -656,6 +665,16 @@ def _form(s: Scenario, v: dict) -> html.Section:
         ],
         className="panel explorer-form", **{"aria-label": "Scenario"},
     )
+
+
+def warm() -> None:
+    """Before gunicorn forks: what every visit opens with (the default scenario's views and country tables)."""
+    s = Scenario()
+    map_figure(s)
+    map_legend(s)
+    ag.cdfs(s)
+    readouts(s)
+    country_table_rows(DEFAULT_TABLE_AGES)
 
 
 def layout(**query):

@@ -268,6 +268,12 @@ def _results():
     )
 
 
+def warm() -> None:
+    """Before gunicorn forks: the map of every country with boundaries (each is drawn on a visit's first choice)."""
+    for code in cl.countries():
+        map_figure(code)
+
+
 def layout(country: str | None = None, district: str | None = None, **_query):
     """The page; ``?country=DE&district=11000`` preselects (unknown values are reported, not fatal)."""
     notices = []
