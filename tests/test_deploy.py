@@ -464,3 +464,19 @@ def test_memoised_functions_take_no_personal_attributes():
             if bad:
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}({', '.join(sorted(bad))})")
     assert offenders == []
+
+
+def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cache_root, monkeypatch, capsys):
+    from dashboard.app import app
+    from dashboard.cli import main
+
+    calls = []
+    monkeypatch.setattr(app, "run", lambda **kw: calls.append((kw["host"], kw["port"])))
+    monkeypatch.setenv("ANONSET_PORT", "8123")
+    monkeypatch.delenv("ANONSET_HOST", raising=False)
+    assert main(["serve"]) == 0
+    assert main(["serve", "--port", "9000", "--host", "127.0.0.2"]) == 0
+    monkeypatch.delenv("ANONSET_PORT")
+    assert main(["serve"]) == 0
+    assert calls == [("127.0.0.1", 8123), ("127.0.0.2", 9000), ("127.0.0.1", 8050)]
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
