@@ -22,11 +22,8 @@ from dashboard.figures import style
 
 
 @pytest.fixture(scope="module")
-def S(cache_root):
-    from dashboard.app import app  # noqa: F401  (registers the pages)
-    from dashboard.pages import scaling
-
-    return scaling
+def S(dash_page):
+    return dash_page("scaling")
 
 
 @pytest.fixture
