@@ -556,9 +556,10 @@ def _country_table_rows(ages) -> list[dict]:
 
 
 COUNTRY_COLUMNS = [
-    {"name": ["", "code"], "id": "country"}, {"name": ["", "country"], "id": "name"}, {"name": ["", "sex"], "id": "sex"},
-    {"name": ["", "districts"], "id": "districts", "type": "numeric", "format": {"specifier": ",d"}},
-    {"name": ["", "people"], "id": "population", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["data set", "code"], "id": "country"}, {"name": ["data set", "country"], "id": "name"},
+    {"name": ["data set", "sex"], "id": "sex"},
+    {"name": ["data set", "districts"], "id": "districts", "type": "numeric", "format": {"specifier": ",d"}},
+    {"name": ["data set", "people"], "id": "population", "type": "numeric", "format": DISTRICT_NUM},
     {"name": ["minimum non-zero CAS", "CAS"], "id": "min_cas", "type": "numeric", "format": DISTRICT_NUM},
     {"name": ["minimum non-zero CAS", "district"], "id": "min_where"},
     {"name": ["minimum non-zero CAS", "age group"], "id": "min_age"},
