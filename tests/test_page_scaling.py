@@ -560,6 +560,27 @@ def test_layout_draws_plain_placeholder_charts(S):
         go.Figure(fig)
 
 
+def test_warm_answers_what_a_first_visit_asks(S, monkeypatch, fresh_caches):
+    """After warm() (before gunicorn forks) the values the page opens with are answered from memory."""
+    S.warm()
+
+    def boom(*a, **kw):
+        raise RuntimeError("computed again")
+
+    for module, name in ((S.pyc, "kappa"), (S.pyc, "k_violations"), (S.cp, "census_scaling"),
+                         (S.pyc, "kappa_finite_population"), (S.pyc_fit, "forecast")):
+        monkeypatch.setattr(module, name, boom)
+    ids = _by_id(S.layout())
+    value = lambda key: ids[S.ID[key]].value  # noqa: E731
+    law = S.on_law(value("h-input"), value("gamma-input"), value("k"), value("cursor-input"))
+    assert law[3] is None
+    census = S.on_census("census", *(value(key) for key in ("c-country", "c-sex", "c-ages", "c-body",
+                                                              "c-height-width", "c-weight-width", "c-aux", "c-users")))
+    assert census[0] is None
+    forecast = S.on_forecast("forecast", json.loads(json.dumps(ids[S.ID["f-table"]].data)), value("f-holdout"))
+    assert forecast[0] is None
+
+
 def test_layout_reads_every_view_from_the_link(S):
     page = S.layout(view="census", country="US", sex="female", ages="30-60", height_width="10", users="5000",
                     h="24", gamma="-0.5", k="10", n="8e9", points="10:0.9,100:0.5", holdout="2", stat="min")

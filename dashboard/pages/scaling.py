@@ -71,6 +71,7 @@ MAX_POINTS = pyc_fit.MAX_POINTS
 MAX_POINTS_IN_LINK = 50
 MAX_POINTS_IN_COMMAND = 200
 HOLDOUT_CHOICES = (0, 1, 2, 3)
+DEFAULT_HOLDOUT = 1
 EXAMPLE_POINTS = ((100, 0.995), (300, 0.984), (1000, 0.951), (3000, 0.876), (10_000, 0.738), (30_000, 0.563))
 
 
@@ -726,7 +727,7 @@ def _census(scenario: Scenario, code: str, users: float):
     aux_opts = [{"label": t["name"], "value": t["id"]} for t in cl.auxiliary_tables(code)]
     presets = [a for a in scenario.aux if isinstance(a, str)]
     width_opts = lambda unit: [{"label": f"{w} {unit}", "value": w} for w in BAND_WIDTHS]  # noqa: E731
-    ages = f"{scenario.ages[0]:g}-{scenario.ages[1]:g}" if math.isfinite(scenario.ages[1]) else f"{scenario.ages[0]:g}+"
+    ages = _ages_text(scenario)
     controls = html.Section([
         _field("Country", dcc.Dropdown(id=ID["c-country"], value=code, clearable=False,
                                        options=census_country_options()), control_id=ID["c-country"]),
@@ -773,6 +774,15 @@ def _census(scenario: Scenario, code: str, users: float):
         "fitted to them by maximum likelihood — how well two numbers describe a country. The scenario is the "
         "regional explorer's, with the same link settings.", className="lead")
     return html.Div([intro, html.Div([controls, results], className="scaling-grid")])
+
+
+def _ages_text(scenario: Scenario) -> str:
+    lo, hi = scenario.ages
+    return f"{lo:g}-{hi:g}" if math.isfinite(hi) else f"{lo:g}+"
+
+
+def _example_rows() -> list[dict]:
+    return [{"n": a, "kappa": b} for a, b in EXAMPLE_POINTS]
 
 
 def _forecast(rows: list[dict], holdout: int):
@@ -837,6 +847,15 @@ def _try(parse, value, default, notices: list, what: str):
         return default
 
 
+def warm() -> None:
+    """Before gunicorn forks: the answers each view opens with, memoised (the example's fits take ~0.3 s)."""
+    on_law(DEFAULT_H_BITS, DEFAULT_GAMMA, DEFAULT_K, DEFAULT_CURSOR)
+    s = Scenario()
+    on_census("census", s.countries[0], list(s.sexes), _ages_text(s), ["body"] if s.include_body else [],
+              s.height_width, s.weight_width, [], DEFAULT_APP_USERS)
+    on_forecast("forecast", _example_rows(), DEFAULT_HOLDOUT)
+
+
 def layout(view: str | None = None, h: str | None = None, gamma: str | None = None, k: str | None = None,
            n: str | None = None, users: str | None = None, points: str | None = None, holdout: str | None = None,
            **query):
@@ -863,13 +882,14 @@ def layout(view: str | None = None, h: str | None = None, gamma: str | None = No
                        "its presets are.")
     if len(scenario.countries) > 1:
         notices.append(f"The census view shows one country: {code} (the first of {', '.join(scenario.countries)}).")
-    rows = [{"n": a, "kappa": b} for a, b in EXAMPLE_POINTS]
+    rows = _example_rows()
     if points:
         try:
             rows = points_from_query(points)
         except InputError as exc:
             notices.append(f"Ignoring the points in the link: {exc}")
-    hold = _try(lambda v: int(forms.number(v, "held-out points", lo=0, hi=3)), holdout, 1, notices, "holdout")
+    hold = _try(lambda v: int(forms.number(v, "held-out points", lo=0, hi=3)), holdout, DEFAULT_HOLDOUT, notices,
+               "holdout")
     return html.Div([
         html.H1("The scaling law of re-identification"),
         *[html.Div(msg, className="warning", role="status") for msg in notices],
@@ -1110,7 +1130,7 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
             raise InputError(f"At most {MAX_POINTS:,} measurements are accepted")
         return rows + [{"n": None, "kappa": None}], None
     if trigger == ID["f-example"]:
-        return [{"n": a, "kappa": b} for a, b in EXAMPLE_POINTS], None
+        return _example_rows(), None
     if trigger == ID["f-clear"]:
         return [{"n": None, "kappa": None}, {"n": None, "kappa": None}], None
     if trigger == ID["f-use-paste"]:
