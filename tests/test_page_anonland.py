@@ -7,6 +7,7 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from figure_checks import checked_figure
 from dash import html, no_update
 
 from dashboard.core import anonland as core
@@ -43,7 +44,7 @@ def _text(component) -> str:
 def _checked(fig) -> go.Figure:
     """A builder's plain figure dict, validated against plotly's schema (``go.Figure`` raises on a bad property)."""
     assert type(fig) is dict and set(fig) == {"data", "layout"}
-    return go.Figure(fig)
+    return checked_figure(fig)
 
 
 #: Trace properties that are per-point numbers: they must go out as float arrays, never lists.

@@ -10,6 +10,7 @@ import pandas as pd
 import plotly
 import plotly.graph_objects as go
 import pytest
+from figure_checks import checked_figure
 from dash import html
 
 from dashboard.core import aggregates as ag
@@ -494,7 +495,7 @@ def test_figures_are_plain_dicts_with_array_columns():
     }
     for name, fig in figures.items():
         assert type(fig) is dict and set(fig) == {"data", "layout"}, name
-        go.Figure(fig)  # raises on anything plotly does not know
+        checked_figure(fig)
         assert "template" not in fig["layout"]
     assert isinstance(figures["map"]["data"][0]["z"], np.ndarray) and np.isnan(figures["map"]["data"][0]["z"][2])
     assert all(isinstance(t["x"], np.ndarray) and isinstance(t["y"], np.ndarray) for t in figures["cdf"]["data"])

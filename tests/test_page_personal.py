@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from figure_checks import checked_figure
 from dash import html
 
 from dashboard import forms
@@ -137,7 +138,7 @@ def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(perso
 
     fig = personal.map_figure("DE", "11000")
     assert type(fig) is dict
-    checked = go.Figure(fig)  # a valid plotly figure
+    checked = checked_figure(fig)
     main = fig["data"][0]
     assert main["geojson"] == "/geo/DE.geojson" and main["locations"].dtype.kind == "U"
     assert isinstance(main["z"], np.ndarray) and main["customdata"][list(main["locations"]).index("11000")] == "Berlin"

@@ -11,6 +11,7 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from figure_checks import checked_figure
 from dash import html
 from dash.exceptions import PreventUpdate
 
@@ -137,19 +138,7 @@ def test_builders_return_plain_dicts_with_numpy_columns(name):
             assert isinstance(trace[key], np.ndarray) and trace[key].dtype == float, (trace.get("name"), key)
         if "customdata" in trace and len(trace["customdata"]) > 3:
             assert isinstance(trace["customdata"], np.ndarray), trace.get("name")
-    # plotly's schema accepts it, and the dict is what plotly.py would send (no magic-underscore keys such
-    # as font_size, which plotly.js would ignore in a plain dict)
-    checked = go.Figure(fig).to_plotly_json()
-    checked["layout"].pop("template")
-
-    def keys(node, path=""):
-        if isinstance(node, dict) and "bdata" not in node:  # not plotly's typed-array encoding of a column
-            return {p for k, v in node.items() for p in keys(v, f"{path}/{k}") | {f"{path}/{k}"}}
-        if isinstance(node, list) and node and isinstance(node[0], dict):
-            return {p for i, v in enumerate(node) for p in keys(v, f"{path}[{i}]")}
-        return set()
-
-    assert keys(checked) == keys(fig)
+    checked_figure(fig)  # plotly's schema accepts it, with exactly the keys plotly.py would send
     # the look plotly's default template gave: room for tick labels and titles, a light grid
     for ax in ("xaxis", "yaxis"):
         assert fig["layout"][ax]["automargin"] is True and fig["layout"][ax]["gridcolor"] == style.GRID

@@ -105,7 +105,7 @@ def power_of_ten(e: int) -> str:
 def _layout(height: int, **extra) -> dict:
     """The shared look plus what plotly's default template gave these charts (plain dicts carry no template)."""
     return base_layout(margin=dict(l=10, r=10, t=30, b=10), height=height,
-                       hoverlabel=dict(font_size=14, align="left"), **extra)
+                       hoverlabel=dict(font=dict(size=14), align="left"), **extra)
 
 
 def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: float = DIVERGENCE_CAP,

@@ -89,15 +89,17 @@ def map_layout(view: dict | None, *, height: int, title: str = "", title_font: d
     title_dict = dict(text=title, x=0.01)
     if title_font:
         title_dict["font"] = title_font
-    return base_layout(
+    layout = base_layout(
         margin=dict(l=0, r=0, t=46 if title and title_font else (40 if title else 0), b=0),
         title=title_dict,
         map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),
         height=height,
         showlegend=False,
-        annotations=annotations or [],
         uirevision=uirevision,
     )
+    if annotations:
+        layout["annotations"] = annotations
+    return layout
 
 
 def log_colorbar(values, title: str) -> dict:

@@ -30,7 +30,7 @@ def base_layout(**extra) -> dict:
         margin=dict(l=10, r=10, t=40, b=10),
         paper_bgcolor="white",
         plot_bgcolor="white",
-        hoverlabel=dict(font_size=14),
+        hoverlabel=dict(font=dict(size=14)),
     )
     layout.update(extra)
     return layout
