@@ -169,8 +169,8 @@ app.clientside_callback(
 
 # Dash 4's components render a few things axe-core reports as serious: radio / check lists as
 # unnamed role="listbox" with role="option" labels around native inputs (nested interactive),
-# a focusable aria-hidden input in front of every dropdown, unnamed slider handles and DataTable
-# page buttons without text.  The shell repairs the markup as it appears, for every page.
+# a focusable aria-hidden input in front of every dropdown, unnamed slider handles, DataTable
+# page buttons without text and dcc.Upload's unnamed file input.  The shell repairs the markup as it appears, for every page.
 A11Y_JS = r"""/* AnonSet shell: accessibility repairs of Dash component markup (served by dashboard/app.py). */
 (function () {
   function labelFor(el) {
@@ -207,6 +207,10 @@ A11Y_JS = r"""/* AnonSet shell: accessibility repairs of Dash component markup (
     root.querySelectorAll('[role="slider"]:not([aria-label]):not([aria-labelledby])').forEach(function (h) {
       var l = nameFromNearbyLabel(h);
       h.setAttribute("aria-label", ((l && l.textContent.trim()) || "value") + " (slider)");
+    });
+    root.querySelectorAll('input[type="file"]:not([aria-label])').forEach(function (input) {
+      var box = input.parentElement;  /* dcc.Upload: the drop box's own text names its hidden file input */
+      input.setAttribute("aria-label", ((box && box.textContent.trim()) || "Choose a file"));
     });
     var pages = {"first-page": "First page", "previous-page": "Previous page", "next-page": "Next page", "last-page": "Last page"};
     root.querySelectorAll(".previous-next-container button:not([aria-label])").forEach(function (b) {

@@ -7,6 +7,7 @@ axe-core is not vendored: CI installs it with ``npm install --prefix tests/.axe 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,11 +40,24 @@ def _describe(violations) -> str:
     return "\n".join(lines)
 
 
+def page_views() -> list[tuple[str, str]]:
+    """Every page, and each further view of a page with tabs (its ``VIEWS``, opened by ``?view=``)."""
+    out = []
+    for module, path in PAGES:
+        out.append((module, path))
+        views = getattr(sys.modules.get(module), "VIEWS", ())
+        out.extend((module, f"{path}?view={view}") for view in views[1:])
+    return out
+
+
+VIEWS = page_views()
+
+
 @pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])
-@pytest.mark.parametrize("module,path", PAGES, ids=[p for _, p in PAGES])
+@pytest.mark.parametrize("module,path", VIEWS, ids=[p for _, p in VIEWS])
 def test_no_serious_or_critical_axe_violations(app_url, page, axe_source, module, path, presenter):
     pg = page.page
-    pg.goto(f"{app_url.url}{path}" + ("?presenter=1" if presenter else ""))
+    pg.goto(f"{app_url.url}{path}" + (("&" if "?" in path else "?") + "presenter=1" if presenter else ""))
     wait_for_dash(pg)
     if presenter:
         pg.wait_for_function("() => document.body.classList.contains('presenter')")

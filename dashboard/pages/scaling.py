@@ -710,7 +710,7 @@ def _explore(h_bits, gamma, k, cursor):
         html.Div(id=ID["readouts"], className="cards readouts", **{"aria-live": "polite"}),
         dcc.Graph(id=ID["law-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
         cursor_box,
-        html.H3("Reproduce this"),
+        html.H2("Reproduce this"),
         html.Div(id=ID["law-command"]),
     ], className="scaling-results", **{"aria-label": "The law's curves"})
     intro = html.P([
@@ -764,7 +764,7 @@ def _census(scenario: Scenario, code: str, users: float):
             html.Div(id=ID["c-table"]),
             html.Ul(id=ID["c-notes"], className="notes"),
         ]), type="default", delay_show=300),
-        html.H3("Reproduce this"),
+        html.H2("Reproduce this"),
         html.Div(id=ID["c-command"]),
     ], className="scaling-results", **{"aria-label": "Census partition and fit"})
     intro = html.P(
@@ -787,7 +787,7 @@ def _example_rows() -> list[dict]:
 
 def _forecast(rows: list[dict], holdout: int):
     controls = html.Section([
-        html.H3("Measured correctness", className="panel-title"),
+        html.H2("Measured correctness", className="panel-title"),
         html.P("Type or paste the correctness κ̂ you measured at several gallery sizes n (any technique: exact, "
                "sparse or machine-learning matching).", className="field-help"),
         dash_table.DataTable(
@@ -823,10 +823,10 @@ def _forecast(rows: list[dict], holdout: int):
             dcc.Graph(id=ID["f-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["f-models"], className="table-wrap"),
             html.P(id=ID["f-band"], className="field-help"),
-            html.H3("Formulas"),
+            html.H2("Formulas"),
             html.Div(id=ID["f-formulas"]),
         ]), type="default", delay_show=300),
-        html.H3("Reproduce this"),
+        html.H2("Reproduce this"),
         html.Div(id=ID["f-command"]),
     ], className="scaling-results", **{"aria-label": "Forecast"})
     intro = html.P(
