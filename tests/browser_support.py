@@ -108,3 +108,28 @@ def _has_gunicorn() -> bool:
     except ImportError:
         return False
     return True
+
+
+def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
+    """Pick ``value`` in a Dash 4 dropdown by typing ``search`` into its search box, then close it.
+
+    The field is scrolled to the top first so the option list opens inside the
+    viewport; the list is re-rendered while the search settles, so a replaced
+    option is looked up again.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    pg.locator(f"#{dropdown_id}").evaluate("el => el.scrollIntoView({block: 'start'})")
+    pg.click(f"#{dropdown_id}")
+    pg.keyboard.type(search)
+    option = pg.locator(f"label.dash-dropdown-option:has(input[value='{value}'])")
+    for attempt in range(3):
+        try:
+            option.wait_for(state="visible")
+            option.scroll_into_view_if_needed(timeout=5_000)
+            option.click(timeout=5_000)
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+    pg.keyboard.press("Escape")

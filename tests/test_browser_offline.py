@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from browser_support import choose_option
 
 pytestmark = pytest.mark.browser
 
@@ -136,14 +137,7 @@ def test_personal_answers_never_reach_logs_or_files(app_url, strict_page):
     pg.goto(f"{app_url.url}/?country=DE&district=11000")
     pg.wait_for_selector("#me-country", state="attached")
     pg.check("input[value=male]")
-    pg.locator("#me-ages").evaluate("el => el.scrollIntoView({block: 'start'})")  # room for the option list
-    pg.click("#me-ages")
-    pg.keyboard.type("40")
-    option = pg.locator(f"label.dash-dropdown-option:has(input[value='{AGE_GROUP}'])")
-    option.wait_for(state="visible")
-    option.scroll_into_view_if_needed()
-    option.click()
-    pg.keyboard.press("Escape")
+    choose_option(pg, "me-ages", "40", AGE_GROUP)
     pg.fill("#me-height-cm", HEIGHT)
     pg.press("#me-height-cm", "Tab")
     pg.fill("#me-weight-kg", WEIGHT)

@@ -5,6 +5,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
+from browser_support import choose_option
 
 pytestmark = pytest.mark.browser
 
@@ -14,15 +15,7 @@ HEIGHT, WEIGHT = "163.7", "71.9"
 
 def _fill_profile(pg):
     pg.check("input[value=female]")
-    # room below the field, so the option list opens inside the viewport
-    pg.evaluate("document.getElementById('me-ages').scrollIntoView({block: 'start'})")
-    pg.click("#me-ages")
-    pg.keyboard.type("65")  # the dropdown's search box narrows the list
-    option = pg.locator("label.dash-dropdown-option:has(input[value='65–75'])")
-    option.wait_for(state="visible")
-    option.scroll_into_view_if_needed()
-    option.click()
-    pg.keyboard.press("Escape")
+    choose_option(pg, "me-ages", "65", "65–75")
     pg.fill("#me-height-cm", HEIGHT)
     pg.press("#me-height-cm", "Tab")
     pg.fill("#me-weight-kg", WEIGHT)
