@@ -521,3 +521,12 @@ def test_warm_precomputes_what_every_visit_opens_with(E):
     E.warm()
     assert E.country_table_rows(E.DEFAULT_TABLE_AGES) is E.country_table_rows(list(E.DEFAULT_TABLE_AGES))
     assert len(E._COLOURS._data) == 1  # the default scenario's map
+
+
+@pytest.mark.parametrize("chosen", [5, [[1], {"a": 1}], "x", None, [None, 3.5]])
+def test_presets_callback_takes_malformed_choices_as_none(E, chosen):
+    options, kept = E.on_countries(["DE"], chosen)
+    assert options and all(isinstance(o["value"], str) for o in options)
+    assert kept == [] or kept is E.no_update
+    options2, _ = E.on_countries([["DE"], 7], ["de_wearables"])
+    assert all(isinstance(o["value"], str) for o in options2)

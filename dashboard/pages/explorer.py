@@ -799,15 +799,20 @@ def _error(exc: Exception, where: str) -> html.Div:
     prevent_initial_call=True,
 )
 def on_countries(countries, chosen):
-    """Offer the presets that describe every chosen country; drop chosen ones that no longer do."""
+    """Offer the presets that describe every chosen country; drop chosen ones that no longer do.
+
+    Anything but strings (a number, nested lists from a hand-made request) is no choice.
+    """
+    countries = countries if isinstance(countries, list) else [countries]
+    chosen = chosen if isinstance(chosen, list) else []
     try:
-        options = preset_options(countries if isinstance(countries, list) else [countries])
+        options = preset_options([c for c in countries if isinstance(c, str)])
     except Exception as exc:  # noqa: BLE001
         LOG.error("explorer presets: %s", type(exc).__name__)
         return no_update, no_update
     valid = {o["value"] for o in options}
-    kept = [a for a in (chosen or []) if a in valid]
-    return options, (kept if kept != (chosen or []) else no_update)
+    kept = [a for a in chosen if isinstance(a, str) and a in valid]
+    return options, (kept if kept != chosen else no_update)
 
 
 @callback(
