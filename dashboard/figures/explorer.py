@@ -58,11 +58,7 @@ def format_cas(x) -> str:
         x = float(x)
     except (TypeError, ValueError):
         return "–"
-    if not math.isfinite(x):
-        return "–"
-    if 0 < x < 1:
-        return f"{x:.2g}"
-    return format_count(x)
+    return f"{x:.2g}" if 0 < x < 1 else format_count(x)  # format_count says "–" for NaN and ±inf
 
 
 def stat_label(stat: str, k: float) -> str:

@@ -111,6 +111,8 @@ def column(values) -> np.ndarray:
 
 def labels(values) -> np.ndarray:
     """Per-point strings (locations, hover text) as a numpy string array, serialised in one step too."""
+    if isinstance(values, np.ndarray):  # already strings (returned as is), or numbers
+        return values if values.dtype.kind == "U" else values.astype(str)
     to_numpy = getattr(values, "to_numpy", None)  # a pandas column: converted without a Python loop
     if to_numpy is not None:
         return to_numpy(dtype=str)

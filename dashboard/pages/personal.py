@@ -24,9 +24,9 @@ from census_loaders.auxiliary import user_fraction
 from dashboard.core.cas import DEFAULT_KS, Profile, format_count, format_counts, profile_report
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
-from dashboard.figures.maps import choropleth, geojson_url, view_of
+from dashboard.figures.maps import choropleth, geojson_url, log_colorbar, view_of
 from dashboard.figures.personal import funnel_figure, what_if_figure
-from dashboard.figures.style import GRAPH_CONFIG, log_ticks, percent, safe_log10
+from dashboard.figures.style import GRAPH_CONFIG, percent, safe_log10
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
 
@@ -34,6 +34,7 @@ PAGE = "me"
 LOG = logging.getLogger("anonset.personal")
 #: The small map in the form (pixels): its height, and the width used to frame a country.
 MAP_WIDTH, MAP_HEIGHT = 250, 330  # width: the plotting area left of the colour bar
+MAP_COLORBAR_TITLE = "people like you"
 DEFAULT_COUNTRY = "DE"
 
 
@@ -116,7 +117,7 @@ def map_figure(code: str, district: str | None = None):
     return choropleth(
         geojson_url(code), ids_, population, names=names,
         hover_lines=[f"{format_count(p)} people aged {model.study[0]:g}–{model.study[1]:g}" for p in population],
-        colorbar_title="people like you", view=view_of(info["boundaries"]["frame"], MAP_WIDTH, MAP_HEIGHT),
+        colorbar_title=MAP_COLORBAR_TITLE, view=view_of(info["boundaries"]["frame"], MAP_WIDTH, MAP_HEIGHT),
         filled_ids=[i for i, f in zip(ids_, model.filled) if f] or None, selected_id=district, height=MAP_HEIGHT,
     )
 
@@ -518,11 +519,7 @@ def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb
     model = load_country_model(profile.country)
     values = np.array([out["district_cas"].get(str(i), math.nan) for i in model.district_ids], dtype=float)
     patch["data"][0]["z"] = safe_log10(values)
-    positive = values[values > 0]
-    if positive.size:
-        tickvals, ticktext = log_ticks(float(positive.min()), float(positive.max()))
-        patch["data"][0]["colorbar"]["tickvals"] = tickvals
-        patch["data"][0]["colorbar"]["ticktext"] = ticktext
+    patch["data"][0]["colorbar"] = log_colorbar(values, MAP_COLORBAR_TITLE)
     patch["data"][0]["hovertext"] = np.char.add(format_counts(values), " people like you")
     aux_notes = [w.message for w in profile_aux_notes(profile)]
     return (None, *[out[key] for key in RESULT_OUTPUTS], patch if has_map(profile.country) else no_update,
