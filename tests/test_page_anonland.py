@@ -7,7 +7,7 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from figure_checks import checked_figure
+from page_checks import checked_figure, component_text
 from dash import html, no_update
 
 from dashboard.core import anonland as core
@@ -25,17 +25,6 @@ def shipped(cache_root):
 @pytest.fixture(scope="module")
 def page_module(dash_page):
     return dash_page("anonland")
-
-
-def _text(component) -> str:
-    """All text inside a Dash component tree."""
-    if component is None:
-        return ""
-    if isinstance(component, (str, int, float)):
-        return str(component)
-    if isinstance(component, (list, tuple)):
-        return " ".join(_text(c) for c in component)
-    return _text(getattr(component, "children", None))
 
 
 # --------------------------------------------------------------------------- figure builders
@@ -184,19 +173,19 @@ def test_number_formats():
 
 def test_layout_shows_the_shipped_result_without_computing(page_module, shipped):
     lay = page_module.layout(foo="bar", country="<script>")
-    text = _text(lay)
+    text = component_text(lay)
     assert "102,500,000 people" in text and "What is AnonLand?" in text and "Rerun a smaller AnonLand" in text
     view = page_module.render_full("plain")
     assert view["label"].startswith("The precomputed full-scale AnonLand: 102,500,000 people")
     # memoised figures are plain dicts (served many times; see figures.style)
     assert view["divergence"]["data"] and view["box"]["data"]
     assert _checked(view["divergence"]).data[0].type == "scatter"
-    cards = _text(view["cards"])
+    cards = component_text(view["cards"])
     assert figs.number(shipped.summary["noisy_vs_plain"]["max"]) in cards and "privacy noise, in people" in cards
     assert figs.percent(shipped.summary["median_divergence_large_ras"]["plain"], 2) in cards
-    params = _text(view["parameters"])
+    params = component_text(view["parameters"])
     assert "metropolis" in params and "5,000,000" in params and "2026" in params
-    assert "8.44 s" in _text(view["run"]) and "MB" in _text(view["run"])
+    assert "8.44 s" in component_text(view["run"]) and "MB" in component_text(view["run"])
     # every chart has a table alternative
     for key in ("divergence-table", "box-table", "difference-table"):
         assert isinstance(view[key], html.Details) and isinstance(view[key].children[1].children, html.Table)
@@ -292,7 +281,7 @@ def test_tiny_rerun_through_the_callbacks_replaces_the_charts(page_module):
     assert sum(len(t.x) for t in _checked(view["divergence"]).data) == 75
     _checked(view["box"])
     assert sum(_checked(view["difference"]).data[0].y) == 75
-    assert "102,500" in _text(view["parameters"])
+    assert "102,500" in component_text(view["parameters"])
     # the census switch redraws the rerun, and "back" returns to the shipped result
     both = dict(zip(P.RESULT_KEYS, P.on_view(done.view, "both")))
     assert "noisy census (all classes)" in [t.name for t in _checked(both["divergence"]).data]

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly
 import plotly.graph_objects as go
 import pytest
-from figure_checks import checked_figure
+from page_checks import checked_figure, component_text
 from dash import html
 
 from dashboard.core import aggregates as ag
@@ -27,18 +27,6 @@ def as_json(obj) -> str:
     if hasattr(obj, "to_plotly_json"):
         obj = obj.to_plotly_json()
     return json.dumps(obj, cls=plotly.utils.PlotlyJSONEncoder)
-
-
-def texts(component) -> str:
-    """All text inside a Dash component tree (for asserting on messages and readouts)."""
-    if component is None:
-        return ""
-    if isinstance(component, (str, int, float)):
-        return str(component)
-    if isinstance(component, (list, tuple)):
-        return "".join(texts(c) for c in component)
-    children = getattr(component, "children", None)
-    return texts(children)
 
 
 # --------------------------------------------------------------------------- pure figure builders
@@ -188,8 +176,8 @@ def test_bad_links_are_reported_and_repaired(E, query, message):
     link = E.scenario_from_link(query)
     assert any(message in n for n in link.notices), link.notices
     page = E.layout(**query, utm_source="x")  # unknown keys are ignored
-    assert message in texts(page)
-    assert "Traceback" not in texts(page)
+    assert message in component_text(page)
+    assert "Traceback" not in component_text(page)
 
 
 def test_good_link_keeps_everything(E):
@@ -199,7 +187,7 @@ def test_good_link_keeps_everything(E):
     assert link.scenario.countries == ("DE", "FR") and link.scenario.stat == "min" and link.scenario.k == 20
     assert link.district == "11000" and link.table_ages == (15, 85)
     store = E.layout(country="DE,FR", stat="min", district="11000")
-    assert "Unknown" not in texts(store)
+    assert "Unknown" not in component_text(store)
 
 
 def _form(E, **kw):
@@ -327,7 +315,7 @@ def test_data_sets_without_boundaries_show_the_note_and_the_table(E, code):
     q = Scenario(countries=(code,)).to_query()
     fig, loaded, style, note, _legend = E.on_map(q, None, None)
     assert fig == {} and style == {"display": "none"} and not loaded["map"]
-    assert cl.dataset_info(code)["boundary_note"] in texts(note)
+    assert cl.dataset_info(code)["boundary_note"] in component_text(note)
     data, columns, box, toggle = E.on_district_table(q, [])
     assert box == {} and toggle == {"display": "none"}
     assert len(data) == ag.district_statistics(Scenario(countries=(code,)), code).shape[0]
@@ -347,14 +335,14 @@ def test_district_table_on_request_for_mapped_countries(E):
 
 
 def test_map_legend_names_the_outlines_and_the_range(E):
-    legend = texts(E.map_legend(Scenario(stat="max")))
+    legend = component_text(E.map_legend(Scenario(stat="max")))
     assert "selected Kreis" in legend and "filled (estimated) districts: none in Germany" in legend
     df = ag.district_statistics(Scenario(), "DE")
     top = df.loc[df["max_cas"].idxmax()]
     assert f"to {fx.format_cas(top['max_cas'])} ({top['district_name']})" in legend
-    us = texts(E.map_legend(Scenario(countries=("US",))))
+    us = component_text(E.map_legend(Scenario(countries=("US",))))
     assert "lie outside the frame" in us and "zoom out" in us
-    share = texts(E.map_legend(Scenario(stat="share_below", k=20)))
+    share = component_text(E.map_legend(Scenario(stat="share_below", k=20)))
     assert "share with CAS below 20: from " in share and " %" in share
 
 
@@ -387,7 +375,7 @@ def test_select_by_map_click_table_row_and_reset_on_country_change(E, monkeypatc
 
 def test_detail_of_a_district(E):
     panel = E.on_detail({"country": "DE", "district": "11000"}, _q())
-    text = texts(panel)
+    text = component_text(panel)
     d = ag.district_detail(Scenario(), "DE", "11000")
     assert "Berlin (11000)" in text and fx.format_cas(d.stats["person_mean"]) in text
     assert "Smallest non-zero cells" in text and "Largest cells" in text
@@ -397,7 +385,7 @@ def test_detail_of_a_district(E):
     graphs = [c for c in _walk(panel) if type(c).__name__ == "Graph"]
     assert graphs and [t["name"] for t in graphs[0].figure["data"]] == ["female", "male"]
     hint = E.on_detail(None, _q())
-    assert "Click a district" in texts(hint)
+    assert "Click a district" in component_text(hint)
     bad = E.on_detail({"country": "DE", "district": "99999"}, _q())
     assert bad.className == "error" and "99999" in bad.children
 
@@ -418,12 +406,12 @@ def test_cdf_callback_readouts_and_note(E):
     fig, readouts, note, notes, key = E.on_cdf(q, None)
     assert len(fig["data"]) == 4
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
-    text = texts(readouts)
+    text = component_text(readouts)
     for code in ("DE", "US"):
         for k in (5, 20, 100):
             assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
     assert "ends at the plausible share" in note and "not renormalised" in note
-    assert "Notes on the data" in texts(notes)
+    assert "Notes on the data" in component_text(notes)
     # the statistic or k alone changes nothing here
     again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), key)
     assert all(o is E.no_update for o in again)
@@ -479,7 +467,7 @@ def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
     monkeypatch.setattr(page.ag, "district_detail", boom)
     page._DETAILS.clear()  # the panel is memoised: make the next one be computed
     out = E.on_detail({"country": "DE", "district": "11000"}, _q())
-    assert out.className == "error" and "secret" not in texts(out) and "could not be computed" in texts(out)
+    assert out.className == "error" and "secret" not in component_text(out) and "could not be computed" in component_text(out)
     assert "RuntimeError" in caplog.text and "secret detail" not in caplog.text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from figure_checks import checked_figure
+from page_checks import checked_figure
 from dash import html
 
 from dashboard import forms

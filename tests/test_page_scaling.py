@@ -11,7 +11,7 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from figure_checks import checked_figure
+from page_checks import checked_figure, component_text
 from dash import html
 from dash.exceptions import PreventUpdate
 
@@ -33,17 +33,6 @@ def fresh_caches(S):
     S.clear_caches()
     yield
     S.clear_caches()
-
-
-def _text(component) -> str:
-    """All text inside a Dash component tree."""
-    if component is None:
-        return ""
-    if isinstance(component, (str, int, float)):
-        return str(component)
-    if isinstance(component, (list, tuple)):
-        return " ".join(_text(c) for c in component)
-    return _text(getattr(component, "children", None))
 
 
 def _error(out) -> str:
@@ -162,10 +151,10 @@ def test_on_law_draws_the_law(S):
     d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
     np.testing.assert_allclose(fig.data[0].y, pyc.kappa(S.LAW_NS, d, a))
     np.testing.assert_allclose(fig.data[2].y, pyc.k_violations(S.LAW_NS, d, a, 5))
-    text = _text(cards)
+    text = component_text(cards)
     assert figs.pct(pyc.kappa(1e6, d, a)) in text and "1M" in text
-    assert "d = 0.7766" in _text(params) and "heavy" in _text(params)
-    cmd = _text(command)
+    assert "d = 0.7766" in component_text(params) and "heavy" in component_text(params)
+    cmd = component_text(command)
     assert "anonset pyc kappa --h-bits 20 --gamma 0.3 --n 10000 1e6 8e9" in cmd
 
 
@@ -179,7 +168,7 @@ def test_law_command_runs_in_the_cli(S, capsys):
 
 
 def test_finite_support_is_described(S):
-    params = _text(S.on_law(24, -0.5, 5, 1e6)[2])
+    params = component_text(S.on_law(24, -0.5, 5, 1e6)[2])
     assert "finite support" in params and "sets" in params
 
 
@@ -223,7 +212,7 @@ def test_on_cursor_patches_without_recomputing(S, monkeypatch, fresh_caches):
     assert where[("data", figs.CURSOR_LINE, "x")] == [1e4, 1e4]
     assert where[("data", figs.CURSOR_MARKERS, "y")][2] == 0.25
     assert all(op["location"][1] in (figs.CURSOR_LINE, figs.CURSOR_MARKERS) for op in ops)
-    assert "10,000" in _text(cards) and "--n 10000 1e6 8e9" in _text(command)
+    assert "10,000" in component_text(cards) and "--n 10000 1e6 8e9" in component_text(command)
 
 
 @pytest.mark.parametrize("n, message", [(0, "Gallery size n"), (1e11, "outside the range"), ("x", "not a number")])
@@ -271,13 +260,13 @@ def test_on_census_matches_the_core_and_the_cli(S, capsys):
     fig = go.Figure(fig)
     sc = cp.census_scaling(cp.Scenario(countries=("DE",)), "DE", [1e4])
     assert f"{figs.pct(sc.exact[0])} of them (exact" in sentence and "10,000 users" in sentence
-    assert f"{sc.fit.h_bits:.2f} bits" in _text(cards)
+    assert f"{sc.fit.h_bits:.2f} bits" in component_text(cards)
     assert fig.data[0].name.startswith("exact") and max(fig.data[0].x) <= sc.partition.records
-    assert "the whole population" in _text(table) and "8B (the world)" in _text(table)
-    assert "round to 0" in _text(notes)
+    assert "the whole population" in component_text(table) and "8B (the world)" in component_text(table)
+    assert "round to 0" in component_text(notes)
     from dashboard.cli import main
 
-    cmd = _text(command).strip()
+    cmd = component_text(command).strip()
     assert cmd.startswith("anonset pyc census --country DE --ages 18-75")
     assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
@@ -374,14 +363,14 @@ def test_on_forecast_shows_four_models_formulas_and_the_band(S):
     assert out[0] is None
     fig, models, band, formulas, command = out[1:]
     fig = go.Figure(fig)
-    text = _text(models)
+    text = component_text(models)
     for name in ("PYC-MB", "ENT", "EXP (our form)", "POL (our form)"):
         assert name in text
     assert "κ at 300k" in text and "κ at 8B" in text and "pp" in text
-    assert "our form" in _text(formulas) and "alpha*expm1(Delta)" in _text(formulas)
+    assert "our form" in component_text(formulas) and "alpha*expm1(Delta)" in component_text(formulas)
     assert "jackknife" in band and "our forms" in band
     assert any(t.name == "PYC-MB band (jackknife)" for t in fig.data)
-    assert "--holdout 1" in _text(command) and "--at 8e9" in _text(command)
+    assert "--holdout 1" in component_text(command) and "--at 8e9" in component_text(command)
 
 
 def test_forecast_command_runs_in_the_cli(S, capsys):
@@ -398,7 +387,7 @@ def test_forecast_command_runs_in_the_cli(S, capsys):
 def test_unavailable_models_say_why(S):
     out = S.on_forecast("forecast", _rows([(10, 1.0), (100, 1.0), (1000, 1.0)]), 0)
     assert out[0] is None
-    text = _text(out[2])
+    text = component_text(out[2])
     assert text.count("not available") == 4 and "no decay" in text
     assert "No PYC-MB band" in out[3]
 
@@ -503,9 +492,9 @@ def test_points_sources(S):
     rows, _ = S.points_from_source(ID["f-clear"], None, None, None, rows)
     assert all(r["n"] is None for r in rows)
     rows, msg = S.points_from_source(ID["f-use-paste"], None, None, "10,0.9\n100,0.5", [])
-    assert len(rows) == 2 and "2 points" in _text(msg)
+    assert len(rows) == 2 and "2 points" in component_text(msg)
     rows, msg = S.points_from_source(ID["f-upload"], *_csv("n,kappa\n10,0.9\n100,0.5\n"), None, [])
-    assert len(rows) == 2 and "m.csv" in _text(msg)
+    assert len(rows) == 2 and "m.csv" in component_text(msg)
     with pytest.raises(PreventUpdate):
         S.points_from_source(None, None, None, None, [])
 
@@ -585,7 +574,7 @@ def test_layout_reads_every_view_from_the_link(S):
 
 def test_layout_reports_bad_link_values(S):
     page = S.layout(view="nope", h="abc", gamma="7e9", n="-1", country="XX", points="1:2:3", holdout="9")
-    text = _text(page.children)
+    text = component_text(page.children)
     for part in ("Unknown view", "Ignoring h", "Ignoring γ", "Ignoring n", "Ignoring the census settings",
                  "Ignoring the points", "Ignoring holdout"):
         assert part in text

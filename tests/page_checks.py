@@ -1,4 +1,4 @@
-"""One check for every plain figure dict the app builds (imported by the page tests)."""
+"""Checks the page tests share: every plain figure dict the app builds, and the text of a component tree."""
 from __future__ import annotations
 
 import plotly.graph_objects as go
@@ -22,3 +22,19 @@ def checked_figure(fig) -> go.Figure:
     sent["layout"].pop("template", None)
     assert _keys(sent) == _keys(fig), sorted(_keys(sent) ^ _keys(fig))
     return checked
+
+
+def component_text(component) -> str:
+    """All text inside a Dash component tree as one line: pieces joined by a space, runs of whitespace as one
+    (for asserting on messages and readouts)."""
+    return " ".join(_pieces(component).split())
+
+
+def _pieces(component) -> str:
+    if component is None:
+        return ""
+    if isinstance(component, (str, int, float)):
+        return str(component)
+    if isinstance(component, (list, tuple)):
+        return " ".join(_pieces(c) for c in component)
+    return _pieces(getattr(component, "children", None))
