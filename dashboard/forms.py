@@ -121,3 +121,11 @@ def selection(values, allowed, field: str) -> tuple:
     if bad:
         raise InputError(f"{field}: {str(bad[0])[:40]!r} is not one of the choices")
     return tuple(dict.fromkeys(values))
+
+
+def strings(values) -> list[str]:
+    """A multi-choice value (checklist, multi-dropdown): a list of strings.  Anything else in a tampered
+    request (a bare string, numbers, nested lists, dicts) is no choice rather than an error."""
+    if isinstance(values, list) and all(isinstance(v, str) for v in values):
+        return values
+    return []

@@ -518,3 +518,10 @@ def test_presets_callback_takes_malformed_choices_as_none(E, chosen):
     assert kept == [] or kept is E.no_update
     options2, _ = E.on_countries([["DE"], 7], ["de_wearables"])
     assert all(isinstance(o["value"], str) for o in options2)
+
+
+def test_forms_strings_is_a_list_of_strings_or_nothing():
+    from dashboard import forms
+
+    assert forms.strings(["DE", "FR"]) == ["DE", "FR"] and forms.strings([]) == []
+    assert forms.strings("DE") == [] and forms.strings(None) == [] and forms.strings(["DE", 3]) == []

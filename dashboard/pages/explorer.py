@@ -803,15 +803,14 @@ def on_countries(countries, chosen):
 
     Anything but strings (a number, nested lists from a hand-made request) is no choice.
     """
-    countries = countries if isinstance(countries, list) else [countries]
-    chosen = chosen if isinstance(chosen, list) else []
+    chosen = forms.strings(chosen)
     try:
-        options = preset_options([c for c in countries if isinstance(c, str)])
+        options = preset_options(forms.strings(countries))
     except Exception as exc:  # noqa: BLE001
         LOG.error("explorer presets: %s", type(exc).__name__)
         return no_update, no_update
     valid = {o["value"] for o in options}
-    kept = [a for a in chosen if isinstance(a, str) and a in valid]
+    kept = [a for a in chosen if a in valid]
     return options, (kept if kept != chosen else no_update)
 
 

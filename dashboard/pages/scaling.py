@@ -1021,14 +1021,7 @@ def on_census_country(code, chosen):
     tables = cl.auxiliary_tables(code)
     valid = {t["id"] for t in tables}
     return ([{"label": t["name"], "value": t["id"]} for t in tables],
-            [a for a in preset_ids(chosen) if a in valid])
-
-
-def preset_ids(value) -> list[str]:
-    """The checklist's chosen preset ids; anything but a list of strings (a tampered request) is none."""
-    if isinstance(value, list) and all(isinstance(a, str) for a in value):
-        return value
-    return []
+            [a for a in forms.strings(chosen) if a in valid])
 
 
 CENSUS_OUTPUTS = ("c-message", "c-sentence", "c-summary", "c-graph", "c-table", "c-notes", "c-command")
