@@ -86,9 +86,19 @@ def dataset_info(code: str, root: Path | None = None) -> dict:
     return datasets[code]
 
 
+def read_parquet(path: Path) -> pd.DataFrame:
+    """A cache table, decoded on the calling thread (no Arrow CPU pool, no I/O pre-buffering).
+
+    The tables are small; fewer native pool threads means less to go wrong when gunicorn
+    forks workers after the master has read every table, and at interpreter exit, where a
+    live pool thread can abort the process (apache/arrow#34314; seen here twice, rarely).
+    """
+    return pd.read_parquet(path, use_threads=False, pre_buffer=False)
+
+
 @lru_cache(maxsize=64)
 def _population(path: Path, stamp: float) -> pd.DataFrame:
-    return pd.read_parquet(path)
+    return read_parquet(path)
 
 
 def population(code: str, root: Path | None = None) -> pd.DataFrame:
@@ -100,7 +110,7 @@ def population(code: str, root: Path | None = None) -> pd.DataFrame:
 
 @lru_cache(maxsize=8)
 def _body_priors(path: Path, stamp: float) -> pd.DataFrame:
-    return pd.read_parquet(path)
+    return read_parquet(path)
 
 
 def body_priors(code: str, root: Path | None = None) -> pd.DataFrame:
@@ -149,7 +159,7 @@ def auxiliary_tables(code: str | None = None, root: Path | None = None) -> list[
 
 @lru_cache(maxsize=32)
 def _aux(path: Path, stamp: float) -> pd.DataFrame:
-    return pd.read_parquet(path)
+    return read_parquet(path)
 
 
 def auxiliary_table(table_id: str, root: Path | None = None) -> FractionTable:

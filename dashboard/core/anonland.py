@@ -50,6 +50,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from census_loaders.cache import read_parquet
+
 from .body_model import SEXES, format_age_band, interval_probability
 from .errors import InputError
 
@@ -690,7 +692,7 @@ def load_result(directory: str | os.PathLike | None = None) -> AnonLandResult:
     cit, summ = d / CITIZENS_FILE, d / SUMMARY_FILE
     if not (cit.is_file() and summ.is_file()):
         raise FileNotFoundError(f"no AnonLand result in {d} (run: anonset anonland --out {d})")
-    return AnonLandResult(pd.read_parquet(cit), json.loads(summ.read_text(encoding="utf-8")))
+    return AnonLandResult(read_parquet(cit), json.loads(summ.read_text(encoding="utf-8")))
 
 
 def box_frame(summary: dict, which: str = "cas") -> pd.DataFrame:
