@@ -7,8 +7,10 @@ Usage::
 For each country the map callback (``on_map`` of ``dashboard/pages/explorer.py``)
 is called directly, as Dash calls it for a request:
 
-1. once with nothing loaded: the full figure with the district geometry (its
-   JSON size is the denominator below);
+1. once with nothing loaded: the full figure, which references the district
+   geometry by URL; the browser fetches that file (``/geo/<code>.geojson``) once.
+   The figure's JSON plus that file is what a first draw costs, the denominator
+   below;
 2. then ``--calls`` times with that figure loaded, each call switching to the
    next map statistic (person mean → cell mean → minimum → maximum → share below
    k → …): a colour-only update.  The core is memoised as in the running app, so
@@ -17,7 +19,7 @@ is called directly, as Dash calls it for a request:
    colour bar, wrap them in a ``dash.Patch``.
 
 Printed: median and p95 server time of a colour-only update (target p95 < 100 ms)
-and the JSON payload of that update as a share of the full figure (target < 10 %).
+and the JSON payload of that update as a share of the first draw (target < 10 %).
 Exit code 1 when a target is missed.
 """
 from __future__ import annotations
@@ -57,7 +59,10 @@ def bench(page, code: str, calls: int) -> tuple[float, float, float]:
     t = time.perf_counter()
     fig, loaded, *_ = page.on_map(base.to_query(), None, None)
     t_full = time.perf_counter() - t
-    full = payload(fig)
+    import census_loaders as cl
+
+    geometry = cl.dataset_info(code)["boundaries"]["bytes"]  # the served file, fetched once per country
+    full = payload(fig) + geometry
     times, sizes = [], []
     for i in range(calls):
         stat = STATS[(i + 1) % len(STATS)]
@@ -74,11 +79,12 @@ def bench(page, code: str, calls: int) -> tuple[float, float, float]:
         loaded = state
     med, p95 = statistics.median(times) * 1e3, percentile(times, 0.95) * 1e3
     share = max(sizes) / full
-    print(f"{code}: full figure with geometry {full / 1e3:,.0f} kB, built in {t_full * 1e3:,.0f} ms (first call, cold)")
+    print(f"{code}: full figure {(full - geometry) / 1e3:,.0f} kB + geometry file {geometry / 1e3:,.0f} kB, "
+          f"built in {t_full * 1e3:,.0f} ms (first call, cold)")
     print(f"    colour-only update over {calls} calls: median {med:.1f} ms, p95 {p95:.1f} ms "
           f"(target p95 < {TARGET_P95_MS:.0f} ms)")
     print(f"    payload {statistics.median(sizes) / 1e3:,.1f} kB median, {max(sizes) / 1e3:,.1f} kB largest = "
-          f"{100 * share:.1f} % of the full figure (target < {100 * TARGET_SHARE:.0f} %)")
+          f"{100 * share:.1f} % of the first draw (target < {100 * TARGET_SHARE:.0f} %)")
     return med, p95, share
 
 
