@@ -525,3 +525,11 @@ def test_forms_strings_is_a_list_of_strings_or_nothing():
 
     assert forms.strings(["DE", "FR"]) == ["DE", "FR"] and forms.strings([]) == []
     assert forms.strings("DE") == [] and forms.strings(None) == [] and forms.strings(["DE", 3]) == []
+
+
+def test_country_options_come_from_the_catalog():
+    import census_loaders as cl
+    from dashboard.core import catalog
+
+    options = catalog.country_options(cl.manifest())
+    assert [o["value"] for o in options] == cl.countries() and {"label": "Germany (DE)", "value": "DE"} in options

@@ -1,5 +1,11 @@
-"""What the cache holds, as rows for the About page and the CLI (pure, from the manifest)."""
+"""What the cache holds, as rows for the About page and the CLI, and as the pages' country choices
+(pure, from the manifest)."""
 from __future__ import annotations
+
+
+def country_options(manifest: dict) -> list[dict]:
+    """Every data set as a dropdown option, "Germany (DE)", in code order."""
+    return [{"label": f"{d['name']} ({code})", "value": code} for code, d in sorted(manifest["datasets"].items())]
 
 
 def source_rows(manifest: dict) -> list[dict]:

@@ -40,6 +40,7 @@ from dash import (
 import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.core import aggregates as ag
+from dashboard.core import catalog
 from dashboard.core.body_model import (
     DEFAULT_BMI_RANGE,
     DEFAULT_STUDY,
@@ -240,10 +241,6 @@ def preset_options(countries) -> list[dict]:
         if owner is None or (codes and all(owner in (c, c.split("-")[0]) for c in codes)):
             out.append({"label": t["name"], "value": t["id"], "title": t.get("note", "")})
     return out
-
-
-def country_options() -> list[dict]:
-    return [{"label": f"{cl.dataset_info(c)['name']} ({c})", "value": c} for c in cl.countries()]
 
 
 # --------------------------------------------------------------------------- rendering (pure)
@@ -622,8 +619,8 @@ def _form(s: Scenario, v: dict) -> html.Section:
     return html.Section(
         [
             html.H2("Scenario", className="panel-title"),
-            _field("Countries", dcc.Dropdown(id=ID["countries"], options=country_options(), value=v["countries"],
-                                             multi=True, clearable=False),
+            _field("Countries", dcc.Dropdown(id=ID["countries"], options=catalog.country_options(cl.manifest()),
+                                             value=v["countries"], multi=True, clearable=False),
                    "The map shows the first; the curves compare all.", ID["countries"]),
             _field("Sex", dcc.Checklist(id=ID["sex"], options=[{"label": "female", "value": "female"},
                                                                {"label": "male", "value": "male"}],

@@ -18,6 +18,7 @@ from dash import ClientsideFunction, Input, Output, Patch, State, callback, clie
 
 import census_loaders as cl
 from dashboard import forms, ids
+from dashboard.core import catalog
 from dashboard.core import verdict as verdict_text
 from dashboard.core.body_model import load_country_model
 from census_loaders.auxiliary import user_fraction
@@ -53,10 +54,6 @@ ID = {name: _id(name) for name in (
 
 
 # --------------------------------------------------------------------------- options (pure)
-
-
-def country_options() -> list[dict]:
-    return [{"label": f"{cl.dataset_info(c)['name']} ({c})", "value": c} for c in cl.countries()]
 
 
 class CountryChoices(NamedTuple):
@@ -143,7 +140,8 @@ def _form(code: str, district: str | None, choices: CountryChoices):
     return html.Section(
         [
             html.H2("About you", className="panel-title"),
-            _field("Country", dcc.Dropdown(id=ID["country"], options=country_options(), value=code, clearable=False),
+            _field("Country", dcc.Dropdown(id=ID["country"], options=catalog.country_options(cl.manifest()), value=code,
+                                           clearable=False),
                    control_id=ID["country"]),
             _field("District", dcc.Dropdown(id=ID["district"], options=choices.districts, value=district,
                                             placeholder="Search or click the map…"),

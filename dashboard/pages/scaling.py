@@ -32,7 +32,7 @@ from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.core import aggregates, pyc, pyc_fit
+from dashboard.core import aggregates, catalog, pyc, pyc_fit
 from dashboard.core import census_partition as cp
 from dashboard.core.body_model import BAND_WIDTHS, SEXES
 from dashboard.core.cas import format_count
@@ -214,23 +214,12 @@ def country_population(code: str) -> float | None:
 
 def country_preset_options() -> list[dict]:
     out = []
-    for code, info in _datasets():
+    for code, info in sorted(cl.manifest()["datasets"].items()):
         pop = info.get("population")
         if pop:
             out.append({"label": f"{info.get('name', code)} ({short_number(float(f'{float(pop):.3g}'))})",
                         "value": code})
     return out
-
-
-def census_country_options() -> list[dict]:
-    return [{"label": f"{info['name']} ({code})", "value": code} for code, info in _datasets()]
-
-
-def _datasets() -> list[tuple[str, dict]]:
-    """(code, manifest entry) of every data set, reading the manifest once (``cl.dataset_info`` checks
-    the file for each of the 41 data sets, twice per page view)."""
-    datasets = cl.manifest()["datasets"]
-    return [(code, datasets[code]) for code in sorted(datasets)]
 
 
 def tail_text(d: float, alpha: float, gamma: float) -> str:
@@ -730,7 +719,7 @@ def _census(scenario: Scenario, code: str, users: float):
     ages = _ages_text(scenario)
     controls = html.Section([
         _field("Country", dcc.Dropdown(id=ID["c-country"], value=code, clearable=False,
-                                       options=census_country_options()), control_id=ID["c-country"]),
+                                       options=catalog.country_options(cl.manifest())), control_id=ID["c-country"]),
         _field("Sex", dcc.Checklist(id=ID["c-sex"], options=[{"label": f" {s}", "value": s} for s in SEXES],
                                     value=list(scenario.sexes), inline=True, className="radio"),
                control_id=ID["c-sex"]),
