@@ -480,3 +480,6 @@ def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cac
     assert main(["serve"]) == 0
     assert calls == [("127.0.0.1", 8123), ("127.0.0.2", 9000), ("127.0.0.1", 8050)]
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    monkeypatch.setenv("ANONSET_PORT", "abc")
+    assert main(["serve"]) == 2 and calls[-1] == ("127.0.0.1", 8050)
+    assert "ANONSET_PORT must be a whole number" in capsys.readouterr().err

@@ -5,7 +5,12 @@ from __future__ import annotations
 def _serve(args) -> int:
     from dashboard.settings import load
 
-    settings = load()  # ANONSET_HOST / ANONSET_PORT, unless the command line says otherwise
+    from . import CliError
+
+    try:
+        settings = load()  # ANONSET_HOST / ANONSET_PORT, unless the command line says otherwise
+    except ValueError as exc:  # a malformed ANONSET_* variable: one line, not a traceback
+        raise CliError(str(exc)) from None
     host = args.host or settings.host
     port = args.port or settings.port
     from dashboard.app import app
