@@ -20,7 +20,7 @@ from typing import Callable
 import pandas as pd
 
 from . import geometry as geo
-from .registry import AUXILIARY_MODULE, BODY_PRIORS_MODULE, DEFAULT_BODY_PRIOR_COUNTRY, POPULATION_LOADERS
+from .registry import AUXILIARY_MODULE, BODY_PRIORS_MODULE, DEFAULT_BODY_PRIOR_COUNTRY, MICRODATA_LOADERS, POPULATION_LOADERS
 from .schema import CountryData, LoaderError, SourceFile, validate_fraction_table, validate_population
 
 SCHEMA_VERSION = 1
@@ -110,6 +110,27 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
     return entry
 
 
+def _write_microdata(raw_root: Path, out: Path, log) -> dict:
+    """Write every record-level data set (:data:`MICRODATA_LOADERS`); return their manifest entries."""
+    entries = {}
+    for loader in MICRODATA_LOADERS:
+        for data in loader.load(raw_root):
+            if data.id in entries:
+                raise LoaderError(data.sources[0].path if data.sources else data.id, None,
+                                  f"record-level data set {data.id!r} is produced twice")
+            _write_parquet(data.table, out / "microdata" / f"{data.id}.parquet")
+            entries[data.id] = {
+                "name": data.name,
+                "loader": loader.module,
+                "note": data.note,
+                "rows": int(len(data.table)),
+                "columns": list(data.table.columns),
+                "sources": [_source_entry(s, raw_root, rows=int(len(data.table))) for s in data.sources],
+            }
+            log(f"  {loader.module}: {data.id}, {len(data.table):,} records")
+    return entries
+
+
 def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[dict]]:
     chosen: dict[str, tuple[str, CountryData]] = {}
     superseded = []
@@ -171,11 +192,13 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
                 "keys": [c for c in table.table.columns if c != "fraction"],
                 "sources": [_source_entry(s, raw_root) for s in table.sources],
             }
+        micro_entries = _write_microdata(raw_root, tmp, log)
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "datasets": datasets,
             "body_priors": prior_entries,
             "auxiliary": aux_entries,
+            "microdata": micro_entries,
             "superseded": superseded,
         }
         (tmp / "manifest.json").write_text(

@@ -7,6 +7,7 @@ Layout of the cache (written by :mod:`census_loaders.build`)::
     boundaries/<CODE>.geojson     simplified district polygons, feature id = district_id
     body_priors.parquet           height/weight mean and SD by prior country × sex × age
     auxiliary/<ID>.parquet        fraction tables (schema.FractionTable)
+    microdata/<ID>.parquet        record-level samples (schema.MicroData: NHANES, …)
 
 Reads are memoised per cache folder and file modification time, so a rebuilt
 cache is picked up without restarting, and repeated calls cost nothing.
@@ -183,3 +184,24 @@ def auxiliary_table(table_id: str, root: Path | None = None) -> FractionTable:
         country=entry.get("country"),
         note=entry.get("note", ""),
     )
+
+
+def microdata_info(dataset_id: str, root: Path | None = None) -> dict:
+    """The manifest entry of a record-level data set (name, note, rows, columns, sources)."""
+    entries = manifest(root).get("microdata", {})
+    if dataset_id not in entries:
+        known = ", ".join(sorted(entries)) or "none"
+        raise UnknownDataset(f"unknown record-level data set {dataset_id!r}; the cache has: {known}")
+    return entries[dataset_id]
+
+
+@lru_cache(maxsize=8)
+def _microdata(path: Path, stamp: float) -> pd.DataFrame:
+    return read_parquet(path)
+
+
+def microdata(dataset_id: str, root: Path | None = None) -> pd.DataFrame:
+    """A record-level data set (one row per person), a fresh copy safe to modify."""
+    microdata_info(dataset_id, root)
+    path = _root(root) / "microdata" / f"{dataset_id}.parquet"
+    return _microdata(path, _stamp(path)).copy()

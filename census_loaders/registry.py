@@ -29,6 +29,11 @@ POPULATION_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.eurostat", "eu"),
 ]
 
+#: Record-level data sets (``load(folder) -> list[MicroData]``), cached under ``microdata/``.
+MICRODATA_LOADERS: list[LoaderEntry] = [
+    LoaderEntry("census_loaders.nhanes", "us"),
+]
+
 #: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, list[SourceFile])]``.
 BODY_PRIORS_MODULE = "census_loaders.body"
 #: Countries without their own body statistics borrow these (SPEC §1.1).

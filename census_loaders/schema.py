@@ -272,6 +272,22 @@ FRACTION_KEYS = ("district_id", "sex", "age_from", "age_to")
 
 
 @dataclass
+class MicroData:
+    """A record-level data set (one row per person or user), cached as ``microdata/<id>.parquet``.
+
+    Unlike the population tables these are samples of real individuals (NHANES) or of
+    real behaviour (ratings): the body model is validated on them and the data-set and
+    attack pages analyse them.  ``table`` is already typed and validated by its loader.
+    """
+
+    id: str
+    name: str
+    table: pd.DataFrame
+    sources: list[SourceFile] = field(default_factory=list)
+    note: str = ""
+
+
+@dataclass
 class FractionTable:
     """A piece of auxiliary knowledge: the fraction f ∈ [0, 1] of people it applies to.
 
