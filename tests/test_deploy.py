@@ -467,11 +467,10 @@ def test_memoised_functions_take_no_personal_attributes():
 
 
 def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cache_root, monkeypatch, capsys):
-    from dashboard.app import app
-    from dashboard.cli import main
+    from dashboard.cli import main, serve
 
     calls = []
-    monkeypatch.setattr(app, "run", lambda **kw: calls.append((kw["host"], kw["port"])))
+    monkeypatch.setattr(serve, "run_production", lambda host, port, workers: calls.append((host, port)))
     monkeypatch.setenv("ANONSET_PORT", "8123")
     monkeypatch.delenv("ANONSET_HOST", raising=False)
     assert main(["serve"]) == 0
@@ -483,3 +482,45 @@ def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cac
     monkeypatch.setenv("ANONSET_PORT", "abc")
     assert main(["serve"]) == 2 and calls[-1] == ("127.0.0.1", 8050)
     assert "ANONSET_PORT must be a whole number" in capsys.readouterr().err
+
+
+def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
+    from dashboard.app import app
+    from dashboard.cli import main
+
+    calls = []
+    monkeypatch.setattr(app, "run", lambda **kw: calls.append((kw["host"], kw["port"])))
+    assert main(["serve", "--dev", "--port", "9001"]) == 0
+    assert calls == [("127.0.0.1", 9001)]
+
+
+def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
+    """The README's first command: a production server, no red warning, no line per request."""
+    import requests
+
+    from browser_support import free_port
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
+                                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "ANONSET_WORKERS": "1"})
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                r = requests.get(f"http://127.0.0.1:{port}/explore", timeout=5)
+                break
+            except requests.ConnectionError:
+                assert proc.poll() is None, log.read_text()
+                assert time.time() < deadline, log.read_text()
+                time.sleep(0.3)
+        assert r.status_code == 200 and "AnonSet" in r.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    text = log.read_text()
+    assert f"AnonSet on http://127.0.0.1:{port}/" in text
+    assert "gunicorn" in text.lower()
+    assert "development server" not in text.lower()
+    assert "GET /explore" not in text
