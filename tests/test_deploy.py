@@ -289,6 +289,7 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
         r = requests.post(f"{url}/_dash-update-component?endId=query-secret-2", json=_personal_body(), timeout=60)
         assert r.status_code == 200
         assert requests.get(f"{url}/about?country=query-secret-3", timeout=10).status_code == 200
+        requests.get(f"{url}/forged%0aFORGED-LINE%0d%00end", timeout=10)  # a newline and a NUL in the path
         time.sleep(0.5)
     finally:
         _stop(proc)
@@ -298,6 +299,9 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
     for secret in ("query-secret", str(SECRET_HEIGHT), str(SECRET_WEIGHT), SECRET_FACT, "?"):
         assert secret not in "\n".join(l for l in text.splitlines() if '"GET' in l or '"POST' in l), secret
     assert "Traceback" not in text
+    forged = [line for line in text.splitlines() if "FORGED-LINE" in line]
+    assert len(forged) == 1 and "/forged\\x0aFORGED-LINE\\x0d\\x00end" in forged[0], forged
+    assert "\x00" not in text
 
 
 def test_dockerfile_runs_gunicorn_with_the_config():
