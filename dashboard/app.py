@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import re
-import sys
 import traceback
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from flask import Response, request
 from flask_caching import Cache
 from werkzeug.exceptions import HTTPException
 
-from . import ids
+from . import ids, views
 from . import settings as settings_module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -425,10 +424,7 @@ def warm() -> dict:
         load_country_model(code)
         cl.boundaries(code)
         cl.auxiliary_tables(code)
-    for page in dash.page_registry.values():  # each page precomputes what every visit opens with
-        page_warm = getattr(sys.modules.get(page["module"]), "warm", None)
-        if callable(page_warm):
-            page_warm()
+    views.warm_all()  # each page's view precomputes what every visit opens with
     with server.test_client() as client:  # builds callbacks, routes and the index once, pre-fork
         for path in ("/", "/_dash-layout", "/_dash-dependencies"):
             client.get(path)
