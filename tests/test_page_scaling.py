@@ -15,6 +15,7 @@ from page_checks import checked_figure, component_text
 from dash import html
 from dash.exceptions import PreventUpdate
 
+from dashboard import forms
 from dashboard.core import census_partition as cp
 from dashboard.core import pyc
 from dashboard.core.errors import InputError
@@ -291,8 +292,8 @@ def test_census_and_forecast_views_are_memoised(cache_root):
 @pytest.mark.parametrize("country, users", [("DE", 10_000), ("LI", 1e8)])
 def test_census_values_in_one_pass_equal_each_row_alone(cache_root, country, users):
     sc = cp.census_scaling(cp.Scenario(countries=(country,)), country)
-    rows = V.census_rows(sc, users)
-    values = V.census_values(sc, rows)
+    rows = cp.gallery_sizes(sc, users)
+    values = cp.census_values(sc, rows)
     assert all(values[n] == sc.at(n) for n in rows) and values[8e9][0] is None
 
 
@@ -437,10 +438,10 @@ def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog, fresh_ca
 
 
 def test_csv_with_and_without_header(cache_root):
-    rows = V.parse_csv(*_csv("n,kappa\n100,0.99\n1000,0.8\n"))
+    rows = forms.parse_csv(*_csv("n,kappa\n100,0.99\n1000,0.8\n"))
     assert rows == [{"n": 100.0, "kappa": 0.99}, {"n": 1000.0, "kappa": 0.8}]
-    assert V.parse_csv(*_csv("100;0.99\n1000;0.8\n# comment\n\n")) == rows
-    assert V.parse_csv(*_csv("\ufeffkappa,n\n0.99,100\n0.8,1000\n")) == rows
+    assert forms.parse_csv(*_csv("100;0.99\n1000;0.8\n# comment\n\n")) == rows
+    assert forms.parse_csv(*_csv("\ufeffkappa,n\n0.99,100\n0.8,1000\n")) == rows
 
 
 @pytest.mark.parametrize("text, message", [
@@ -451,7 +452,7 @@ def test_csv_with_and_without_header(cache_root):
 ])
 def test_bad_csv_gives_a_message(cache_root, text, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        V.parse_csv(*_csv(text) if text else ("data:text/csv;base64,", "m.csv"))
+        forms.parse_csv(*_csv(text) if text else ("data:text/csv;base64,", "m.csv"))
 
 
 def test_huge_csv_is_refused_quickly(S):
@@ -459,11 +460,11 @@ def test_huge_csv_is_refused_quickly(S):
     contents, name = _csv(big, "big.csv")
     t0 = time.perf_counter()
     with pytest.raises(InputError, match="MB; files of at most 1 MB"):
-        V.parse_csv(contents, name)
+        forms.parse_csv(contents, name)
     assert time.perf_counter() - t0 < 0.5
     many = "".join("1,1\n" for _ in range(200_000))  # under 1 MB, but 200,000 rows
     with pytest.raises(InputError, match="at most 10,000 measurements"):
-        V.parse_csv(*_csv(many))
+        forms.parse_csv(*_csv(many))
     out = _in_callback(V.ID["f-upload"] + ".contents", S.on_points_source, 0, 0, 0, 0, contents, name, None, [])
     assert out[0] is S.no_update and "1 MB" in _error(out[1])
 
@@ -471,17 +472,17 @@ def test_huge_csv_is_refused_quickly(S):
 def test_binary_or_broken_uploads(cache_root):
     binary = "data:application/octet-stream;base64," + base64.b64encode(b"\xff\xfe\x00\x81").decode()
     with pytest.raises(InputError, match="not a UTF-8 text"):
-        V.parse_csv(binary, "x.bin")
+        forms.parse_csv(binary, "x.bin")
     with pytest.raises(InputError, match="could not be read"):
-        V.parse_csv("data:text/csv;base64,@@@@", "x.csv")
+        forms.parse_csv("data:text/csv;base64,@@@@", "x.csv")
 
 
 def test_pasted_text(cache_root):
-    assert V.parse_points_text("100:0.9, 1000:0.5") == [{"n": 100.0, "kappa": 0.9}, {"n": 1000.0, "kappa": 0.5}]
-    assert V.parse_points_text("n kappa\n100 0.9\n1000 0.5") == [{"n": 100.0, "kappa": 0.9},
+    assert forms.parse_points_text("100:0.9, 1000:0.5") == [{"n": 100.0, "kappa": 0.9}, {"n": 1000.0, "kappa": 0.5}]
+    assert forms.parse_points_text("n kappa\n100 0.9\n1000 0.5") == [{"n": 100.0, "kappa": 0.9},
                                                                {"n": 1000.0, "kappa": 0.5}]
     with pytest.raises(InputError, match="holds no measurements"):
-        V.parse_points_text("   ")
+        forms.parse_points_text("   ")
 
 
 def test_points_sources(cache_root):

@@ -292,7 +292,6 @@ def map_state(s: Scenario, selected: str | None, has_map: bool) -> dict:
 def map_patch(s: Scenario, selected: str | None, loaded: Mapping):
     """A Patch with only what changed since ``loaded`` (colours, hover, selection), or no_update."""
     now = map_state(s, selected, True)
-    code = s.countries[0]
     patch = Patch()
     changed = False
     if (now["profile"], now["stat"], now["k"]) != (loaded.get("profile"), loaded.get("stat"), loaded.get("k")):

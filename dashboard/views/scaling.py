@@ -18,12 +18,9 @@ memos and :func:`warm` — so it is imported by its real name and tested without
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 import logging
 import math
-import re
 import shlex
 from typing import NamedTuple
 
@@ -64,9 +61,8 @@ CURSOR_PRESETS = {"10k": 1e4, "1m": 1e6, "earth": WORLD}
 # census
 DEFAULT_APP_USERS = 10_000
 # forecast
-MAX_CSV_BYTES = 1_000_000
 UPLOAD_REFUSED_BYTES = 20_000_000
-MAX_POINTS = pyc_fit.MAX_POINTS
+MAX_POINTS = forms.MAX_POINTS
 MAX_POINTS_IN_LINK = 50
 MAX_POINTS_IN_COMMAND = 200
 HOLDOUT_CHOICES = (0, 1, 2, 3)
@@ -122,17 +118,8 @@ def parse_cursor(value) -> float:
     return n
 
 
-class Law(NamedTuple):
-    """One (h, γ) and its curves over :data:`LAW_NS`."""
-
-    h_bits: float
-    gamma: float
-    k: int
-    d: float
-    alpha: float
-    kappa: np.ndarray
-    xi: np.ndarray
-    viol: np.ndarray
+#: The law's curves (:class:`~dashboard.core.pyc.LawCurves`) as the explore view draws them.
+Law = pyc.LawCurves
 
 
 def law_curves(h_bits, gamma, k) -> Law:
@@ -146,9 +133,13 @@ def _law(h_bits: float, gamma: float, k: int) -> Law:
 
     Shared between requests, so the arrays are read-only.
     """
-    d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(h_bits), gamma)
-    return Law(h_bits, gamma, k, d, alpha, _read_only(pyc.kappa(LAW_NS, d, alpha)),
-               _read_only(pyc.uniqueness(LAW_NS, d, alpha)), _read_only(pyc.k_violations(LAW_NS, d, alpha, k)))
+    return pyc.law_curves(h_bits, gamma, k, LAW_NS)
+
+
+@functools.lru_cache(maxsize=1024)
+def law_at(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
+    """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts (memoised: the chart's cursor needs them too)."""
+    return pyc.law_point(d, alpha, k, n)
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,12 +147,6 @@ def law_figure(h_bits: float, gamma: float, k: int, n: float) -> dict:
     """The explore chart of validated (h, γ, k) with its cursor at n; memoised and shared: read-only."""
     law = _law(h_bits, gamma, k)
     return figs.law_figure(LAW_NS, law.kappa, law.xi, law.viol, k, n, law_at(law.d, law.alpha, k, n)[:3])
-
-
-def _read_only(values: np.ndarray) -> np.ndarray:
-    values = np.asarray(values, dtype=float)
-    values.setflags(write=False)
-    return values
 
 
 def clear_caches() -> None:
@@ -172,13 +157,6 @@ def clear_caches() -> None:
     _CENSUS_VIEWS.clear()
     _CENSUS_CURVES.clear()
     _FORECAST_VIEWS.clear()
-
-
-@functools.lru_cache(maxsize=1024)
-def law_at(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
-    """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts (memoised: the chart's cursor needs them too)."""
-    return (pyc.kappa(n, d, alpha), pyc.uniqueness(n, d, alpha), pyc.k_violations(n, d, alpha, k),
-            pyc.expected_sets(n, d, alpha))
 
 
 def cursor_target(trigger, log_n, n, country) -> tuple[float | None, float | None]:
@@ -274,117 +252,6 @@ def parse_users(value) -> float:
 # ---- forecast
 
 
-def _cell_number(value, row: int, column: str) -> float | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise InputError(f"Row {row}: {value!r} in column {column} is not a number")
-    if isinstance(value, (int, float)):
-        return float(value)
-    text = str(value).strip().replace("_", "")
-    try:
-        return float(text)
-    except ValueError:
-        raise InputError(f"Row {row}: {text[:30]!r} in column {column} is not a number") from None
-
-
-def rows_to_points(rows) -> tuple[np.ndarray, np.ndarray]:
-    """Table rows ({"n": …, "kappa": …}) → validated (n, κ); blank rows are skipped."""
-    if not isinstance(rows, list):
-        raise InputError("Enter at least two measurements (n, κ̂)")
-    if len(rows) > MAX_POINTS:
-        raise InputError(f"At most {MAX_POINTS:,} measurements are accepted (got {len(rows):,} rows)")
-    n, k = [], []
-    for i, row in enumerate(rows, start=1):
-        row = row if isinstance(row, dict) else {}
-        a, b = _cell_number(row.get("n"), i, "n"), _cell_number(row.get("kappa"), i, "κ̂")
-        if a is None and b is None:
-            continue
-        if a is None or b is None:
-            raise InputError(f"Row {i}: give both the gallery size n and the measured κ̂")
-        n.append(a)
-        k.append(b)
-    return pyc_fit.check_points(n, k)
-
-
-_SEP = re.compile(r"[,;\t]+|\s+")
-_KAPPA_NAMES = {"kappa", "κ", "k", "correctness", "kappa_hat", "κ̂", "kappahat"}
-
-
-def parse_points_text(text: str) -> list[dict]:
-    """Pasted measurements, one ``n,kappa`` per line (or ``n:kappa,n:kappa``) → table rows."""
-    text = str(text or "")
-    if len(text) > MAX_CSV_BYTES:
-        raise InputError("The pasted text is larger than 1 MB; upload a CSV of at most 10,000 points instead")
-    if ":" in text:
-        pairs = [p.strip() for p in re.split(r"[,;\n]+", text) if p.strip()]
-        lines = [p.replace(":", ",") for p in pairs]
-    else:
-        lines = text.splitlines()
-    return _rows_from_lines(lines, "pasted text", line_word="Line")
-
-
-def parse_csv(contents: str | None, filename: str | None = None) -> list[dict]:
-    """An uploaded CSV (columns n,kappa; header optional) → table rows, within the stated limits."""
-    name = str(filename or "the file")[:80]
-    if not contents or "," not in contents:
-        raise InputError(f"{name}: the upload is empty")
-    head, b64 = contents.split(",", 1)
-    if len(b64) * 3 // 4 > MAX_CSV_BYTES + 3:
-        size = len(b64) * 3 // 4
-        raise InputError(f"{name} is {size / 1e6:.1f} MB; files of at most 1 MB "
-                         f"(and {MAX_POINTS:,} points) are accepted")
-    try:
-        raw = base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError):
-        raise InputError(f"{name}: the upload could not be read") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{name} is not a UTF-8 text (CSV) file") from None
-    return _rows_from_lines(text.splitlines(), name, line_word="Line")
-
-
-def _rows_from_lines(lines, source: str, line_word: str) -> list[dict]:
-    numbered = [(i, ln.split("#", 1)[0].strip()) for i, ln in enumerate(lines, start=1)]
-    numbered = [(i, ln) for i, ln in numbered if ln]
-    if not numbered:
-        raise InputError(f"{source} holds no measurements")
-    if len(numbered) > MAX_POINTS + 1:
-        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
-    cols = (0, 1)
-    first = [c.strip().strip('"').lower() for c in _SEP.split(numbered[0][1]) if c.strip()]
-    if first and not all(_is_number(c) for c in first):
-        try:
-            cols = (first.index("n"), next(i for i, c in enumerate(first) if c in _KAPPA_NAMES))
-        except (ValueError, StopIteration):
-            raise InputError(f"{source}: the header must name the columns n and kappa "
-                             f"(found {', '.join(first)[:60]})") from None
-        numbered = numbered[1:]
-    if len(numbered) > MAX_POINTS:
-        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
-    rows = []
-    for i, ln in numbered:
-        cells = [c.strip().strip('"') for c in _SEP.split(ln) if c.strip()]
-        if len(cells) <= max(cols):
-            raise InputError(f"{line_word} {i} of {source}: expected two columns n,kappa, found {ln[:40]!r}")
-        values = []
-        for c in (cells[cols[0]], cells[cols[1]]):
-            if not _is_number(c):
-                raise InputError(f"{line_word} {i} of {source}: {c[:30]!r} is not a number")
-            values.append(float(c))
-        rows.append({"n": values[0], "kappa": values[1]})
-    return rows
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def parse_holdout(value, n_points: int) -> int:
     h = forms.number(value, "Held-out points", lo=0, hi=max(HOLDOUT_CHOICES))
     h = 0 if h is None else int(h)
@@ -410,8 +277,8 @@ def points_from_query(text) -> list[dict] | None:
     """Table rows from a link's ``points=n:kappa,…``, checked like typed ones."""
     if not text:
         return None
-    rows = parse_points_text(str(text)[:20_000])
-    rows_to_points(rows)
+    rows = forms.parse_points_text(str(text)[:20_000])
+    forms.rows_to_points(rows)
     return rows
 
 
@@ -476,34 +343,10 @@ def census_summary(sc: cp.CensusScaling) -> list:
     ]
 
 
-def census_rows(sc: cp.CensusScaling, app_n: float) -> list[float]:
-    ns = {1e3, 1e4, 1e6, float(app_n), float(sc.partition.records), WORLD}
-    return sorted(n for n in ns if n >= 1)
-
-
-def census_values(sc: cp.CensusScaling, ns) -> dict[float, tuple[float | None, float]]:
-    """``sc.at(n)`` for every n, with the exact κ of all n inside the population in one pass over the sets
-    (``sc.at`` makes a pass for each n, and the table has six rows)."""
-    ns = [float(n) for n in ns]
-    inside = [n for n in ns if n <= sc.partition.records]
-    exact = dict(zip(inside, np.atleast_1d(sc.partition.exact_kappa(np.array(inside))).tolist())) if inside else {}
-    law = np.atleast_1d(sc.fit.kappa(np.array(ns))).tolist()
-    return {n: (exact.get(n), kappa) for n, kappa in zip(ns, law, strict=True)}
-
-
-def with_gallery_size(sc: cp.CensusScaling, n: float, exact: float | None, law: float) -> cp.CensusScaling:
-    """``sc`` with gallery size n (κ from :func:`census_values`) on its curves, in order."""
-    if np.isin(n, sc.n):
-        return sc
-    i = int(np.searchsorted(sc.n, n))
-    return cp.CensusScaling(sc.partition, sc.fit, np.insert(sc.n, i, n),
-                            np.insert(sc.exact, i, math.nan if exact is None else exact), np.insert(sc.pyc, i, law))
-
-
 def census_table(sc: cp.CensusScaling, app_n: float, values: dict) -> html.Table:
     """κ at the table's gallery sizes (``values`` from :func:`census_values` of :func:`census_rows`)."""
     body = []
-    for n in census_rows(sc, app_n):
+    for n in cp.gallery_sizes(sc, app_n):
         exact, law = values[n]
         tags = []
         if n == app_n:
@@ -772,7 +615,7 @@ def forecast_section(rows: list[dict], holdout: int):
             html.Button("Clear", id=ID["f-clear"], className="button secondary", n_clicks=0),
         ], className="buttons"),
         field("Paste points", dcc.Textarea(id=ID["f-paste"], placeholder="n,kappa per line, e.g.\n100,0.99\n1000,0.80",
-                                            className="paste-box", maxLength=MAX_CSV_BYTES),
+                                            className="paste-box", maxLength=forms.MAX_CSV_BYTES),
                "One n,kappa per line (a header line is optional), or n:kappa,n:kappa.", ID["f-paste"]),
         html.Button("Use pasted points", id=ID["f-use-paste"], className="button", n_clicks=0),
         dcc.Upload(id=ID["f-upload"], children=html.Div(["Drop a CSV here or ", html.U("choose a file")]),
@@ -856,7 +699,7 @@ def link_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, w
         census = dict(census_scenario(country, sexes, ages, body, hw, ww, aux).to_query())
         census["users"] = _num_arg(parse_users(users))
     else:
-        n, kk = rows_to_points(rows)
+        n, kk = forms.rows_to_points(rows)
         forecast = {"holdout": str(parse_holdout(holdout, n.size))}
         if n.size <= MAX_POINTS_IN_LINK:
             forecast["points"] = ",".join(f"{_num_arg(a)}:{b:.6g}" for a, b in zip(n, kk, strict=True))
@@ -956,9 +799,9 @@ def render_census(country, sexes, ages, body, hw, ww, aux, users) -> dict:
 def _census_view(scenario: Scenario, code: str, part: cp.CensusPartition, app_n: float) -> dict:
     population = _CENSUS_CURVES.get(part, lambda: cp.census_scaling(
         scenario, code, np.union1d(cp.DEFAULT_NS, [float(max(part.records, 1))])))
-    rows = census_rows(population, app_n)
-    values = census_values(population, rows)
-    sc = with_gallery_size(population, app_n, *values[float(app_n)])
+    rows = cp.gallery_sizes(population, app_n)
+    values = cp.census_values(population, rows)
+    sc = cp.with_gallery_size(population, app_n, *values[float(app_n)])
     notes = aggregates.scenario_notes(scenario, code)
     return {
         "c-sentence": census_sentence(sc, app_n, values),
@@ -981,10 +824,10 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
     if trigger == ID["f-clear"]:
         return [{"n": None, "kappa": None}, {"n": None, "kappa": None}], None
     if trigger == ID["f-use-paste"]:
-        new = parse_points_text(pasted)
+        new = forms.parse_points_text(pasted)
         return new, html.Div(f"{len(new):,} points from the pasted text.", className="field-help")
     if trigger == ID["f-upload"]:
-        new = parse_csv(contents, filename)
+        new = forms.parse_csv(contents, filename)
         return new, html.Div(f"{len(new):,} points from {str(filename or 'the file')[:80]}.", className="field-help")
     raise PreventUpdate
 
@@ -999,7 +842,7 @@ def render_forecast(rows, holdout) -> dict:
     band takes ~0.3 s; the example is every visitor's first answer) and shared between
     requests: treat the answer as read-only.
     """
-    n, k = rows_to_points(rows)
+    n, k = forms.rows_to_points(rows)
     hold = parse_holdout(holdout, n.size)
     key = (np.asarray(n, dtype=float).tobytes(), np.asarray(k, dtype=float).tobytes(), hold)
     return _FORECAST_VIEWS.get(key, lambda: _forecast_view(n, k, hold))
