@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from dashboard.core.cas import HEIGHT_LIMITS, WEIGHT_LIMITS
+from dashboard.core.parsing import HEIGHT_LIMITS, WEIGHT_LIMITS
 from dashboard.core import pyc_fit
 from dashboard.core.errors import InputError
 

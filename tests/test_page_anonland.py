@@ -317,7 +317,6 @@ def test_expired_rerun_falls_back_to_the_shipped_result(page_module):
 
 
 def test_a_run_whose_worker_died_is_reported_lost(page_module):
-    P = page_module
     job = "C" * 24
     V._cache().set(V._key(job, "status"), {"state": "running", "fraction": 0.4, "message": "drawing",
                                            "updated": time.time() - V.STALE_AFTER - 1}, timeout=60)

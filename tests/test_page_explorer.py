@@ -460,7 +460,6 @@ def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
 
 
 def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
-    page = E
 
     def boom(*a, **k):
         raise RuntimeError("secret detail")

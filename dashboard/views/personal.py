@@ -26,7 +26,8 @@ from dashboard.core import catalog
 from dashboard.core import verdict as verdict_text
 from dashboard.core.body_model import load_country_model
 from census_loaders.auxiliary import user_fraction
-from dashboard.core.cas import DEFAULT_KS, CasWarning, Profile, format_count, format_counts, profile_report
+from dashboard.core.cas import DEFAULT_KS, CasWarning, Profile, profile_report
+from dashboard.core.formatting import format_count, format_counts
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
 from dashboard.figures.maps import choropleth, geojson_url, log_colorbar, view_of

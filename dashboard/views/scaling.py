@@ -34,7 +34,7 @@ from dashboard.components import card, command_block, field
 from dashboard.core import aggregates, catalog, pyc, pyc_fit
 from dashboard.core import census_partition as cp
 from dashboard.core.body_model import BAND_WIDTHS, SEXES
-from dashboard.core.cas import format_count
+from dashboard.core.formatting import format_count
 from dashboard.core.errors import InputError
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario
