@@ -12,6 +12,7 @@ from dash import html, no_update
 
 from dashboard.core import anonland as core
 from dashboard.figures import anonland as figs
+from dashboard import jobs
 from dashboard.views import anonland as V
 
 
@@ -241,8 +242,8 @@ def test_build_rerun_sizes_are_scaled_or_given(cache_root):
 
 
 def test_forged_job_ids_are_refused(cache_root):
-    assert V.valid_job({"job": "../../etc/passwd"}) is None
-    assert V.valid_job("x" * 10) is None
+    assert jobs.valid_job({"job": "../../etc/passwd"}) is None
+    assert jobs.valid_job("x" * 10) is None
     poll = V.poll_job({"job": "A" * 24})  # well-formed but unknown
     assert poll.interval_disabled and "no longer known" in poll.message.children
 
@@ -318,8 +319,8 @@ def test_expired_rerun_falls_back_to_the_shipped_result(page_module):
 
 def test_a_run_whose_worker_died_is_reported_lost(page_module):
     job = "C" * 24
-    V._cache().set(V._key(job, "status"), {"state": "running", "fraction": 0.4, "message": "drawing",
-                                           "updated": time.time() - V.STALE_AFTER - 1}, timeout=60)
+    jobs.cache.set(jobs._key(job, "status"), {"state": "running", "fraction": 0.4, "message": "drawing",
+                                              "updated": time.time() - jobs.STALE_AFTER - 1}, timeout=60)
     poll = V.poll_job({"job": job})
     assert poll.interval_disabled and poll.start_disabled is False
     assert "stopped answering" in poll.message.children
@@ -327,11 +328,11 @@ def test_a_run_whose_worker_died_is_reported_lost(page_module):
 
 def test_the_busy_limit_refuses_instead_of_queueing(page_module):
     P = page_module
-    held = [V._SLOTS.acquire(blocking=False) for _ in range(V.MAX_RUNNING)]
+    held = [jobs._SLOTS.acquire(blocking=False) for _ in range(jobs.MAX_RUNNING)]
     try:
         out = _start(P, scale=0.001, citizens=5)
         assert out[0] is no_update and "already running" in out[4].children
     finally:
         for ok in held:
             if ok:
-                V._SLOTS.release()
+                jobs._SLOTS.release()

@@ -11,6 +11,7 @@ from dash import Input, Output, State, callback, dcc, html, no_update
 from dashboard.components import error_box
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
+from dashboard.jobs import job_result, request_cancel, start_job, valid_job
 from dashboard.views.anonland import (
     CLASS_NAMES,
     EXPLAIN,
@@ -19,15 +20,11 @@ from dashboard.views.anonland import (
     RESULT_KEYS,
     Poll,
     build_rerun,
-    job_result,
     poll_job,
     render,
     render_full,
-    request_cancel,
     rerun_panel,
     results_section,
-    start_job,
-    valid_job,
 )
 
 dash.register_page(__name__, path="/anonland", name="AnonLand", order=40,

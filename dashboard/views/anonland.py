@@ -6,30 +6,26 @@ once per process).  A smaller AnonLand can be rerun in the background:
 * Dash's ``background=True`` callbacks need ``diskcache`` or Celery, and neither
   is installed, so the rerun is a **thread** started by the "Run" callback, polled
   by a ``dcc.Interval``.
-* The job's status, cancel flag and result live in the app's server-side cache
-  (``dashboard.app.cache``: Flask-Caching on a shared folder, or Redis), keyed by a
-  random job id — not in process memory — so the poll may reach any gunicorn
-  worker on the host (the README deploys four).  Entries expire after an hour.
-* A worker that dies mid-run leaves a status that stops being updated; the poll
-  reports it as lost after :data:`STALE_AFTER` seconds instead of spinning forever.
+* The job runner is :mod:`dashboard.jobs`: status, cancel flag and result live in the
+  server-side cache (:mod:`dashboard.cache`), so the poll may reach any gunicorn worker.
 
 Reruns are capped (:data:`MAX_PEOPLE`, :data:`MAX_CITIZENS_PER_CLASS`, at most
-:data:`MAX_RUNNING` at once per worker); at the cap a run takes about a second.
+:data:`dashboard.jobs.MAX_RUNNING` at once per worker); at the cap a run takes about a second.
+
+This module holds what the page computes or draws without a callback; the layout and the
+callbacks are in :mod:`dashboard.pages.anonland`.
 """
 from __future__ import annotations
 
 import functools
 import logging
-import re
-import secrets
-import threading
-import time
 from typing import NamedTuple
 
 import pandas as pd
 from dash import dcc, html, no_update
 
 from dashboard import forms, ids
+from dashboard.jobs import job_status, valid_job
 from dashboard.components import card, field, kv_table, table
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
@@ -46,21 +42,11 @@ SCALE_RANGE = (0.001, 0.1)
 EPSILON_MAX = 1000.0
 WIDTH_RANGE = (0.5, 50.0)
 SEED_MAX = 2**32 - 1
-#: Reruns one worker process runs at the same time (more are refused, not queued).
-MAX_RUNNING = 2
-#: Seconds a job's status and result stay in the cache.
-JOB_TIMEOUT = 3600
-#: A running job whose status has not changed for this long is reported as lost.
-STALE_AFTER = 60.0
 #: Poll period of the progress display (ms).
 POLL_MS = 400
 
 DEFAULTS = dict(scale=0.01, epsilon=2.0, height_width=5, weight_width=5, citizens=200, seed=2026)
 CLASS_NAMES = tuple(c.name for c in core.DEFAULT_CLASSES)
-_JOB_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-_SLOTS = threading.BoundedSemaphore(MAX_RUNNING)
-#: Columns of a rerun kept in the cache (what the charts need).
-_KEEP = ("citizen", "district_class", "ras", "cas", "cas_noisy", "divergence", "divergence_noisy", "noisy_minus_plain")
 
 
 def _id(name: str) -> str:
@@ -138,101 +124,6 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
     s = _number(seed, "Seed", 0, SEED_MAX, whole=True)
     return core.AnonLandConfig(classes=tuple(classes), epsilon=eps, height_width=hw, weight_width=ww,
                                citizens_per_class=k, seed=s)
-
-
-# --------------------------------------------------------------------------- background jobs
-
-
-class _Cancelled(Exception):
-    """Raised from the progress hook when the person pressed Cancel."""
-
-
-def _cache():
-    """The app's server-side cache (imported late: pages load while ``dashboard.app`` is still importing)."""
-    from dashboard.app import cache
-
-    return cache
-
-
-def _key(job: str, part: str) -> str:
-    return f"anonland-job:{job}:{part}"
-
-
-def valid_job(job) -> str | None:
-    """The job id from the browser's store, or None if it is not one of ours (it becomes a cache key)."""
-    job = job.get("job") if isinstance(job, dict) else job
-    return job if isinstance(job, str) and _JOB_RE.match(job) else None
-
-
-def _set_status(job: str, state: str, fraction: float, message: str) -> None:
-    _cache().set(_key(job, "status"), {"state": state, "fraction": float(fraction), "message": message,
-                                       "updated": time.time()}, timeout=JOB_TIMEOUT)
-
-
-def job_status(job: str) -> dict | None:
-    """``{"state": running|done|cancelled|error|lost, "fraction", "message"}``, or None for an unknown job."""
-    status = _cache().get(_key(job, "status"))
-    if not isinstance(status, dict):
-        return None
-    if status["state"] == "running" and time.time() - status.get("updated", 0) > STALE_AFTER:
-        return {**status, "state": "lost", "message": "The run stopped answering (the server may have restarted)."}
-    return status
-
-
-def job_result(job: str) -> tuple[pd.DataFrame, dict] | None:
-    """The finished rerun's citizens and summary (None once expired)."""
-    stored = _cache().get(_key(job, "result"))
-    if not isinstance(stored, dict):
-        return None
-    return stored["citizens"], stored["summary"]
-
-
-def request_cancel(job: str) -> None:
-    _cache().set(_key(job, "cancel"), True, timeout=JOB_TIMEOUT)
-
-
-def _run_job(job: str, cfg: core.AnonLandConfig) -> None:
-    """The thread body: run AnonLand, reporting progress (and honouring Cancel) through the cache."""
-    cache = _cache()
-    last = [0.0]
-
-    def progress(fraction: float, message: str) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.15 and fraction < 1.0:
-            return
-        last[0] = now
-        if cache.get(_key(job, "cancel")):
-            raise _Cancelled
-        _set_status(job, "running", fraction, message)
-
-    try:
-        result = core.run_anonland(cfg, progress)
-        citizens = result.citizens.loc[:, list(_KEEP)].copy()
-        cache.set(_key(job, "result"), {"citizens": citizens, "summary": result.summary}, timeout=JOB_TIMEOUT)
-        run = result.summary["run"]
-        _set_status(job, "done", 1.0, f"Done: {cfg.population:,} people and {cfg.n_citizens:,} test citizens "
-                                      f"in {run['runtime_seconds']:.2f} s.")
-    except _Cancelled:
-        _set_status(job, "cancelled", 0.0, "Cancelled.")
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
-        LOG.error("anonland rerun failed: %s", type(exc).__name__)
-        _set_status(job, "error", 0.0, "Sorry — this rerun failed. Please try other parameters.")
-    finally:
-        _SLOTS.release()
-
-
-def start_job(cfg: core.AnonLandConfig) -> str:
-    """Start a rerun in a daemon thread and return its job id; refuses when this worker is busy."""
-    if not _SLOTS.acquire(blocking=False):
-        raise InputError(f"{MAX_RUNNING} reruns are already running on this server; please try again in a moment.")
-    job = secrets.token_urlsafe(18)
-    try:
-        _set_status(job, "running", 0.0, "Starting…")
-        threading.Thread(target=_run_job, args=(job, cfg), name=f"anonland-{job[:6]}", daemon=True).start()
-    except Exception:
-        _SLOTS.release()
-        raise
-    return job
 
 
 # --------------------------------------------------------------------------- rendering (pure)
