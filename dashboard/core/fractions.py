@@ -78,7 +78,8 @@ def fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:
     Age-keyed rows apply to census groups by the overlap rule (a year-weighted mean
     over the bands a group overlaps, SPEC §1.3).  Overlapping rows are an error.
     """
-    return model.memo(("aux", table.id, _table_digest(table)), lambda: _fraction_array(model, table))
+    # user tables are many (one per typed percentage): a bounded memo, not one per table for ever
+    return model.memo_lru("aux", (table.id, _table_digest(table)), lambda: _fraction_array(model, table), maxsize=128)
 
 
 def _fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:

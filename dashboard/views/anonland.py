@@ -17,7 +17,6 @@ callbacks are in :mod:`dashboard.pages.anonland`.
 """
 from __future__ import annotations
 
-import functools
 import logging
 from typing import NamedTuple
 
@@ -29,6 +28,7 @@ from dashboard.jobs import job_status, valid_job
 from dashboard.components import card, field, kv_table, table
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
+from dashboard.core import memo
 from dashboard.figures import anonland as figs
 from dashboard.figures.style import GRAPH_CONFIG
 
@@ -65,7 +65,7 @@ ID.update({f"size-{name}": _id(f"size-{name}") for name in CLASS_NAMES})
 # --------------------------------------------------------------------------- the shipped result
 
 
-@functools.lru_cache(maxsize=1)
+@memo.lru(1)
 def full_result() -> core.AnonLandResult | None:
     """The precomputed full-scale AnonLand, read once per process (None when the cache lacks it)."""
     try:
@@ -257,7 +257,7 @@ def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "p
     }
 
 
-@functools.lru_cache(maxsize=len(figs.CENSUSES))
+@memo.lru(len(figs.CENSUSES))
 def render_full(census: str = "plain") -> dict:
     """:func:`render` of the shipped result, once per census choice (the page opens without computing).
 

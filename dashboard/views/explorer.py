@@ -13,7 +13,6 @@ layout and the callbacks.
 """
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import math
@@ -36,6 +35,7 @@ from dashboard.core.body_model import (
     load_country_model,
 )
 from dashboard.core.errors import InputError
+from dashboard.core import memo
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
@@ -241,11 +241,11 @@ def _view(code: str) -> dict:
 
 
 # Memoised views, shared by requests and read-only (Dash only serialises them).
-_COLOURS = Memo(256)
-_HOVER = Memo(128)
-_DETAILS = Memo(256)
-_ROWS = Memo(64)
-_TABLES = Memo(32)
+_COLOURS = Memo(256, name="views.explorer.colours")
+_HOVER = Memo(128, name="views.explorer.hover")
+_DETAILS = Memo(256, name="views.explorer.details")
+_ROWS = Memo(64, name="views.explorer.rows")
+_TABLES = Memo(32, name="views.explorer.tables")
 
 
 def map_colours(s: Scenario) -> fx.MapColours:
@@ -349,7 +349,7 @@ def map_legend(s: Scenario) -> list:
     return items
 
 
-@functools.lru_cache(maxsize=128)
+@memo.lru(128)
 def _district_names(code: str, ids_: tuple[str, ...]) -> str:
     """"Alaska, Hawaii": the names of a few districts (memoised: the same few per country)."""
     model = load_country_model(code)

@@ -11,7 +11,6 @@ holds the layout and the callbacks.
 """
 from __future__ import annotations
 
-import functools
 import logging
 import math
 from typing import NamedTuple
@@ -30,6 +29,7 @@ from dashboard.core.cas import DEFAULT_KS, CasWarning, Profile, profile_report
 from dashboard.core.formatting import format_count, format_counts
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import UserPercent
+from dashboard.core import memo
 from dashboard.figures.maps import choropleth, geojson_url, log_colorbar, view_of
 from dashboard.figures.personal import funnel_figure, what_if_figure
 from dashboard.figures.style import GRAPH_CONFIG, percent, safe_log10
@@ -101,7 +101,7 @@ def has_map(code: str) -> bool:
     return cl.dataset_info(code)["boundaries"] is not None
 
 
-@functools.lru_cache(maxsize=256)
+@memo.lru(256)
 def map_figure(code: str, district: str | None = None):
     """The small district map (colours filled in by the profile callback), or None without boundaries.
 

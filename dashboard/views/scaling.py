@@ -18,7 +18,6 @@ memos and :func:`warm` — so it is imported by its real name and tested without
 """
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import shlex
@@ -36,6 +35,7 @@ from dashboard.core import census_partition as cp
 from dashboard.core.body_model import BAND_WIDTHS, SEXES
 from dashboard.core.formatting import format_count
 from dashboard.core.errors import InputError
+from dashboard.core import memo
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario
 from dashboard.figures import scaling as figs
@@ -127,7 +127,7 @@ def law_curves(h_bits, gamma, k) -> Law:
     return _law(float(parse_h(h_bits)), float(parse_gamma(gamma)), parse_k(k))
 
 
-@functools.lru_cache(maxsize=256)
+@memo.lru(256)
 def _law(h_bits: float, gamma: float, k: int) -> Law:
     """The curves of validated (h, γ, k), memoised: every visit starts at the same law, and sliders revisit.
 
@@ -136,13 +136,13 @@ def _law(h_bits: float, gamma: float, k: int) -> Law:
     return pyc.law_curves(h_bits, gamma, k, LAW_NS)
 
 
-@functools.lru_cache(maxsize=1024)
+@memo.lru(1024)
 def law_at(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
     """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts (memoised: the chart's cursor needs them too)."""
     return pyc.law_point(d, alpha, k, n)
 
 
-@functools.lru_cache(maxsize=256)
+@memo.lru(256)
 def law_figure(h_bits: float, gamma: float, k: int, n: float) -> dict:
     """The explore chart of validated (h, γ, k) with its cursor at n; memoised and shared: read-only."""
     law = _law(h_bits, gamma, k)
@@ -777,10 +777,10 @@ def _sync(trigger, slider_id, slider, value, lo, hi):
     return no_update, no_update
 
 
-_CENSUS_VIEWS = Memo(32)
+_CENSUS_VIEWS = Memo(32, name="views.scaling.census_views")
 #: The curves over DEFAULT_NS and the population of a partition: a new number of app users costs
 #: one more exact κ, not 240.
-_CENSUS_CURVES = Memo(16)
+_CENSUS_CURVES = Memo(16, name="views.scaling.census_curves")
 
 
 def render_census(country, sexes, ages, body, hw, ww, aux, users) -> dict:
@@ -832,7 +832,7 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
     raise PreventUpdate
 
 
-_FORECAST_VIEWS = Memo(32)
+_FORECAST_VIEWS = Memo(32, name="views.scaling.forecast_views")
 
 
 def render_forecast(rows, holdout) -> dict:
