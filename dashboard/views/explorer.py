@@ -25,7 +25,7 @@ from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import apology, card, error_box, field
+from dashboard.components import TABLE_STYLE, apology, card, error_box, field
 from dashboard.core import aggregates as ag
 from dashboard.core import catalog
 from dashboard.core.body_model import (
@@ -553,12 +553,6 @@ COUNTRY_COLUMNS = [
     {"name": ["without both outer quartiles", "% of mean"], "id": "mean_middle_half_pct", "type": "numeric",
      "format": {"specifier": ".1f"}},
 ]
-#: Text columns left-aligned, numbers right-aligned (DataTable's default for numeric columns).
-TABLE_STYLE = dict(
-    style_table={"overflowX": "auto"},
-    style_cell={"whiteSpace": "normal", "height": "auto", "padding": "4px 8px", "minWidth": "56px", "maxWidth": "220px"},
-    style_header={"fontWeight": "600", "backgroundColor": "#f4f6f8", "textAlign": "center"},
-)
 
 
 def scenario_notes(s: Scenario) -> list:
