@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 # typed into the personal page's callbacks below; must never reach a cache, a log or a file
 SECRET_HEIGHT, SECRET_WEIGHT, SECRET_FACT = 181.37, 77.73, "uses-secret-app-4711"
@@ -49,7 +48,7 @@ def _pages():
 
 def _personal_body(**overrides):
     """A realistic personal-page profile request (from /_dash-dependencies, via the load test's helper)."""
-    from load_test import callback_body
+    from dash_protocol import callback_body
 
     from dashboard.app import app
 
@@ -151,7 +150,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
         raise ValueError(f"secret {SECRET_HEIGHT} {SECRET_FACT}")
 
     monkeypatch.setattr(personal, "country_choices", boom)
-    from load_test import callback_body
+    from dash_protocol import callback_body
 
     from dashboard.app import app
 
@@ -167,7 +166,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
 
 def test_a_failing_page_layout_shows_a_message(client, monkeypatch, caplog):
     import dash
-    from load_test import ROUTER_OUTPUT, callback_body
+    from dash_protocol import ROUTER_OUTPUT, callback_body
 
     from dashboard.app import app
 

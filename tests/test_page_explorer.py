@@ -10,8 +10,8 @@ import pandas as pd
 import plotly
 import plotly.graph_objects as go
 import pytest
-from page_checks import checked_figure, component_text
 from dash import html
+from page_checks import checked_figure, component_text
 
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario

@@ -27,7 +27,7 @@ import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.components import apology, card, error_box, field
 from dashboard.core import aggregates as ag
-from dashboard.core import catalog
+from dashboard.core import catalog, memo
 from dashboard.core.body_model import (
     DEFAULT_BMI_RANGE,
     DEFAULT_STUDY,
@@ -35,7 +35,6 @@ from dashboard.core.body_model import (
     load_country_model,
 )
 from dashboard.core.errors import InputError
-from dashboard.core import memo
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
