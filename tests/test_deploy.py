@@ -507,7 +507,6 @@ def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
 def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
     """The README's first command: a production server, no red warning, no line per request."""
     import requests
-
     from browser_support import free_port
 
     port = free_port()

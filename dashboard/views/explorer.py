@@ -25,7 +25,7 @@ from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import TABLE_STYLE, apology, card, error_box, field
+from dashboard.components import apology, card, error_box, field
 from dashboard.core import aggregates as ag
 from dashboard.core import catalog, memo
 from dashboard.core.body_model import (
