@@ -24,7 +24,7 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import command_snippet, field
+from dashboard.components import TABLE_STYLE, command_snippet, field
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
@@ -34,7 +34,6 @@ from dashboard.views.explorer import (
     ID,
     LOG,
     SORRY,
-    TABLE_STYLE,
     cdf_note,
     cli_snippets,
     country_table_rows,
