@@ -129,10 +129,11 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
     assert fig.data[0].line.dash is None and fig.data[1].line.dash == "dot"
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
-    assert fig.data[0].y[-1] == pytest.approx(100 * cdfs["DE"].plausible_share)
-    ends = [a.text for a in fig.layout.annotations if "end at" in a.text]
-    assert ends == [f"Germany: people end at {fx.percent(cdfs['DE'].plausible_share)}",
-                    f"France: people end at {fx.percent(cdfs['FR'].plausible_share)}"]
+    # shares of the people the model covers (SPEC §1.8): the curve ends at 100 %, the covered share is stated
+    assert fig.data[0].y[-1] == pytest.approx(100.0)
+    ends = [a.text for a in fig.layout.annotations if "covered" in a.text]
+    assert ends == [f"Germany: shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
+                    f"France: shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
     assert {a.text for a in fig.layout.annotations} >= {"k = 5", "k = 20", "k = 100"}
 
 

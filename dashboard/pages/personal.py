@@ -409,7 +409,7 @@ def render(profile: Profile, users, ks) -> dict:
     source = f"Census: {src['publisher']} {src['table_id']} ({info['reference_date']})."
     wi = report.what_ifs
     return {
-        "headline": verdict_text.headline(result.cas),
+        "headline": verdict_text.own_headline(result.others),
         "verdict": verdict_text.verdict(result.cas),
         "warnings": [_warning_box(w) for w in result.warnings],
         "funnel": funnel_figure(result),
