@@ -114,8 +114,13 @@ def bvn_cdf(x, y, rho) -> np.ndarray:
         raise ValueError(f"a correlation must lie in [-1, 1], not {rho}")
     x = np.asarray(x, float)
     y = np.asarray(y, float)
-    out = _bvnu(-x, -y, rho)
-    return np.clip(out, 0.0, 1.0)
+    out = np.clip(_bvnu(-x, -y, rho), 0.0, 1.0)
+    x, y, out = np.broadcast_arrays(x, y, out)
+    if np.isinf(x).any() or np.isinf(y).any():  # exact limits: Φ2(∞, y) = Φ(y), Φ2(−∞, y) = 0
+        out = np.where(x == np.inf, ndtr(y), out)
+        out = np.where(y == np.inf, ndtr(x), out)
+        out = np.where((x == -np.inf) | (y == -np.inf), 0.0, out)
+    return out
 
 
 def rectangle_grid(zx: np.ndarray, zy: np.ndarray, rho: float) -> np.ndarray:
