@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "dashboard.cli.pyc",
     "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
+    "dashboard.cli.validate",
 ]
 
 
@@ -76,7 +77,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, self_report: bool = Tru
 def _check_model(args) -> None:
     from dashboard.core.body_model import MODELS
 
-    if hasattr(args, "model"):
+    if getattr(args, "model", None) is not None:
         key = str(args.model).strip().lower()
         if key not in MODELS:
             raise CliError(f"--model {args.model!r} is not a body model: use {' or '.join(MODELS)}")
