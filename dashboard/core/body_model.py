@@ -943,26 +943,37 @@ class CountryModel:
         """
         return self.group_cell_table([height_band], [weight_band])[:, 0, 0]
 
-    def group_cell_table(self, height_bands: Sequence, weight_bands: Sequence) -> np.ndarray:
-        """``P[g, i, j] = Pr_g[height_bands[i], weight_bands[j]]`` (None entries = withheld)."""
+    def group_cell_table(self, height_bands: Sequence, weight_bands: Sequence, groups=None) -> np.ndarray:
+        """``P[g, i, j] = Pr_g[height_bands[i], weight_bands[j]]`` (None entries = withheld).
+
+        ``groups`` (indices) restricts the rows computed to those body groups (the
+        result then has one row per index).
+        """
         if not self.is_v2 or not any(b is not None for b in height_bands) or not any(b is not None for b in weight_bands):
             ph = np.stack([self.group_interval("height", b) for b in height_bands], axis=1)
             pw = np.stack([self.group_interval("weight", b) for b in weight_bands], axis=1)
-            return ph[:, :, None] * pw[:, None, :]
+            out = ph[:, :, None] * pw[:, None, :]
+            return out if groups is None else out[np.asarray(groups)]
         rho = self.v2_params()[4]
+        sel = slice(None) if groups is None else np.asarray(groups)
         inf = math.inf
         h0 = np.array([-inf if b is None else b[0] for b in height_bands], float)
         h1 = np.array([inf if b is None else b[1] for b in height_bands], float)
         w0 = np.array([0.0 if b is None else b[0] for b in weight_bands], float)
         w1 = np.array([inf if b is None else b[1] for b in weight_bands], float)
-        zh0, zh1 = self._z("height", h0)[:, :, None], self._z("height", h1)[:, :, None]
-        zw0, zw1 = self._z("weight", w0)[:, None, :], self._z("weight", w1)[:, None, :]
-        return bvn.rectangle(zh0, zh1, zw0, zw1, rho[:, None, None])
+        zh0, zh1 = self._z("height", h0)[sel, :, None], self._z("height", h1)[sel, :, None]
+        zw0, zw1 = self._z("weight", w0)[sel, None, :], self._z("weight", w1)[sel, None, :]
+        return bvn.rectangle(zh0, zh1, zw0, zw1, rho[sel, None, None])
 
     def group_band_cells(self, kind: str, starts: np.ndarray, width: float,
-                         other: tuple[float, float] | None) -> np.ndarray:
-        """``P[g, j] = Pr_g[kind ∈ [starts_j, starts_j + width), other kind ∈ other]`` (other None = withheld)."""
+                         other: tuple[float, float] | None, groups=None) -> np.ndarray:
+        """``P[g, j] = Pr_g[kind ∈ [starts_j, starts_j + width), other kind ∈ other]`` (other None = withheld).
+
+        ``groups`` (indices) restricts the rows to those body groups.
+        """
         starts = np.asarray(starts, float)
+        if groups is not None and (not self.is_v2 or other is None):
+            return self.group_band_cells(kind, starts, width, other)[np.asarray(groups)]
         if not self.is_v2 or other is None:
             lo, hi = starts, starts + width
             if not self.is_v2:
@@ -978,8 +989,8 @@ class CountryModel:
             return p * self.group_interval(other_kind, other)[:, None]
         bands = [(float(a), float(a + width)) for a in starts]
         if kind == "height":
-            return self.group_cell_table(bands, [other])[:, :, 0]
-        return self.group_cell_table([other], bands)[:, 0, :]
+            return self.group_cell_table(bands, [other], groups)[:, :, 0]
+        return self.group_cell_table([other], bands, groups)[:, 0, :]
 
     def marginal(self, kind: str, width: float) -> np.ndarray:
         """``[sex, age group, band]`` probabilities of one measurement on its grid."""

@@ -11,8 +11,8 @@ Computing 14, 2004; after Drezner & Wesolowsky 1990) on NumPy arrays:
   ``Φ₂(h, k; ρ) = Φ(h)Φ(k) + (1/2π) ∫₀^{asin ρ} exp(−(h² + k² − 2hk sin θ)/(2cos²θ)) dθ``;
 * ``|ρ| ≥ 0.925``: Genz's series-corrected integral in ``√(1 − ρ²)``.
 
-A 20-point rule is used throughout (Genz switches to fewer points for small ρ;
-using the largest everywhere costs little here and keeps ~1e-15 absolute accuracy).
+Genz's rules: 6 Gauss–Legendre points for |ρ| < 0.3, 12 below 0.75, 20 above
+(~1e-15 absolute accuracy in each range).
 Checked against scipy to 1e-10 and against Monte-Carlo in ``tests/test_bvn.py``.
 """
 from __future__ import annotations
@@ -23,6 +23,12 @@ import numpy as np
 from scipy.special import ndtr
 
 _X, _W = np.polynomial.legendre.leggauss(20)  # nodes on [-1, 1]
+#: Genz's choice of rule by |ρ| (6, 12, 20 points), accurate to ~1e-15 in each range.
+_RULES = {n: np.polynomial.legendre.leggauss(n) for n in (6, 12, 20)}
+
+
+def _rule(r_abs_max: float) -> tuple[np.ndarray, np.ndarray]:
+    return _RULES[6 if r_abs_max < 0.3 else 12 if r_abs_max < 0.75 else 20]
 #: Arguments are clipped here: Φ(±38) is 0 / 1 in double precision.
 Z_CLIP = 38.0
 
@@ -39,9 +45,10 @@ def _bvnu_scalar(h: np.ndarray, k: np.ndarray, r: float) -> np.ndarray:
     if abs(r) < 0.925:
         hs = (h * h + k * k) / 2.0
         asr = math.asin(r)
-        sn = np.sin(asr * (_X + 1.0) / 2.0)  # (n,)
+        X, W = _rule(abs(r))
+        sn = np.sin(asr * (X + 1.0) / 2.0)  # (n,)
         e = np.exp((sn[:, None] * hk.reshape(1, -1) - hs.reshape(1, -1)) / (1.0 - sn * sn)[:, None])
-        bvn = (_W @ e).reshape(h.shape) * asr / (4.0 * math.pi)
+        bvn = (W @ e).reshape(h.shape) * asr / (4.0 * math.pi)
         return bvn + ndtr(-h) * ndtr(-k)
     if r < 0:
         k = -k
@@ -94,9 +101,10 @@ def _bvnu(h, k, r) -> np.ndarray:
         hh, kk, rr = h[small], k[small], r[small]
         hk, hs = hh * kk, (hh * hh + kk * kk) / 2.0
         asr = np.arcsin(rr)
-        sn = np.sin(asr[None, :] * (_X[:, None] + 1.0) / 2.0)  # (n, m)
+        X, W = _rule(float(np.abs(rr).max()))
+        sn = np.sin(asr[None, :] * (X[:, None] + 1.0) / 2.0)  # (n, m)
         e = np.exp((sn * hk[None, :] - hs[None, :]) / (1.0 - sn * sn))
-        out[small] = (_W @ e) * asr / (4.0 * math.pi) + ndtr(-hh) * ndtr(-kk)
+        out[small] = (W @ e) * asr / (4.0 * math.pi) + ndtr(-hh) * ndtr(-kk)
     for value in np.unique(r[~small]):
         sel = (~small) & (r == value)
         out[sel] = _bvnu_scalar(h[sel], k[sel], float(value))
@@ -136,6 +144,10 @@ def rectangle_grid(zx: np.ndarray, zy: np.ndarray, rho: float) -> np.ndarray:
 
 
 def rectangle(x0, x1, y0, y1, rho: float) -> np.ndarray:
-    """``Pr[x0 ≤ X < x1, y0 ≤ Y < y1]`` for standardised bounds (arrays broadcast)."""
-    f = lambda a, b: bvn_cdf(a, b, rho)
-    return np.maximum(f(x1, y1) - f(x0, y1) - f(x1, y0) + f(x0, y0), 0.0)
+    """``Pr[x0 ≤ X < x1, y0 ≤ Y < y1]`` for standardised bounds (arrays broadcast).
+
+    The four corners go through one vectorised CDF call.
+    """
+    x0, x1, y0, y1, rho = np.broadcast_arrays(*(np.asarray(v, float) for v in (x0, x1, y0, y1, rho)))
+    F = bvn_cdf(np.stack([x1, x0, x1, x0]), np.stack([y1, y1, y0, y0]), np.stack([rho] * 4))
+    return np.maximum(F[0] - F[1] - F[2] + F[3], 0.0)

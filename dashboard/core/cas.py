@@ -941,8 +941,9 @@ def _band_what_if(r: _Resolved, kind: str, mass_sel: np.ndarray, bmi_range) -> W
     if used.size == 0:
         used = np.arange(len(m.body))
     starts = _sensible_bands(m, kind, width, used, chosen)
-    P = m.group_band_cells(kind, starts, width, other)  # [g, band]: joint with the other band (v2: correlated)
-    cas = v @ P
+    live = np.flatnonzero(v > 0)  # only the body groups that carry people
+    P = m.group_band_cells(kind, starts, width, other, groups=live)  # [g, band]: joint with the other band
+    cas = v[live] @ P
     labels = np.array([f"{s:g}–{s + width:g}" for s in starts], dtype=object)
     chosen_mask = np.zeros(len(starts), dtype=bool) if chosen is None else np.isclose(starts, chosen[0])
     plaus = None
