@@ -48,7 +48,7 @@ def bench_cdf(root: Path | None, chunk: int, body: str = "v2") -> dict:
     model = bm.load_country_model("US", root=root, model=body)
     model.v2_params() if body == "v2" else None  # the NHANES ρ read once, as in the running app
     for key in ("joints", "group_joints"):
-        model._cache.pop(key, None)
+        model.forget(key)
     ag.clear_caches()
     b, t_bind = timed(lambda: ag.bind(scenario, "US", root=root))  # joint probabilities and profile cells, cold
     D, S, A = b.N.shape
@@ -99,7 +99,7 @@ def bench_maps(root: Path | None) -> None:
         df, t_files = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         ag.clear_caches()
         model = bm.load_country_model(code, root=root)
-        model._cache.pop("joints", None)  # recompute joint probabilities too
+        model.forget("joints")  # recompute joint probabilities too
         _, t_mem = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         _, t_warm = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         print(f"  {code:<9} {len(df):>9,} {t_files * 1e3:>20.0f} ms {t_mem * 1e3:>19.0f} ms {t_warm * 1e3:>7.2f} ms")

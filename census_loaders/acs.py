@@ -117,7 +117,7 @@ def read_s0101(data_path: Path, metadata_path: Path | None = None) -> pd.DataFra
     not computable) and ``source_line``.  Labels come from line 2, or from the metadata file
     when line 2 is already data; when both exist they must agree.  Every row must satisfy
     male + female = total and, per sex, age groups = sex total, within rounding (½ per part).
-    A ZCTA that crosses a state line is listed once per state by the portal: identical repeats
+    The portal's export can list a ZCTA twice (once per state selection): identical repeats
     are dropped and listed as (geo_id, line, first line) in ``result.attrs["repeated_rows"]``;
     any other repeat raises.
     """
@@ -280,8 +280,8 @@ def load(folder: Path) -> list[CountryData]:
     for geo_id, line, first_line in table.attrs.get("repeated_rows", []):
         code = geo_id[-5:]
         state = population.loc[population["district_id"] == code, "region_name"].iloc[0]
-        notes.append(f"ZCTA {code} crosses a state line and is listed twice in the source file "
-                     f"(lines {first_line} and {line}, identical); it is counted once, under {state}.")
+        notes.append(f"ZCTA {code} appears twice in the source file as identical rows (lines {first_line} "
+                     f"and {line}); it is counted once, under {state} (by its ZIP prefix).")
     if zero:
         notes.append(f"{len(zero)} ZCTAs have an estimated population of 0 and are kept with zero "
                      f"counts: {', '.join(zero)}.")

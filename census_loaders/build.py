@@ -38,8 +38,10 @@ def _sha256(path: Path) -> str:
 
 
 def _source_entry(src: SourceFile, raw_root: Path, **extra) -> dict:
+    # Both sides resolved: loaders resolve their paths, and ``../shared`` may be a symlink,
+    # so an unresolved root would give "../../../work/shared/…" and a different manifest.
     try:
-        rel = Path(os.path.relpath(src.path, raw_root)).as_posix()
+        rel = Path(os.path.relpath(Path(src.path).resolve(), Path(raw_root).resolve())).as_posix()
     except ValueError:
         rel = Path(src.path).name
     return {

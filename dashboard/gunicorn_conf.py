@@ -7,7 +7,7 @@ Settings come from the environment (see ``dashboard/settings.py``):
 ``ANONSET_TIMEOUT``, ``REDIS_URL`` …
 
 * ``preload_app``: the master imports the app and loads every country once
-  (``dashboard.app.warm``) before forking, so workers start instantly and share
+  (``dashboard.server.warm``) before forking, so workers start instantly and share
   the tables copy-on-write.
 * The access log records time, method, path (never the query string, a body,
   the client address, referrer or user agent), status, size and duration.
@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
+
+from gunicorn import glogging
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -40,6 +42,26 @@ proxy_allow_ips = forwarded_allow_ips
 # gunicorn ≥ 23's control socket lives at one path per user: several instances on a host would clash
 control_socket_disable = True
 
+
+
+def escape_control(text: str) -> str:
+    """``text`` with control characters (CR, LF, NUL, ESC, DEL …) written as ``\\xNN``.
+
+    A path such as ``/a%0a[forged] "GET /admin" 200`` is decoded by the server before it
+    reaches the log; unescaped, its newline would start a forged log line.
+    """
+    return "".join(c if " " <= c != "\x7f" else f"\\x{ord(c):02x}" for c in text)
+
+
+class SafeAccessLogger(glogging.Logger):
+    """gunicorn's logger, with every text atom of an access-log line escaped (one request, one line)."""
+
+    def atoms(self, resp, req, environ, request_time):
+        found = super().atoms(resp, req, environ, request_time)
+        return {k: escape_control(v) if isinstance(v, str) else v for k, v in found.items()}
+
+
+logger_class = SafeAccessLogger
 accesslog = os.environ.get("ANONSET_ACCESS_LOG", "-")
 errorlog = os.environ.get("ANONSET_ERROR_LOG", "-")
 loglevel = os.environ.get("ANONSET_LOG_LEVEL", "info")
@@ -63,7 +85,7 @@ def when_ready(server):
     """Master, after preloading and before forking: load every country once."""
     if not _settings.warm:
         return
-    from dashboard.app import warm
+    from dashboard.server import warm
 
     result = warm()
     server.log.info("warm: %d data sets loaded in %.2f s", result["countries"], result["seconds"])

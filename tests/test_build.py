@@ -94,3 +94,14 @@ def test_build_keeps_folders_written_by_other_commands(raw_root, tmp_path, small
     cache_build.build(raw_root, out, log=lambda m: None)
     assert (out / "anonland" / "summary.json").read_text() == "{}"
     assert (out / "manifest.json").exists()
+
+
+def test_symlinked_raw_root_gives_the_same_manifest(raw_root, tmp_path, small_registry):
+    """``../shared`` may be a symlink (a checkout beside a shared folder): the build must not care."""
+    direct = tmp_path / "direct"
+    cache_build.build(raw_root, direct, log=lambda _: None)
+    link = tmp_path / "shared-link"
+    os.symlink(raw_root.resolve(), link)
+    via_link = tmp_path / "via-link"
+    cache_build.build(link, via_link, log=lambda _: None)
+    assert _digest_tree(via_link) == _digest_tree(direct)

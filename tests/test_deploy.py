@@ -289,6 +289,7 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
         r = requests.post(f"{url}/_dash-update-component?endId=query-secret-2", json=_personal_body(), timeout=60)
         assert r.status_code == 200
         assert requests.get(f"{url}/about?country=query-secret-3", timeout=10).status_code == 200
+        requests.get(f"{url}/forged%0aFORGED-LINE%0d%00end", timeout=10)  # a newline and a NUL in the path
         time.sleep(0.5)
     finally:
         _stop(proc)
@@ -298,6 +299,9 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
     for secret in ("query-secret", str(SECRET_HEIGHT), str(SECRET_WEIGHT), SECRET_FACT, "?"):
         assert secret not in "\n".join(l for l in text.splitlines() if '"GET' in l or '"POST' in l), secret
     assert "Traceback" not in text
+    forged = [line for line in text.splitlines() if "FORGED-LINE" in line]
+    assert len(forged) == 1 and "/forged\\x0aFORGED-LINE\\x0d\\x00end" in forged[0], forged
+    assert "\x00" not in text
 
 
 def test_dockerfile_runs_gunicorn_with_the_config():
@@ -324,14 +328,15 @@ def test_filesystem_cache_is_the_default(cache_root, tmp_path, monkeypatch):
     cache = Cache(Flask("t"), config=s.cache_config())
     assert cache.set("k", {"v": 1}) and cache.get("k") == {"v": 1}
     assert any((tmp_path / "fc").iterdir())
-    from dashboard.app import cache as app_cache
+    import dashboard.app  # noqa: F401  (attaches the cache)
+    from dashboard.cache import cache as app_cache
 
     assert type(app_cache.cache).__name__ == "FileSystemCache" or os.environ.get("REDIS_URL")
 
 
 def test_app_cache_works_in_a_fresh_process_with_the_filesystem_backend(cache_root, tmp_path):
     code = (
-        "from dashboard.app import cache, server;"
+        "from dashboard.app import server; from dashboard.cache import cache;"
         "import json;"
         "assert cache.set('fs-probe', 42) and cache.get('fs-probe') == 42;"
         "r = server.test_client().get('/healthz');"
@@ -404,7 +409,7 @@ def test_app_uses_redis_in_a_fresh_process_and_stores_nothing_personal(cache_roo
     body = json.dumps(_personal_body())
     code = (
         "import json, sys;"
-        "from dashboard.app import cache, server;"
+        "from dashboard.app import server; from dashboard.cache import cache;"
         "c = server.test_client();"
         "assert c.get('/').status_code == 200;"
         "r = c.post('/_dash-update-component', data=sys.stdin.read(), content_type='application/json');"
@@ -467,11 +472,10 @@ def test_memoised_functions_take_no_personal_attributes():
 
 
 def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cache_root, monkeypatch, capsys):
-    from dashboard.app import app
-    from dashboard.cli import main
+    from dashboard.cli import main, serve
 
     calls = []
-    monkeypatch.setattr(app, "run", lambda **kw: calls.append((kw["host"], kw["port"])))
+    monkeypatch.setattr(serve, "run_production", lambda host, port, workers: calls.append((host, port)))
     monkeypatch.setenv("ANONSET_PORT", "8123")
     monkeypatch.delenv("ANONSET_HOST", raising=False)
     assert main(["serve"]) == 0
@@ -483,3 +487,45 @@ def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cac
     monkeypatch.setenv("ANONSET_PORT", "abc")
     assert main(["serve"]) == 2 and calls[-1] == ("127.0.0.1", 8050)
     assert "ANONSET_PORT must be a whole number" in capsys.readouterr().err
+
+
+def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
+    from dashboard.app import app
+    from dashboard.cli import main
+
+    calls = []
+    monkeypatch.setattr(app, "run", lambda **kw: calls.append((kw["host"], kw["port"])))
+    assert main(["serve", "--dev", "--port", "9001"]) == 0
+    assert calls == [("127.0.0.1", 9001)]
+
+
+def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
+    """The README's first command: a production server, no red warning, no line per request."""
+    import requests
+
+    from browser_support import free_port
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
+                                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "ANONSET_WORKERS": "1"})
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                r = requests.get(f"http://127.0.0.1:{port}/explore", timeout=5)
+                break
+            except requests.ConnectionError:
+                assert proc.poll() is None, log.read_text()
+                assert time.time() < deadline, log.read_text()
+                time.sleep(0.3)
+        assert r.status_code == 200 and "AnonSet" in r.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    text = log.read_text()
+    assert f"AnonSet on http://127.0.0.1:{port}/" in text
+    assert "gunicorn" in text.lower()
+    assert "development server" not in text.lower()
+    assert "GET /explore" not in text

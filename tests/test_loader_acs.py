@@ -94,7 +94,8 @@ def test_zcta_count_and_total(zcta, table):
     repeated = pop.loc[pop["district_id"] == "03579", "count"].sum()
     assert repeated == 341 and pop["count"].sum() + repeated == 2_696_388
     assert pop.groupby("region_name")["district_id"].nunique().to_dict() == {"Maine": 432, "New Hampshire": 248}
-    assert any("03579" in n for n in zcta.notes)
+    assert "ZCTA 03579 appears twice in the source file as identical rows (lines 4 and 570); it is counted once, under New Hampshire (by its ZIP prefix)." in zcta.notes
+    assert not any("crosses a state line" in n for n in zcta.notes)  # the file says nothing of the kind
 
 
 def test_schema_and_sums_per_zcta(zcta, raw_rows):

@@ -1,5 +1,38 @@
-"""``anonset serve``: the development server on 127.0.0.1:8050 (gunicorn for deployment)."""
+"""``anonset serve``: the dashboard on 127.0.0.1:8050 through gunicorn, the production server.
+
+One command for a laptop or a lecture hall: the same gunicorn set-up as a deployment
+(``dashboard/gunicorn_conf.py``: preloaded, warm workers) without an access log (a
+speaker's terminal stays quiet) and without Flask's development-server warning.
+``--dev`` runs Flask's development server instead, for debugging.
+"""
 from __future__ import annotations
+
+from pathlib import Path
+
+#: The deployment's gunicorn configuration, read by ``anonset serve`` too.
+GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
+
+
+def run_production(host: str, port: int, workers: int) -> None:
+    """Serve ``dashboard.app:server`` with gunicorn (blocks until stopped)."""
+    from gunicorn.app.base import Application
+
+    class _AnonsetServer(Application):
+        def init(self, parser, opts, args):  # no command line of its own: anonset parsed it
+            return None
+
+        def load_config(self):
+            self.load_config_from_file(str(GUNICORN_CONF))
+            self.cfg.set("bind", [f"{host}:{port}"])
+            self.cfg.set("workers", workers)
+            self.cfg.set("accesslog", None)
+
+        def load(self):
+            from dashboard.app import server
+
+            return server
+
+    _AnonsetServer().run()
 
 
 def _serve(args) -> int:
@@ -13,15 +46,19 @@ def _serve(args) -> int:
         raise CliError(str(exc)) from None
     host = args.host or settings.host
     port = args.port or settings.port
-    from dashboard.app import app
-
     print(f"AnonSet on http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
-    app.run(host=host, port=port, debug=False)
+    if args.dev:
+        from dashboard.app import app
+
+        app.run(host=host, port=port, debug=False)
+    else:
+        run_production(host, port, settings.workers)
     return 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("serve", help="start the dashboard (development server)")
+    p = sub.add_parser("serve", help="start the dashboard (gunicorn, as deployed)")
     p.add_argument("--host", default=None, help="address to listen on (default: ANONSET_HOST, else 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default: ANONSET_PORT, else 8050)")
+    p.add_argument("--dev", action="store_true", help="Flask's development server instead (debugging only)")
     p.set_defaults(func=_serve)

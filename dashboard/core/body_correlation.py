@@ -15,13 +15,13 @@ year-weighted mean; one outside 18–75 takes the nearest group's ρ
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .errors import InputError
+from .memo import lru
 
 #: The correlation groups: the census 5-year groups inside 18–75.
 RHO_GROUPS: tuple[tuple[float, float], ...] = ((18.0, 20.0),) + tuple((float(a), float(a + 5)) for a in range(20, 75, 5))
@@ -52,7 +52,7 @@ def correlation_table(df: pd.DataFrame, groups=RHO_GROUPS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@lru_cache(maxsize=8)
+@lru(8)
 def _nhanes_table(path: str, stamp: int) -> pd.DataFrame:
     from census_loaders import cache, nhanes
 
