@@ -1157,7 +1157,7 @@ class CountryModel:
         notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
                  "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
                  "survey's mean and SD; no cell is left out."]
-        if self.height_shift is not None and self.height_shift_note:
+        if self.height_shift_note:
             notes.append(self.height_shift_note)
         if self.self_report_correction and self.body.self_reported:
             dh, dw = self_report_offsets(self.cache_root)
@@ -1193,6 +1193,46 @@ def _self_report_offsets(root: str) -> tuple[float, float]:
 # --------------------------------------------------------------------------- from the cache
 
 
+def cohort_height_shift(cohorts: pd.DataFrame, country: str, lender: str, body: BodyPriors,
+                        year: int) -> tuple[np.ndarray | None, str]:
+    """Per body group, cm to add to the lender's mean height for a borrowing country (SPEC §1.6).
+
+    A body group ``[lo, hi)`` in ``year`` holds the birth cohorts ``year − hi + 1 … year − lo``;
+    the shift is the mean over those cohorts of (the country's − the lender's) mean height
+    at 18 (NCD-RisC), per sex.  Cohorts after the newest published one (1996) take the
+    newest.  Returns ``(None, reason)`` when either country is not in the table.
+    """
+    from census_loaders.ncdrisc import ISO3
+
+    base = country.split("-")[0]
+    iso_c, iso_l = ISO3.get(base), ISO3.get(lender)
+    have = set(cohorts["iso3"].astype(str))
+    if iso_c not in have or iso_l not in have:
+        return None, (f"No NCD-RisC height data for {country}: the borrowed mean heights are used unchanged.")
+    newest = int(cohorts["birth_year"].max())
+    oldest = int(cohorts["birth_year"].min())
+    table = cohorts.pivot_table(index=["sex", "birth_year"], columns="iso3", values="height_cm")
+    diff = (table[iso_c] - table[iso_l])
+    shift = np.zeros(len(body))
+    clamped = False
+    for g in range(len(body)):
+        lo = float(body.age_lo[g])
+        hi = float(body.age_hi[g]) if math.isfinite(body.age_hi[g]) else open_group_end(lo)
+        years = np.arange(int(year - hi + 1), int(year - lo) + 1)
+        clamped |= bool((years > newest).any())
+        years = np.clip(years, oldest, newest)
+        d = diff.loc[SEXES[int(body.sex_index[g])]]
+        shift[g] = float(d.reindex(years).mean())
+    f = [shift[g] for g in range(len(body)) if body.sex_index[g] == 0]
+    m = [shift[g] for g in range(len(body)) if body.sex_index[g] == 1]
+    note = (f"Borrowed body statistics shifted by birth cohort (NCD-RisC, height at 18): mean heights "
+            f"{min(m):+.1f} to {max(m):+.1f} cm for men and {min(f):+.1f} to {max(f):+.1f} cm for women against "
+            f"{lender}'s; weights unchanged.")
+    if clamped:
+        note += f" Cohorts born after {newest} take the {newest} value."
+    return shift, note
+
+
 def _manifest_stamp(root: Path) -> int:
     try:
         return (root / "manifest.json").stat().st_mtime_ns
@@ -1214,6 +1254,16 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
             lender_name = cache.dataset_info(lender, root).get("name", lender)
         except KeyError:
             lender_name = lender
+    shift, shift_note = None, ""
+    borrowed = priors.attrs.get("borrowed_from")
+    if borrowed:
+        cohorts = cache.height_cohorts(root)
+        if cohorts is None:
+            shift_note = "No NCD-RisC cohort heights in the cache: the borrowed mean heights are used unchanged."
+        else:
+            year = int(str(info.get("reference_date") or "2022")[:4])
+            body = BodyPriors.from_frame(priors)
+            shift, shift_note = cohort_height_shift(cohorts, code, str(borrowed), body, year)
     return CountryModel.from_frames(
         code,
         pop,
@@ -1225,6 +1275,8 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
         region_label=info.get("region_label", "region"),
         notes=info.get("notes", ()),
         cache_root=root,
+        height_shift=shift,
+        height_shift_note=shift_note,
     )
 
 

@@ -448,7 +448,7 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
                 f"{int(m.filled[r.D].sum())} of the {len(r.D)} {m.district_label}s in this {m.region_label} are filled estimates.",
             ))
     uses_body = p.height is not None or p.weight is not None
-    if uses_body and m.is_v2 and m.height_shift is not None and m.height_shift_note:
+    if uses_body and m.is_v2 and m.height_shift_note:
         warnings.append(CasWarning("height_shift", m.height_shift_note))
     if uses_body and m.is_v2 and m.self_report_correction and m.body.self_reported:
         warnings.append(CasWarning("self_report_correction", m.model_notes()[-1]))
