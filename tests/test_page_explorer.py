@@ -412,7 +412,10 @@ def test_cdf_callback_readouts_and_note(E):
     for code in ("DE", "US"):
         for k in (5, 20, 100):
             assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
-    assert "ends at the plausible share" in note and "not renormalised" in note
+    # SPEC §1.8: shares of the people the model covers, the covered share stated (v2 by default)
+    assert "Body model v2" in note and "of the people the model covers" in note and "99.9 %" in note
+    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), None)[2]
+    assert "Paper model" in paper and "plausible cells" in paper and "17–30" in paper
     assert "Notes on the data" in component_text(notes)
     # the statistic or k alone changes nothing here
     again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), key)

@@ -154,3 +154,28 @@ def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(perso
     berlin = list(main["locations"]).index("11000")
     assert ops[("data", 0, "hovertext")][berlin].endswith("people like you")
     assert len(ops[("data", 0, "z")]) == len(main["locations"])
+
+
+def test_model_switch_paper_reproduces_the_paper_numbers(personal):
+    """The visible switch: v2 by default; 'paper' gives the paper model's CAS and its BMI warning."""
+    from dashboard.core.body_model import load_country_model
+    from dashboard.core.cas import Profile, compute_cas
+
+    kw = dict(ages=["20–25"], h_cm=190, w_kg=58)
+    v2 = _call(personal, **kw)
+    paper = personal.on_profile(*dict(country="DE", district="11000", sex="female", ages=["20–25"], units="metric",
+                                      h_cm=190, h_ft=None, h_in=None, w_kg=58, w_lb=None, h_width=5, w_width=5,
+                                      aux=[], aux_name=None, aux_percent=None, users=None, ks=[10, 100],
+                                      model="paper").values())
+    profile = Profile.build("DE", "11000", "female", "20-25", 190, 5, 58, 5)
+    want_v2 = compute_cas(load_country_model("DE"), profile)
+    want_paper = compute_cas(load_country_model("DE", model="paper"), profile)
+    assert f"{want_v2.others:.1f}" in v2[1] and f"{want_paper.others:.1f}" in paper[1]
+    codes = lambda out: [w.to_plotly_json()["props"].get("data-code") for w in out[3]]
+    assert "body_model_v2" in codes(v2) and "implausible_bmi" not in codes(v2)
+    assert "body_model_paper" in codes(paper) and "implausible_bmi" in codes(paper)
+    bad = personal.on_profile(*dict(country="DE", district="11000", sex="female", ages=["20–25"], units="metric",
+                                    h_cm=190, h_ft=None, h_in=None, w_kg=58, w_lb=None, h_width=5, w_width=5,
+                                    aux=[], aux_name=None, aux_percent=None, users=None, ks=[10, 100],
+                                    model="v3").values())
+    assert "Body model" in bad[0].children

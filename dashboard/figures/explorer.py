@@ -247,7 +247,7 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
         share = c.plausible_share
         if math.isfinite(share):
             annotations.append(dict(
-                x=math.log10(hi), y=100.0 - 6.0 * i, xanchor="right", yanchor="top", showarrow=False,
+                x=math.log10(hi), y=6.0 + 7.0 * (len(cdfs) - 1 - i), xanchor="right", yanchor="bottom", showarrow=False,
                 text=f"{names.get(code, code)}: shares of the {percent(share)} covered",
                 font=dict(size=12, color=QUALITATIVE[i % len(QUALITATIVE)]), yshift=-3,
                 bgcolor="rgba(255,255,255,0.8)"))
