@@ -319,8 +319,10 @@ def cdf_counts(
             for s in range(S):
                 for a in range(A):
                     q = cells.sorted_q[s, a, :cells.n_valid[s, a]]  # the group's own cells
-                    idx = np.searchsorted(sorted_n[:, s, a], xs[None, :] / q[:, None], side=side)
-                    people += (q[:, None] * cum_n[:, s, a][idx]).sum(axis=0)
+                    sn = np.ascontiguousarray(sorted_n[:, s, a])
+                    cn = np.ascontiguousarray(cum_n[:, s, a])
+                    idx = np.searchsorted(sn, xs[None, :] / q[:, None], side=side)
+                    people += q @ cn[idx]  # Σ_j q_j · cum_n[idx_j]: one matrix-vector product
                     combos += idx.sum(axis=0)
     return people, combos
 
