@@ -25,10 +25,10 @@ def calibration_figure(report: dict) -> dict:
     traces.insert(0, dict(type="scatter", mode="lines", x=[0, top], y=[0, top], name="perfect calibration",
                           line=dict(color="#9AA5B1", dash="dash", width=1.5), hoverinfo="skip"))
     return figure(traces, base_layout(
-        height=380, margin=dict(l=10, r=10, t=30, b=10),
+        height=400, margin=dict(l=10, r=10, t=60, b=10),
         xaxis=axis("predicted cell probability (%)", rangemode="tozero"),
         yaxis=axis("observed (%)", rangemode="tozero"),
-        legend=dict(orientation="h", y=-0.25),
+        legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"),
     ))
 
 
@@ -43,8 +43,8 @@ def divergence_figure(report: dict) -> dict:
             marker=dict(color=MODEL_COLOURS.get(name)),
             hovertemplate=f"{MODEL_NAMES.get(name, name)}<br>real set %{{x}}<br>median %{{y:+.0f}} %<extra></extra>"))
     return figure(traces, base_layout(
-        height=360, barmode="group", margin=dict(l=10, r=10, t=30, b=10),
+        height=380, barmode="group", margin=dict(l=10, r=10, t=60, b=10),
         xaxis=axis("real anonymity set (people in it)"),
         yaxis=axis("median divergence (%)", zeroline=True, zerolinecolor="#4a5562"),
-        legend=dict(orientation="h", y=-0.3),
+        legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"),
     ))
