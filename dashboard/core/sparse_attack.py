@@ -488,8 +488,9 @@ def measure(data: Ratings, cfg: AttackConfig) -> tuple[list[Measured], list[RunR
     return [_summarise(n, [r for r in runs if r.n == n]) for n in cfg.sizes], runs
 
 
-def run_experiment(data: Ratings, cfg: AttackConfig, at=FORECAST_AT) -> Experiment:
-    """Measure κ̂(n), then fit PYC-MB and the baselines with the largest n held out and forecast at ``at``."""
+def run_experiment(data: Ratings, cfg: AttackConfig, at=FORECAST_AT, band: bool = False) -> Experiment:
+    """Measure κ̂(n), then fit PYC-MB and the baselines with the largest n held out and forecast at ``at``
+    (``band``: the PYC-MB jackknife band too)."""
     started = time.perf_counter()
     cfg = check_config(cfg, data.n_users)
     measured, runs = measure(data, cfg)
@@ -501,7 +502,7 @@ def run_experiment(data: Ratings, cfg: AttackConfig, at=FORECAST_AT) -> Experime
         reason = "the forecast needs at least three gallery sizes (two to fit, the largest held out)"
     else:
         try:
-            fc = pyc_fit.forecast((n, k), at=np.asarray(at, dtype=float), holdout=1, band=False)
+            fc = pyc_fit.forecast((n, k), at=np.asarray(at, dtype=float), holdout=1, band=band)
         except InputError as exc:
             reason = str(exc)
     if np.any(np.diff(k) > 0):
