@@ -38,7 +38,7 @@ def _layout(height: int, y: dict, x: dict, title: str) -> dict:
         height=height, xaxis=x, yaxis=y, hovermode="x unified",
         title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
         legend=dict(orientation="h", yanchor="top", y=-0.2, x=0, xanchor="left"),
-        margin=dict(l=10, r=10, t=44, b=10),
+        margin=dict(l=10, r=10, t=64, b=10),
     )
 
 
@@ -59,7 +59,7 @@ def _share_traces(x, rows: list[dict], hover_x: str, sd: bool = True) -> list[di
 def shares_vs_n_figure(measured: list[dict], known: int) -> dict:
     """Identified / no match / wrong against the gallery size (error bars: SD between repetitions)."""
     ns = [r["n"] for r in measured]
-    title = f"Identification against gallery size (m = {known} known ratings)"
+    title = f"Identification against gallery size<br><sup>m = {known} known ratings per target</sup>"
     return figure(_share_traces(ns, measured, "n"), _layout(360, _share_axis("share of targets"), _n_axis(ns), title))
 
 
@@ -68,7 +68,7 @@ def shares_vs_m_figure(rows: list[dict], n: int) -> dict:
     ms = [r["known"] for r in rows]
     x = axis("known ratings m", range=[min(ms) - 0.5, max(ms) + 0.5], tickvals=ms, zeroline=False, showline=True,
              linecolor=AXIS_LINE)
-    title = f"Identification against known ratings (gallery of {n:,} users)"
+    title = f"Identification against known ratings<br><sup>galleries of {n:,} users</sup>"
     return figure(_share_traces(ms, rows, "m"), _layout(360, _share_axis("share of targets"), x, title))
 
 
@@ -86,7 +86,8 @@ def entropy_figure(measured: list[dict]) -> dict:
             for key, name, colour, dash in series]
     top = max([r["prior_bits"] for r in measured] + [1.0])
     y = axis("bits", range=[-0.2, top * 1.08], zeroline=False, showline=True, linecolor=AXIS_LINE)
-    return figure(data, _layout(340, y, _n_axis(ns), "Entropy of the candidate set"))
+    title = "Entropy of the candidate set<br><sup>bits, mean over the targets</sup>"
+    return figure(data, _layout(360, y, _n_axis(ns), title))
 
 
 def forecast_points(measured: list[dict]) -> tuple[np.ndarray, np.ndarray]:

@@ -215,12 +215,15 @@ def summary_cards(exp: sa.Experiment) -> list:
 
 def measured_table(measured: list[dict]) -> html.Table:
     head = ["n", "identified", "± SD", "no match", "wrong", "H(Π) bits", "−log₂ Π(r) bits", "log₂ n"]
-    rows = [html.Tr([html.Th(f"{m['n']:,}", scope="row"), html.Td(pct(m["kappa"], 2), className="num"),
-                     html.Td(pct(m["kappa_sd"], 2), className="num"), html.Td(pct(m["no_match"], 2), className="num"),
-                     html.Td(pct(m["wrong"], 2), className="num"), html.Td(f"{m['entropy']:.3f}", className="num"),
+    def share(x: float) -> str:
+        return f"{100 * x:.2f} %"
+
+    rows = [html.Tr([html.Th(f"{m['n']:,}", scope="row"), html.Td(share(m["kappa"]), className="num"),
+                     html.Td(share(m["kappa_sd"]), className="num"), html.Td(share(m["no_match"]), className="num"),
+                     html.Td(share(m["wrong"]), className="num"), html.Td(f"{m['entropy']:.3f}", className="num"),
                      html.Td(f"{m['target_bits']:.3f}", className="num"),
                      html.Td(f"{m['prior_bits']:.2f}", className="num")]) for m in measured]
-    return html.Table([html.Caption("Measured shares, pooled over the repetitions"),
+    return html.Table([html.Caption("Measured shares, pooled over the repetitions", style={"textAlign": "left"}),
                        html.Thead(html.Tr([html.Th(h, scope="col", className="num" if i else None)
                                            for i, h in enumerate(head)])),
                        html.Tbody(rows)], className="table models-table")
