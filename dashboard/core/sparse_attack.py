@@ -1,7 +1,8 @@
 """Sparse de-anonymisation (SPEC §6): the Scoreboard-RH matcher of Narayanan & Shmatikov, measured here.
 
-**Data.** A :class:`Ratings` holds users × items as two SciPy CSC matrices of one sparsity
-pattern: the rating (0.5–5 stars; a stored zero would mean "not rated", and no rating is 0)
+**Data.** A :class:`Ratings` holds users × items as two SciPy sparse matrices of one sparsity
+pattern (CSR for drawing galleries by user; a :class:`Gallery` keeps them as CSC, for reading
+an item's column): the rating (0.5–5 stars; a stored zero would mean "not rated", and no rating is 0)
 and the day of the rating (whole days since 1970-01-01 UTC, plus one so day 0 is never a
 stored zero).  :func:`movielens` reads the cached MovieLens ratings (671 users × 9,066 movies).
 
@@ -259,14 +260,18 @@ def decide(scores: np.ndarray, phi: float = DEFAULT_PHI) -> Decision:
     else:
         top2 = top.copy()
     sigma = scores.std(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ecc = np.where(sigma > 0, (top - top2) / np.where(sigma > 0, sigma, 1.0), 0.0)
+    safe = np.where(sigma > 0, sigma, 1.0)
+    ecc = np.where(sigma > 0, (top - top2) / safe, 0.0)
     matched = ecc >= phi
-    z = np.where(sigma[:, None] > 0, scores / np.where(sigma > 0, sigma, 1.0)[:, None], 0.0)
-    z -= z.max(axis=1, keepdims=True)
-    log_pi = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    entropy = -(np.exp(log_pi) * log_pi).sum(axis=1) / math.log(2)
-    return Decision(best, matched, ecc, np.maximum(entropy, 0.0), log_pi)
+    z = scores / safe[:, None]  # σ = 0: every score equal, so Π is uniform either way
+    z -= (top / safe)[:, None]  # the largest z is 0: exp cannot overflow
+    e = np.exp(z)
+    total = e.sum(axis=1)
+    log_total = np.log(total)
+    # H(Π) = −Σ Π ln Π = ln Σe − Σ e·z / Σe (nats), with Π = e / Σe
+    entropy = (log_total - np.einsum("ij,ij->i", e, z) / total) / math.log(2)
+    z -= log_total[:, None]  # now ln Π
+    return Decision(best, matched, ecc, np.maximum(entropy, 0.0), z)
 
 
 def match(gallery: Gallery, aux: Aux, tol_stars: float = 1.0, tol_days: float = 14.0,
@@ -358,8 +363,8 @@ def make_aux(data: Ratings, targets: np.ndarray, cfg: AttackConfig, rng: np.rand
     if t and counts.min() < m:
         raise InputError(f"a user has only {counts.min()} ratings: fewer than the {m} known items asked for")
     # m of each row's entries, uniformly without replacement: sort each row's entries by a random key
-    owner = np.repeat(np.arange(t), counts)
-    order = np.lexsort((rng.random(owner.size), owner))
+    owner = np.repeat(np.arange(t, dtype=float), counts)
+    order = np.argsort(owner + rng.random(owner.size))  # row first (whole part), random within the row
     pick = order[(sub_r.indptr[:-1][:, None] + np.arange(m)[None, :]).ravel()]
     items = sub_r.indices[pick].reshape(t, m).astype(np.int64)
     rating = sub_r.data[pick].reshape(t, m)
