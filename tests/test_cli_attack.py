@@ -73,3 +73,20 @@ def test_bad_input_is_one_clear_line(capsys, args, message):
     code, out, err = _run(capsys, *args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_by_known_reproduces_the_pages_curve(capsys):
+    import shlex
+
+    from dashboard.views import attack as V
+
+    cfg = V.parse_form(known=3, stars=1, days=3, wrong=0, sizes="100, 200, 300", repeats=2, seed=6, phi=1.5)
+    cmd = V.curve_command(cfg)
+    assert cmd.startswith("anonset attack ")
+    code, out, _ = _run(capsys, *shlex.split(cmd)[2:])
+    assert code == 0
+    cli = json.loads(out)["by_known"]
+    page = V.known_curve(cfg)
+    assert [r["known"] for r in cli] == list(V.KNOWN_CURVE) and all(r["n"] == 300 for r in cli)
+    assert [r["kappa"] for r in cli] == [r["kappa"] for r in page]
+    assert _run(capsys, "--by-known", "0,2")[0] == 2

@@ -97,6 +97,12 @@ def _text(r: dict) -> str:
             else:
                 lines.append(f"PYC-MB fitted without n = {h['n']:,.0f} forecasts {_pct(h['forecast']).strip()}; "
                              f"measured {_pct(h['measured']).strip()}; error {100 * h['error']:+.2f} pp")
+    if r.get("by_known"):
+        n = r["by_known"][0]["n"]
+        lines += ["", f"Against known ratings m (galleries of {n:,} users):",
+                  f"{'m':>6} {'identified':>10} {'wrong':>9} {'no match':>9}"]
+        lines += [f"{b['known']:>6} {_pct(b['kappa']):>10} {_pct(b['wrong']):>9} {_pct(b['no_match']):>9}"
+                  for b in r["by_known"]]
     for note in r["notes"]:
         lines.append(f"note: {note}")
     lines += ["EXP and POL are the project's forms (see `anonset pyc forecast`).",
@@ -106,8 +112,20 @@ def _text(r: dict) -> str:
 
 def _run(args) -> int:
     cfg = config_from_args(args)
-    exp = sa.run_experiment(sa.movielens(), cfg)
-    return emit(sa.experiment_dict(exp), args.json, _text)
+    data = sa.movielens()
+    by_known = None
+    if args.by_known:
+        values = [_whole(v, "--by-known") for v in str(args.by_known).split(",") if v.strip()]
+        if not values or len(values) > sa.MAX_KNOWN:
+            raise CliError(f"--by-known: give 1 to {sa.MAX_KNOWN} values of m, e.g. 1,2,4,8")
+        checked = sa.check_config(cfg, data.n_users)
+        by_known = sa.sweep_known(data, checked, values, n=max(checked.sizes))
+    exp = sa.run_experiment(data, cfg)
+    out = sa.experiment_dict(exp)
+    if by_known is not None:
+        out["by_known"] = [{k: r[k] for k in ("known", "n", "kappa", "wrong", "no_match", "entropy", "repeats")}
+                           for r in by_known]
+    return emit(out, args.json, _text)
 
 
 def add_parser(sub) -> None:
@@ -132,5 +150,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", default="1", help="random seed (default 1)")
     p.add_argument("--phi", default=str(sa.DEFAULT_PHI),
                    help=f"eccentricity threshold in standard deviations (default {sa.DEFAULT_PHI:g}, the paper's)")
+    p.add_argument("--by-known", metavar="LIST",
+                   help="also measure identification against m at the largest size, e.g. 1,2,4,8 (key by_known)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_run)

@@ -141,6 +141,18 @@ def command(cfg: sa.AttackConfig) -> str:
     return " ".join(parts)
 
 
+def curve_command(cfg: sa.AttackConfig) -> str:
+    """The CLI call that reproduces the curve against known ratings (at the largest size, one repetition)."""
+    parts = [f"anonset attack --noise-days {cfg.noise_days} --noise-stars {cfg.noise_stars:g}"]
+    if cfg.wrong_share:
+        parts.append(f"--wrong {cfg.wrong_share:g}")
+    parts += [f"--sizes {max(cfg.sizes)} --repeats {KNOWN_CURVE_REPEATS} --seed {cfg.seed}"]
+    if cfg.phi != sa.DEFAULT_PHI:
+        parts.append(f"--phi {cfg.phi:g}")
+    parts.append(f"--by-known {','.join(str(m) for m in KNOWN_CURVE)} --json")
+    return " ".join(parts)
+
+
 # --------------------------------------------------------------------------- what the page shows (pure, memoised)
 
 _RESULTS = Memo(16, name="views.attack.results", max_bytes=64 << 20)
@@ -184,8 +196,9 @@ def _render(cfg: sa.AttackConfig) -> dict:
         "models": models,
         "holdout": holdout_text(exp),
         "formulas": formulas,
-        "command": command_block(command(cfg) + " --json",
-                                 f"Measured in {exp.seconds:.1f} s on this server; the CLI prints the same numbers."),
+        "command": [*command_block(command(cfg) + " --json",
+                                   f"Measured in {exp.seconds:.1f} s on this server; the CLI prints the same numbers."),
+                    *command_block(curve_command(cfg), "The curve against known ratings (one gallery per m).")],
         "notes": [html.Li(n) for n in exp.notes],
     }
 
