@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
     "dashboard.cli.validate",
+    "dashboard.cli.attack",
 ]
 
 
