@@ -307,11 +307,8 @@ class _Engine:
             raise InputError(f"{model.name} has nobody in the study range {format_age_band(*model.study)}")
         self._cells: dict = {}
         self._mixed: dict = {}
-        self.partitions = {}
-        for level in AGE_LEVELS:
-            blocks = age_blocks(model, level)
-            if blocks not in self.partitions.values():
-                self.partitions[level] = blocks
+        #: every age level's blocks (levels may coincide: a country with 10-year census groups)
+        self.partitions = {level: age_blocks(model, level) for level in AGE_LEVELS}
         rid = np.asarray(model.region_ids).astype(str)
         self.region_names_u, self.region_of = np.unique(rid, return_inverse=True)
         self.R = len(self.region_names_u)
@@ -456,7 +453,7 @@ class _Engine:
         S = M.shape[1]
         for s in range(S):
             for block in blocks:
-                MB = M[sel, s, list(block)]
+                MB = M[sel][:, s][:, list(block)]
                 nB = MB.sum(axis=1)
                 if len(block) == 1:
                     exact += nB * self.cells(hw, ww).H[s, block[0]] / _LN2
@@ -479,11 +476,6 @@ def _exact_mixture_entropy(pi: np.ndarray, mx: _Mixed, rows: np.ndarray) -> np.n
         m = pi[rows[i:i + step]] @ mx.P_sorted
         out[i:i + step] = _entropy_nats(m)
     return out
-
-
-def _engine(code: str, ages, body_model: str, root: Path | None) -> _Engine:
-    model = _load(code, ages, root)
-    return _SETUP.get((model, body_model), lambda: _Engine(model, body_model))
 
 
 # --------------------------------------------------------------------------- results
@@ -668,10 +660,28 @@ def advise(
     (ties: the higher coverage).  With ``per_district`` each district's finest
     district-level configuration meeting q within it is added.
     """
+    ages = check_ages(ages)
+    body_model = check_model(model)
+    check_k(k), check_coverage(q)
+    return advise_model(_load(code, ages, root), k, q, model=body_model, per_district=per_district, areas=areas,
+                        age_levels=age_levels, widths=widths)
+
+
+def advise_model(
+    country: CountryModel,
+    k: float = 10,
+    q: float = 0.95,
+    *,
+    model: str = DEFAULT_MODEL,
+    per_district: bool = False,
+    areas: Sequence[str] = AREAS,
+    age_levels: Sequence = AGE_LEVELS,
+    widths: Sequence = WIDTHS,
+) -> Advice:
+    """:func:`advise` on a :class:`CountryModel` already restricted to its study range (tests, notebooks)."""
     k = check_k(k)
     q = check_coverage(q)
-    model = check_model(model)
-    ages = check_ages(ages)
+    body_model = check_model(model)
     areas = tuple(dict.fromkeys(areas))
     for a in areas:
         if a not in AREAS:
@@ -686,8 +696,8 @@ def advise(
             raise InputError(f"unknown band width {w!r}; choose {', '.join(str(x) for x in WIDTHS if x)} or withheld")
     if not (areas and age_levels and widths):
         raise InputError("the ladder is empty: give at least one area level, age level and width")
-    eng = _engine(code, ages, model, root)
-    key = (eng.model, model, k, q, bool(per_district), areas, age_levels, widths)
+    eng = _SETUP.get((country, body_model), lambda: _Engine(country, body_model))
+    key = (country, body_model, k, q, bool(per_district), areas, age_levels, widths)
     return _ADVICE.get(key, lambda: _advise(eng, k, q, per_district, areas, age_levels, widths))
 
 
@@ -704,9 +714,11 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
     n_exact = 0
     counts_by_area = {a: eng.area_counts(a) for a in ("district", "region", "withheld")}
     people_d = eng.counts.sum(axis=(1, 2))
+    seen = set()
     for level, blocks in eng.partitions.items():
-        if level not in age_levels:
-            continue
+        if level not in age_levels or blocks in seen:
+            continue  # a level giving the same groups as a finer one is the same configuration
+        seen.add(blocks)
         bands = tuple(block_bands(m, blocks))
         for hw in widths:
             for ww in widths:
