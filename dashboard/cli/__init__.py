@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "dashboard.cli.pyc",
     "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
+    "dashboard.cli.buckets",
 ]
 
 
