@@ -325,3 +325,16 @@ def test_unknown_country(cache_root):
         bk.advise_model(synthetic_model(), 10, 0.95, areas=("planet",))
     with pytest.raises(InputError):
         bk.advise_model(synthetic_model(), 10, 0.95, widths=(3,))
+
+
+def test_merged_ages_on_germany_match_brute_force(cache_root):
+    """400 Kreise with their own age mixes: the binned thresholds of merged blocks stay exact."""
+    model = bm.load_country_model("DE")
+    advice = bk.advise("DE", 10, 0.95)
+    chosen = [e for e in advice.evaluated if e.config.age in (10, "withheld") and e.config.area == "district"
+              and (e.config.height, e.config.weight) in ((10, 10), (20, 2), (5, None), (None, 5))]
+    assert len(chosen) == 8
+    for e in chosen:
+        bits, cov = bk._reference_evaluate(model, e.config, 10, 0.95)
+        assert e.coverage == pytest.approx(cov, rel=1e-10), e.config
+        assert abs(e.bits - bits) <= e.bits_error + 1e-9, e.config

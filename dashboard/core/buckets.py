@@ -98,13 +98,11 @@ BITS_TOL: float = 1e-3
 _CHUNK = 2_000_000
 _LN2 = math.log(2.0)
 
-_SETUP = Memo(8)
 _ADVICE = Memo(32)
 
 
 def clear_caches() -> None:
-    for memo in (_SETUP, _ADVICE):
-        memo.clear()
+    _ADVICE.clear()
 
 
 # --------------------------------------------------------------------------- input checks
@@ -202,17 +200,23 @@ def _partition_refines(p1, p2) -> bool:
 
 @dataclass(frozen=True, eq=False)
 class _Cells:
-    """Cell probabilities ``p[s, a, j]`` of one (height width, weight width) on the full ±10 SD grid.
+    """Cell probabilities ``p[s, a, j]`` of one (height width, weight width) on the ±10 SD grid.
 
-    Only cells with probability > 0 in some group are kept (they sum to 1 within
-    ~1e-12 per group).  ``sorted_p[s, a]`` ascending with ``cum[s, a]`` (length J+1)
-    serve the single-group blocks; ``H[s, a]`` is the group's entropy in nats.
+    Cells below ``floor`` in every group are dropped: the floor is set so that such a
+    cell's CAS stays below k/10 in any area (never covered), and what they hold is at
+    most ``dropped[s, a]`` of a group's mass (≈1e-9 or less).  ``sorted_p[s, a]``
+    ascending with ``cum[s, a]`` (length J+1) serve the single-group blocks;
+    ``H[s, a]`` is the group's entropy in nats on the full grid (exact);
+    ``slack`` bounds the entropy the dropped cells can hold in any mixture of the
+    groups (``δ log(n/δ)`` for mass ``δ`` over ``n`` cells), added to the upper end of
+    a merged block's bracket.
     """
 
     p: np.ndarray
     sorted_p: np.ndarray
     cum: np.ndarray
     H: np.ndarray
+    slack: float
 
 
 def _cell_probs(model: CountryModel, hw, ww, body_model: str) -> np.ndarray:
@@ -236,44 +240,80 @@ def _entropy_nats(p: np.ndarray, axis=-1) -> np.ndarray:
         return -np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(axis=axis)
 
 
-def _make_cells(model: CountryModel, hw, ww, body_model: str) -> _Cells:
-    p = _cell_probs(model, hw, ww, body_model)
-    keep = (p > 0).any(axis=(0, 1))
-    p = np.ascontiguousarray(p[:, :, keep])
+def _make_cells(model: CountryModel, hw, ww, body_model: str, floor: float = 0.0) -> _Cells:
+    full = _cell_probs(model, hw, ww, body_model)
+    keep = (full > floor).any(axis=(0, 1))
+    p = np.ascontiguousarray(full[:, :, keep])
+    dropped = full[:, :, ~keep].sum(axis=2)
+    n_drop = int((~keep).sum())
+    d = float(dropped.max()) if dropped.size else 0.0
+    slack = d * math.log(n_drop / d) if d > 0 and n_drop > 0 else 0.0
     sorted_p = np.sort(p, axis=2)
     cum = np.concatenate([np.zeros(p.shape[:2] + (1,)), np.cumsum(sorted_p, axis=2)], axis=2)
-    return _Cells(p, sorted_p, cum, _entropy_nats(p))
+    return _Cells(p, sorted_p, cum, _entropy_nats(full), max(slack, 0.0))
+
+
+#: Cells of a merged block are binned by how far their age posterior strays from the block's mix (τ below).
+TAU_EDGES: tuple[float, ...] = (0.1, 0.3, 0.8, math.inf)
+
+
+@dataclass(frozen=True, eq=False)
+class _Bin:
+    """Cells of one τ bin, ascending by ``mbar`` (``tau`` = the largest τ in the bin)."""
+
+    tau: float
+    sorted_m: np.ndarray
+    P_sorted: np.ndarray  # (|B|, n) p_a in that order
+    cumP: np.ndarray  # (|B|, n+1) cumulative
 
 
 @dataclass(frozen=True, eq=False)
 class _Mixed:
-    """A merged block ``B`` of one sex on one cell grid, around its country age mix ``pbar``."""
+    """A merged block ``B`` of one sex on one cell grid, around its country age mix ``pbar``.
+
+    For an area with mix ``π`` (``ρ = π / pbar``) and a cell ``j`` whose age posterior
+    is ``w_j = pbar · p_j / mbar_j``, ``m[j] / mbar[j] − 1 = Σ_a (ρ_a − c)(w_aj − pbar_a)``
+    for any ``c``, so with ``c`` the middle of ``ρ``'s range
+    ``|m[j] / mbar[j] − 1| ≤ ½ (ρmax − ρmin) · τ_j`` with ``τ_j = Σ_a |w_aj − pbar_a|``
+    (and always ``ρmin ≤ m[j] / mbar[j] ≤ ρmax``).  Binning the cells by ``τ`` gives
+    each bin its own, tighter, pair of thresholds.
+    """
 
     groups: np.ndarray  # census group indices
     pbar: np.ndarray  # (|B|,) country mix
-    order: np.ndarray  # cells j by ascending mbar
-    sorted_m: np.ndarray  # mbar[order]
-    P_sorted: np.ndarray  # (|B|, J) p_a[order]
-    cumP: np.ndarray  # (|B|, J+1) cumulative p_a in that order
+    P: np.ndarray  # (|B|, J) p_a in cell order
+    bins: tuple[_Bin, ...]
     H0: float  # H(mbar), nats
     grad: np.ndarray  # dH/dπ_a at pbar
     K: np.ndarray  # Σ_j p_aj p_bj / mbar_j
-    Ha: np.ndarray  # H(p_a), nats
+    Ha: np.ndarray  # H(p_a), nats, on the full grid
+    slack: float  # entropy the dropped cells can add (see _Cells)
 
 
 def _make_mixed(cells: _Cells, s: int, block: Sequence[int], pbar: np.ndarray) -> _Mixed:
     P = cells.p[s, list(block)]  # (B, J)
     mbar = pbar @ P
-    order = np.argsort(mbar, kind="stable")
-    P_sorted = np.ascontiguousarray(P[:, order])
-    cumP = np.concatenate([np.zeros((P.shape[0], 1)), np.cumsum(P_sorted, axis=1)], axis=1)
     pos = mbar > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = np.where(pos, np.abs(pbar[:, None] * P / np.where(pos, mbar, 1.0)[None, :] - pbar[:, None]).sum(axis=0),
+                       0.0)
+    which = np.searchsorted(np.asarray(TAU_EDGES), tau, side="left")
+    bins = []
+    for b, edge in enumerate(TAU_EDGES):
+        idx = np.flatnonzero(which == b)
+        if not idx.size:
+            continue
+        order = idx[np.argsort(mbar[idx], kind="stable")]
+        Ps = np.ascontiguousarray(P[:, order])
+        cum = np.concatenate([np.zeros((P.shape[0], 1)), np.cumsum(Ps, axis=1)], axis=1)
+        bins.append(_Bin(float(tau[idx].max()), mbar[order], Ps, cum))
     logm = np.log(np.where(pos, mbar, 1.0))
     H0 = float(-(mbar[pos] * logm[pos]).sum())
     grad = -(P * (logm + 1.0)[None, :]).sum(axis=1)
     Pp = P[:, pos]
     K = (Pp / mbar[pos][None, :]) @ Pp.T
-    return _Mixed(np.asarray(block), pbar, order, mbar[order], P_sorted, cumP, H0, grad, K, cells.H[s, list(block)])
+    return _Mixed(np.asarray(block), pbar, np.ascontiguousarray(P), tuple(bins), H0, grad, K, cells.H[s, list(block)],
+                  cells.slack)
 
 
 # --------------------------------------------------------------------------- evaluating one (partition, widths) on areas
@@ -298,15 +338,18 @@ class AreaResult:
 class _Engine:
     """Everything of one data set, study range and body model the advisor reuses."""
 
-    def __init__(self, model: CountryModel, body_model: str):
+    def __init__(self, model: CountryModel, body_model: str, k: float = 1.0):
         self.model = model
         self.body_model = body_model
         self.counts = np.asarray(model.counts, dtype=float)
         self.T = float(self.counts.sum())
         if not self.T > 0:
             raise InputError(f"{model.name} has nobody in the study range {format_age_band(*model.study)}")
+        #: cells below this probability in every group can never reach k/10 people, in any area
+        self.floor = min(1e-13, 0.1 * k / self.T)
         self._cells: dict = {}
         self._mixed: dict = {}
+        self._block: dict = {}  # (area, s, block, hw, ww, k) → that block's per-area sums, shared by age levels
         #: every age level's blocks (levels may coincide: a country with 10-year census groups)
         self.partitions = {level: age_blocks(model, level) for level in AGE_LEVELS}
         rid = np.asarray(model.region_ids).astype(str)
@@ -316,7 +359,7 @@ class _Engine:
     def cells(self, hw, ww) -> _Cells:
         key = (hw, ww)
         if key not in self._cells:
-            self._cells[key] = _make_cells(self.model, hw, ww, self.body_model)
+            self._cells[key] = _make_cells(self.model, hw, ww, self.body_model, self.floor)
         return self._cells[key]
 
     def mixed(self, hw, ww, s: int, block: tuple[int, ...]) -> _Mixed:
@@ -327,6 +370,14 @@ class _Engine:
             pbar = M / tot if tot > 0 else np.full(len(block), 1.0 / len(block))
             self._mixed[key] = _make_mixed(self.cells(hw, ww), s, block, pbar)
         return self._mixed[key]
+
+    def release(self, hw, ww) -> None:
+        """Forget everything of one width pair (the search visits each pair once)."""
+        self._cells.pop((hw, ww), None)
+        for key in [key for key in self._mixed if key[:2] == (hw, ww)]:
+            del self._mixed[key]
+        for key in [key for key in self._block if key[3:5] == (hw, ww)]:
+            del self._block[key]
 
     # ---- areas
 
@@ -351,7 +402,13 @@ class _Engine:
 
     # ---- evaluation
 
-    def evaluate(self, M: np.ndarray, blocks, hw, ww, k: float, exact_bits: bool = False) -> AreaResult:
+    def evaluate(self, M: np.ndarray, blocks, hw, ww, k: float, exact_bits: bool = False,
+                 area: str | None = None) -> AreaResult:
+        """Per-area sums of one (age partition, widths) on the areas of ``M``.
+
+        With ``area`` (a level of :meth:`area_counts`) each block's sums are kept for the
+        other age levels that share the block (release them with :meth:`release`).
+        """
         R, S, _ = M.shape
         cells = self.cells(hw, ww)
         covered = np.zeros(R)
@@ -359,29 +416,35 @@ class _Engine:
         hmix_lo = np.zeros(R)
         hmix_hi = np.zeros(R)
         people = M.sum(axis=(1, 2))
-        gaps = []  # (weight × gap per area, s, block, lo, hi arrays) for certification
         for s in range(S):
             for block in blocks:
-                MB = M[:, s, list(block)]
-                nB = MB.sum(axis=1)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    hcount -= np.where(nB > 0, nB * np.log2(np.where(nB > 0, nB, 1.0)), 0.0)
-                if len(block) == 1:
-                    a = block[0]
-                    n = nB
-                    with np.errstate(divide="ignore"):
-                        idx = np.searchsorted(cells.sorted_p[s, a], k / n, side="left")
-                    covered += n * (cells.cum[s, a, -1] - cells.cum[s, a][idx])
-                    h = n * cells.H[s, a] / _LN2
-                    hmix_lo += h
-                    hmix_hi += h
-                    continue
-                mx = self.mixed(hw, ww, s, block)
-                cov, lo, hi = self._merged(MB, nB, mx, k, exact_bits)
+                key = (area, s, block, hw, ww, k)
+                part = self._block.get(key) if area is not None and not exact_bits else None
+                if part is None:
+                    part = self._block_sums(M, s, block, cells, hw, ww, k, exact_bits)
+                    if area is not None and not exact_bits:
+                        self._block[key] = part
+                cov, hc, lo, hi = part
                 covered += cov
+                hcount += hc
                 hmix_lo += lo
                 hmix_hi += hi
         return AreaResult(people, covered, hcount, hmix_lo, hmix_hi)
+
+    def _block_sums(self, M, s, block, cells: _Cells, hw, ww, k, exact_bits):
+        MB = M[:, s, list(block)]
+        nB = MB.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            hc = -np.where(nB > 0, nB * np.log2(np.where(nB > 0, nB, 1.0)), 0.0)
+        if len(block) == 1:
+            a = block[0]
+            with np.errstate(divide="ignore"):
+                idx = np.searchsorted(cells.sorted_p[s, a], k / nB, side="left")
+            cov = nB * (cells.cum[s, a, -1] - cells.cum[s, a][idx])
+            h = nB * (cells.H[s, a] / _LN2)
+            return cov, hc, h, h
+        cov, lo, hi = self._merged(MB, nB, self.mixed(hw, ww, s, block), k, exact_bits)
+        return cov, hc, lo, hi
 
     @staticmethod
     def _merged(MB: np.ndarray, nB: np.ndarray, mx: _Mixed, k: float, exact_bits: bool):
@@ -393,35 +456,39 @@ class _Engine:
             ratio = np.where(used[None, :], pi / np.where(used, mx.pbar, 1.0)[None, :], 1.0)
             rmin = ratio.min(axis=1)
             rmax = ratio.max(axis=1)
-            t_hi = np.where(live & (rmin > 0), k / (nB * rmin), np.inf)
-            t_lo = np.where(live, k / (nB * rmax), np.inf)
-        J = mx.sorted_m.size
-        i_hi = np.searchsorted(mx.sorted_m, t_hi, side="left")
-        i_lo = np.minimum(np.searchsorted(mx.sorted_m, t_lo, side="left"), i_hi)
-        # surely covered: every cell from i_hi on
-        covered = (MB * (mx.cumP[:, -1][None, :] - mx.cumP[:, i_hi].T)).sum(axis=1)
-        # the cells between the two thresholds, summed explicitly
-        L = i_hi - i_lo
-        rows = np.flatnonzero(L > 0)
-        ends = np.cumsum(L[rows])
-        # split the rows into chunks of at most _CHUNK pairs (a single larger row is its own chunk)
-        cuts = np.unique(np.searchsorted(ends, np.arange(_CHUNK, ends[-1] + _CHUNK, _CHUNK), side="right")) \
-            if rows.size else np.array([], dtype=int)
-        start = 0
-        for stop in [*cuts.tolist(), rows.size]:
-            stop = max(stop, start + 1)
-            if start >= rows.size:
-                break
-            rr_ = rows[start:stop]
-            lens = L[rr_]
-            rr = np.repeat(rr_, lens)
-            offs = np.repeat(np.cumsum(lens) - lens, lens)
-            pos = i_lo[rr] + (np.arange(rr.size) - offs)
-            c = np.zeros(rr.size)
-            for b in range(nb):
-                c += MB[rr, b] * mx.P_sorted[b, pos]
-            covered += np.bincount(rr, weights=np.where(c >= k, c, 0.0), minlength=R)
-            start = stop
+        half = 0.5 * (rmax - rmin)
+        covered = np.zeros(R)
+        for bn in mx.bins:
+            lo_f = np.maximum(rmin, 1.0 - half * bn.tau)
+            hi_f = np.minimum(rmax, 1.0 + half * bn.tau)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t_hi = np.where(live & (lo_f > 0), k / (nB * lo_f), np.inf)
+                t_lo = np.where(live, k / (nB * hi_f), np.inf)
+            i_hi = np.searchsorted(bn.sorted_m, t_hi, side="left")
+            i_lo = np.minimum(np.searchsorted(bn.sorted_m, t_lo, side="left"), i_hi)
+            # surely covered: every cell of the bin from i_hi on
+            covered += (MB * (bn.cumP[:, -1][None, :] - bn.cumP[:, i_hi].T)).sum(axis=1)
+            # the cells between the two thresholds, summed explicitly
+            L = i_hi - i_lo
+            rows = np.flatnonzero(L > 0)
+            if not rows.size:
+                continue
+            ends = np.cumsum(L[rows])
+            # chunks of at most _CHUNK pairs (a single larger row is its own chunk)
+            cuts = np.unique(np.searchsorted(ends, np.arange(_CHUNK, ends[-1] + _CHUNK, _CHUNK), side="right"))
+            start = 0
+            for stop in [*cuts.tolist(), rows.size]:
+                stop = max(stop, start + 1)
+                if start >= rows.size:
+                    break
+                rr_ = rows[start:stop]
+                lens = L[rr_]
+                rr = np.repeat(rr_, lens)
+                offs = np.repeat(np.cumsum(lens) - lens, lens)
+                pos = i_lo[rr] + (np.arange(rr.size) - offs)
+                c = np.einsum("nb,bn->n", MB[rr], bn.P_sorted[:, pos])
+                covered += np.bincount(rr, weights=np.where(c >= k, c, 0.0), minlength=R)
+                start = stop
         # entropy of each area's mixture, bracketed
         lin_part = (pi * mx.Ha[None, :]).sum(axis=1)  # Σ π_a H(p_a): concave lower bound
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -430,10 +497,11 @@ class _Engine:
             lin = mx.H0 + d @ mx.grad
             Q = ((d @ mx.K) * d).sum(axis=1)
             lo = np.maximum(lin_part, np.where(rmin > 0, lin - 0.5 * Q / np.minimum(1.0, rmin), -np.inf))
-            hi = np.minimum(lin_part + hpi, lin - 0.5 * Q / np.maximum(1.0, rmax))
+            hi = np.minimum(lin_part + hpi, lin - 0.5 * Q / np.maximum(1.0, rmax) + mx.slack)
         hi = np.maximum(hi, lo)
         if exact_bits:
-            lo = hi = _exact_mixture_entropy(pi, mx, np.arange(R))
+            exact = _exact_mixture_entropy(pi, mx, np.arange(R))
+            lo, hi = np.maximum(exact, lin_part), exact + mx.slack
         lo = np.where(live, lo, 0.0)
         hi = np.where(live, hi, 0.0)
         return covered, nB * lo / _LN2, nB * hi / _LN2
@@ -450,6 +518,7 @@ class _Engine:
         sel = order[:n]
         lo, hi = res.hmix_lo.copy(), res.hmix_hi.copy()
         exact = np.zeros(sel.size)
+        extra = np.zeros(sel.size)  # what the dropped cells may add
         S = M.shape[1]
         for s in range(S):
             for block in blocks:
@@ -462,18 +531,19 @@ class _Engine:
                 live = nB > 0
                 pi = np.where(live[:, None], MB / np.where(live, nB, 1.0)[:, None], 0.0)
                 exact += nB * np.where(live, _exact_mixture_entropy(pi, mx, np.arange(sel.size)), 0.0) / _LN2
-        lo[sel] = exact
-        hi[sel] = exact
+                extra += nB * mx.slack / _LN2
+        lo[sel] = np.maximum(exact, lo[sel])
+        hi[sel] = np.maximum(np.minimum(exact + extra, hi[sel]), lo[sel])
         return AreaResult(res.people, res.covered, res.hcount, lo, hi)
 
 
 def _exact_mixture_entropy(pi: np.ndarray, mx: _Mixed, rows: np.ndarray) -> np.ndarray:
     """``H(Σ_a π[r, a] p_a)`` in nats for the given rows, in chunks."""
     out = np.zeros(rows.size)
-    J = mx.P_sorted.shape[1]
+    J = mx.P.shape[1]
     step = max(1, _CHUNK // max(J, 1))
     for i in range(0, rows.size, step):
-        m = pi[rows[i:i + step]] @ mx.P_sorted
+        m = pi[rows[i:i + step]] @ mx.P
         out[i:i + step] = _entropy_nats(m)
     return out
 
@@ -696,9 +766,10 @@ def advise_model(
             raise InputError(f"unknown band width {w!r}; choose {', '.join(str(x) for x in WIDTHS if x)} or withheld")
     if not (areas and age_levels and widths):
         raise InputError("the ladder is empty: give at least one area level, age level and width")
-    eng = _SETUP.get((country, body_model), lambda: _Engine(country, body_model))
     key = (country, body_model, k, q, bool(per_district), areas, age_levels, widths)
-    return _ADVICE.get(key, lambda: _advise(eng, k, q, per_district, areas, age_levels, widths))
+    # a fresh engine per search: it keeps per-width scratch that concurrent searches must not share
+    return _ADVICE.get(key, lambda: _advise(_Engine(country, body_model, k), k, q, per_district, areas, age_levels,
+                                            widths))
 
 
 def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[str, ...],
@@ -714,19 +785,19 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
     n_exact = 0
     counts_by_area = {a: eng.area_counts(a) for a in ("district", "region", "withheld")}
     people_d = eng.counts.sum(axis=(1, 2))
-    seen = set()
+    levels = {}
     for level, blocks in eng.partitions.items():
-        if level not in age_levels or blocks in seen:
-            continue  # a level giving the same groups as a finer one is the same configuration
-        seen.add(blocks)
-        bands = tuple(block_bands(m, blocks))
-        for hw in widths:
-            for ww in widths:
+        if level in age_levels and blocks not in levels.values():
+            levels[level] = blocks  # a level giving the same groups as a finer one is the same configuration
+    for hw in widths:
+        for ww in widths:
+            for level, blocks in levels.items():
+                bands = tuple(block_bands(m, blocks))
                 for area in ("district", "region", "withheld"):
                     if area not in areas and not (area == "district" and need_district):
                         continue
                     M = counts_by_area[area]
-                    res = eng.evaluate(M, blocks, hw, ww, k)
+                    res = eng.evaluate(M, blocks, hw, ww, k, area=area)
                     before = float((res.hmix_hi - res.hmix_lo).sum())
                     res = eng.certify(M, blocks, hw, ww, res, tol)
                     n_exact += before > tol
@@ -758,8 +829,9 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
                         np.concatenate([dres.hmix_hi[keep], pres.hmix_hi]),
                     )
                     bits, err = _bits(comb, T)
-                    evaluated.append(Evaluated(Config(level, hw, ww, "district_or_region"), bands, float(bits), float(err),
-                                               float(comb.covered.sum() / T), tuple(short.tolist())))
+                    evaluated.append(Evaluated(Config(level, hw, ww, "district_or_region"), bands, float(bits),
+                                               float(err), float(comb.covered.sum() / T), tuple(short.tolist())))
+            eng.release(hw, ww)
     front = pareto_front(evaluated)
     feasible = [e for e in evaluated if e.coverage >= q - 1e-12]
     recommended = max(feasible, key=lambda e: (e.bits, e.coverage, _neg_key(e.config))) if feasible else None
