@@ -338,3 +338,20 @@ def test_merged_ages_on_germany_match_brute_force(cache_root):
         bits, cov = bk._reference_evaluate(model, e.config, 10, 0.95)
         assert e.coverage == pytest.approx(cov, rel=1e-10), e.config
         assert abs(e.bits - bits) <= e.bits_error + 1e-9, e.config
+
+
+def test_words_for_withheld_districts(synth):
+    import dataclasses
+
+    advice = bk.advise_model(synth, 30, 0.9)
+    mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
+    few = next(e for e in mixed if 2 * len(e.short_districts) <= synth.n_districts)
+    many = next(e for e in mixed if 2 * len(e.short_districts) > synth.n_districts)
+    t = bk.recommendation_text(dataclasses.replace(advice, recommended=few))
+    n = len(few.short_districts)
+    assert f"in the {n} district{'s' if n > 1 else ''} (of 6) where fewer than 90% would be safe, withhold the " \
+           f"district and give only the region" in t
+    t = bk.recommendation_text(dataclasses.replace(advice, recommended=many))
+    kept = synth.n_districts - len(many.short_districts)
+    assert f"with the region instead of the district, except in the {kept} district" in t
+    assert all(str(synth.district_names[d]) not in t.split("(")[-1] for d in many.short_districts)

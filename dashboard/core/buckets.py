@@ -928,9 +928,18 @@ def recommendation_text(advice: Advice) -> str:
     text = f"Collect {parts[0]}, {parts[1]}, {parts[2]}, {where}"
     if c.area == "district_or_region":
         n = len(e.short_districts)
-        label = advice.district_label if n == 1 else plural(advice.district_label)
-        text += (f"; in the {n} {label} (of {len(advice.district_ids)}) where fewer than {advice.q:.0%} would be "
-                 f"safe, withhold the {advice.district_label} and give only the {advice.region_label}")
+        D = len(advice.district_ids)
+        dl, rl = advice.district_label, advice.region_label
+        if 2 * n > D:  # mostly withheld: say it the other way round
+            kept = sorted(set(range(D)) - set(e.short_districts), key=lambda d: -advice.district_people[d])
+            names = ", ".join(advice.district_names[d] for d in kept[:3]) + (" …" if len(kept) > 3 else "")
+            label = dl if len(kept) == 1 else plural(dl)
+            text = (f"Collect {parts[0]}, {parts[1]}, {parts[2]}, with the {rl} instead of the {dl}, except in the "
+                    f"{len(kept)} {label} where at least {advice.q:.0%} stay safe with the {dl} itself ({names})")
+        else:
+            label = dl if n == 1 else plural(dl)
+            text += (f"; in the {n} {label} (of {D}) where fewer than {advice.q:.0%} would be safe, withhold the "
+                     f"{dl} and give only the {rl}")
     text += (f". Then {e.coverage:.1%} of people have an anonymity set of at least {advice.k:g} "
              f"and the release keeps {e.bits:.1f} bits per person.")
     return text
