@@ -73,7 +73,8 @@ def front_figure(points: list[dict], front: list[dict], recommended: dict | None
 def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_ids, q: float, k: float, *,
                   view: dict | None, district_label: str = "district", title: str = "",
                   height: int = MAP_HEIGHT) -> dict:
-    """Each district's share protected (0–100 %, linear), the districts below ``q`` outlined."""
+    """Each district's share protected (0–100 %, linear), the districts below ``q`` outlined in orange —
+    or, when they are more than half, the others outlined in black."""
     cov = 100.0 * np.asarray(coverage, dtype=float)
     hover = [f"{c:.1f} % of its people have CAS ≥ {k:g}" + (" — below the target" if c < 100 * q else "")
              if np.isfinite(c) else "nobody in the study range" for c in cov]
@@ -82,11 +83,18 @@ def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_id
                                         ticksuffix=" %"),
                           zmin=0.0, zmax=100.0)
     short = [str(i) for i in short_ids]
+    ids = [str(i) for i in district_ids]
+    if 2 * len(short) > len(ids):  # outlining nearly everything says nothing: outline the others instead
+        short_set = set(short)
+        outlined, colour = [i for i in ids if i not in short_set], "#000000"
+        legend = f"{len(outlined)} {district_label}(s) at or above {100 * q:g} %; all others below"
+    else:
+        outlined, colour = short, SHORT_COLOUR
+        legend = f"{len(short)} {district_label}(s) below {100 * q:g} %"
     layout = map_layout(view, height=height, title=title, title_font=dict(size=15),
                         uirevision=f"buckets-{geo_url}",
                         annotations=[dict(
-                            text=f"<span style='color:{SHORT_COLOUR}'>━</span> {len(short)} {district_label}(s) below "
-                                 f"{100 * q:g} %", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left",
-                            yanchor="bottom", showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12))])
-    return figure([main, outline_trace(geo_url, short, SHORT_COLOUR, 2.4, f"{district_label}s below the target")],
-                  layout)
+                            text=f"<span style='color:{colour}'>━</span> {legend}", x=0.01, y=0.01, xref="paper",
+                            yref="paper", xanchor="left", yanchor="bottom", showarrow=False,
+                            bgcolor="rgba(255,255,255,0.85)", font=dict(size=12))])
+    return figure([main, outline_trace(geo_url, outlined, colour, 2.4, f"outlined {district_label}s")], layout)

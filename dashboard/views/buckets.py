@@ -148,6 +148,16 @@ def _cards(a: bk.Advice) -> list[dict]:
     rec = a.recommended
     label = bk.plural(a.district_label)
     n_short = len(a.short_under_recommended)
+    area = None if rec is None else rec.config.area
+    if area == "district_or_region":
+        last = {"title": f"{label} withheld", "value": f"{n_short:,} of {len(a.district_ids):,}",
+                "explain": f"below the target with the {a.district_label} itself: released with the {a.region_label}"}
+    elif area in ("region", "withheld"):
+        last = {"title": f"{label} below the target", "value": f"{n_short:,} of {len(a.district_ids):,}",
+                "explain": f"if the {a.district_label} were released with these buckets (it is not)"}
+    else:
+        last = {"title": f"{label} below the target", "value": f"{n_short:,} of {len(a.district_ids):,}",
+                "explain": "their own people, under the recommended buckets"}
     return [
         {"title": f"people with CAS ≥ {a.k:g}", "value": "–" if rec is None else f"{rec.coverage:.1%}",
          "explain": f"target {a.q:.0%} of {format_count(a.people)} people aged {bk.format_age_band(*a.study)}"},
@@ -155,9 +165,26 @@ def _cards(a: bk.Advice) -> list[dict]:
          "explain": "entropy of the released profile per person"},
         {"title": "configurations searched", "value": f"{len(a.evaluated):,}",
          "explain": f"{len(a.front)} on the Pareto front; exact coverage for each"},
-        {"title": f"{label} below the target", "value": f"{n_short:,} of {len(a.district_ids):,}",
-         "explain": f"under the recommended buckets, counted with the {a.district_label}"},
+        last,
     ]
+
+
+def _map_help(a: bk.Advice) -> str:
+    if a.recommended is None:
+        return ""
+    dl, dls = a.district_label, bk.plural(a.district_label)
+    text = (f"Colour: the share of each {dl}'s own people whose CAS is at least {a.k:g} with the recommended age "
+            f"groups and bands, released with the {dl}. ")
+    area = a.recommended.config.area
+    if area == "district":
+        text += (f"The target counts the whole country, so large cities can carry small {dls}: the outlined ones fall "
+                 f"below {a.q:.0%} on their own. Tick \"each district's own finest safe buckets\" for a per-district "
+                 f"answer.")
+    elif area == "district_or_region":
+        text += f"The {dls} below {a.q:.0%} are the ones the recommendation withholds (it gives their {a.region_label})."
+    else:
+        text += f"The recommendation does not release the {dl} at all; this shows what releasing it would give."
+    return text
 
 
 def _short_rows(a: bk.Advice) -> list[dict]:
@@ -215,11 +242,7 @@ def render(s: Settings) -> dict:
         "cli": cli_command(s),
         "query": to_query(s),
         "district_label": a.district_label,
-        "map_help": "" if a.recommended is None else (
-            f"Colour: the share of each {a.district_label}'s own people whose CAS is at least {a.k:g} under the "
-            f"recommended age groups and bands, released with the {a.district_label}. Outlined: below "
-            f"{a.q:.0%}. The target counts the whole country, so large cities can carry small "
-            f"{bk.plural(a.district_label)}; tick \"each district's own finest safe buckets\" for a per-district answer."),
+        "map_help": _map_help(a),
     }
 
 
