@@ -176,14 +176,18 @@ def _map_help(a: bk.Advice) -> str:
     text = (f"Colour: the share of each {dl}'s own people whose CAS is at least {a.k:g} with the recommended age "
             f"groups and bands, released with the {dl}. ")
     area = a.recommended.config.area
+    most = 2 * len(a.short_under_recommended) > len(a.district_ids)
+    outlined = (f"Outlined in black: the {dls} at or above {a.q:.0%} (most fall below it)" if most
+                else f"Outlined: the {dls} below {a.q:.0%}")
     if area == "district":
-        text += (f"The target counts the whole country, so large cities can carry small {dls}: the outlined ones fall "
-                 f"below {a.q:.0%} on their own. Tick \"each district's own finest safe buckets\" for a per-district "
-                 f"answer.")
+        text += (f"The target counts the whole country, so large cities can carry small {dls}. {outlined}. Tick "
+                 f"\"each district's own finest safe buckets\" for a per-district answer.")
     elif area == "district_or_region":
-        text += f"The {dls} below {a.q:.0%} are the ones the recommendation withholds (it gives their {a.region_label})."
+        text += (f"The {dls} below {a.q:.0%} are the ones the recommendation withholds (it gives their "
+                 f"{a.region_label}). {outlined}.")
     else:
-        text += f"The recommendation does not release the {dl} at all; this shows what releasing it would give."
+        text += (f"The recommendation does not release the {dl} at all; this shows what releasing it would give. "
+                 f"{outlined}.")
     return text
 
 
