@@ -98,7 +98,7 @@ BITS_TOL: float = 1e-3
 _CHUNK = 2_000_000
 _LN2 = math.log(2.0)
 
-_ADVICE = Memo(32)
+_ADVICE = Memo(16)
 
 
 def clear_caches() -> None:
@@ -551,16 +551,20 @@ def _exact_mixture_entropy(pi: np.ndarray, mx: _Mixed, rows: np.ndarray) -> np.n
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Evaluated:
-    """One configuration's numbers.  ``bits`` is certified to ``± bits_error``."""
+    """One configuration's numbers.  ``bits`` is certified to ``± bits_error``.
+
+    ``short_districts`` (``district_or_region`` only): indices of the districts withheld, as a
+    small int32 array (a US search holds ~200 such sets of up to 3,143).
+    """
 
     config: Config
     age_groups: tuple[tuple[float, float], ...]
     bits: float
     bits_error: float
     coverage: float
-    short_districts: tuple[int, ...] = ()  # district_or_region: the districts withheld
+    short_districts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
 
     def to_dict(self, model: CountryModel | None = None) -> dict:
         c = self.config
@@ -678,7 +682,7 @@ def refines(a: Evaluated, b: Evaluated, partitions: dict) -> bool:
     ra, rb = AREAS.index(ca.area), AREAS.index(cb.area)
     if ca.area == "district_or_region" and cb.area == "district_or_region":
         # pools of short districts per region: a's pools lie inside b's when a's short set is inside b's
-        return set(a.short_districts) <= set(b.short_districts)
+        return set(a.short_districts.tolist()) <= set(b.short_districts.tolist())
     if cb.area == "district_or_region":
         return ca.area == "district"
     if ca.area == "district_or_region":
@@ -830,7 +834,7 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
                     )
                     bits, err = _bits(comb, T)
                     evaluated.append(Evaluated(Config(level, hw, ww, "district_or_region"), bands, float(bits),
-                                               float(err), float(comb.covered.sum() / T), tuple(short.tolist())))
+                                               float(err), float(comb.covered.sum() / T), _readonly(short.astype(np.int32))))
             eng.release(hw, ww)
     front = pareto_front(evaluated)
     feasible = [e for e in evaluated if e.coverage >= q - 1e-12]
@@ -931,7 +935,7 @@ def recommendation_text(advice: Advice) -> str:
         D = len(advice.district_ids)
         dl, rl = advice.district_label, advice.region_label
         if 2 * n > D:  # mostly withheld: say it the other way round
-            kept = sorted(set(range(D)) - set(e.short_districts), key=lambda d: -advice.district_people[d])
+            kept = sorted(set(range(D)) - set(e.short_districts.tolist()), key=lambda d: -advice.district_people[d])
             names = ", ".join(advice.district_names[d] for d in kept[:3]) + (" …" if len(kept) > 3 else "")
             label = dl if len(kept) == 1 else plural(dl)
             text = (f"Collect {parts[0]}, {parts[1]}, {parts[2]}, with the {rl} instead of the {dl}, except in the "
@@ -957,6 +961,11 @@ def export_json(advice: Advice) -> str:
     if advice.per_district is not None:
         config["per_district"] = advice.per_district.rows()
     return json.dumps(config, indent=2, ensure_ascii=False, allow_nan=False, default=_json_default)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def _json_default(v):
