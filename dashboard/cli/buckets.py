@@ -5,7 +5,9 @@
 
 The JSON output has ``recommended`` (``age_group_years``, ``height_cm``, ``weight_kg``,
 ``bits``, ``coverage`` and the explicit ``age_groups`` and ``area``) and ``front``
-(a list of the same).  The export files are what the explorer's "For app
+(a list of the same).  ``age_group_years`` is a number of years, ``"census"`` (the
+census groups) or ``"withheld"``; ``height_cm`` / ``weight_kg`` a width or ``"withheld"``;
+``age_groups`` lists the resulting ``[from, to)`` bands, which is what an app applies.  The export files are what the explorer's "For app
 developers" page downloads (:func:`dashboard.core.buckets.export_json` / ``export_csv``).
 """
 from __future__ import annotations
