@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "dashboard.cli.regions",
     "dashboard.cli.validate",
     "dashboard.cli.attack",
+    "dashboard.cli.buckets",
 ]
 
 
