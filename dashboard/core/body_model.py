@@ -1193,7 +1193,32 @@ def _self_report_offsets(root: str) -> tuple[float, float]:
 # --------------------------------------------------------------------------- from the cache
 
 
-def cohort_height_shift(cohorts: pd.DataFrame, country: str, lender: str, body: BodyPriors,
+def cohort_arrays(cohorts: pd.DataFrame) -> dict:
+    """``{(iso3, sex): height at 18 indexed by birth_year − oldest}`` plus ``"years"``: (oldest, newest)."""
+    years = cohorts["birth_year"].to_numpy(np.int64)
+    oldest, newest = int(years.min()), int(years.max())
+    out: dict = {"years": (oldest, newest)}
+    iso = cohorts["iso3"].astype(str).to_numpy()
+    sex = cohorts["sex"].astype(str).to_numpy()
+    h = cohorts["height_cm"].to_numpy(float)
+    keys = pd.Series(np.char.add(np.char.add(iso.astype(str), "|"), sex.astype(str)))
+    for key, idx in keys.groupby(keys).indices.items():
+        arr = np.full(newest - oldest + 1, np.nan)
+        arr[years[idx] - oldest] = h[idx]
+        i, s_ = key.split("|")
+        out[(i, s_)] = arr
+    return out
+
+
+@lru(4)
+def _cohort_arrays_cached(root: str, stamp: int) -> dict:
+    from census_loaders import cache
+
+    cohorts = cache.height_cohorts(Path(root))
+    return None if cohorts is None else cohort_arrays(cohorts)
+
+
+def cohort_height_shift(cohorts, country: str, lender: str, body: BodyPriors,
                         year: int) -> tuple[np.ndarray | None, str]:
     """Per body group, cm to add to the lender's mean height for a borrowing country (SPEC §1.6).
 
@@ -1204,15 +1229,13 @@ def cohort_height_shift(cohorts: pd.DataFrame, country: str, lender: str, body: 
     """
     from census_loaders.ncdrisc import ISO3
 
+    if isinstance(cohorts, pd.DataFrame):
+        cohorts = cohort_arrays(cohorts)
     base = country.split("-")[0]
     iso_c, iso_l = ISO3.get(base), ISO3.get(lender)
-    have = set(cohorts["iso3"].astype(str))
-    if iso_c not in have or iso_l not in have:
+    if any((iso, s_) not in cohorts for iso in (iso_c, iso_l) for s_ in SEXES):
         return None, (f"No NCD-RisC height data for {country}: the borrowed mean heights are used unchanged.")
-    newest = int(cohorts["birth_year"].max())
-    oldest = int(cohorts["birth_year"].min())
-    table = cohorts.pivot_table(index=["sex", "birth_year"], columns="iso3", values="height_cm")
-    diff = (table[iso_c] - table[iso_l])
+    oldest, newest = cohorts["years"]
     shift = np.zeros(len(body))
     clamped = False
     for g in range(len(body)):
@@ -1220,9 +1243,9 @@ def cohort_height_shift(cohorts: pd.DataFrame, country: str, lender: str, body: 
         hi = float(body.age_hi[g]) if math.isfinite(body.age_hi[g]) else open_group_end(lo)
         years = np.arange(int(year - hi + 1), int(year - lo) + 1)
         clamped |= bool((years > newest).any())
-        years = np.clip(years, oldest, newest)
-        d = diff.loc[SEXES[int(body.sex_index[g])]]
-        shift[g] = float(d.reindex(years).mean())
+        years = np.clip(years, oldest, newest) - oldest
+        sex = SEXES[int(body.sex_index[g])]
+        shift[g] = float(np.mean(cohorts[(iso_c, sex)][years] - cohorts[(iso_l, sex)][years]))
     f = [shift[g] for g in range(len(body)) if body.sex_index[g] == 0]
     m = [shift[g] for g in range(len(body)) if body.sex_index[g] == 1]
     note = (f"Borrowed body statistics shifted by birth cohort (NCD-RisC, height at 18): mean heights "
@@ -1257,7 +1280,7 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
     shift, shift_note = None, ""
     borrowed = priors.attrs.get("borrowed_from")
     if borrowed:
-        cohorts = cache.height_cohorts(root)
+        cohorts = _cohort_arrays_cached(str(root), _manifest_stamp(root))
         if cohorts is None:
             shift_note = "No NCD-RisC cohort heights in the cache: the borrowed mean heights are used unchanged."
         else:
