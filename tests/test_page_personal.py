@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from page_checks import checked_figure
 from dash import html
+from page_checks import checked_figure
 
 from dashboard import forms
 from dashboard.core.errors import InputError
@@ -139,7 +139,6 @@ def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(perso
     """The map is built by the shared builder (figures.maps) as a dict with array columns; an answer
     patches z, the colour bar and the hover line, never geometry or names."""
     import numpy as np
-    import plotly.graph_objects as go
 
     fig = V.map_figure("DE", "11000")
     assert type(fig) is dict

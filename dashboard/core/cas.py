@@ -616,7 +616,6 @@ def _sensible_bands(model: CountryModel, kind: str, width: float, groups: np.nda
 def _band_what_if(r: _Resolved, kind: str, mass_sel: np.ndarray, bmi_range) -> WhatIf:
     m, p = r.model, r.profile
     chosen = p.height if kind == "height" else p.weight
-    other_kind = "weight" if kind == "height" else "height"
     other = p.weight if kind == "height" else p.height
     width = DEFAULT_WIDTH if chosen is None else chosen[1] - chosen[0]
     v = np.einsum("sa,sag->g", mass_sel, m.body_weights)

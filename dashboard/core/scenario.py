@@ -39,14 +39,14 @@ from .body_model import (
     BAND_WIDTHS,
     DEFAULT_BMI_RANGE,
     DEFAULT_MODEL,
-    check_model,
     DEFAULT_STUDY,
     OPEN_GROUP_END,
     SEXES,
+    check_model,
     format_age_band,
 )
-from .parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 from .errors import InputError
+from .parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 
 #: Countries shown when a link names none.
 DEFAULT_COUNTRIES: tuple[str, ...] = ("DE",)

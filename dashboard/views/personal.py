@@ -19,17 +19,16 @@ import numpy as np
 from dash import dcc, html
 
 import census_loaders as cl
+from census_loaders.auxiliary import user_fraction
 from dashboard import forms, ids
 from dashboard.components import card, field
-from dashboard.core import catalog
+from dashboard.core import catalog, memo
 from dashboard.core import verdict as verdict_text
 from dashboard.core.body_model import load_country_model
-from census_loaders.auxiliary import user_fraction
 from dashboard.core.cas import DEFAULT_KS, CasWarning, Profile, profile_report
-from dashboard.core.formatting import format_count, format_counts
 from dashboard.core.errors import InputError
+from dashboard.core.formatting import format_count, format_counts
 from dashboard.core.scenario import UserPercent
-from dashboard.core import memo
 from dashboard.figures.maps import choropleth, geojson_url, log_colorbar, view_of
 from dashboard.figures.personal import funnel_figure, what_if_figure
 from dashboard.figures.style import GRAPH_CONFIG, percent, safe_log10
