@@ -19,11 +19,11 @@ DEFAULT_TOLERANCE = 0.01
 COORD_DECIMALS = 4
 
 
-def _round_coords(obj):
+def _round_coords(obj, decimals: int = COORD_DECIMALS):
     if isinstance(obj, (list, tuple)):
         if obj and isinstance(obj[0], (int, float)):
-            return [round(float(v), COORD_DECIMALS) for v in obj]
-        return [_round_coords(v) for v in obj]
+            return [round(float(v), decimals) for v in obj]
+        return [_round_coords(v, decimals) for v in obj]
     return obj
 
 
@@ -47,10 +47,13 @@ def _polygonal_part(geom):
     return shapely.union_all(parts) if parts else geom
 
 
-def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float = DEFAULT_TOLERANCE):
+def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float | None = None,
+                          decimals: int | None = None):
     """A GeoJSON FeatureCollection for the districts that have population.
 
-    ``gdf`` has ``district_id`` and ``geometry`` (EPSG:4326). Returns
+    ``gdf`` has ``district_id`` and ``geometry`` (EPSG:4326); ``tolerance`` (degrees) and
+    ``decimals`` default to :data:`DEFAULT_TOLERANCE` and :data:`COORD_DECIMALS` (a data set
+    of many small districts, such as Italy's 7,901 municipalities, passes its own). Returns
     ``(collection, missing_geometry, geometry_without_data)`` — the two lists of ids
     are reported in the manifest and should be empty or explained.
     """
@@ -66,6 +69,8 @@ def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float 
     keep = np.array([i in wanted for i in ids])
     gdf = gdf[keep]
     ids = [i for i in ids if i in wanted]
+    tolerance = DEFAULT_TOLERANCE if tolerance is None else tolerance
+    decimals = COORD_DECIMALS if decimals is None else decimals
     simplified = _simplify(gdf.geometry.values, tolerance)
     features = []
     for district_id, geom in zip(ids, simplified):
@@ -75,7 +80,7 @@ def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float 
                 "type": "Feature",
                 "id": district_id,
                 "properties": {"name": district_names[district_id]},
-                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"])},
+                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"], decimals)},
             }
         )
     return {"type": "FeatureCollection", "features": features}, missing_geometry, geometry_without_data
