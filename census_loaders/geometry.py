@@ -41,6 +41,23 @@ def _simplify(geoms, tolerance: float):
     return out
 
 
+def _snap(geoms, decimals: int):
+    """Geometries snapped to a grid of ``10**-decimals`` degrees, kept valid (GEOS precision reduction).
+
+    Plain rounding of coordinates collapses tiny rings and makes edges cross; snapping
+    with topology repair does not.  A district smaller than the grid cell would vanish:
+    it keeps two more decimals instead.  Returns the geometries and each one's decimals.
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    out = shapely.set_precision(geoms, 10.0 ** -decimals)
+    places = np.full(len(geoms), decimals)
+    gone = shapely.is_empty(out) | (shapely.area(out) <= 0)
+    if gone.any():
+        out[gone] = shapely.set_precision(geoms[gone], 10.0 ** -(decimals + 2))
+        places[gone] = decimals + 2
+    return out, places
+
+
 def _polygonal_part(geom):
     """make_valid can return a GeometryCollection; keep its polygons."""
     parts = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type in ("Polygon", "MultiPolygon")]
@@ -70,17 +87,20 @@ def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float 
     gdf = gdf[keep]
     ids = [i for i in ids if i in wanted]
     tolerance = DEFAULT_TOLERANCE if tolerance is None else tolerance
-    decimals = COORD_DECIMALS if decimals is None else decimals
     simplified = _simplify(gdf.geometry.values, tolerance)
+    if decimals is None:  # the default: coordinates rounded as they are (the files of the first data sets)
+        places = np.full(len(simplified), COORD_DECIMALS)
+    else:
+        simplified, places = _snap(simplified, decimals)
     features = []
-    for district_id, geom in zip(ids, simplified):
+    for district_id, geom, decimals in zip(ids, simplified, places):
         geo = mapping(geom)
         features.append(
             {
                 "type": "Feature",
                 "id": district_id,
                 "properties": {"name": district_names[district_id]},
-                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"], decimals)},
+                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"], int(decimals))},
             }
         )
     return {"type": "FeatureCollection", "features": features}, missing_geometry, geometry_without_data

@@ -77,12 +77,15 @@ def _read_feather(path: Path, required: tuple[str, ...]) -> pd.DataFrame:
 
 
 def _int_column(df: pd.DataFrame, col: str, path: Path) -> np.ndarray:
-    """A column of whole non-negative numbers; the first bad row is named (rows are 1-based)."""
+    """A column of whole non-negative numbers; the first bad row is named (the "line" of a Feather
+    table's error is its 1-based row)."""
     values = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
     bad = ~np.isfinite(values) | (values < 0) | (values != np.round(values))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise LoaderError(path, row + 1, f"{col} {df[col].iloc[row]!r} is not a whole non-negative number (row {row + 1})")
+        value = df[col].iloc[row]
+        value = value.item() if hasattr(value, "item") else value
+        raise LoaderError(path, row + 1, f"{col} {value!r} is not a whole non-negative number")
     return values.astype(np.int64)
 
 

@@ -293,5 +293,6 @@ def load(folder: Path) -> list[CountryData]:
         boundaries=shapes[shapes["district_id"].isin(leaves)][["district_id", "geometry"]].reset_index(drop=True),
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,
+        boundary_decimals=4,  # snapped to the grid, not just rounded: no ring collapses
         notes=notes,
     )]
