@@ -210,8 +210,8 @@ def load(folder: Path) -> list[CountryData]:
     frames, left_out = [], []
     for code in sorted(communes):
         rows = communes[code]
-        _check_repeats(path, code, rows)
         result = _commune_counts(path, code, rows)
+        _check_repeats(path, code, rows)
         if isinstance(result, str):
             left_out.append((code, result, rows["total", "all"]["pop"]))
             continue
