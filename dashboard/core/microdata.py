@@ -161,8 +161,8 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
     head = [ln for ln in text.splitlines()[:50] if ln.strip()]
     delim = _sniff_delimiter(head, name)
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False,
-                            skip_blank_lines=True, engine="c", nrows=MAX_ROWS + 1)
+        frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False, header=None,
+                            skip_blank_lines=True, engine="c", nrows=MAX_ROWS + 2)
     except pd.errors.ParserError as exc:
         m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
         if m:
@@ -171,6 +171,8 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
         raise InputError(f"{name} could not be read as a {DELIMITERS[delim]}-separated table") from None
     except (UnicodeError, ValueError):
         raise InputError(f"{name} could not be read as a {DELIMITERS[delim]}-separated table") from None
+    header = [str(v) for v in frame.iloc[0].tolist()] if len(frame) else []
+    frame = frame.iloc[1:].reset_index(drop=True)
     if frame.shape[1] > MAX_COLUMNS:
         raise InputError(f"{name} has {frame.shape[1]:,} columns; at most {MAX_COLUMNS} are accepted")
     if frame.shape[1] < 2:
@@ -180,10 +182,8 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
     if len(frame) == 0:
         raise InputError(f"{name} has a header but no records")
     names, seen = [], set()
-    for i, col in enumerate(frame.columns, start=1):
+    for i, col in enumerate(header, start=1):
         base = str(col).strip() or f"column {i}"
-        if base.startswith("Unnamed: "):
-            base = f"column {i}"
         label, j = base[:60], 2
         while label in seen:
             label, j = f"{base[:55]} ({j})", j + 1
