@@ -64,7 +64,7 @@ def test_binomial_agrees_when_n_is_large_and_differs_when_small():
     mpd = [_mpd(N, list((shares * N).astype(int))) for N in (50, 500, 5_000, 50_000)]
     assert all(b < a for a, b in zip(mpd, mpd[1:]))  # the paper's Fig. 3: MPD falls as N grows
     assert mpd[0] > 0.02 and mpd[-1] < 0.002
-    assert _mpd(20, [10, 15]) > 0.1  # a small data set with common values: far apart
+    assert _mpd(20, [10, 15]) > 0.09  # a small data set with common values: far apart
     # rare values in a large data set: the two forms coincide
     assert _mpd(1_000_000, [40, 2_000, 30_000]) < 1e-4
     lo, p = T.rh_pmf(1_000_000, [40, 2_000, 30_000])
