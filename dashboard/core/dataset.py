@@ -57,8 +57,6 @@ def check_fraction(value) -> float:
         f = float(value)
     except (TypeError, ValueError):
         raise InputError(f"the validation fraction must be a number, not {str(value)[:20]!r}") from None
-    if f > 1 and f < 100:
-        f = f / 100.0  # typed as a percentage
     if not (math.isfinite(f) and 0 < f < 1):
         raise InputError(f"the validation fraction must lie between 0 and 1 (e.g. 0.1), not {value}")
     return f
