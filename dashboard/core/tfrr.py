@@ -12,7 +12,10 @@ hypergeometric* distribution rH(N, d, n_1, …, n_d) (Methods, Eqs. 3–4):
 hypergeometrically.  It is the size of the intersection of d independent uniformly random
 subsets of sizes n_1 … n_d, so it does not depend on the order of the attributes; the recursion
 here runs from the smallest count up (the support never exceeds min n_j) and drops, at each
-step, outer tails of total mass below 1e-16 (so every probability is exact to about 1e-15).
+step, a left tail of mass below 1e-16 and a right tail of mass below 1e-16 · P(X ≥ 1) (never
+the values up to 10), so that P(X = k | X ≥ 1) keeps its relative precision; the
+first step, from a point mass, is computed only within mean ± (12 sd + 30), outside which a
+hypergeometric holds less than 1e-20 (Chernoff's bound, which holds for it as for the binomial).
 
 The paper's binomial approximation (Eqs. 6–7) is ``X_d ≈ B(n_d, P_{d−1})`` with
 ``P_{d−1} = Π_{j<d} n_j / N^{d−1}``; the paper leaves the order of the attributes open, and
@@ -51,15 +54,19 @@ def _lnc(a, b):
     return np.where(ok, out, -np.inf)
 
 
-def _trim(lo: int, pmf: np.ndarray, tail: float) -> tuple[int, np.ndarray]:
+def _trim(lo: int, pmf: np.ndarray, tail: float, keep: int = max(KS)) -> tuple[int, np.ndarray]:
+    """Drop outer tails: on the left mass < ``tail``; on the right mass < ``tail`` · P(X ≥ 1), never values ≤ ``keep``.
+
+    The right-hand rule keeps the relative precision of P(X = k | X ≥ 1) when presence itself is rare.
+    """
+    vals = lo + np.arange(pmf.size)
     c = np.cumsum(pmf)
-    total = c[-1]
-    left = int(np.searchsorted(c, tail, side="right"))          # leading entries with mass < tail
+    left = min(int(np.searchsorted(c, tail, side="right")), pmf.size - 1)
+    present = float(pmf[vals >= 1].sum())
     r = np.cumsum(pmf[::-1])
-    right = int(np.searchsorted(r, tail, side="right"))
-    left = min(left, pmf.size - 1)
+    right = int(np.searchsorted(r, tail * present, side="right")) if present > 0 else 0
+    right = min(right, max(0, pmf.size - 1 - (keep - lo)))
     stop = max(left + 1, pmf.size - right)
-    del total
     return lo + left, pmf[left:stop]
 
 
@@ -152,73 +159,87 @@ def _batched_ratios(N: int, counts: np.ndarray, ks) -> dict[int, np.ndarray]:
 
     Rows of ``counts`` are sorted ascending; the recursion runs for a block of rows together,
     each row's pmf held on its own window [lo, lo + W) of a common width W, trimmed like
-    :func:`rh_pmf` after every step.  The last step computes only P(X = 0 … k_max − 1) and
-    P(X ≥ 1) = Σ_m P(m) · (1 − H(0 | m)) with expm1, so no subtraction loses the small values.
+    :func:`rh_pmf` after every step.  The ratios are direct sums of the last pmf (a difference
+    such as P(X ≥ 1) − P(X = 1) would lose every digit when P(X ≥ 2 | X ≥ 1) is tiny).
     """
     lf = gammaln(np.arange(N + 2, dtype=float) + 1.0)  # ln m!
 
-    def lnc(a, b):
-        ok = (b >= 0) & (b <= a)
-        ai = np.clip(a, 0, N).astype(np.int64)
-        bi = np.clip(b, 0, N).astype(np.int64)
-        ci = np.clip(a - b, 0, N).astype(np.int64)
-        return np.where(ok, lf[ai] - lf[bi] - lf[ci], -np.inf)
+    def log_hyper(m, k, n):
+        """ln P(k | m) of the hypergeometric step, on the grid m (B, W) × k (B, K); n (B, 1); −inf if impossible.
+
+        ln C(m, k) + ln C(N − m, n − k) − ln C(N, n), split into a part of m, a part of k and the two
+        factorials of differences, so only two gathers run on the whole grid.
+        """
+        part_m = lf[m] + lf[N - m]
+        nk = n - k
+        part_k = -lf[k] - lf[np.maximum(nk, 0)]
+        const = lf[N] - lf[n] - lf[N - n]
+        d1 = m[:, :, None] - k[:, None, :]                   # m − k
+        d2 = (N - n)[:, :, None] - d1                        # N − m − n + k
+        out = (part_m[:, :, None] + part_k[:, None, :] - (const[:, :, None])
+               - lf[np.clip(d1, 0, N)] - lf[np.clip(d2, 0, N)])
+        ok = (d1 >= 0) & (d2 >= 0) & (nk >= 0)[:, None, :]
+        return np.where(ok, out, -np.inf)
 
     kmax = int(max(ks))
     B, d = counts.shape
     out = {int(k): np.empty(B) for k in ks}
-    order = np.argsort(counts[:, 0], kind="stable")
+    # the width of a row's pmf after the first hypergeometric step: its support bound n_(1) + 1, or
+    # the few standard deviations around the mean n_(1) n_(2) / N that survive the trimming
+    n1 = counts[:, 0].astype(float)
+    mean2 = n1 * (counts[:, 1] if d > 1 else counts[:, 0]) / N
+    width = np.minimum(n1 + 1.0, 24.0 * np.sqrt(mean2) + 61.0)
+    cost = width * np.maximum(width, kmax)  # the square steps after the first
+    order = np.argsort(cost, kind="stable")
     start = 0
-    while start < B:
-        # a block of rows with similar smallest counts (the bound on the support)
-        size = min(B - start, 8192)
-        while size > 1:
-            w = float(counts[order[start + size - 1], 0]) + 1.0  # the block's widest support bound
-            if size * w * w <= BLOCK_ELEMENTS:
-                break
-            size //= 2
-        rows = order[start:start + size]
-        start += size
-        c = counts[rows].astype(np.int64)
-        lo = c[:, 0].copy()
-        pmf = np.ones((rows.size, 1))
-        for j in range(1, d):
-            n = c[:, j][:, None]
-            W = pmf.shape[1]
-            m = lo[:, None] + np.arange(W)[None, :]
-            if j == d - 1:  # last step: only what the ratios need
-                k = np.arange(kmax)[None, None, :]
-                log_t = lnc(m[:, :, None], k) + lnc(N - m[:, :, None], n[:, :, None] - k) - lnc(N, n)[:, :, None]
-                small = np.einsum("bs,bst->bt", pmf, np.exp(log_t))
-                h0 = lnc(N - m, n) - lnc(N, n)
-                present = np.sum(pmf * -np.expm1(h0), axis=1)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        while start < B:
+            # a block of rows of similar widths, within the element budget
+            size = min(B - start, 16384)
+            while size > 1 and size * cost[order[start + size - 1]] > BLOCK_ELEMENTS:
+                size //= 2
+            rows = order[start:start + size]
+            start += size
+            c = counts[rows].astype(np.int64)
+            lo = c[:, 0].copy()
+            pmf = np.ones((rows.size, 1))
+            if d == 1:  # the tuple count is the attribute count itself
                 for kk in ks:
-                    tail_k = present - small[:, 1:int(kk)].sum(axis=1)
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        r = np.where(present > 0, np.clip(tail_k / present, 0.0, 1.0), 0.0)
-                    out[int(kk)][rows] = r
-                break
-            k_lo = np.maximum(0, lo + c[:, j] - N)
-            k_hi = np.minimum(lo + W - 1, c[:, j])
-            Wk = int(np.max(k_hi - k_lo)) + 1
-            k = k_lo[:, None] + np.arange(Wk)[None, :]
-            log_t = (lnc(m[:, :, None], k[:, None, :]) + lnc(N - m[:, :, None], n[:, :, None] - k[:, None, :])
-                     - lnc(N, n)[:, :, None])
-            new = np.einsum("bs,bst->bt", pmf, np.exp(log_t))
-            # trim each row's outer tails of mass < TAIL, then re-window to a common width
-            cl = np.cumsum(new, axis=1)
-            cr = np.cumsum(new[:, ::-1], axis=1)
-            left = np.minimum((cl < TAIL).sum(axis=1), Wk - 1)
-            right = (cr < TAIL).sum(axis=1)
-            width = np.maximum(Wk - right - left, 1)
-            Wn = int(width.max())
-            idx = left[:, None] + np.arange(Wn)[None, :]
-            valid = idx < (left + width)[:, None]
-            pmf = np.where(valid, np.take_along_axis(new, np.minimum(idx, Wk - 1), axis=1), 0.0)
-            lo = k_lo + left
-        else:  # d == 1: the tuple count is the attribute count itself
-            for kk in ks:
-                out[int(kk)][rows] = (c[:, 0] >= kk).astype(float)
+                    out[int(kk)][rows] = (c[:, 0] >= kk).astype(float)
+                continue
+            for j in range(1, d):
+                n = c[:, j][:, None]
+                W = pmf.shape[1]
+                m = lo[:, None] + np.arange(W)[None, :]
+                k_lo = np.maximum(0, lo + c[:, j] - N)
+                k_hi = np.minimum(lo + W - 1, c[:, j])
+                if j == 1:  # from a point mass: only the hypergeometric's window of mass > 1e-20 on each side
+                    mu = lo * c[:, j] / N
+                    sd = np.sqrt(mu * (1.0 - c[:, j] / N) * (N - lo) / max(N - 1, 1))
+                    k_lo = np.maximum(k_lo, np.floor(mu - 12.0 * sd - 30.0).astype(np.int64))
+                    k_hi = np.minimum(k_hi, np.ceil(mu + 12.0 * sd + 30.0).astype(np.int64))
+                Wk = int(np.max(k_hi - k_lo)) + 1
+                k = k_lo[:, None] + np.arange(Wk)[None, :]
+                new = np.einsum("bs,bst->bt", pmf, np.exp(log_hyper(m, k, n)))
+                if j == d - 1:  # the tuple's count: the ratios by direct sums (no cancellation)
+                    present = np.where(k >= 1, new, 0.0).sum(axis=1)
+                    for kk in ks:
+                        tail_k = np.where(k >= kk, new, 0.0).sum(axis=1)
+                        out[int(kk)][rows] = np.where(present > 0, np.clip(tail_k / present, 0.0, 1.0), 0.0)
+                    break
+                # trim each row's outer tails of mass < TAIL, then re-window to a common width
+                cl = np.cumsum(new, axis=1)
+                cr = np.cumsum(new[:, ::-1], axis=1)
+                left = np.minimum((cl < TAIL).sum(axis=1), Wk - 1)
+                present = np.where(k >= 1, new, 0.0).sum(axis=1)  # as _trim: relative on the right, values ≤ kmax kept
+                right = np.where(present > 0, (cr < TAIL * present[:, None]).sum(axis=1), 0)
+                right = np.minimum(right, np.maximum(0, Wk - 1 - (kmax - k_lo)))
+                wid = np.maximum(Wk - right - left, 1)
+                Wn = int(wid.max())
+                idx = left[:, None] + np.arange(Wn)[None, :]
+                valid = idx < (left + wid)[:, None]
+                pmf = np.where(valid, np.take_along_axis(new, np.minimum(idx, Wk - 1), axis=1), 0.0)
+                lo = k_lo + left
     return out
 
 

@@ -37,7 +37,7 @@ def uniqueness_curve(grid, copula_curve, py_curve, n_records: int, empirical: fl
         xaxis=_log_axis(grid[0], grid[-1], "population size N"),
         yaxis=dict(title="share of people unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
         legend=dict(orientation="h", y=-0.25), shapes=shapes, annotations=annotations, height=380,
-        margin=dict(l=60, r=10, t=50, b=10)))
+        margin=dict(l=60, r=10, t=50, b=40)))
 
 
 def counts_of_counts(counts: list[dict]) -> dict:
@@ -47,9 +47,10 @@ def counts_of_counts(counts: list[dict]) -> dict:
     return dict(data=[dict(type="bar", x=sizes, y=records, marker=dict(color=COPULA), customdata=classes,
                            hovertemplate="classes of %{x} records: %{customdata:,}<br>records in them: %{y:,}<extra></extra>")],
                 layout=base_layout(title=dict(text="Records by the size of their class", x=0.01),
-                                   xaxis=dict(title="class size (records sharing the values)", type="log", gridcolor=GRID),
+                                   xaxis=dict(title="class size (records sharing the values)",
+                                              type="log" if max(sizes, default=1) > 30 else "linear", gridcolor=GRID),
                                    yaxis=dict(title="records", gridcolor=GRID), height=320, bargap=0.1,
-                                   margin=dict(l=60, r=10, t=50, b=10)))
+                                   margin=dict(l=60, r=10, t=50, b=50)))
 
 
 def xi_kappa_histogram(xi, kappa, population: float) -> dict:
@@ -65,7 +66,7 @@ def xi_kappa_histogram(xi, kappa, population: float) -> dict:
                 layout=base_layout(title=dict(text=f"Each record at N = {population:,.0f}", x=0.01), barmode="group",
                                    xaxis=dict(title="probability", tickformat=".0%", gridcolor=GRID),
                                    yaxis=dict(title="records", gridcolor=GRID), legend=dict(orientation="h", y=-0.25),
-                                   height=340, margin=dict(l=60, r=10, t=50, b=10)))
+                                   height=340, margin=dict(l=60, r=10, t=50, b=40)))
 
 
 def one_more_attribute(steps: list[dict], population: float) -> dict:
@@ -80,7 +81,7 @@ def one_more_attribute(steps: list[dict], population: float) -> dict:
     ], layout=base_layout(title=dict(text="What if one more attribute? (most identifying first)", x=0.01),
                           yaxis=dict(title="share unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
                           xaxis=dict(gridcolor=GRID), legend=dict(orientation="h", y=-0.3), height=380,
-                          margin=dict(l=60, r=10, t=50, b=10)))
+                          margin=dict(l=60, r=10, t=50, b=40)))
 
 
 def roc(curves: dict, auc: float | None, auc_binomial: float | None) -> dict:
@@ -97,4 +98,4 @@ def roc(curves: dict, auc: float | None, auc_binomial: float | None) -> dict:
         title=dict(text="TFRR risk vs. real uniqueness (ROC)", x=0.01),
         xaxis=dict(title="false-positive rate", range=[0, 1], gridcolor=GRID),
         yaxis=dict(title="true-positive rate", range=[0, 1.02], gridcolor=GRID),
-        legend=dict(orientation="h", y=-0.3), height=360, margin=dict(l=60, r=10, t=50, b=10)))
+        legend=dict(orientation="h", y=-0.3), height=360, margin=dict(l=60, r=10, t=50, b=40)))

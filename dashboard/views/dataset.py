@@ -201,7 +201,10 @@ def render(analysis: ds.Analysis, req: Request, filename: str | None = None) -> 
              value_id=_id("cop-unique")),
         card(f"Copula: unique among N = {N:,.0f}", percent(c["uniqueness_at_population"]),
              f"mean ξ; mean correctness κ {percent(c['correctness_at_population'])}", value_id=_id("cop-pop")),
-        card("TFRR AUC", _fmt(t["auc"]), f"binomial approximation {_fmt(t['auc_binomial'])}", value_id=_id("tfrr-auc")),
+        card("TFRR AUC", _fmt(t["auc"]),
+             f"binomial approximation {_fmt(t['auc_binomial'])}" if t["auc"] is not None else
+             "undefined: " + ("no record is unique" if e["uniqueness"] == 0 else "every record is unique"),
+             value_id=_id("tfrr-auc")),
         card("Pitman–Yor fit", f"h = {p['h_bits']:.3g} bits" if p.get("available") else "not available",
              f"γ = {p['gamma']:.3g}" if p.get("available") else p.get("reason", ""), value_id=_id("pyc")),
     ]
