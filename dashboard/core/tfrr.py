@@ -157,9 +157,9 @@ BLOCK_ELEMENTS = 4_000_000
 def _batched_ratios(N: int, counts: np.ndarray, ks) -> dict[int, np.ndarray]:
     """rH tail ratios P(X ≥ k) / P(X ≥ 1) for many sorted count vectors at once (same result as rh_tail_ratio).
 
-    Rows of ``counts`` are sorted ascending; the recursion runs for a block of rows together,
-    each row's pmf held on its own window [lo, lo + W) of a common width W, trimmed like
-    :func:`rh_pmf` after every step.  The ratios are direct sums of the last pmf (a difference
+    Rows of ``counts`` are sorted ascending and distinct; the recursion runs depth by depth over
+    the distinct prefixes (rows sharing their smallest counts share the first steps), for blocks of
+    prefixes together, each pmf held on its own window [lo, lo + W), trimmed like :func:`rh_pmf`.  The ratios are direct sums of the last pmf (a difference
     such as P(X ≥ 1) − P(X = 1) would lose every digit when P(X ≥ 2 | X ≥ 1) is tiny).
     """
     lf = gammaln(np.arange(N + 2, dtype=float) + 1.0)  # ln m!
@@ -172,7 +172,7 @@ def _batched_ratios(N: int, counts: np.ndarray, ks) -> dict[int, np.ndarray]:
         """
         part_m = lf[m] + lf[N - m]
         nk = n - k
-        part_k = -lf[k] - lf[np.maximum(nk, 0)]
+        part_k = -lf[np.minimum(k, N)] - lf[np.maximum(nk, 0)]  # k > n is masked below
         const = lf[N] - lf[n] - lf[N - n]
         d1 = m[:, :, None] - k[:, None, :]                   # m − k
         d2 = (N - n)[:, :, None] - d1                        # N − m − n + k
@@ -184,33 +184,56 @@ def _batched_ratios(N: int, counts: np.ndarray, ks) -> dict[int, np.ndarray]:
     kmax = int(max(ks))
     B, d = counts.shape
     out = {int(k): np.empty(B) for k in ks}
-    # the width of a row's pmf after the first hypergeometric step: its support bound n_(1) + 1, or
-    # the few standard deviations around the mean n_(1) n_(2) / N that survive the trimming
-    n1 = counts[:, 0].astype(float)
-    mean2 = n1 * (counts[:, 1] if d > 1 else counts[:, 0]) / N
-    width = np.minimum(n1 + 1.0, 24.0 * np.sqrt(mean2) + 61.0)
-    cost = width * np.maximum(width, kmax)  # the square steps after the first
-    order = np.argsort(cost, kind="stable")
-    start = 0
+    if d == 1:  # the tuple count is the attribute count itself
+        for kk in ks:
+            out[int(kk)][:] = (counts[:, 0] >= kk).astype(float)
+        return out
+    # Depth by depth over the distinct prefixes n_(1) … n_(j+1): rows that share their smallest
+    # counts share the (widest, costliest) first steps.  A prefix's pmf lives on [lo, lo + w).
+    prev_pmf = prev_lo = prev_w = prev_of_row = None
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        while start < B:
-            # a block of rows of similar widths, within the element budget
-            size = min(B - start, 16384)
-            while size > 1 and size * cost[order[start + size - 1]] > BLOCK_ELEMENTS:
-                size //= 2
-            rows = order[start:start + size]
-            start += size
-            c = counts[rows].astype(np.int64)
-            lo = c[:, 0].copy()
-            pmf = np.ones((rows.size, 1))
-            if d == 1:  # the tuple count is the attribute count itself
-                for kk in ks:
-                    out[int(kk)][rows] = (c[:, 0] >= kk).astype(float)
-                continue
-            for j in range(1, d):
+        for j in range(1, d):
+            last = j == d - 1
+            if last:
+                pref, row_of = counts, np.arange(B)
+            else:
+                pref, row_of = np.unique(counts[:, :j + 1], axis=0, return_inverse=True)
+                row_of = row_of.ravel()
+            U = pref.shape[0]
+            if j == 1:
+                parent = None
+                mean2 = pref[:, 0] * pref[:, 1] / N
+                width = np.minimum(pref[:, 0] + 1.0, 24.0 * np.sqrt(mean2) + 61.0)
+                cost = width
+            else:
+                rep = np.empty(U, dtype=np.int64)
+                rep[row_of] = np.arange(B)            # one row having each prefix
+                parent = prev_of_row[rep]
+                width = prev_w[parent].astype(float)
+                cost = width * np.maximum(width, kmax)
+            order = np.argsort(cost, kind="stable")
+            new_lo = np.zeros(U, dtype=np.int64)
+            new_w = np.ones(U, dtype=np.int64)
+            blocks = []
+            start = 0
+            while start < U:
+                size = min(U - start, 16384)
+                while size > 1 and size * cost[order[start + size - 1]] > BLOCK_ELEMENTS:
+                    size //= 2
+                idx_u = order[start:start + size]
+                start += size
+                c = pref[idx_u].astype(np.int64)
+                if parent is None:
+                    lo = c[:, 0].copy()
+                    pmf = np.ones((idx_u.size, 1))
+                else:
+                    par = parent[idx_u]
+                    W = int(prev_w[par].max())
+                    lo = prev_lo[par]
+                    pmf = prev_pmf[par, :W]
                 n = c[:, j][:, None]
                 W = pmf.shape[1]
-                m = lo[:, None] + np.arange(W)[None, :]
+                m = np.minimum(lo[:, None] + np.arange(W)[None, :], N)  # past a row's own width its pmf is 0
                 k_lo = np.maximum(0, lo + c[:, j] - N)
                 k_hi = np.minimum(lo + W - 1, c[:, j])
                 if j == 1:  # from a point mass: only the hypergeometric's window of mass > 1e-20 on each side
@@ -221,25 +244,31 @@ def _batched_ratios(N: int, counts: np.ndarray, ks) -> dict[int, np.ndarray]:
                 Wk = int(np.max(k_hi - k_lo)) + 1
                 k = k_lo[:, None] + np.arange(Wk)[None, :]
                 new = np.einsum("bs,bst->bt", pmf, np.exp(log_hyper(m, k, n)))
-                if j == d - 1:  # the tuple's count: the ratios by direct sums (no cancellation)
-                    present = np.where(k >= 1, new, 0.0).sum(axis=1)
+                present = np.where(k >= 1, new, 0.0).sum(axis=1)
+                if last:  # the tuple's count: the ratios by direct sums (no cancellation)
                     for kk in ks:
                         tail_k = np.where(k >= kk, new, 0.0).sum(axis=1)
-                        out[int(kk)][rows] = np.where(present > 0, np.clip(tail_k / present, 0.0, 1.0), 0.0)
-                    break
-                # trim each row's outer tails of mass < TAIL, then re-window to a common width
+                        out[int(kk)][idx_u] = np.where(present > 0, np.clip(tail_k / present, 0.0, 1.0), 0.0)
+                    continue
+                # trim as _trim: left tail < TAIL, right tail < TAIL · P(X ≥ 1), values ≤ kmax kept
                 cl = np.cumsum(new, axis=1)
                 cr = np.cumsum(new[:, ::-1], axis=1)
                 left = np.minimum((cl < TAIL).sum(axis=1), Wk - 1)
-                present = np.where(k >= 1, new, 0.0).sum(axis=1)  # as _trim: relative on the right, values ≤ kmax kept
                 right = np.where(present > 0, (cr < TAIL * present[:, None]).sum(axis=1), 0)
                 right = np.minimum(right, np.maximum(0, Wk - 1 - (kmax - k_lo)))
                 wid = np.maximum(Wk - right - left, 1)
                 Wn = int(wid.max())
                 idx = left[:, None] + np.arange(Wn)[None, :]
                 valid = idx < (left + wid)[:, None]
-                pmf = np.where(valid, np.take_along_axis(new, np.minimum(idx, Wk - 1), axis=1), 0.0)
-                lo = k_lo + left
+                blocks.append((idx_u, np.where(valid, np.take_along_axis(new, np.minimum(idx, Wk - 1), axis=1), 0.0)))
+                new_lo[idx_u] = k_lo + left
+                new_w[idx_u] = wid
+            if last:
+                break
+            prev_pmf = np.zeros((U, int(new_w.max())))
+            for idx_u, block in blocks:
+                prev_pmf[idx_u, :block.shape[1]] = block
+            prev_lo, prev_w, prev_of_row = new_lo, new_w, row_of
     return out
 
 
