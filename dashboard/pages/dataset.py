@@ -1,7 +1,8 @@
 """“How identifiable is a data set?” (SPEC §5): layout and callbacks over :mod:`dashboard.views.dataset`.
 
-An uploaded file stays in the browser until "Analyse" sends it with the request; the server
-decodes it in memory, answers, and forgets it (nothing written, logged or cached).
+An uploaded file stays in the browser; choosing it (to list its columns) and each "Analyse" send
+it with that request; the server decodes it in memory, answers, and forgets it (nothing written,
+logged or cached).
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ from dashboard.views.dataset import (
 dash.register_page(__name__, path="/dataset", name="Data set",
                    title="AnonSet — how identifiable is a data set?", order=40)
 
-PRIVACY = ("Your file stays in this browser tab until you press Analyse. It is then sent to this AnonSet server with "
-           "that one request, read in memory and forgotten: it is never written to disk, logged or cached, and no "
-           "other host is contacted. Each new analysis sends it again.")
+PRIVACY = ("Your file stays in this browser tab. When you choose it (to list its columns) and each time you press "
+           "Analyse, it is sent to this AnonSet server with that one request, read in memory and forgotten: it is never "
+           "written to disk, logged or cached, and no other host is contacted.")
 
 
 def layout(**query):
