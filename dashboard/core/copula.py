@@ -182,10 +182,9 @@ def _sov_block(lo: np.ndarray, hi: np.ndarray, chol: np.ndarray, w: np.ndarray) 
             f = diff if f is None else f * diff
             if i == d - 1:
                 break
-            y = ndtri(np.clip(pa + w[None, :, :, i] * diff, 0.0, 1.0))
-            y = np.where(up, -y, y)
-            fallback = np.where(np.isfinite(a), a, np.where(np.isfinite(b), b, 0.0))
-            ys[i] = np.where(np.isfinite(y), y, fallback)
+            # the argument stays inside (0, 1): where it would not, the interval is empty (f = 0) anyway
+            y = ndtri(np.clip(pa + w[None, :, :, i] * diff, 1e-300, 1.0 - 2.0 ** -53))
+            ys[i] = np.where(up, -y, y)
             s = np.tensordot(chol[i + 1, :i + 1], ys[:i + 1], axes=(0, 0))
             a = (lo[:, i + 1, None, None] - s) / chol[i + 1, i + 1]
             b = (hi[:, i + 1, None, None] - s) / chol[i + 1, i + 1]
