@@ -56,7 +56,7 @@ TEST_RECORDS = 2_000
 #: Training records over which the validation averages ξ̂ for Ξ̂, at most (a seeded subsample).
 MEAN_RECORDS = 5_000
 #: Records on which "one more attribute" ranks the columns (a seeded subsample when larger).
-GREEDY_RECORDS = 5_000
+GREEDY_RECORDS = 3_000
 
 _GL_X, _GL_W = leggauss(20)
 _GL_X = 1.0 + _GL_X  # nodes on (0, 2), as in Genz's bvnu
