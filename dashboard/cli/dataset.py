@@ -57,6 +57,8 @@ def run(args) -> int:
 def _pct(x) -> str:
     if x is None:
         return "n/a"
+    if 0 < x < 1e-5:
+        return "<0.001%"
     if 0 < x < 0.001:
         return f"{100 * x:.2g}%"
     return f"{100 * x:.1f}%"
