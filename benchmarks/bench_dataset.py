@@ -23,8 +23,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dashboard.core import copula, dataset, microdata, tfrr  # noqa: E402
-from dashboard.core import pyc_fit  # noqa: E402
+from dashboard.core import (  # noqa: E402
+    copula,
+    dataset,
+    microdata,
+    pyc_fit,  # noqa: E402
+    tfrr,
+)
 
 QIS = ["sex", "age", "race", "education", "marital_status", "household_size"]
 BIG_COLUMNS = ["sex", "age", "race", "household_size", "height_cm", "weight_kg", "waist_cm", "household_income_usd"]

@@ -10,8 +10,8 @@ import dash
 from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
 
 from dashboard.components import apology, error_box, field
-from dashboard.core.errors import InputError
 from dashboard.core import microdata as M
+from dashboard.core.errors import InputError
 from dashboard.views.dataset import (
     BIN_TYPE,
     ID,
