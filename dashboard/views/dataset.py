@@ -153,7 +153,7 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
 
 
 #: Results for the shipped sample only, keyed by the settings (never by an upload's content).
-_NHANES_MEMO = Memo(16, name="views.dataset.nhanes")
+_NHANES_MEMO = Memo(16, name="views.dataset.nhanes", max_bytes=256 * 2**20)
 
 
 def analyse(req: Request, table_: M.Table) -> ds.Analysis:
