@@ -21,7 +21,7 @@ def test_every_source_row_carries_the_files_sha256():
     assert rows and all(len(r["sha256"]) == 64 for r in rows)
     kinds = {r["kind"] for r in rows}
     assert {"population", "boundaries", "body statistics", "auxiliary knowledge", "record-level data"} <= kinds
-    nhanes = [r for r in rows if r["kind"] == "record-level data"]
+    nhanes = [r for r in rows if r["kind"] == "record-level data" and "NHANES" in r["data set"]]
     assert nhanes[0]["sha256"] == manifest["microdata"]["nhanes"]["sources"][0]["sha256"]
 
 
