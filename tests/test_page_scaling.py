@@ -413,8 +413,10 @@ def test_forecast_bad_points_give_a_message(S, rows, message):
 
 
 def test_forecast_too_many_rows(S):
+    """The page fits at most 1,000 measurements and says how to fit more (the CLI's --csv)."""
     rows = _rows((i + 2, 0.5) for i in range(V.MAX_POINTS + 1))
-    assert "At most 10,000" in _error(S.on_forecast("forecast", rows, 1)[0])
+    message = _error(S.on_forecast("forecast", rows, 1)[0])
+    assert "at most 1,000" in message and "anonset pyc forecast --csv" in message
 
 
 def test_blank_rows_are_skipped_and_holdout_adapts(S):

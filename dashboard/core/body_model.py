@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr
 
+from . import memo
 from .errors import InputError
 
 #: Sexes in array order (axis 1 of every count array).
@@ -66,6 +67,18 @@ PROFILE_SDS: float = 4.0
 _EPS = 1e-9
 #: Guards the small LRU caches on models: a Dash server may call from several threads.
 _LOCK = threading.RLock()
+
+
+def _restricted_nbytes(model) -> int:
+    """What a study-restricted model adds to its home model (its own counts and mixing weights)."""
+    return int(model.counts.nbytes + model.body_weights.nbytes + model.nearest_body.nbytes) + 4096
+
+
+#: Every model's memoised values (joints, grids, marginals, fraction arrays …), keyed by (model, key):
+#: one byte-bounded memo instead of an unbounded dict per model.
+_MODEL_MEMO = memo.Memo(50_000, name="dashboard.core.body_model.model_memo")
+#: Models restricted to other study ranges, per home model (an unusual age range is not kept forever).
+_FAMILY = memo.Memo(4096, name="dashboard.core.body_model.study_models", sizeof=_restricted_nbytes)
 
 
 # --------------------------------------------------------------------------- ages
@@ -376,7 +389,7 @@ def interval_probability(mean, sd, lo, hi) -> np.ndarray:
     return np.maximum(p, 0.0)
 
 
-@lru_cache(maxsize=256)
+@memo.lru(256, name="dashboard.core.body_model:_band_matrix_cached")
 def _band_matrix_cached(means: tuple, sds: tuple, start: float, width: float, n: int) -> np.ndarray:
     edges = start + width * np.arange(n + 1)
     m = np.asarray(means)[:, None]
@@ -505,6 +518,9 @@ class CountryModel:
     identity, so a model can key caches.
     """
 
+    #: memo.nbytes counts a model where it is kept (its family memo), not inside every value that refers to it
+    __memo_shared__ = True
+
     code: str
     name: str
     district_ids: np.ndarray  # (n_d,) str
@@ -526,8 +542,8 @@ class CountryModel:
     prior_country_name: str = ""
     aux_tables: Mapping[str, object] | None = None  # id → FractionTable, for models not read from the cache
     cache_root: Path | None = None
-    _cache: dict = field(default_factory=dict, repr=False)
-    _family: dict = field(default_factory=dict, repr=False)  # study range → model, shared
+    _lru_keys: dict = field(default_factory=dict, repr=False)  # memo_lru bucket → recency of its keys
+    _family: dict = field(default_factory=dict, repr=False)  # {"home": the model load_country_model keeps}, shared
 
     # ---- construction
 
@@ -645,15 +661,15 @@ class CountryModel:
         )
 
     def with_study(self, study: Sequence[float]) -> CountryModel:
-        """The same data set restricted to another study range (memoised)."""
+        """The same data set restricted to another study range (memoised in the byte-bounded
+        :data:`_FAMILY` memo: an unusual age range is forgotten when memory is needed)."""
         study = check_study(study)
         if study == self.study:
             return self
-        if not self._family:
-            self._family[self.study] = self
-        if study not in self._family:
-            self._family[study] = self._restricted(study)
-        return self._family[study]
+        home = self._family.setdefault("home", self)
+        if study == home.study:
+            return home
+        return _FAMILY.get((home, study), lambda: home._restricted(study))
 
     # ---- lookups
 
@@ -717,33 +733,46 @@ class CountryModel:
         )
 
     def _memo(self, key, make):
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
+        return _MODEL_MEMO.get((self, key), make)
 
     def memo(self, key, make):
-        """Public memo API (nobody reaches into ``_cache``): the value memoised under ``key``, made by ``make()`` once (a raising make stores nothing)."""
+        """Public memo API (nobody reaches into the model's memos): the value memoised under ``key``, made by
+        ``make()`` (a raising make stores nothing).  Held in the process's byte-bounded model memo, so an
+        old value may be forgotten and made again."""
         return self._memo(("memo", key), make)
 
     def memo_lru(self, bucket: str, key, make, maxsize: int):
         """A bounded memo on this model: the ``maxsize`` most recently used values of ``bucket`` (thread-safe)."""
+        full = (self, ("lru", bucket, key))
         with _LOCK:
-            memo = self._cache.setdefault(("lru", bucket), OrderedDict())
-            if key in memo:
-                memo.move_to_end(key)
-                return memo[key]
-        value = make()
-        with _LOCK:
-            memo[key] = value
-            while len(memo) > maxsize:
-                memo.popitem(last=False)
-        return value
+            order = self._lru_keys.setdefault(bucket, OrderedDict())
+            order[key] = None
+            order.move_to_end(key)
+            dropped = []
+            while len(order) > maxsize:
+                dropped.append(order.popitem(last=False)[0])
+        if dropped:
+            gone = {(self, ("lru", bucket, k)) for k in dropped}
+            _MODEL_MEMO.discard(gone.__contains__)
+        return _MODEL_MEMO.get(full, make)
 
     def forget(self, bucket: str | None = None) -> None:
         """Drop this model's memos: one bucket (``"joints"``, an LRU bucket's name) or, without one, all."""
+        def mine(key) -> bool:
+            if key[0] is not self:
+                return False
+            if bucket is None:
+                return True
+            k = key[1]
+            return isinstance(k, tuple) and (
+                (bucket == "joints" and k[0] == "joint") or (k[0] == "lru" and k[1] == bucket) or k == bucket)
+
         with _LOCK:
-            for key in ([*self._cache] if bucket is None else [bucket, ("lru", bucket)]):
-                self._cache.pop(key, None)
+            if bucket is None:
+                self._lru_keys.clear()
+            else:
+                self._lru_keys.pop(bucket, None)
+        _MODEL_MEMO.discard(mine)
 
     def district_lookup(self) -> dict:
         """``{"id": {district id: index}, "name": {casefolded name: [indices]}}`` (memoised)."""
@@ -803,17 +832,7 @@ class CountryModel:
                               self.group_core_ranges("height"), self.group_core_ranges("weight"),
                               (hm, hs, wm, ws, self.body_weights > 0))
 
-        with _LOCK:
-            joints = self._cache.setdefault("joints", OrderedDict())
-            if key in joints:
-                joints.move_to_end(key)
-                return joints[key]
-        value = make()
-        with _LOCK:
-            joints[key] = value
-            while len(joints) > 6:
-                joints.popitem(last=False)
-        return value
+        return _MODEL_MEMO.get((self, key), make)
 
     def core_range(self, kind: str) -> tuple[float, float]:
         """[lo, hi] of ±PROFILE_SDS around every body group's mean (the realistic range)."""

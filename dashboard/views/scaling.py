@@ -28,7 +28,7 @@ from dash import dash_table, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
-from dashboard import forms, ids
+from dashboard import forms, ids, limits
 from dashboard.components import card, command_block, field
 from dashboard.core import aggregates, catalog, memo, pyc, pyc_fit
 from dashboard.core import census_partition as cp
@@ -61,7 +61,7 @@ CURSOR_PRESETS = {"10k": 1e4, "1m": 1e6, "earth": WORLD}
 DEFAULT_APP_USERS = 10_000
 # forecast
 UPLOAD_REFUSED_BYTES = 20_000_000
-MAX_POINTS = forms.MAX_POINTS
+MAX_POINTS = limits.MAX_FORECAST_POINTS  # the page's limit (the CLI fits up to forms.MAX_POINTS)
 MAX_POINTS_IN_LINK = 50
 MAX_POINTS_IN_COMMAND = 200
 HOLDOUT_CHOICES = (0, 1, 2, 3)
@@ -238,7 +238,9 @@ def census_scenario(country, sexes, ages, body, height_width, weight_width, aux,
         q["aux"] = ";".join(aux)
     if k is not None:
         q["k"] = str(k)
-    return Scenario.from_query(q)
+    s = Scenario.from_query(q)
+    limits.check_scenario(s, cp.to_cli(s), what="This census view")
+    return s
 
 
 def parse_users(value) -> float:
@@ -816,7 +818,7 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
     if trigger == ID["f-add"]:
         rows = list(rows or [])
         if len(rows) >= MAX_POINTS:
-            raise InputError(f"At most {MAX_POINTS:,} measurements are accepted")
+            limits.check_points(len(rows) + 1)
         return rows + [{"n": None, "kappa": None}], None
     if trigger == ID["f-example"]:
         return _example_rows(), None
@@ -824,9 +826,11 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
         return [{"n": None, "kappa": None}, {"n": None, "kappa": None}], None
     if trigger == ID["f-use-paste"]:
         new = forms.parse_points_text(pasted)
+        limits.check_points(len(new), "The pasted text")
         return new, html.Div(f"{len(new):,} points from the pasted text.", className="field-help")
     if trigger == ID["f-upload"]:
         new = forms.parse_csv(contents, filename)
+        limits.check_points(len(new), "The file")
         return new, html.Div(f"{len(new):,} points from {str(filename or 'the file')[:80]}.", className="field-help")
     raise PreventUpdate
 
@@ -841,6 +845,8 @@ def render_forecast(rows, holdout) -> dict:
     band takes ~0.3 s; the example is every visitor's first answer) and shared between
     requests: treat the answer as read-only.
     """
+    if isinstance(rows, list):
+        limits.check_points(len(rows))
     n, k = forms.rows_to_points(rows)
     hold = parse_holdout(holdout, n.size)
     key = (np.asarray(n, dtype=float).tobytes(), np.asarray(k, dtype=float).tobytes(), hold)
