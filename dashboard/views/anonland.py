@@ -120,10 +120,10 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
     s = _number(seed, "Seed", 0, SEED_MAX, whole=True)
     population = sum(c.size * c.number for c in classes)
     if population > MAX_PEOPLE:
-        cmd = limits.anonland_command(f, eps, hw, ww, k, s)
+        cmd = limits.anonland_command(1, eps, hw, ww, k, s)  # only custom sizes get here (any scale ≤ 0.1 fits)
         raise limits.CostError(f"This AnonLand would have {population:,} people; reruns are limited to "
-                               f"{MAX_PEOPLE:,} people on the page. Choose a smaller scale or smaller districts, or run it on your own "
-                               f"machine (no limit) with: {cmd}")
+                               f"{MAX_PEOPLE:,} people on the page. Choose a smaller scale or smaller districts, "
+                               f"or run the full AnonLand (no limit) on your own machine with: {cmd}")
     return core.AnonLandConfig(classes=tuple(classes), epsilon=eps, height_width=hw, weight_width=ww,
                                citizens_per_class=k, seed=s)
 

@@ -74,7 +74,7 @@ def _id(name: str) -> str:
 
 
 ID = {name: _id(name) for name in (
-    "tabs", "notices", "query", "url-sync",
+    "tabs", "notices", "query", "url-sync", "config", "census-query", "forecast-query",
     # explore
     "h-slider", "h-input", "gamma-slider", "gamma-input", "k", "cursor-slider", "cursor-input",
     "preset-10k", "preset-1m", "preset-earth", "preset-country", "law-graph", "law-message", "readouts",
@@ -705,6 +705,29 @@ def link_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, w
         if n.size <= MAX_POINTS_IN_LINK:
             forecast["points"] = ",".join(f"{_num_arg(a)}:{b:.6g}" for a, b in zip(n, kk, strict=True))
     return page_query(view, explore, census, forecast)
+
+
+def census_query(country, sexes, ages, body, hw, ww, aux, users) -> str:
+    """The census view's ``?…`` (InputError when a setting does not parse); the browser puts it in the address bar."""
+    return link_query("census", None, None, None, None, country, sexes, ages, body, hw, ww, aux, users, None, None)
+
+
+def forecast_query(rows, holdout) -> str:
+    """The forecast view's ``?…`` (InputError when the points do not parse)."""
+    return link_query("forecast", None, None, None, None, None, None, None, None, None, None, None, None, rows,
+                      holdout)
+
+
+def client_config() -> dict:
+    """What the page's clientside callbacks (assets/scaling.js) check and use: the limits of the explore
+    view's numbers, the cursor presets and each data set's population (the country preset)."""
+    pops = {}
+    for option in country_preset_options():
+        pop = country_population(option["value"])
+        if pop:
+            pops[option["value"]] = pop
+    return {"h": list(H_LIMITS), "gamma": list(GAMMA_LIMITS), "k": [2, max(K_CHOICES)], "n": [1, WORLD],
+            "presets": dict(CURSOR_PRESETS), "populations": pops}
 
 
 class LinkSettings(NamedTuple):
