@@ -12,6 +12,9 @@ limit                          what it bounds                            value
 :data:`MAX_BAND_CELLS`         Σ over data sets of age groups × height   3,000,000
                                bands × weight bands (the joint grids a
                                scenario builds; ~1 s of one core)
+:data:`MAX_DISTRICT_CELLS`     districts × age groups × height bands ×   500 million
+                               weight bands of the *first* data set (its
+                               map, district table, census view)
 :data:`MAX_FORECAST_POINTS`    measurements one forecast fits            1,000
 AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,000 / 400 per
                                running at once *per server*              class / 2
@@ -22,7 +25,11 @@ The band-cell count is the measured driver of a scenario's cost (joint band prob
 and profile cells per sex × age group); on this project's 2-core reference machine a
 million cells take about 0.2 s cold (0.6 s with the machine fully loaded), so the limit
 allows e.g. five data sets at 1 cm × 1 kg, thirteen at 2 cm × 2 kg or every data set at
-5 cm × 5 kg.  Cached answers cost nothing, but the limit does not depend on the cache: the
+5 cm × 5 kg.  Views over every district of one data set (the explorer's map and district
+table, the scaling page's census partition) also scale with the districts: US counties at
+1 cm × 1 kg (3.3 billion district cells) took 5 s, Germany's 400 districts (0.2 billion) 1 s,
+so the first data set of a scenario is held to :data:`MAX_DISTRICT_CELLS` (US at 5 cm × 5 kg,
+Germany at 1 cm × 1 kg).  Cached answers cost nothing, but the limit does not depend on the cache: the
 same request is always allowed or always refused.
 
 New pages: estimate with :func:`scenario_cells` (or a cost of your own), refuse with
@@ -41,6 +48,8 @@ from dashboard.core.errors import InputError
 MAX_DATASETS = 12
 #: Σ over the scenario's data sets of (age groups × height bands × weight bands).
 MAX_BAND_CELLS = 3_000_000
+#: Districts × age groups × height bands × weight bands of a scenario's first data set (map, census view).
+MAX_DISTRICT_CELLS = 500_000_000
 #: Measurements one forecast on the page may fit (the CLI takes up to pyc_fit.MAX_POINTS).
 MAX_FORECAST_POINTS = 1_000
 #: A callback that takes longer than this is logged (class and outputs only) as over its budget.
@@ -62,6 +71,16 @@ def band_cells(code: str, ages: Sequence[float], height_width: float, weight_wid
     return int(n_age * model.grid("height", height_width).n * model.grid("weight", weight_width).n)
 
 
+def district_cells(code: str, ages: Sequence[float], height_width: float, weight_width: float,
+                   include_body: bool = True) -> int:
+    """Districts × age groups (× height bands × weight bands with body measurements) of one data set."""
+    model = load_country_model(code, tuple(ages))
+    n_d, _, n_age = model.counts.shape
+    if not include_body:
+        return int(n_d * n_age)
+    return int(n_d * band_cells(code, ages, height_width, weight_width))
+
+
 def scenario_cells(scenario) -> int:
     """The band cells a scenario builds over all its data sets (0 without height × weight)."""
     if not scenario.include_body:
@@ -81,6 +100,16 @@ def check_scenario(scenario, command: str | None = None, *, what: str = "This sc
     if n > MAX_DATASETS:
         raise CostError(f"{what} compares {n} data sets; the page compares at most {MAX_DATASETS} at once. "
                         f"Choose fewer, or compute them all with: {cmd}")
+    first = scenario.countries[0]
+    per_district = district_cells(first, scenario.ages, scenario.height_width, scenario.weight_width,
+                                  scenario.include_body)
+    if per_district > MAX_DISTRICT_CELLS:
+        hw, ww = scenario.height_width, scenario.weight_width
+        raise CostError(
+            f"{what}: {first} at {hw:g} cm × {ww:g} kg has {per_district / 1e9:.1f} billion district × age × "
+            f"height × weight cells; the page computes at most {MAX_DISTRICT_CELLS / 1e9:g} billion for one data set's "
+            f"districts (e.g. Germany at 1 cm × 1 kg, the US counties at 5 cm × 5 kg). Choose wider bands, or "
+            f"compute it with: {command or scenario.replace(countries=(first,)).to_cli('districts')}")
     cells = scenario_cells(scenario)
     if cells > MAX_BAND_CELLS:
         hw, ww = scenario.height_width, scenario.weight_width
@@ -113,6 +142,7 @@ def limits_table() -> list[dict]:
     return [
         {"limit": "data sets per scenario", "value": MAX_DATASETS},
         {"limit": "height × weight cells per request", "value": MAX_BAND_CELLS},
+        {"limit": "district cells of the first data set", "value": MAX_DISTRICT_CELLS},
         {"limit": "measurements per forecast", "value": MAX_FORECAST_POINTS},
         {"limit": "callback time budget (s)", "value": CALLBACK_BUDGET_S},
     ]

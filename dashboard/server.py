@@ -34,6 +34,7 @@ SHELL_ASSETS = ROOT / "assets" / "shell"
 
 CALLBACK_PATH = "/_dash-update-component"
 PAGES_CONTENT = "_pages_content"  # dash.page_container's content div
+ROUTER_OUTPUT = ".._pages_content.children..._pages_store.data.."  # the page router's callback
 #: Deepest JSON nesting a callback body may have (the renderer's bodies are < 15 deep; figures ~10).
 MAX_JSON_DEPTH = 64
 #: Pages whose callbacks answer from the request body alone, with nothing personal in it: their
@@ -41,6 +42,8 @@ MAX_JSON_DEPTH = 64
 #: NEVER the personal page ("me-…": a person's attributes), the page router (its query may carry them)
 #: or AnonLand (a job's state lives in the shared cache, not in the body).
 CACHEABLE_PAGES = ("explore", "scaling")
+#: Paths whose layout (the page router's answer, a function of the path and query only) is kept too.
+CACHEABLE_ROUTES = ("/explore", "/scaling", "/about")
 #: The largest answer kept in the response cache.
 MAX_CACHED_RESPONSE = 2 * 1024 * 1024
 _RESPONSES = memo.Memo(4096, name="dashboard.server.responses")
@@ -189,6 +192,10 @@ def _malformed(reason: str):
 
 
 def _cacheable(body: dict) -> bool:
+    if body.get("output") == ROUTER_OUTPUT:
+        inputs = body.get("inputs") or []
+        path = next((i.get("value") for i in inputs if isinstance(i, dict) and i.get("property") == "pathname"), None)
+        return isinstance(path, str) and path.rstrip("/") in CACHEABLE_ROUTES
     outputs = body.get("outputs")
     outputs = outputs if isinstance(outputs, list) else [outputs]
     ids_ = [o.get("id") for o in outputs if isinstance(o, dict)]

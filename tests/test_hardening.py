@@ -113,8 +113,13 @@ def test_scenario_limits_say_the_limit_and_the_command(cache_root):
     limits.check_scenario(fine.replace(height_width=5.0, weight_width=5.0))  # every data set fits at 5 × 5
     limits.check_scenario(Scenario.from_query({"country": ",".join(every[:12]), "body": "1"}))
     limits.check_scenario(fine.replace(countries=fine.countries[:3]))  # a few data sets at 1 × 1 are allowed
-    limits.check_scenario(Scenario.from_query({"country": "GB", "body": "1", "height_width": "1",
-                                               "weight_width": "1"}))  # the costliest single data set too
+    limits.check_scenario(Scenario.from_query({"country": "DE", "body": "1", "height_width": "1",
+                                               "weight_width": "1"}))  # Germany's 400 districts at 1 × 1
+    us = Scenario.from_query({"country": "US", "body": "1", "height_width": "1", "weight_width": "1"})
+    with pytest.raises(limits.CostError) as err:  # 3,144 counties at 1 × 1: 3.3 billion district cells
+        limits.check_scenario(us)
+    assert "billion" in str(err.value) and "anonset districts --country US" in str(err.value)
+    limits.check_scenario(us.replace(height_width=5.0, weight_width=5.0))
 
 
 def test_explorer_refuses_forged_and_typed_scenarios_beyond_the_limits(dash_page):
@@ -167,7 +172,7 @@ def test_repeated_explorer_answers_come_from_the_response_cache_never_personal_o
     client.post("/_dash-update-component", json=callback_body(
         router, {("_pages_location", "pathname"): "/", ("_pages_location", "search"): "?height=181"},
         ["_pages_location.pathname"]))
-    assert len(server._RESPONSES) == 1  # nothing of the personal page or the router was kept
+    assert len(server._RESPONSES) == 1  # nothing of the personal page or its route was kept
 
 
 def test_only_allow_listed_pages_are_cacheable():
@@ -179,6 +184,11 @@ def test_only_allow_listed_pages_are_cacheable():
                                               {"id": "me-message", "property": "children"}]})
     assert not server._cacheable({"outputs": {"id": "_pages_content", "property": "children"}})
     assert not server._cacheable({"outputs": {"id": {"type": "explore-x"}, "property": "children"}})
+    router = {"output": ROUTER_OUTPUT, "outputs": [{"id": "_pages_content", "property": "children"}]}
+    path = lambda p: {**router, "inputs": [{"id": "_pages_location", "property": "pathname", "value": p},  # noqa: E731
+                                           {"id": "_pages_location", "property": "search", "value": "?x=1"}]}
+    assert server._cacheable(path("/explore")) and server._cacheable(path("/about"))
+    assert not server._cacheable(path("/")) and not server._cacheable(path("/anonland"))
 
 
 # --------------------------------------------------------------------------- rerun slots and cache faults
