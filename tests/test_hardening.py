@@ -189,6 +189,12 @@ def test_only_allow_listed_pages_are_cacheable():
                                            {"id": "_pages_location", "property": "search", "value": "?x=1"}]}
     assert server._cacheable(path("/explore")) and server._cacheable(path("/about"))
     assert not server._cacheable(path("/")) and not server._cacheable(path("/anonland"))
+    shipped = {"output": "..anonland-box.figure...anonland-back.style..", "outputs": [],
+               "inputs": [{"id": "anonland-view", "property": "data", "value": {"source": "full"}},
+                          {"id": "anonland-census", "property": "value", "value": "plain"}]}
+    assert server._cacheable(shipped)
+    shipped["inputs"][0]["value"] = {"source": "job", "job": "A" * 24}  # a rerun's result: never
+    assert not server._cacheable(shipped)
 
 
 # --------------------------------------------------------------------------- rerun slots and cache faults
