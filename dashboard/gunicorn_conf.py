@@ -35,7 +35,10 @@ threads = _settings.threads
 preload_app = True
 timeout = _settings.timeout          # a worker silent this long is restarted
 graceful_timeout = 30                # time to finish in-flight requests on SIGTERM / HUP
-keepalive = 5                        # seconds, for a reverse proxy's keep-alive connections
+# seconds an idle keep-alive connection stays open (gthread workers keep them; sync workers do not).
+# Longer than a proxy's upstream keep-alive (nginx: 60 s) and than a person's pause between clicks,
+# so the client side closes first: a request racing the server's close would fail with a reset.
+keepalive = 75
 max_requests = 5000                  # recycle workers now and then (forks from the warm master: cheap)
 max_requests_jitter = 500
 limit_request_line = 8190
