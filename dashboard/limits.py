@@ -9,7 +9,7 @@ how to get the answer anyway — the exact ``anonset`` command, which has no suc
 limit                          what it bounds                            value
 =============================  =======================================  ======================
 :data:`MAX_DATASETS`           data sets one scenario compares           12
-:data:`MAX_BAND_CELLS`         Σ over data sets of age groups × height   3,000,000
+:data:`MAX_BAND_CELLS`         Σ over data sets of age groups × height   2,000,000
                                bands × weight bands (the joint grids a
                                scenario builds; ~1 s of one core)
 :data:`MAX_DISTRICT_CELLS`     districts × age groups × height bands ×   500 million
@@ -22,9 +22,11 @@ AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,
 =============================  =======================================  ======================
 
 The band-cell count is the measured driver of a scenario's cost (joint band probabilities
-and profile cells per sex × age group); on this project's 2-core reference machine a
-million cells take about 0.2 s cold (0.6 s with the machine fully loaded), so the limit
-allows e.g. five data sets at 1 cm × 1 kg, thirteen at 2 cm × 2 kg or every data set at
+and profile cells per sex × age group).  Measured on this project's shared 2-core machine
+under heavy load (so several times slower than a quiet core): a million cells took 1.3 s
+with the paper's body model and 2.5–4 s with the v2 model (bivariate normal rectangles);
+a quiet core is 3–5 times faster.  The limit allows e.g. three data sets at 1 cm × 1 kg,
+twelve at 2 cm × 2 kg or every data set at
 5 cm × 5 kg.  Views over every district of one data set (the explorer's map and district
 table, the scaling page's census partition) also scale with the districts: US counties at
 1 cm × 1 kg (3.3 billion district cells) took 5 s, Germany's 400 districts (0.2 billion) 1 s,
@@ -47,7 +49,7 @@ from dashboard.core.errors import InputError
 #: Data sets one scenario may compare (the explorer's curves; each data set is one more bound grid).
 MAX_DATASETS = 12
 #: Σ over the scenario's data sets of (age groups × height bands × weight bands).
-MAX_BAND_CELLS = 3_000_000
+MAX_BAND_CELLS = 2_000_000
 #: Districts × age groups × height bands × weight bands of a scenario's first data set (map, census view).
 MAX_DISTRICT_CELLS = 500_000_000
 #: Measurements one forecast on the page may fit (the CLI takes up to pyc_fit.MAX_POINTS).
@@ -116,7 +118,8 @@ def check_scenario(scenario, command: str | None = None, *, what: str = "This sc
         raise CostError(
             f"{what} needs {_millions(cells)} height × weight cells ({n} data set{'s' if n != 1 else ''} at "
             f"{hw:g} cm × {ww:g} kg); the page computes at most {_millions(MAX_BAND_CELLS)} per request "
-            f"(e.g. 5 data sets at 1 cm × 1 kg, or every data set at 5 cm × 5 kg). Choose wider bands or fewer "
+            f"(e.g. 3 data sets at 1 cm × 1 kg, 12 at 2 cm × 2 kg, or every data set at 5 cm × 5 kg). Choose wider "
+            f"bands or fewer "
             f"data sets, or compute it with: {cmd}")
 
 

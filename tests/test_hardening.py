@@ -113,6 +113,7 @@ def test_scenario_limits_say_the_limit_and_the_command(cache_root):
     limits.check_scenario(fine.replace(height_width=5.0, weight_width=5.0))  # every data set fits at 5 × 5
     limits.check_scenario(Scenario.from_query({"country": ",".join(every[:12]), "body": "1"}))
     limits.check_scenario(fine.replace(countries=fine.countries[:3]))  # a few data sets at 1 × 1 are allowed
+    limits.check_scenario(fine.replace(countries=tuple(every[:12]), height_width=2.0, weight_width=2.0))
     limits.check_scenario(Scenario.from_query({"country": "DE", "body": "1", "height_width": "1",
                                                "weight_width": "1"}))  # Germany's 400 districts at 1 × 1
     us = Scenario.from_query({"country": "US", "body": "1", "height_width": "1", "weight_width": "1"})
@@ -322,13 +323,13 @@ def _worker_pid(master: int) -> int:
 @pytest.mark.slow
 def test_memory_stays_within_the_budget(cache_root, tmp_path):
     """The probe's worst case: explorer curves for every data set at 1 cm × 1 kg, a new age range each
-    round, through the real callback endpoint of one gunicorn worker.  Requests within the cost limits
+    range, through the real callback endpoint of one gunicorn worker.  Requests within the cost limits
     are answered (the data sets in batches the limits allow); the worker's RSS stays under its baseline
     plus the memo budget plus a margin for one request's transient arrays and the allocator."""
     import requests
     from browser_support import free_port
 
-    budget_mb = 160
+    budget_mb = 120
     port = free_port()
     env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}", "ANONSET_WORKERS": "1", "ANONSET_THREADS": "2",
            "ANONSET_CACHE_BUDGET_MB": str(budget_mb), "ANONSET_RESPONSE_CACHE": "0",
@@ -363,20 +364,25 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
             ["explore-scenario.data"]), timeout=60)
         assert refused.status_code == 200 and "anonset cdf" in refused.text  # the probe's request: refused, cheaply
         peak, answered = baseline, 0
-        for round_, ages in enumerate(("20-70", "21-69", "22-68")):
-            batch: list[str] = []
-            for code in [*codes, None]:
-                if code is not None:
-                    trial = Scenario.from_query({"country": ",".join([*batch, code]), "body": "1",
-                                                 "height_width": "1", "weight_width": "1", "ages": ages})
-                    try:
-                        limits.check_scenario(trial)
-                        batch.append(code)
-                        continue
-                    except limits.CostError:
-                        pass
-                if not batch:
+        for ages, round_codes in (("20-70", codes), ("21-69", codes[::2])):  # a new age range: all anew
+            def ok(batch, ages=ages) -> bool:
+                try:
+                    limits.check_scenario(Scenario.from_query({"country": ",".join(batch), "body": "1",
+                                                               "height_width": "1", "weight_width": "1", "ages": ages}))
+                    return True
+                except limits.CostError:
+                    return False
+
+            batches, batch = [], []
+            for code in round_codes:  # greedy batches the limits allow (a data set refused even alone is left out)
+                if ok([*batch, code]):
+                    batch.append(code)
                     continue
+                if batch:
+                    batches.append(batch)
+                batch = [code] if ok([code]) else []
+            batches += [batch] if batch else []
+            for batch in batches:
                 q = Scenario.from_query({"country": ",".join(batch), "body": "1", "height_width": "1",
                                          "weight_width": "1", "ages": ages}).to_query()
                 r = s.post(f"{url}/_dash-update-component", json=callback_body(
@@ -384,13 +390,12 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
                 assert r.status_code == 200 and "explore-cdf" in r.text, r.text[:300]
                 answered += 1
                 peak = max(peak, _rss_kb(worker) / 1024)
-                batch = [code] if code is not None else []
         after = _rss_kb(worker) / 1024
         hwm = _rss_kb(worker, "VmHWM") / 1024
         print(f"\nworker RSS: baseline {baseline:.0f} MB, peak sampled {peak:.0f} MB, after {after:.0f} MB, "
               f"high-water mark {hwm:.0f} MB; budget {budget_mb} MB; {answered} requests answered")
         margin = 150  # one request's transient arrays (a data set's 1 cm × 1 kg joint grid) and allocator slack
-        assert answered >= 3 * len(codes) // 8
+        assert answered >= len(codes) // 3
         assert after < baseline + budget_mb + margin, (baseline, after)
         assert peak < baseline + budget_mb + margin, (baseline, peak)
     finally:
