@@ -334,8 +334,16 @@ class Adversary:
         self.census = next(d for d in model.server_deps if "scaling-c-sentence.children" in d["output"])
         self.forecast = next(d for d in model.server_deps if "scaling-f-graph.figure" in d["output"])
         # the costliest single data set the limits allow (district × age × band cells), for the map and census view
-        allowed = [(limits.district_cells(c, (18, 75), w, w), c, w) for c in model.countries for w in (1, 2, 5)]
-        _cells, self.costliest, self.width = max(a for a in allowed if a[0] <= limits.MAX_DISTRICT_CELLS)
+        allowed = []
+        for c in model.countries:
+            for w in (1, 2, 5):
+                try:
+                    limits.check_scenario(self._scenario([c], "18-75", w))
+                except limits.CostError:
+                    continue
+                allowed.append((limits.district_cells(c, (18, 75), w, w), c, w))
+                break  # the finest bands this data set is allowed
+        _cells, self.costliest, self.width = max(allowed)
 
     def _ages(self) -> str:
         lo = self.rng.randint(15, 40)
