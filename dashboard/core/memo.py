@@ -26,6 +26,7 @@ import importlib
 import itertools
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import NamedTuple
@@ -301,6 +302,45 @@ class Memo:
     def nbytes(self) -> int:
         """Estimated bytes held (counted as entries arrive)."""
         return self._bytes
+
+
+class OwnedMemo(Memo):
+    """A :class:`Memo` of values belonging to objects (a data set's model): keyed ``(owner, key)``, with
+    per-owner LRU buckets (:meth:`lru_for`) and :meth:`forget`.  One such memo for all owners keeps their
+    values inside the process's byte budget, where a dict per owner would grow without bound."""
+
+    def __init__(self, maxsize: int, *, name: str | None = None):
+        super().__init__(maxsize, name=name)
+        self._orders: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner → {bucket: OrderedDict}
+        self._orders_lock = threading.Lock()
+
+    def lru_for(self, owner, bucket: str, key, make: Callable[[], object], maxsize: int):
+        """The value of ``key`` in ``owner``'s ``bucket``, which keeps its ``maxsize`` most recently used."""
+        with self._orders_lock:
+            order = self._orders.setdefault(owner, {}).setdefault(bucket, OrderedDict())
+            order[key] = None
+            order.move_to_end(key)
+            dropped = [order.popitem(last=False)[0] for _ in range(max(0, len(order) - maxsize))]
+        if dropped:
+            gone = {(owner, ("lru", bucket, k)) for k in dropped}
+            self.discard(gone.__contains__)
+        return self.get((owner, ("lru", bucket, key)), make)
+
+    def forget(self, owner, bucket: str | None = None) -> None:
+        """Drop ``owner``'s values: all, or one bucket (an LRU bucket's name, or a plain key)."""
+        def mine(full) -> bool:
+            if full[0] is not owner:
+                return False
+            k = full[1]
+            return bucket is None or k == bucket or (isinstance(k, tuple) and k[:2] == ("lru", bucket))
+
+        with self._orders_lock:
+            buckets = self._orders.get(owner, {})
+            if bucket is None:
+                buckets.clear()
+            else:
+                buckets.pop(bucket, None)
+        self.discard(mine)
 
 
 def register(name: str, cache) -> str:

@@ -92,6 +92,8 @@ def layout(**query):
                     html.Div(
                         dash_table.DataTable(
                             id=ID["district-table"], data=[], columns=[], sort_action="native", page_size=15,
+                            filter_action="native", filter_options={"case": "insensitive",
+                                                                    "placeholder_text": "search…"},
                             export_format="csv", export_headers="display", cell_selectable=True,
                             style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
                                                     for c in ("district", "district_id", "region", "filled")],
@@ -152,6 +154,7 @@ def layout(**query):
             html.H1("Explore regions"),
             html.P("How large are anonymity sets across a country's districts, and how do countries compare? "
                    "One scenario drives the map, the curves and the link in your address bar.", className="lead"),
+            html.P(dcc.Link("For app developers: safe bucket sizes →", href="/explore/buckets")),
             html.Div([html.Div(n, className="warning", role="status") for n in link.notices], id=ID["link-notices"]),
             html.Div([form_section(s, v), results], className="explorer-grid"),
             tables,
