@@ -42,9 +42,11 @@ MAX_JSON_DEPTH = 64
 #: serialised answers are kept (keyed by the body's hash) and repeated requests served from them.
 #: NEVER the personal page ("me-…": a person's attributes), the page router (its query may carry them)
 #: or AnonLand (a job's state lives in the shared cache, not in the body).
-CACHEABLE_PAGES = ("explore", "scaling")
+#: (The data-set page analyses uploaded records: never.)  "attack": the answer is a function of the
+#: parameters and the seed in the body; "buckets": of the country, k and coverage.
+CACHEABLE_PAGES = ("explore", "scaling", "buckets", "attack")
 #: Paths whose layout (the page router's answer, a function of the path and query only) is kept too.
-CACHEABLE_ROUTES = ("/explore", "/scaling", "/about")
+CACHEABLE_ROUTES = ("/explore", "/scaling", "/about", "/explore/buckets", "/attack", "/real-people")
 #: The largest answer kept in the response cache.
 MAX_CACHED_RESPONSE = 2 * 1024 * 1024
 _RESPONSES = memo.Memo(4096, name="dashboard.server.responses")

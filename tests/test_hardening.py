@@ -179,7 +179,8 @@ def test_repeated_explorer_answers_come_from_the_response_cache_never_personal_o
 def test_only_allow_listed_pages_are_cacheable():
     from dashboard import server
 
-    assert server.CACHEABLE_PAGES == ("explore", "scaling")
+    assert server.CACHEABLE_PAGES == ("explore", "scaling", "buckets", "attack")
+    assert not server._cacheable({"outputs": [{"id": "dataset-results", "property": "children"}]})  # uploads
     assert server._cacheable({"outputs": [{"id": "explore-map", "property": "figure"}]})
     assert not server._cacheable({"outputs": [{"id": "explore-map", "property": "figure"},
                                               {"id": "me-message", "property": "children"}]})
