@@ -89,7 +89,7 @@ def bench_maps(root: Path | None) -> None:
         df, t_files = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         ag.clear_caches()
         model = bm.load_country_model(code, root=root)
-        model._cache.pop("joints", None)  # recompute joint probabilities too
+        model.forget("joints")  # recompute joint probabilities too
         _, t_mem = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         _, t_warm = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         print(f"  {code:<9} {len(df):>9,} {t_files * 1e3:>20.0f} ms {t_mem * 1e3:>19.0f} ms {t_warm * 1e3:>7.2f} ms")

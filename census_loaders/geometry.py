@@ -7,7 +7,6 @@ Coordinates are rounded so the GeoJSON is small and byte-for-byte reproducible.
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import shapely

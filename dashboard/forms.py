@@ -5,9 +5,15 @@ Every problem raises :class:`~dashboard.core.errors.InputError` naming the field
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import math
+import re
 
-from dashboard.core.cas import HEIGHT_LIMITS, WEIGHT_LIMITS
+import numpy as np
+
+from dashboard.core.parsing import HEIGHT_LIMITS, WEIGHT_LIMITS
+from dashboard.core import pyc_fit
 from dashboard.core.errors import InputError
 
 CM_PER_INCH = 2.54
@@ -16,6 +22,9 @@ KG_PER_LB = 0.45359237
 WIDTHS = (1, 2, 5, 10, 20)
 #: The largest user count accepted for k-indistinguishability (the world population).
 MAX_USERS = 8_000_000_000
+#: Measurements of correctness (n, κ̂): the largest pasted text or uploaded CSV, and the most points.
+MAX_CSV_BYTES = 1_000_000
+MAX_POINTS = pyc_fit.MAX_POINTS
 
 
 def number(value, field: str, *, lo: float | None = None, hi: float | None = None, required: bool = False) -> float | None:
@@ -129,3 +138,117 @@ def strings(values) -> list[str]:
     if isinstance(values, list) and all(isinstance(v, str) for v in values):
         return values
     return []
+
+
+# --------------------------------------------------------------------------- measured points (n, κ̂)
+
+
+def _cell_number(value, row: int, column: str) -> float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"Row {row}: {value!r} in column {column} is not a number")
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip().replace("_", "")
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"Row {row}: {text[:30]!r} in column {column} is not a number") from None
+
+
+def rows_to_points(rows) -> tuple[np.ndarray, np.ndarray]:
+    """Table rows ({"n": …, "kappa": …}) → validated (n, κ); blank rows are skipped."""
+    if not isinstance(rows, list):
+        raise InputError("Enter at least two measurements (n, κ̂)")
+    if len(rows) > MAX_POINTS:
+        raise InputError(f"At most {MAX_POINTS:,} measurements are accepted (got {len(rows):,} rows)")
+    n, k = [], []
+    for i, row in enumerate(rows, start=1):
+        row = row if isinstance(row, dict) else {}
+        a, b = _cell_number(row.get("n"), i, "n"), _cell_number(row.get("kappa"), i, "κ̂")
+        if a is None and b is None:
+            continue
+        if a is None or b is None:
+            raise InputError(f"Row {i}: give both the gallery size n and the measured κ̂")
+        n.append(a)
+        k.append(b)
+    return pyc_fit.check_points(n, k)
+
+
+_SEP = re.compile(r"[,;\t]+|\s+")
+_KAPPA_NAMES = {"kappa", "κ", "k", "correctness", "kappa_hat", "κ̂", "kappahat"}
+
+
+def parse_points_text(text: str) -> list[dict]:
+    """Pasted measurements, one ``n,kappa`` per line (or ``n:kappa,n:kappa``) → table rows."""
+    text = str(text or "")
+    if len(text) > MAX_CSV_BYTES:
+        raise InputError("The pasted text is larger than 1 MB; upload a CSV of at most 10,000 points instead")
+    if ":" in text:
+        pairs = [p.strip() for p in re.split(r"[,;\n]+", text) if p.strip()]
+        lines = [p.replace(":", ",") for p in pairs]
+    else:
+        lines = text.splitlines()
+    return _rows_from_lines(lines, "pasted text", line_word="Line")
+
+
+def parse_csv(contents: str | None, filename: str | None = None) -> list[dict]:
+    """An uploaded CSV (columns n,kappa; header optional) → table rows, within the stated limits."""
+    name = str(filename or "the file")[:80]
+    if not contents or "," not in contents:
+        raise InputError(f"{name}: the upload is empty")
+    head, b64 = contents.split(",", 1)
+    if len(b64) * 3 // 4 > MAX_CSV_BYTES + 3:
+        size = len(b64) * 3 // 4
+        raise InputError(f"{name} is {size / 1e6:.1f} MB; files of at most 1 MB "
+                         f"(and {MAX_POINTS:,} points) are accepted")
+    try:
+        raw = base64.b64decode(b64, validate=True)
+    except (binascii.Error, ValueError):
+        raise InputError(f"{name}: the upload could not be read") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{name} is not a UTF-8 text (CSV) file") from None
+    return _rows_from_lines(text.splitlines(), name, line_word="Line")
+
+
+def _rows_from_lines(lines, source: str, line_word: str) -> list[dict]:
+    numbered = [(i, ln.split("#", 1)[0].strip()) for i, ln in enumerate(lines, start=1)]
+    numbered = [(i, ln) for i, ln in numbered if ln]
+    if not numbered:
+        raise InputError(f"{source} holds no measurements")
+    if len(numbered) > MAX_POINTS + 1:
+        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
+    cols = (0, 1)
+    first = [c.strip().strip('"').lower() for c in _SEP.split(numbered[0][1]) if c.strip()]
+    if first and not all(_is_number(c) for c in first):
+        try:
+            cols = (first.index("n"), next(i for i, c in enumerate(first) if c in _KAPPA_NAMES))
+        except (ValueError, StopIteration):
+            raise InputError(f"{source}: the header must name the columns n and kappa "
+                             f"(found {', '.join(first)[:60]})") from None
+        numbered = numbered[1:]
+    if len(numbered) > MAX_POINTS:
+        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
+    rows = []
+    for i, ln in numbered:
+        cells = [c.strip().strip('"') for c in _SEP.split(ln) if c.strip()]
+        if len(cells) <= max(cols):
+            raise InputError(f"{line_word} {i} of {source}: expected two columns n,kappa, found {ln[:40]!r}")
+        values = []
+        for c in (cells[cols[0]], cells[cols[1]]):
+            if not _is_number(c):
+                raise InputError(f"{line_word} {i} of {source}: {c[:30]!r} is not a number")
+            values.append(float(c))
+        rows.append({"n": values[0], "kappa": values[1]})
+    return rows
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

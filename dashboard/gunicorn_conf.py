@@ -7,7 +7,7 @@ Settings come from the environment (see ``dashboard/settings.py``):
 ``ANONSET_TIMEOUT``, ``REDIS_URL`` …
 
 * ``preload_app``: the master imports the app and loads every country once
-  (``dashboard.app.warm``) before forking, so workers start instantly and share
+  (``dashboard.server.warm``) before forking, so workers start instantly and share
   the tables copy-on-write.
 * The access log records time, method, path (never the query string, a body,
   the client address, referrer or user agent), status, size and duration.
@@ -85,7 +85,7 @@ def when_ready(server):
     """Master, after preloading and before forking: load every country once."""
     if not _settings.warm:
         return
-    from dashboard.app import warm
+    from dashboard.server import warm
 
     result = warm()
     server.log.info("warm: %d data sets loaded in %.2f s", result["countries"], result["seconds"])

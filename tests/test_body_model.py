@@ -384,3 +384,43 @@ def test_real_us_priors(cache_root):
     assert model.borrowed_from is None
     assert np.abs(model.joint(1, 1).prob.sum(axis=(2, 3)) - 1).max() < 1e-12
     assert model.body_weights.sum(axis=2) == pytest.approx(np.ones(model.body_weights.shape[:2]))
+
+
+def test_public_memo_api():
+    model = make_model()
+    calls = []
+    make = lambda: calls.append(1) or len(calls)  # noqa: E731
+    assert model.memo("x", make) == 1 and model.memo("x", make) == 1 and len(calls) == 1
+    with pytest.raises(ValueError):
+        model.memo("bad", lambda: (_ for _ in ()).throw(ValueError("no")))
+    assert model.memo("bad", lambda: 7) == 7  # a failed make stores nothing
+    for i in range(5):
+        model.memo_lru("recent", i, lambda i=i: i * 10, maxsize=3)
+    hits = []
+    assert model.memo_lru("recent", 4, lambda: hits.append(4) or -1, maxsize=3) == 40
+    assert model.memo_lru("recent", 0, lambda: hits.append(0) or -1, maxsize=3) == -1  # evicted: made again
+    assert hits == [0]
+    model.forget("recent")
+    assert model.memo_lru("recent", 4, lambda: -4, maxsize=3) == -4
+    model.joint(5, 5)
+    model.forget("joints")
+    model.forget()
+    assert model.memo("x", make) == 2
+    lookup = model.district_lookup()
+    assert lookup["id"][str(model.district_ids[0])] == 0
+
+
+def test_no_module_reaches_into_a_models_private_memos():
+    """Other modules use the public memo API (memo, memo_lru, forget, district_lookup), never ``_cache``."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    offenders = []
+    for path in [*root.glob("dashboard/**/*.py"), *root.glob("census_loaders/**/*.py"), *root.glob("benchmarks/*.py")]:
+        if path.name == "body_model.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"\bmodel\._(cache|memo|district_lookup)\b|\bbm\._LOCK\b", text):
+            offenders.append(str(path.relative_to(root)))
+    assert offenders == []

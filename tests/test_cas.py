@@ -14,6 +14,7 @@ from test_body_model import US_GROUPS, make_population, make_priors
 from census_loaders.schema import FractionTable
 from dashboard.core import body_model as bm
 from dashboard.core import cas as C
+from dashboard.core import formatting, parsing
 from dashboard.core.errors import InputError
 
 NAN = math.nan
@@ -83,7 +84,7 @@ def test_funnel_by_hand():
     assert res.plausible and res.bmi == pytest.approx(87.5 / 1.825**2)
     d = res.to_dict()
     assert d["funnel"][3] == {"step": "age", "value": "40–45", "count": n}
-    assert d["cas_display"] == C.format_count(res.cas)
+    assert d["cas_display"] == formatting.format_count(res.cas)
 
 
 def test_65_75_mixture_by_hand():
@@ -322,7 +323,7 @@ def test_what_ifs_agree_with_compute_cas():
             assert value == pytest.approx(C.compute_cas(MODEL, p.replace(**{kind: (start, start + width)})).cas)
         assert what.plausible is not None and what.plausible[what.chosen][0]
         assert not what.plausible.all()
-    assert wi.weight.keys.min() >= C.WEIGHT_LIMITS[0]
+    assert wi.weight.keys.min() >= parsing.WEIGHT_LIMITS[0]
     for change in wi.widen + wi.withhold:
         assert change.cas >= cas
         assert change.cas == pytest.approx(C.compute_cas(MODEL, change.profile).cas)
@@ -388,18 +389,18 @@ def test_profile_report():
 
 @pytest.mark.parametrize("x,text", [(573.9, "573"), (1234.5, "1,234"), (0.4, "0"), (1e7, "10,000,000"), (NAN, "–")])
 def test_format_count(x, text):
-    assert C.format_count(x) == text
+    assert formatting.format_count(x) == text
 
 
 def test_parse_band_and_profile_build():
-    assert C.parse_band(172, 5) == (170, 175)
-    assert C.parse_band("172", 2, "height") == (172, 174)
-    assert C.parse_band("160-165") == (160, 165)
-    assert C.parse_band("160–170") == (160, 170)
-    assert C.parse_band(None) is None
+    assert parsing.parse_band(172, 5) == (170, 175)
+    assert parsing.parse_band("172", 2, "height") == (172, 174)
+    assert parsing.parse_band("160-165") == (160, 165)
+    assert parsing.parse_band("160–170") == (160, 170)
+    assert parsing.parse_band(None) is None
     p = C.Profile.build("DE", "01001", "f", age="65–75", height=172, weight=70.5, weight_width=1)
     assert (p.sex, p.ages, p.height, p.weight) == ("female", ((65.0, 75.0),), (170, 175), (70, 71))
-    assert C.parse_age("75+") == (75.0, math.inf) and C.parse_age("40") == 40.0
+    assert parsing.parse_age("75+") == (75.0, math.inf) and parsing.parse_age("40") == 40.0
 
 
 @pytest.mark.parametrize(
@@ -484,7 +485,7 @@ def test_real_us_trimmed_and_flo(cache_root):
 def test_format_counts_matches_format_count():
     import numpy as np
 
-    from dashboard.core.cas import format_count, format_counts
+    from dashboard.core.formatting import format_count, format_counts
 
     values = [0.0, 0.4, 1.0, 999.99, 1234.5, 6e9, -3.0, float("nan"), float("inf"), -float("inf"), 1e15]
     got = format_counts(values)

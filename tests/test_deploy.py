@@ -328,14 +328,15 @@ def test_filesystem_cache_is_the_default(cache_root, tmp_path, monkeypatch):
     cache = Cache(Flask("t"), config=s.cache_config())
     assert cache.set("k", {"v": 1}) and cache.get("k") == {"v": 1}
     assert any((tmp_path / "fc").iterdir())
-    from dashboard.app import cache as app_cache
+    import dashboard.app  # noqa: F401  (attaches the cache)
+    from dashboard.cache import cache as app_cache
 
     assert type(app_cache.cache).__name__ == "FileSystemCache" or os.environ.get("REDIS_URL")
 
 
 def test_app_cache_works_in_a_fresh_process_with_the_filesystem_backend(cache_root, tmp_path):
     code = (
-        "from dashboard.app import cache, server;"
+        "from dashboard.app import server; from dashboard.cache import cache;"
         "import json;"
         "assert cache.set('fs-probe', 42) and cache.get('fs-probe') == 42;"
         "r = server.test_client().get('/healthz');"
@@ -408,7 +409,7 @@ def test_app_uses_redis_in_a_fresh_process_and_stores_nothing_personal(cache_roo
     body = json.dumps(_personal_body())
     code = (
         "import json, sys;"
-        "from dashboard.app import cache, server;"
+        "from dashboard.app import server; from dashboard.cache import cache;"
         "c = server.test_client();"
         "assert c.get('/').status_code == 200;"
         "r = c.post('/_dash-update-component', data=sys.stdin.read(), content_type='application/json');"

@@ -12,6 +12,8 @@ from dash import html, no_update
 
 from dashboard.core import anonland as core
 from dashboard.figures import anonland as figs
+from dashboard import jobs
+from dashboard.views import anonland as V
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +177,7 @@ def test_layout_shows_the_shipped_result_without_computing(page_module, shipped)
     lay = page_module.layout(foo="bar", country="<script>")
     text = component_text(lay)
     assert "102,500,000 people" in text and "What is AnonLand?" in text and "Rerun a smaller AnonLand" in text
-    view = page_module.render_full("plain")
+    view = V.render_full("plain")
     assert view["label"].startswith("The precomputed full-scale AnonLand: 102,500,000 people")
     # memoised figures are plain dicts (served many times; see figures.style)
     assert view["divergence"]["data"] and view["box"]["data"]
@@ -232,17 +234,17 @@ def test_bad_rerun_input_gives_a_clear_message(page_module, change, sizes, messa
     assert message in out[4].children
 
 
-def test_build_rerun_sizes_are_scaled_or_given(page_module):
-    cfg = page_module.build_rerun(0.01, 2, 5, 5, 10, 1, (None, 20_000, None, None, 7))
+def test_build_rerun_sizes_are_scaled_or_given(cache_root):
+    cfg = V.build_rerun(0.01, 2, 5, 5, 10, 1, (None, 20_000, None, None, 7))
     assert [c.size for c in cfg.classes] == [50_000, 20_000, 1_000, 100, 7]
     assert [c.number for c in cfg.classes] == [c.number for c in core.DEFAULT_CLASSES]
-    assert cfg.population <= page_module.MAX_PEOPLE
+    assert cfg.population <= V.MAX_PEOPLE
 
 
-def test_forged_job_ids_are_refused(page_module):
-    assert page_module.valid_job({"job": "../../etc/passwd"}) is None
-    assert page_module.valid_job("x" * 10) is None
-    poll = page_module.poll_job({"job": "A" * 24})  # well-formed but unknown
+def test_forged_job_ids_are_refused(cache_root):
+    assert jobs.valid_job({"job": "../../etc/passwd"}) is None
+    assert jobs.valid_job("x" * 10) is None
+    poll = V.poll_job({"job": "A" * 24})  # well-formed but unknown
     assert poll.interval_disabled and "no longer known" in poll.message.children
 
 
@@ -252,7 +254,7 @@ def test_forged_job_ids_are_refused(page_module):
 def _wait_for(P, job, timeout=60.0):
     deadline, seen = time.time() + timeout, []
     while time.time() < deadline:
-        poll = P.poll_job(job)
+        poll = V.poll_job(job)
         seen.append(poll)
         if poll.interval_disabled:
             return poll, seen
@@ -274,8 +276,8 @@ def test_tiny_rerun_through_the_callbacks_replaces_the_charts(page_module):
     assert P.on_poll(1, job)[5] == done.view
 
     outputs = P.on_view(done.view, "plain")
-    view = dict(zip(P.RESULT_KEYS, outputs))
-    back_style, note, label_class = outputs[len(P.RESULT_KEYS):]
+    view = dict(zip(V.RESULT_KEYS, outputs))
+    back_style, note, label_class = outputs[len(V.RESULT_KEYS):]
     assert view["label"].startswith("Your rerun: parameters — 102,500 people") and "ε = 0.5" in view["label"]
     assert "seed 11" in view["label"] and back_style == {} and label_class.endswith("rerun") and note is None
     assert sum(len(t.x) for t in _checked(view["divergence"]).data) == 75
@@ -283,11 +285,11 @@ def test_tiny_rerun_through_the_callbacks_replaces_the_charts(page_module):
     assert sum(_checked(view["difference"]).data[0].y) == 75
     assert "102,500" in component_text(view["parameters"])
     # the census switch redraws the rerun, and "back" returns to the shipped result
-    both = dict(zip(P.RESULT_KEYS, P.on_view(done.view, "both")))
+    both = dict(zip(V.RESULT_KEYS, P.on_view(done.view, "both")))
     assert "noisy census (all classes)" in [t.name for t in _checked(both["divergence"]).data]
     assert P.on_back(1) == {"source": "full"}
     full = P.on_view({"source": "full"}, "plain")
-    assert full[0].startswith("The precomputed full-scale") and full[len(P.RESULT_KEYS)] == {"display": "none"}
+    assert full[0].startswith("The precomputed full-scale") and full[len(V.RESULT_KEYS)] == {"display": "none"}
 
 
 def test_cancel_stops_a_rerun(page_module, monkeypatch):
@@ -312,26 +314,25 @@ def test_cancel_stops_a_rerun(page_module, monkeypatch):
 def test_expired_rerun_falls_back_to_the_shipped_result(page_module):
     outputs = page_module.on_view({"source": "job", "job": "B" * 24}, "plain")
     assert outputs[0].startswith("The precomputed full-scale")
-    assert "expired" in outputs[len(page_module.RESULT_KEYS) + 1].children
+    assert "expired" in outputs[len(V.RESULT_KEYS) + 1].children
 
 
 def test_a_run_whose_worker_died_is_reported_lost(page_module):
-    P = page_module
     job = "C" * 24
-    P._cache().set(P._key(job, "status"), {"state": "running", "fraction": 0.4, "message": "drawing",
-                                           "updated": time.time() - P.STALE_AFTER - 1}, timeout=60)
-    poll = P.poll_job({"job": job})
+    jobs.cache.set(jobs._key(job, "status"), {"state": "running", "fraction": 0.4, "message": "drawing",
+                                              "updated": time.time() - jobs.STALE_AFTER - 1}, timeout=60)
+    poll = V.poll_job({"job": job})
     assert poll.interval_disabled and poll.start_disabled is False
     assert "stopped answering" in poll.message.children
 
 
 def test_the_busy_limit_refuses_instead_of_queueing(page_module):
     P = page_module
-    held = [P._SLOTS.acquire(blocking=False) for _ in range(P.MAX_RUNNING)]
+    held = [jobs._SLOTS.acquire(blocking=False) for _ in range(jobs.MAX_RUNNING)]
     try:
         out = _start(P, scale=0.001, citizens=5)
         assert out[0] is no_update and "already running" in out[4].children
     finally:
         for ok in held:
             if ok:
-                P._SLOTS.release()
+                jobs._SLOTS.release()

@@ -16,6 +16,7 @@ from dash import html
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
+from dashboard.views import explorer as V
 
 
 @pytest.fixture(scope="module")
@@ -146,11 +147,11 @@ def test_distribution_figure():
 # --------------------------------------------------------------------------- links and the form
 
 
-def test_link_round_trip_through_the_form(E):
+def test_link_round_trip_through_the_form(cache_root):
     s = Scenario.from_query({"country": "US,DE", "sex": "female", "ages": "20-65", "height_width": "10",
                              "aux": "Gadget=18-30:10,30+:5", "k": "20", "stat": "share_below", "bmi": "16-32"})
-    v = E.form_values(s)
-    again = E.scenario_from_form(v["countries"], v["sex"], v["ages"], v["body"], v["height-width"],
+    v = V.form_values(s)
+    again = V.scenario_from_form(v["countries"], v["sex"], v["ages"], v["body"], v["height-width"],
                                  v["weight-width"], v["bmi"], v["aux"], v["user-name"], v["user-percent"], v["k"],
                                  v["stat"])
     assert again == s and again.to_query() == s.to_query()
@@ -173,7 +174,7 @@ def test_link_round_trip_through_the_form(E):
     ],
 )
 def test_bad_links_are_reported_and_repaired(E, query, message):
-    link = E.scenario_from_link(query)
+    link = V.scenario_from_link(query)
     assert any(message in n for n in link.notices), link.notices
     page = E.layout(**query, utm_source="x")  # unknown keys are ignored
     assert message in component_text(page)
@@ -181,7 +182,7 @@ def test_bad_links_are_reported_and_repaired(E, query, message):
 
 
 def test_good_link_keeps_everything(E):
-    link = E.scenario_from_link({"country": ["DE", "FR"], "stat": "min", "k": "20", "district": "11000",
+    link = V.scenario_from_link({"country": ["DE", "FR"], "stat": "min", "k": "20", "district": "11000",
                                  "table_ages": "15-85", "other": "1"})
     assert link.notices == ()
     assert link.scenario.countries == ("DE", "FR") and link.scenario.stat == "min" and link.scenario.k == 20
@@ -233,9 +234,9 @@ def test_form_writes_the_scenario_and_the_commands(E):
 
 
 def test_presets_follow_the_countries(E):
-    assert [o["value"] for o in E.preset_options(["DE"])] == ["de_wearables"]
-    assert [o["value"] for o in E.preset_options(["US-ZCTA"])] == ["us_flo"]
-    assert E.preset_options(["DE", "US"]) == []
+    assert [o["value"] for o in V.preset_options(["DE"])] == ["de_wearables"]
+    assert [o["value"] for o in V.preset_options(["US-ZCTA"])] == ["us_flo"]
+    assert V.preset_options(["DE", "US"]) == []
     options, value = E.on_countries(["US"], ["de_wearables"])
     assert value == [] and [o["value"] for o in options] == ["us_flo"]
 
@@ -334,19 +335,19 @@ def test_district_table_on_request_for_mapped_countries(E):
     assert berlin["share_below"] == pytest.approx(100 * df.loc["11000", "share_below"], abs=1e-3)
 
 
-def test_map_legend_names_the_outlines_and_the_range(E):
-    legend = component_text(E.map_legend(Scenario(stat="max")))
+def test_map_legend_names_the_outlines_and_the_range(cache_root):
+    legend = component_text(V.map_legend(Scenario(stat="max")))
     assert "selected Kreis" in legend and "filled (estimated) districts: none in Germany" in legend
     df = ag.district_statistics(Scenario(), "DE")
     top = df.loc[df["max_cas"].idxmax()]
     assert f"to {fx.format_cas(top['max_cas'])} ({top['district_name']})" in legend
-    us = component_text(E.map_legend(Scenario(countries=("US",))))
+    us = component_text(V.map_legend(Scenario(countries=("US",))))
     assert "lie outside the frame" in us and "zoom out" in us
-    share = component_text(E.map_legend(Scenario(stat="share_below", k=20)))
+    share = component_text(V.map_legend(Scenario(stat="share_below", k=20)))
     assert "share with CAS below 20: from " in share and " %" in share
 
 
-def test_graphs_keep_the_png_camera_but_not_the_cloud_button(E):
+def test_graphs_keep_the_png_camera_but_not_the_cloud_button(cache_root):
     assert "toImage" not in fx.GRAPH_CONFIG["modeBarButtonsToRemove"]
     assert "sendChartToCloud" in fx.GRAPH_CONFIG["modeBarButtonsToRemove"] and not fx.GRAPH_CONFIG["showSendToCloud"]
 
@@ -363,12 +364,12 @@ def test_select_by_map_click_table_row_and_reset_on_country_change(E, monkeypatc
         def __init__(self, tid):
             self.triggered_id = tid
 
-    monkeypatch.setattr(page, "ctx", Ctx(E.ID["map"]))
+    monkeypatch.setattr(page, "ctx", Ctx(V.ID["map"]))
     click = {"points": [{"location": "11000"}]}
     assert E.on_select(click, None, _q(), None) == {"country": "DE", "district": "11000"}
-    monkeypatch.setattr(page, "ctx", Ctx(E.ID["district-table"]))
+    monkeypatch.setattr(page, "ctx", Ctx(V.ID["district-table"]))
     assert E.on_select(None, {"row": 3, "column": 0, "row_id": "09162"}, _q(), None) == {"country": "DE", "district": "09162"}
-    monkeypatch.setattr(page, "ctx", Ctx(E.ID["scenario"]))
+    monkeypatch.setattr(page, "ctx", Ctx(V.ID["scenario"]))
     assert E.on_select(None, None, Scenario(countries=("FR",)).to_query(), {"country": "DE", "district": "11000"}) is None
     assert E.on_select(None, None, _q(stat="min"), {"country": "DE", "district": "11000"}) is E.no_update
 
@@ -435,7 +436,7 @@ def test_country_tables_for_every_data_set(E):
     assert de_f["male_female_ratio"] == pytest.approx(ref.loc["female", "male_female_ratio"], abs=1e-3)
     assert de_f["share_deviating"] == pytest.approx(100 * ref.loc["female", "share_deviating"], abs=0.05)
     assert de_f["mean_middle_half_pct"] == pytest.approx(ref.loc["female", "mean_middle_half_pct"], abs=0.05)
-    assert {c["id"] for c in E.COUNTRY_COLUMNS} == set(de_f) - {"id"}
+    assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
     rows85, _, cli85, query85 = E.on_table("15-85")
     assert query85 == "15-85" and cli85.endswith("--ages 15-85") and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
@@ -443,11 +444,11 @@ def test_country_tables_for_every_data_set(E):
         assert out[0] is E.no_update and message in out[1].children
 
 
-def test_reproduce_commands_give_the_page_numbers(E, capsys):
+def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
     from dashboard.cli import main
 
     s = Scenario(countries=("DE",), stat="share_below", k=20, sexes=("female",))
-    cli = E.cli_snippets(s)
+    cli = V.cli_snippets(s)
     assert main([*shlex.split(cli["map"])[1:], "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     page = ag.district_stat(s, "DE")
@@ -459,13 +460,12 @@ def test_reproduce_commands_give_the_page_numbers(E, capsys):
 
 
 def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
-    page = E
 
     def boom(*a, **k):
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(page.ag, "district_detail", boom)
-    page._DETAILS.clear()  # the panel is memoised: make the next one be computed
+    monkeypatch.setattr(V.ag, "district_detail", boom)
+    V._DETAILS.clear()  # the panel is memoised: make the next one be computed
     out = E.on_detail({"country": "DE", "district": "11000"}, _q())
     assert out.className == "error" and "secret" not in component_text(out) and "could not be computed" in component_text(out)
     assert "RuntimeError" in caplog.text and "secret detail" not in caplog.text
@@ -493,22 +493,22 @@ def test_figures_are_plain_dicts_with_array_columns():
                for key in ("locations", "customdata", "hovertext", "text"))
 
 
-def test_memoised_views_are_shared_and_keyed_on_what_they_show(E):
+def test_memoised_views_are_shared_and_keyed_on_what_they_show(cache_root):
     s = Scenario(countries=("DE",))
-    assert E.detail_panel(s, "11000") is E.detail_panel(s, "11000")
-    assert E.detail_panel(Scenario(countries=("DE",), k=50), "11000") is not E.detail_panel(s, "11000")
-    assert E.district_rows(s, "DE") is E.district_rows(Scenario(countries=("DE",), stat="min"), "DE")
-    assert E.map_colours(s) is not E.map_colours(Scenario(countries=("DE",), stat="min"))
-    assert E.map_colours(Scenario(stat="min", k=5)) is E.map_colours(Scenario(stat="min", k=50))  # k not shown
-    assert E.map_colours(Scenario(stat="share_below", k=5)) is not E.map_colours(Scenario(stat="share_below", k=50))
+    assert V.detail_panel(s, "11000") is V.detail_panel(s, "11000")
+    assert V.detail_panel(Scenario(countries=("DE",), k=50), "11000") is not V.detail_panel(s, "11000")
+    assert V.district_rows(s, "DE") is V.district_rows(Scenario(countries=("DE",), stat="min"), "DE")
+    assert V.map_colours(s) is not V.map_colours(Scenario(countries=("DE",), stat="min"))
+    assert V.map_colours(Scenario(stat="min", k=5)) is V.map_colours(Scenario(stat="min", k=50))  # k not shown
+    assert V.map_colours(Scenario(stat="share_below", k=5)) is not V.map_colours(Scenario(stat="share_below", k=50))
 
 
-def test_warm_precomputes_what_every_visit_opens_with(E):
-    E._TABLES.clear()
-    E._COLOURS.clear()
-    E.warm()
-    assert E.country_table_rows(E.DEFAULT_TABLE_AGES) is E.country_table_rows(list(E.DEFAULT_TABLE_AGES))
-    assert len(E._COLOURS._data) == 1  # the default scenario's map
+def test_warm_precomputes_what_every_visit_opens_with(cache_root):
+    V._TABLES.clear()
+    V._COLOURS.clear()
+    V.warm()
+    assert V.country_table_rows(V.DEFAULT_TABLE_AGES) is V.country_table_rows(list(V.DEFAULT_TABLE_AGES))
+    assert len(V._COLOURS._data) == 1  # the default scenario's map
 
 
 @pytest.mark.parametrize("chosen", [5, [[1], {"a": 1}], "x", None, [None, 3.5]])

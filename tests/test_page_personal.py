@@ -9,6 +9,7 @@ from dash import html
 
 from dashboard import forms
 from dashboard.core.errors import InputError
+from dashboard.views import personal as V
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +137,7 @@ def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(perso
     import numpy as np
     import plotly.graph_objects as go
 
-    fig = personal.map_figure("DE", "11000")
+    fig = V.map_figure("DE", "11000")
     assert type(fig) is dict
     checked = checked_figure(fig)
     main = fig["data"][0]

@@ -15,11 +15,13 @@ from page_checks import checked_figure, component_text
 from dash import html
 from dash.exceptions import PreventUpdate
 
+from dashboard import forms
 from dashboard.core import census_partition as cp
 from dashboard.core import pyc
 from dashboard.core.errors import InputError
 from dashboard.figures import scaling as figs
 from dashboard.figures import style
+from dashboard.views import scaling as V
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +30,11 @@ def S(dash_page):
 
 
 @pytest.fixture
-def fresh_caches(S):
+def fresh_caches():
     """Tests that replace a core function: no memoised answer before, none computed with it after."""
-    S.clear_caches()
+    V.clear_caches()
     yield
-    S.clear_caches()
+    V.clear_caches()
 
 
 def _error(out) -> str:
@@ -149,8 +151,8 @@ def test_on_law_draws_the_law(S):
     assert message is None
     fig = go.Figure(fig)
     d, a = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
-    np.testing.assert_allclose(fig.data[0].y, pyc.kappa(S.LAW_NS, d, a))
-    np.testing.assert_allclose(fig.data[2].y, pyc.k_violations(S.LAW_NS, d, a, 5))
+    np.testing.assert_allclose(fig.data[0].y, pyc.kappa(V.LAW_NS, d, a))
+    np.testing.assert_allclose(fig.data[2].y, pyc.k_violations(V.LAW_NS, d, a, 5))
     text = component_text(cards)
     assert figs.pct(pyc.kappa(1e6, d, a)) in text and "1M" in text
     assert "d = 0.7766" in component_text(params) and "heavy" in component_text(params)
@@ -158,10 +160,10 @@ def test_on_law_draws_the_law(S):
     assert "anonset pyc kappa --h-bits 20 --gamma 0.3 --n 10000 1e6 8e9" in cmd
 
 
-def test_law_command_runs_in_the_cli(S, capsys):
+def test_law_command_runs_in_the_cli(cache_root, capsys):
     from dashboard.cli import main
 
-    cmd = S.law_command(24, -0.5, [1e4, 1e6, 8e9])
+    cmd = V.law_command(24, -0.5, [1e4, 1e6, 8e9])
     assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert rows[1]["kappa"] == pytest.approx(pyc.kappa_h_gamma(1e6, pyc.bits_to_nats(24), -0.5))
@@ -191,12 +193,12 @@ def test_on_law_bad_input_gives_a_message(S, h, gamma, k, message):
 
 def test_law_curves_and_figures_are_memoised_read_only(S):
     """Every visit starts at the same law and sliders revisit values: computed once, shared read-only."""
-    S.clear_caches()
+    V.clear_caches()
     first = S.on_law(20, 0.3, 5, 1e6)[0]
     assert S.on_law("20", 0.3, 5, 1e6)[0] is first
     assert S.on_law(20, 0.3, 10, 1e6)[0] is not first and S.on_law(20, 0.3, 5, 1e4)[0] is not first
-    law = S.law_curves(20, 0.3, 5)
-    assert law is S.law_curves(20.0, "0.3", 5)
+    law = V.law_curves(20, 0.3, 5)
+    assert law is V.law_curves(20.0, "0.3", 5)
     with pytest.raises(ValueError):
         law.kappa[0] = 0.0
     assert first["data"][0]["y"] is law.kappa  # the figure shares the memoised curve, never a copy
@@ -204,7 +206,7 @@ def test_law_curves_and_figures_are_memoised_read_only(S):
 
 def test_on_cursor_patches_without_recomputing(S, monkeypatch, fresh_caches):
     calls = []
-    monkeypatch.setattr(S.pyc, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
+    monkeypatch.setattr(V.pyc, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
     patch, cards, message, command = S.on_cursor(1e4, 20, 0.3, 5)
     assert message is None and len(calls) == 1 and np.ndim(calls[0][0]) == 0  # one n, not the curve
     ops = patch.to_plotly_json()["operations"]
@@ -222,25 +224,25 @@ def test_on_cursor_bad_n(S, n, message):
 
 
 def test_cursor_controls(S):
-    ID = S.ID
-    assert S.cursor_target(ID["cursor-slider"], 4, None, None) == (None, 10_000.0)
-    assert S.cursor_target(ID["cursor-input"], None, 2500, None) == (pytest.approx(math.log10(2500)), None)
-    assert S.cursor_target(ID["cursor-input"], None, -3, None) == (None, None)
-    assert S.cursor_target(ID["preset-earth"], None, None, None) == (pytest.approx(math.log10(8e9)), 8e9)
-    assert S.cursor_target(ID["preset-1m"], None, None, None)[1] == 1e6
-    slider, n = S.cursor_target(ID["preset-country"], None, None, "DE")
+    ID = V.ID
+    assert V.cursor_target(ID["cursor-slider"], 4, None, None) == (None, 10_000.0)
+    assert V.cursor_target(ID["cursor-input"], None, 2500, None) == (pytest.approx(math.log10(2500)), None)
+    assert V.cursor_target(ID["cursor-input"], None, -3, None) == (None, None)
+    assert V.cursor_target(ID["preset-earth"], None, None, None) == (pytest.approx(math.log10(8e9)), 8e9)
+    assert V.cursor_target(ID["preset-1m"], None, None, None)[1] == 1e6
+    slider, n = V.cursor_target(ID["preset-country"], None, None, "DE")
     import census_loaders as cl
 
     assert n == cl.dataset_info("DE")["population"] and slider == pytest.approx(math.log10(n))
-    assert S.cursor_target(ID["preset-country"], None, None, None) == (None, None)
-    assert any(o["value"] == "US" for o in S.country_preset_options())
+    assert V.cursor_target(ID["preset-country"], None, None, None) == (None, None)
+    assert any(o["value"] == "US" for o in V.country_preset_options())
     assert _in_callback(ID["preset-10k"] + ".n_clicks", S.sync_cursor, 9, 8e9, 1, 0, 0, None) == (4.0, 1e4)
     assert _in_callback(ID["h-input"] + ".value", S.sync_h, 20, 60) == (40, S.no_update)
     assert _in_callback(ID["gamma-slider"] + ".value", S.sync_gamma, -1.5, 0.3) == (S.no_update, -1.5)
     # slider ↔ number box: values beyond the slider clamp it, the box keeps them
-    assert S._sync(ID["h-input"], ID["h-slider"], 20, 60, 1, 40) == (40, S.no_update)
-    assert S._sync(ID["h-slider"], ID["h-slider"], 12, 60, 1, 40) == (S.no_update, 12)
-    assert S._sync(ID["h-input"], ID["h-slider"], 20, None, 1, 40) == (S.no_update, S.no_update)
+    assert V._sync(ID["h-input"], ID["h-slider"], 20, 60, 1, 40) == (40, S.no_update)
+    assert V._sync(ID["h-slider"], ID["h-slider"], 12, 60, 1, 40) == (S.no_update, 12)
+    assert V._sync(ID["h-input"], ID["h-slider"], 20, None, 1, 40) == (S.no_update, S.no_update)
 
 
 # --------------------------------------------------------------------------- census
@@ -273,35 +275,35 @@ def test_on_census_matches_the_core_and_the_cli(S, capsys):
     assert cli["fit"]["h_bits"] == pytest.approx(sc.fit.h_bits)
 
 
-def test_census_and_forecast_views_are_memoised(S):
+def test_census_and_forecast_views_are_memoised(cache_root):
     """The default views (and any revisited one) are computed once: the exact κ and the fits dominate."""
-    S.clear_caches()
+    V.clear_caches()
     args = ("DE", ["female", "male"], "18-75", ["body"], 5, 5, [], 10_000)
-    census = S.render_census(*args)
-    assert S.render_census(*args) is census
-    assert S.render_census(*args[:-1], 20_000) is not census
-    rows = _rows(S.EXAMPLE_POINTS)
-    forecast = S.render_forecast(rows, 1)
-    assert S.render_forecast([dict(r) for r in rows], 1) is forecast
-    assert S.render_forecast(rows, 0) is not forecast
-    assert S.render_forecast(_rows(S.EXAMPLE_POINTS[:-1]), 1) is not forecast
+    census = V.render_census(*args)
+    assert V.render_census(*args) is census
+    assert V.render_census(*args[:-1], 20_000) is not census
+    rows = _rows(V.EXAMPLE_POINTS)
+    forecast = V.render_forecast(rows, 1)
+    assert V.render_forecast([dict(r) for r in rows], 1) is forecast
+    assert V.render_forecast(rows, 0) is not forecast
+    assert V.render_forecast(_rows(V.EXAMPLE_POINTS[:-1]), 1) is not forecast
 
 
 @pytest.mark.parametrize("country, users", [("DE", 10_000), ("LI", 1e8)])
-def test_census_values_in_one_pass_equal_each_row_alone(S, country, users):
+def test_census_values_in_one_pass_equal_each_row_alone(cache_root, country, users):
     sc = cp.census_scaling(cp.Scenario(countries=(country,)), country)
-    rows = S.census_rows(sc, users)
-    values = S.census_values(sc, rows)
+    rows = cp.gallery_sizes(sc, users)
+    values = cp.census_values(sc, rows)
     assert all(values[n] == sc.at(n) for n in rows) and values[8e9][0] is None
 
 
 @pytest.mark.parametrize("country, users", [("DE", 10_000), ("DE", 44_000_000), ("LI", 1e8), ("LI", 1e4)])
-def test_census_curve_with_the_app_equals_one_computed_at_once(S, country, users):
+def test_census_curve_with_the_app_equals_one_computed_at_once(cache_root, country, users):
     """The memoised curve of the population plus the app's point is the curve the core computes for both."""
-    S.clear_caches()
+    V.clear_caches()
     scenario = cp.Scenario(countries=(country,))
     part = cp.census_partition(scenario, country)
-    fig = S.render_census(country, ["female", "male"], "18-75", ["body"], 5, 5, [], users)["c-graph"]
+    fig = V.render_census(country, ["female", "male"], "18-75", ["body"], 5, 5, [], users)["c-graph"]
     want = cp.census_scaling(scenario, country, np.unique(np.concatenate([cp.DEFAULT_NS, [users, part.records]])))
     ok = np.isfinite(want.exact)
     np.testing.assert_array_equal(fig["data"][1]["x"], want.n)
@@ -359,7 +361,7 @@ def test_census_country_ignores_a_malformed_choice(S, chosen):
 
 
 def test_on_forecast_shows_four_models_formulas_and_the_band(S):
-    out = S.on_forecast("forecast", _rows(S.EXAMPLE_POINTS), 1)
+    out = S.on_forecast("forecast", _rows(V.EXAMPLE_POINTS), 1)
     assert out[0] is None
     fig, models, band, formulas, command = out[1:]
     fig = go.Figure(fig)
@@ -373,12 +375,12 @@ def test_on_forecast_shows_four_models_formulas_and_the_band(S):
     assert "--holdout 1" in component_text(command) and "--at 8e9" in component_text(command)
 
 
-def test_forecast_command_runs_in_the_cli(S, capsys):
+def test_forecast_command_runs_in_the_cli(cache_root, capsys):
     from dashboard.cli import main
 
-    n = np.array([a for a, _ in S.EXAMPLE_POINTS], float)
-    k = np.array([b for _, b in S.EXAMPLE_POINTS])
-    cmd = S.forecast_command(n, k, 1)
+    n = np.array([a for a, _ in V.EXAMPLE_POINTS], float)
+    k = np.array([b for _, b in V.EXAMPLE_POINTS])
+    cmd = V.forecast_command(n, k, 1)
     assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["at"] == [3e5, 1e9, 8e9] and set(out["models"]) == {"PYC-MB", "ENT", "EXP", "POL"}
@@ -411,7 +413,7 @@ def test_forecast_bad_points_give_a_message(S, rows, message):
 
 
 def test_forecast_too_many_rows(S):
-    rows = _rows((i + 2, 0.5) for i in range(S.MAX_POINTS + 1))
+    rows = _rows((i + 2, 0.5) for i in range(V.MAX_POINTS + 1))
     assert "At most 10,000" in _error(S.on_forecast("forecast", rows, 1)[0])
 
 
@@ -425,9 +427,9 @@ def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog, fresh_ca
     def boom(*a, **kw):
         raise RuntimeError("secret 0.123")
 
-    monkeypatch.setattr(S.pyc_fit, "forecast", boom)
+    monkeypatch.setattr(V.pyc_fit, "forecast", boom)
     with caplog.at_level(logging.ERROR, logger="anonset.scaling"):
-        out = S.on_forecast("forecast", _rows(S.EXAMPLE_POINTS), 1)
+        out = S.on_forecast("forecast", _rows(V.EXAMPLE_POINTS), 1)
     assert "could not be computed" in _error(out[0])
     assert "RuntimeError" in caplog.text and "secret" not in caplog.text
 
@@ -435,11 +437,11 @@ def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog, fresh_ca
 # ---- CSV and pasted text
 
 
-def test_csv_with_and_without_header(S):
-    rows = S.parse_csv(*_csv("n,kappa\n100,0.99\n1000,0.8\n"))
+def test_csv_with_and_without_header(cache_root):
+    rows = forms.parse_csv(*_csv("n,kappa\n100,0.99\n1000,0.8\n"))
     assert rows == [{"n": 100.0, "kappa": 0.99}, {"n": 1000.0, "kappa": 0.8}]
-    assert S.parse_csv(*_csv("100;0.99\n1000;0.8\n# comment\n\n")) == rows
-    assert S.parse_csv(*_csv("\ufeffkappa,n\n0.99,100\n0.8,1000\n")) == rows
+    assert forms.parse_csv(*_csv("100;0.99\n1000;0.8\n# comment\n\n")) == rows
+    assert forms.parse_csv(*_csv("\ufeffkappa,n\n0.99,100\n0.8,1000\n")) == rows
 
 
 @pytest.mark.parametrize("text, message", [
@@ -448,9 +450,9 @@ def test_csv_with_and_without_header(S):
     ("n,kappa\n100\n", "expected two columns"),
     ("", "holds no measurements"),
 ])
-def test_bad_csv_gives_a_message(S, text, message):
+def test_bad_csv_gives_a_message(cache_root, text, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        S.parse_csv(*_csv(text) if text else ("data:text/csv;base64,", "m.csv"))
+        forms.parse_csv(*_csv(text) if text else ("data:text/csv;base64,", "m.csv"))
 
 
 def test_huge_csv_is_refused_quickly(S):
@@ -458,45 +460,45 @@ def test_huge_csv_is_refused_quickly(S):
     contents, name = _csv(big, "big.csv")
     t0 = time.perf_counter()
     with pytest.raises(InputError, match="MB; files of at most 1 MB"):
-        S.parse_csv(contents, name)
+        forms.parse_csv(contents, name)
     assert time.perf_counter() - t0 < 0.5
     many = "".join("1,1\n" for _ in range(200_000))  # under 1 MB, but 200,000 rows
     with pytest.raises(InputError, match="at most 10,000 measurements"):
-        S.parse_csv(*_csv(many))
-    out = _in_callback(S.ID["f-upload"] + ".contents", S.on_points_source, 0, 0, 0, 0, contents, name, None, [])
+        forms.parse_csv(*_csv(many))
+    out = _in_callback(V.ID["f-upload"] + ".contents", S.on_points_source, 0, 0, 0, 0, contents, name, None, [])
     assert out[0] is S.no_update and "1 MB" in _error(out[1])
 
 
-def test_binary_or_broken_uploads(S):
+def test_binary_or_broken_uploads(cache_root):
     binary = "data:application/octet-stream;base64," + base64.b64encode(b"\xff\xfe\x00\x81").decode()
     with pytest.raises(InputError, match="not a UTF-8 text"):
-        S.parse_csv(binary, "x.bin")
+        forms.parse_csv(binary, "x.bin")
     with pytest.raises(InputError, match="could not be read"):
-        S.parse_csv("data:text/csv;base64,@@@@", "x.csv")
+        forms.parse_csv("data:text/csv;base64,@@@@", "x.csv")
 
 
-def test_pasted_text(S):
-    assert S.parse_points_text("100:0.9, 1000:0.5") == [{"n": 100.0, "kappa": 0.9}, {"n": 1000.0, "kappa": 0.5}]
-    assert S.parse_points_text("n kappa\n100 0.9\n1000 0.5") == [{"n": 100.0, "kappa": 0.9},
+def test_pasted_text(cache_root):
+    assert forms.parse_points_text("100:0.9, 1000:0.5") == [{"n": 100.0, "kappa": 0.9}, {"n": 1000.0, "kappa": 0.5}]
+    assert forms.parse_points_text("n kappa\n100 0.9\n1000 0.5") == [{"n": 100.0, "kappa": 0.9},
                                                                {"n": 1000.0, "kappa": 0.5}]
     with pytest.raises(InputError, match="holds no measurements"):
-        S.parse_points_text("   ")
+        forms.parse_points_text("   ")
 
 
-def test_points_sources(S):
-    ID = S.ID
-    rows, msg = S.points_from_source(ID["f-add"], None, None, None, [{"n": 1, "kappa": 1}])
+def test_points_sources(cache_root):
+    ID = V.ID
+    rows, msg = V.points_from_source(ID["f-add"], None, None, None, [{"n": 1, "kappa": 1}])
     assert len(rows) == 2 and msg is None
-    rows, _ = S.points_from_source(ID["f-example"], None, None, None, [])
-    assert len(rows) == len(S.EXAMPLE_POINTS)
-    rows, _ = S.points_from_source(ID["f-clear"], None, None, None, rows)
+    rows, _ = V.points_from_source(ID["f-example"], None, None, None, [])
+    assert len(rows) == len(V.EXAMPLE_POINTS)
+    rows, _ = V.points_from_source(ID["f-clear"], None, None, None, rows)
     assert all(r["n"] is None for r in rows)
-    rows, msg = S.points_from_source(ID["f-use-paste"], None, None, "10,0.9\n100,0.5", [])
+    rows, msg = V.points_from_source(ID["f-use-paste"], None, None, "10,0.9\n100,0.5", [])
     assert len(rows) == 2 and "2 points" in component_text(msg)
-    rows, msg = S.points_from_source(ID["f-upload"], *_csv("n,kappa\n10,0.9\n100,0.5\n"), None, [])
+    rows, msg = V.points_from_source(ID["f-upload"], *_csv("n,kappa\n10,0.9\n100,0.5\n"), None, [])
     assert len(rows) == 2 and "m.csv" in component_text(msg)
     with pytest.raises(PreventUpdate):
-        S.points_from_source(None, None, None, None, [])
+        V.points_from_source(None, None, None, None, [])
 
 
 # --------------------------------------------------------------------------- links and layout
@@ -533,29 +535,29 @@ def _by_id(page) -> dict:
 def test_layout_draws_plain_placeholder_charts(S):
     ids = _by_id(S.layout())
     for key in ("law-graph", "c-graph", "f-graph"):
-        fig = ids[S.ID[key]].figure
+        fig = ids[V.ID[key]].figure
         assert type(fig) is dict and fig["layout"]["annotations"][0]["text"] == "Computing…"
         go.Figure(fig)
 
 
 def test_warm_answers_what_a_first_visit_asks(S, monkeypatch, fresh_caches):
     """After warm() (before gunicorn forks) the values the page opens with are answered from memory."""
-    S.warm()
+    V.warm()
 
     def boom(*a, **kw):
         raise RuntimeError("computed again")
 
-    for module, name in ((S.pyc, "kappa"), (S.pyc, "k_violations"), (S.cp, "census_scaling"),
-                         (S.pyc, "kappa_finite_population"), (S.pyc_fit, "forecast")):
+    for module, name in ((V.pyc, "kappa"), (V.pyc, "k_violations"), (V.cp, "census_scaling"),
+                         (V.pyc, "kappa_finite_population"), (V.pyc_fit, "forecast")):
         monkeypatch.setattr(module, name, boom)
     ids = _by_id(S.layout())
-    value = lambda key: ids[S.ID[key]].value  # noqa: E731
+    value = lambda key: ids[V.ID[key]].value  # noqa: E731
     law = S.on_law(value("h-input"), value("gamma-input"), value("k"), value("cursor-input"))
     assert law[3] is None
     census = S.on_census("census", *(value(key) for key in ("c-country", "c-sex", "c-ages", "c-body",
                                                               "c-height-width", "c-weight-width", "c-aux", "c-users")))
     assert census[0] is None
-    forecast = S.on_forecast("forecast", json.loads(json.dumps(ids[S.ID["f-table"]].data)), value("f-holdout"))
+    forecast = S.on_forecast("forecast", json.loads(json.dumps(ids[V.ID["f-table"]].data)), value("f-holdout"))
     assert forecast[0] is None
 
 
@@ -565,11 +567,11 @@ def test_layout_reads_every_view_from_the_link(S):
     tabs = page.children[1]
     assert tabs.value == "census"
     ids = _by_id(page)
-    assert ids[S.ID["c-country"]].value == "US" and ids[S.ID["c-sex"]].value == ["female"]
-    assert ids[S.ID["c-ages"]].value == "30-60" and ids[S.ID["c-height-width"]].value == 10
-    assert ids[S.ID["c-users"]].value == 5000 and ids[S.ID["h-input"]].value == 24
-    assert ids[S.ID["cursor-input"]].value == 8e9 and ids[S.ID["f-holdout"]].value == 2
-    assert ids[S.ID["f-table"]].data == _rows([(10.0, 0.9), (100.0, 0.5)])
+    assert ids[V.ID["c-country"]].value == "US" and ids[V.ID["c-sex"]].value == ["female"]
+    assert ids[V.ID["c-ages"]].value == "30-60" and ids[V.ID["c-height-width"]].value == 10
+    assert ids[V.ID["c-users"]].value == 5000 and ids[V.ID["h-input"]].value == 24
+    assert ids[V.ID["cursor-input"]].value == 8e9 and ids[V.ID["f-holdout"]].value == 2
+    assert ids[V.ID["f-table"]].data == _rows([(10.0, 0.9), (100.0, 0.5)])
 
 
 def test_layout_reports_bad_link_values(S):

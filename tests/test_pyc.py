@@ -333,3 +333,18 @@ def test_corners_of_the_region_stay_finite(d):
         assert h > 0 and math.isfinite(g)
     with pytest.raises(InputError, match="too close"):
         pyc.kappa(10, -1e-300, 1.000000001e-300)
+
+
+def test_law_curves_and_point_agree_with_the_law_and_are_read_only():
+    n = np.geomspace(1.0, 8e9, 40)
+    law = pyc.law_curves(20.0, 0.3, 5, n)
+    d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(20.0), 0.3)
+    assert (law.d, law.alpha) == (d, alpha) and (law.h_bits, law.gamma, law.k) == (20.0, 0.3, 5)
+    np.testing.assert_array_equal(law.kappa, pyc.kappa(n, d, alpha))
+    np.testing.assert_array_equal(law.xi, pyc.uniqueness(n, d, alpha))
+    np.testing.assert_array_equal(law.viol, pyc.k_violations(n, d, alpha, 5))
+    for arr in (law.kappa, law.xi, law.viol):
+        assert not arr.flags.writeable
+    point = pyc.law_point(d, alpha, 5, 1e6)
+    assert point == (pyc.kappa(1e6, d, alpha), pyc.uniqueness(1e6, d, alpha), pyc.k_violations(1e6, d, alpha, 5),
+                     pyc.expected_sets(1e6, d, alpha))

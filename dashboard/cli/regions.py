@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dashboard.core import aggregates as ag
 from dashboard.core.body_model import DEFAULT_STUDY
-from dashboard.core.cas import format_count
+from dashboard.core.formatting import format_count
 from dashboard.core.scenario import STATS, Scenario, UserPercent, parse_range
 
 from . import CliError, emit

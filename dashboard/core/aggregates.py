@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import cas
+from . import formatting, fractions
 from .body_model import (
     DEFAULT_STUDY,
     SEXES,
@@ -171,7 +171,7 @@ class ProfileCells:
         grid, idx = (self.height, self.h_idx) if kind == "height" else (self.weight, self.w_idx)
         if grid is None:
             return np.full(self.n, None, dtype=object)
-        labels = np.array([cas.format_band((lo, hi), kind) for lo, hi in zip(grid.lo, grid.hi)], dtype=object)
+        labels = np.array([formatting.format_band((lo, hi), kind) for lo, hi in zip(grid.lo, grid.hi)], dtype=object)
         return labels[idx]
 
 
@@ -232,7 +232,7 @@ class Bound:
     population: np.ndarray
     N: np.ndarray
     cells: ProfileCells
-    aux: tuple[cas.FractionArray, ...]
+    aux: tuple[fractions.FractionArray, ...]
 
     @property
     def n_cells_per_district(self) -> int:
@@ -241,18 +241,18 @@ class Bound:
 
 
 def _aux_table(model: CountryModel, item):
-    return item.table() if isinstance(item, UserPercent) else cas.resolve_aux(model, item)
+    return item.table() if isinstance(item, UserPercent) else fractions.resolve_aux(model, item)
 
 
 def bind(scenario: Scenario, code: str, *, root: Path | None = None) -> Bound:
-    """Bind ``scenario`` to data set ``code`` (memoised; auxiliary tables via :mod:`.cas`)."""
+    """Bind ``scenario`` to data set ``code`` (memoised; auxiliary tables via :mod:`.fractions`)."""
     model = _model(code, scenario.ages, root)
     return _BOUND.get((model, scenario.profile_key), lambda: _make_bound(model, scenario))
 
 
 def _make_bound(model: CountryModel, scenario: Scenario) -> Bound:
     sex_idx = np.array([SEXES.index(s) for s in scenario.sexes])
-    aux = tuple(cas.fraction_array(model, _aux_table(model, a)) for a in scenario.aux)
+    aux = tuple(fractions.fraction_array(model, _aux_table(model, a)) for a in scenario.aux)
     f = np.ones((1, 1, 1))
     for fa in aux:
         f = f * fa.f
@@ -775,7 +775,7 @@ def _reference_grid(scenario: Scenario, code: str, districts: Sequence[int] | No
     sex_idx = np.array([SEXES.index(s) for s in scenario.sexes])
     counts = model.counts
     for item in scenario.aux:
-        counts = counts * cas.fraction_array(model, _aux_table(model, item)).f
+        counts = counts * fractions.fraction_array(model, _aux_table(model, item)).f
     N = counts[:, sex_idx, :]
     if districts is not None:
         N = N[np.asarray(districts)]

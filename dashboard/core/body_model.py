@@ -721,6 +721,43 @@ class CountryModel:
             self._cache[key] = make()
         return self._cache[key]
 
+    # ---- memos other modules keep on a model (public: nobody outside reaches into ``_cache``)
+
+    def memo(self, key, make):
+        """The value memoised on this model under ``key`` (hashable), made by ``make()`` the first time.
+
+        For values that depend only on the model (a fraction table on its grid, country totals);
+        they live as long as the model does.  ``make`` raising stores nothing.
+        """
+        return self._memo(("memo", key), make)
+
+    def memo_lru(self, bucket: str, key, make, maxsize: int):
+        """A bounded memo on this model: the ``maxsize`` most recently used values of ``bucket`` (thread-safe)."""
+        with _LOCK:
+            memo = self._cache.setdefault(("lru", bucket), OrderedDict())
+            if key in memo:
+                memo.move_to_end(key)
+                return memo[key]
+        value = make()
+        with _LOCK:
+            memo[key] = value
+            while len(memo) > maxsize:
+                memo.popitem(last=False)
+        return value
+
+    def forget(self, bucket: str | None = None) -> None:
+        """Drop this model's memos: one bucket (e.g. ``"joints"``, an LRU bucket's name) or all of them."""
+        with _LOCK:
+            if bucket is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(bucket, None)
+                self._cache.pop(("lru", bucket), None)
+
+    def district_lookup(self) -> dict:
+        """``{"id": {district id: index}, "name": {…}}`` (memoised)."""
+        return self._memo("district_lookup", self._district_lookup)
+
     # ---- band probabilities
 
     def grid(self, kind: str, width: float) -> BandGrid:

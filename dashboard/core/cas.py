@@ -15,24 +15,21 @@ Entry points (all pure, no Dash):
 * :func:`advise` → :class:`Advice` per ``k`` (the changes that give up the least
   information while bringing the CAS to at least ``k``);
 * :func:`profile_report` — all of the above plus re-identification, as a page calls them;
-* :func:`cas_by_cell` — the CAS over the whole height × weight grid;
-* :func:`fraction_array` — an auxiliary fraction table on the model's grid;
-* :func:`format_count` — whole people, rounded down, thousands separator.
+* :func:`cas_by_cell` — the CAS over the whole height × weight grid.
+
+Beside it: :mod:`~dashboard.core.parsing` (ages, bands, sexes), :mod:`~dashboard.core.fractions`
+(auxiliary knowledge on the model's grid) and :mod:`~dashboard.core.formatting` (whole people).
 
 Inputs that cannot give a number raise :class:`~dashboard.core.errors.InputError`.
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
-import re
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 
 from census_loaders.schema import FractionTable
 
@@ -45,188 +42,15 @@ from .body_model import (
     CountryModel,
 )
 from .errors import InputError
+from .formatting import format_band, format_count
+from .fractions import FractionArray, UserAux, fraction_array, preset_array
+from .parsing import BAND_LIMITS, DEFAULT_WIDTH, SEX_ALIASES, check_band, parse_age, parse_band
 from .reidentification import Reidentification, reidentification
 
-#: A height band must start inside this range (cm); a weight band inside the next (kg).
-HEIGHT_LIMITS: tuple[float, float] = (50.0, 250.0)
-WEIGHT_LIMITS: tuple[float, float] = (20.0, 350.0)
-#: Default band width (SPEC §1.1: 5 cm, 5 kg).
-DEFAULT_WIDTH = 5
 #: Default targets for the advice.
 DEFAULT_KS: tuple[int, ...] = (10, 100)
 #: How far (in SD of the body groups involved) the height/weight what-ifs reach.
 WHATIF_SDS = bm.PROFILE_SDS
-
-_UNITS = {"height": "cm", "weight": "kg"}
-_LIMITS = {"height": HEIGHT_LIMITS, "weight": WEIGHT_LIMITS}
-#: Spellings of the two sexes accepted in forms, links and the CLI.
-SEX_ALIASES = {
-    "female": "female", "f": "female", "woman": "female", "women": "female",
-    "male": "male", "m": "male", "man": "male", "men": "male",
-}
-_NUM = r"(\d+(?:\.\d+)?)"
-#: "65-75", "65–75", "65 to 75"; and "75+" (an open band).
-RANGE_PATTERN = re.compile(rf"^\s*{_NUM}\s*(?:-|–|—|to)\s*{_NUM}\s*$", re.IGNORECASE)
-OPEN_PATTERN = re.compile(rf"^\s*{_NUM}\s*\+\s*$")
-_OF = re.compile(r"\s*\(of [^)]*\)\s*$")
-
-
-# --------------------------------------------------------------------------- display
-
-
-def format_count(x: float) -> str:
-    """Whole people, rounded down, with a thousands separator: ``573``, ``1,234``."""
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(x):
-        return "–"
-    return f"{math.floor(max(x, 0.0)):,}"
-
-
-def format_counts(values) -> np.ndarray:
-    """:func:`format_count` of many values at once, as a string array (a map's hover: thousands of districts)."""
-    arr = np.asarray(values, dtype=float)
-    ok = np.isfinite(arr)
-    whole = np.floor(np.maximum(np.where(ok, arr, 0.0), 0.0)).astype(np.int64)
-    return np.asarray([f"{w:,}" if good else "–" for w, good in zip(whole.tolist(), ok.tolist())], dtype=str)
-
-
-def format_band(band: tuple[float, float] | None, kind: str) -> str:
-    """``170–175 cm``; ``any`` for a withheld band."""
-    if band is None:
-        return "any"
-    return f"{band[0]:g}–{band[1]:g} {_UNITS[kind]}"
-
-
-# --------------------------------------------------------------------------- parsing
-
-
-def _number(text, what: str) -> float:
-    if isinstance(text, bool):
-        raise InputError(f"{what} {text!r} is not a number")
-    try:
-        value = float(str(text).strip().replace(",", ".")) if isinstance(text, str) else float(text)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise InputError(f"{what} {text!r} is not a finite number")
-    return value
-
-
-def parse_age(spec) -> float | tuple[float, float]:
-    """An age in years (``40``) or a band (``"65-75"``, ``"75+"``, ``(65, 75)``, ``(75, None)``)."""
-    if isinstance(spec, (tuple, list)):
-        if len(spec) != 2:
-            raise InputError(f"age band {spec!r} must be (from, to)")
-        lo = _number(spec[0], "age")
-        raw = spec[1]
-        open_end = raw is None or (isinstance(raw, float) and (math.isnan(raw) or math.isinf(raw)))
-        hi = math.inf if open_end else _number(raw, "age")
-        if lo < 0 or hi <= lo:
-            raise InputError(f"age band {bm.format_age_band(lo, hi)} is not a valid band [from, to)")
-        return (lo, hi)
-    if isinstance(spec, str):
-        spec = _OF.sub("", spec)  # an AgeGroup label such as "18–20 (of 15–20)"
-        m = RANGE_PATTERN.match(spec)
-        if m:
-            return parse_age((float(m.group(1)), float(m.group(2))))
-        m = OPEN_PATTERN.match(spec)
-        if m:
-            return parse_age((float(m.group(1)), None))
-        try:
-            value = float(spec.strip())
-        except ValueError:
-            raise InputError(f"age {spec!r} is neither an age in years nor a band like 65-75 or 75+") from None
-        return parse_age(value)
-    value = _number(spec, "age")
-    if value < 0:
-        raise InputError(f"age {value:g} is negative")
-    return value
-
-
-def check_band(band, kind: str) -> tuple[float, float]:
-    """Validate a ``(lo, hi)`` band: a width the interface offers, aligned, in a human range."""
-    unit = _UNITS[kind]
-    try:
-        lo, hi = band
-    except (TypeError, ValueError):
-        raise InputError(f"{kind} band {band!r} must be (from, to)") from None
-    lo, hi = _number(lo, kind), _number(hi, kind)
-    width = hi - lo
-    widths = ", ".join(str(w) for w in BAND_WIDTHS)
-    if not any(abs(width - w) < 1e-9 for w in BAND_WIDTHS):
-        raise InputError(f"{kind} band {lo:g}–{hi:g} {unit} has width {width:g}; widths are {widths} {unit}")
-    width = float(round(width))
-    if abs(lo / width - round(lo / width)) > 1e-9:
-        below = math.floor(lo / width) * width
-        raise InputError(
-            f"{kind} band {lo:g}–{hi:g} {unit} is not aligned to multiples of {width:g} {unit} "
-            f"(use {below:g}–{below + width:g} or {below + width:g}–{below + 2 * width:g})"
-        )
-    lo_lim, hi_lim = _LIMITS[kind]
-    if lo < lo_lim or lo >= hi_lim:
-        raise InputError(f"{kind} {lo:g}–{hi:g} {unit} is outside the range {lo_lim:g}–{hi_lim:g} {unit}")
-    return (float(round(lo / width) * width), float(round(lo / width) * width + width))
-
-
-def parse_band(spec, width: float | None = None, kind: str = "height") -> tuple[float, float] | None:
-    """A band from a value (``172`` with ``width``, default 5) or a band (``"160-165"``, ``(160, 165)``).
-
-    ``None`` (withheld) stays ``None``.  A band's width is implied by its ends; a
-    conflicting explicit ``width`` is an error.
-    """
-    if spec is None:
-        return None
-    if isinstance(spec, str) and spec.strip().lower() in ("", "any", "withheld"):
-        return None
-    if isinstance(spec, (tuple, list)):
-        band = check_band(tuple(spec), kind)
-    elif isinstance(spec, str) and RANGE_PATTERN.match(spec):
-        m = RANGE_PATTERN.match(spec)
-        band = check_band((float(m.group(1)), float(m.group(2))), kind)
-    else:
-        value = _number(spec, kind)
-        w = DEFAULT_WIDTH if width is None else _number(width, f"{kind} width")
-        if not any(abs(w - x) < 1e-9 for x in BAND_WIDTHS):
-            raise InputError(f"{kind} width {w:g} is not one of {', '.join(map(str, BAND_WIDTHS))}")
-        lo_lim, hi_lim = _LIMITS[kind]
-        if not lo_lim <= value < hi_lim:
-            raise InputError(f"{kind} {value:g} {_UNITS[kind]} is outside the range {lo_lim:g}–{hi_lim:g} {_UNITS[kind]}")
-        return check_band(bm.band_of(value, w), kind)
-    if width is not None and abs((band[1] - band[0]) - _number(width, f"{kind} width")) > 1e-9:
-        raise InputError(f"{kind} band {band[0]:g}–{band[1]:g} does not have width {width}")
-    return band
-
-
-def _table_digest(table: FractionTable) -> str:
-    h = hashlib.sha1()
-    h.update(f"{table.id}\x00{table.name}\x00{table.country}\x00".encode())
-    h.update(table.table.to_csv(index=False).encode())
-    return h.hexdigest()[:16]
-
-
-@dataclass(frozen=True, eq=False)
-class UserAux:
-    """A user-defined :class:`FractionTable` inside a :class:`Profile`, hashed by content."""
-
-    table: FractionTable
-    digest: str
-
-    @classmethod
-    def of(cls, table: FractionTable) -> UserAux:
-        return cls(table, _table_digest(table))
-
-    @property
-    def id(self) -> str:
-        return self.table.id
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, UserAux) and (self.id, self.digest) == (other.id, other.digest)
-
-    def __hash__(self) -> int:
-        return hash((self.id, self.digest))
 
 
 # --------------------------------------------------------------------------- profile
@@ -359,133 +183,6 @@ class Profile:
         }
 
 
-# --------------------------------------------------------------------------- auxiliary fractions
-
-
-@dataclass(frozen=True, eq=False)
-class FractionArray:
-    """A fraction table on a model's grid: ``f`` broadcasts to ``[district, sex, age group]``.
-
-    Axes the table is not keyed by have length 1.  People the table does not cover
-    get 0 (the table says nothing applies to them); ``gaps`` says where.
-    """
-
-    id: str
-    name: str
-    note: str
-    f: np.ndarray
-    gaps: tuple[str, ...]
-
-    @property
-    def by_district(self) -> bool:
-        return self.f.shape[0] > 1
-
-
-def _country_matches(table_country: str | None, code: str) -> bool:
-    return table_country is None or code == table_country or code.split("-")[0] == table_country
-
-
-def fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:
-    """Put a fraction table on the model's districts × sexes × study age groups (memoised).
-
-    Age-keyed rows apply to census groups by the overlap rule (a year-weighted mean
-    over the bands a group overlaps, SPEC §1.3).  Overlapping rows are an error.
-    """
-    key = ("aux", table.id, _table_digest(table))
-    cache = model._cache
-    if key in cache:
-        return cache[key]
-    name = table.name or table.id
-    if not _country_matches(table.country, model.code):
-        raise InputError(f"auxiliary knowledge {name!r} is for {table.country}, not {model.name}")
-    df = table.table
-    if "fraction" not in df.columns or len(df) == 0:
-        raise InputError(f"auxiliary knowledge {name!r} has no fractions")
-    fr = pd.to_numeric(df["fraction"], errors="coerce").to_numpy(dtype=float)
-    if np.isnan(fr).any() or (fr < 0).any() or (fr > 1).any():
-        raise InputError(f"auxiliary knowledge {name!r}: every fraction must be a number in [0, 1]")
-    n = len(df)
-    gaps: list[str] = []
-    if "district_id" in df.columns:
-        lookup = model._memo("district_lookup", model._district_lookup)["id"]
-        d_idx = np.array([lookup.get(str(x).strip(), -1) for x in df["district_id"].tolist()], dtype=np.int64)
-        unknown = int((d_idx < 0).sum())
-        if unknown:
-            gaps.append(f"{unknown} row(s) name {model.district_label}s that are not in {model.name}; they are ignored")
-        nd = model.n_districts
-    else:
-        d_idx, nd = np.zeros(n, dtype=np.int64), 1
-    if "sex" in df.columns:
-        sexes = [SEX_ALIASES.get(str(x).strip().lower()) for x in df["sex"].tolist()]
-        if None in sexes:
-            raise InputError(f"auxiliary knowledge {name!r}: sex must be female or male")
-        s_idx, ns = np.array([SEXES.index(s) for s in sexes], dtype=np.int64), len(SEXES)
-    else:
-        s_idx, ns = np.zeros(n, dtype=np.int64), 1
-    if "age_from" in df.columns:
-        lo = pd.to_numeric(df["age_from"], errors="coerce").to_numpy(dtype=float)
-        hi = pd.to_numeric(df["age_to"], errors="coerce").to_numpy(dtype=float) if "age_to" in df.columns else np.full(n, np.nan)
-        if np.isnan(lo).any():
-            raise InputError(f"auxiliary knowledge {name!r}: every row needs an age_from")
-        aw = bm.age_overlap_weights(model.age_groups, list(zip(lo.tolist(), hi.tolist()))).T
-        na = len(model.age_groups)
-    else:
-        aw, na = np.ones((n, 1)), 1
-    keep = d_idx >= 0
-    f = np.zeros((nd, ns, na))
-    cover = np.zeros((nd, ns, na))
-    np.add.at(f, (d_idx[keep], s_idx[keep]), fr[keep, None] * aw[keep])
-    np.add.at(cover, (d_idx[keep], s_idx[keep]), aw[keep])
-    if (cover > 1 + 1e-9).any():
-        raise InputError(f"auxiliary knowledge {name!r}: rows overlap (some people would get two fractions)")
-    short = cover < 1 - 1e-9
-    if short.any():
-        if nd > 1:
-            k = int(short.any(axis=(1, 2)).sum())
-            if k:
-                gaps.append(f"no fraction for {k} {model.district_label}(s)")
-        if ns > 1:
-            for s in np.flatnonzero(short.all(axis=(0, 2))):
-                gaps.append(f"no fraction for {SEXES[s]}")
-        if na > 1:
-            labels = [model.age_groups[a].label for a in np.flatnonzero(short.any(axis=(0, 1)))]
-            if labels:
-                gaps.append(f"ages {', '.join(labels)} are not (fully) covered")
-        if nd == 1 and ns == 1 and na == 1:
-            gaps.append("no fraction given")
-    gaps = [f"{name}: {g}; taken as 0 there" if "ignored" not in g else f"{name}: {g}" for g in gaps]
-    f = np.minimum(f, 1.0)
-    f.setflags(write=False)
-    out = FractionArray(table.id, name, table.note or "", f, tuple(gaps))
-    cache[key] = out
-    return out
-
-
-def resolve_aux(model: CountryModel, aux) -> FractionTable:
-    """A preset id (from the model's own tables or the cache) or a user table, as a FractionTable."""
-    if isinstance(aux, UserAux):
-        return aux.table
-    if isinstance(aux, FractionTable):
-        return aux
-    if model.aux_tables is not None and aux in model.aux_tables:
-        return model.aux_tables[aux]
-    if model.aux_tables is not None and model.cache_root is None:
-        known = ", ".join(sorted(model.aux_tables)) or "none"
-        raise InputError(f"unknown auxiliary knowledge {aux!r}; available: {known}")
-    from census_loaders import cache
-
-    try:
-        return cache.auxiliary_table(aux, model.cache_root)
-    except KeyError:
-        try:
-            known = ", ".join(t["id"] for t in cache.auxiliary_tables(model.code, model.cache_root)) or "none"
-        except (KeyError, FileNotFoundError):
-            known = "none"
-        raise InputError(f"unknown auxiliary knowledge {aux!r} for {model.name}; available: {known}") from None
-    except FileNotFoundError as exc:
-        raise InputError(str(exc)) from None
-
-
 # --------------------------------------------------------------------------- resolution
 
 
@@ -547,11 +244,10 @@ def _resolve(model: CountryModel, profile: Profile) -> _Resolved:
     if profile.country != model.code:
         raise InputError(f"the profile is for {profile.country}, but the data set is {model.code}")
     model = model.with_study(profile.study)
-    with bm._LOCK:
-        memo = model._cache.setdefault("resolved", OrderedDict())
-        if profile in memo:
-            memo.move_to_end(profile)
-            return memo[profile]
+    return model.memo_lru("resolved", profile, lambda: _bind(model, profile), maxsize=64)
+
+
+def _bind(model: CountryModel, profile: Profile) -> _Resolved:
     district = D = None
     if profile.district is not None:
         district = model.district_index(profile.district)
@@ -561,21 +257,8 @@ def _resolve(model: CountryModel, profile: Profile) -> _Resolved:
         S[:] = False
         S[SEXES.index(profile.sex)] = True
     A = _resolve_ages(model, profile.ages)
-    aux = tuple(_preset_array(model, a) if isinstance(a, str) else fraction_array(model, a.table) for a in profile.aux)
-    out = _Resolved(model, profile, district, D, S, A, aux)
-    with bm._LOCK:
-        memo[profile] = out
-        while len(memo) > 64:
-            memo.popitem(last=False)
-    return out
-
-
-def _preset_array(model: CountryModel, preset: str) -> FractionArray:
-    """A preset's fraction array, memoised by id (presets do not change under a loaded model)."""
-    key = ("preset", preset)
-    if key not in model._cache:
-        model._cache[key] = fraction_array(model, resolve_aux(model, preset))
-    return model._cache[key]
+    aux = tuple(preset_array(model, a) if isinstance(a, str) else fraction_array(model, a.table) for a in profile.aux)
+    return _Resolved(model, profile, district, D, S, A, aux)
 
 
 def _area_counts(model: CountryModel, D: np.ndarray | None, fs: Sequence[np.ndarray] = ()) -> np.ndarray:
@@ -588,7 +271,7 @@ def _area_counts(model: CountryModel, D: np.ndarray | None, fs: Sequence[np.ndar
             x = x * (f if D is None else f[D])
         m = x.sum(axis=0)
     elif D is None:
-        m = model._memo("country_counts", lambda: model.counts.sum(axis=0))
+        m = model.memo("country_counts", lambda: model.counts.sum(axis=0))
     else:
         m = model.counts[D].sum(axis=0)
     for f in indep:
@@ -892,7 +575,7 @@ def _sensible_bands(model: CountryModel, kind: str, width: float, groups: np.nda
     """Band starts covering ±WHATIF_SDS of the body groups involved, within the input limits."""
     means, sds = model.body.params(kind)
     means, sds = means[groups], sds[groups]
-    lo_lim, hi_lim = _LIMITS[kind]
+    lo_lim, hi_lim = BAND_LIMITS[kind]
     lo = max(lo_lim, math.floor(float(np.min(means - WHATIF_SDS * sds)) / width) * width)
     hi = min(hi_lim, math.ceil(float(np.max(means + WHATIF_SDS * sds)) / width) * width)
     lo = math.ceil(lo / width) * width

@@ -256,6 +256,31 @@ def census_scaling(scenario: Scenario, code: str | None = None, n=None, *, root:
     return CensusScaling(part, fit, ns, exact, np.atleast_1d(fit.kappa(ns)))
 
 
+def gallery_sizes(sc: CensusScaling, app_n: float) -> list[float]:
+    """The gallery sizes a census table shows: 1,000, 10,000, a million, an app's n, the population, the world."""
+    ns = {1e3, 1e4, 1e6, float(app_n), float(sc.partition.records), WORLD}
+    return sorted(n for n in ns if n >= 1)
+
+
+def census_values(sc: CensusScaling, ns) -> dict[float, tuple[float | None, float]]:
+    """``sc.at(n)`` for every n, with the exact κ of all n inside the population in one pass over the sets
+    (``sc.at`` makes a pass for each n, and the table has six rows)."""
+    ns = [float(n) for n in ns]
+    inside = [n for n in ns if n <= sc.partition.records]
+    exact = dict(zip(inside, np.atleast_1d(sc.partition.exact_kappa(np.array(inside))).tolist())) if inside else {}
+    law = np.atleast_1d(sc.fit.kappa(np.array(ns))).tolist()
+    return {n: (exact.get(n), kappa) for n, kappa in zip(ns, law, strict=True)}
+
+
+def with_gallery_size(sc: CensusScaling, n: float, exact: float | None, law: float) -> CensusScaling:
+    """``sc`` with gallery size n (κ from :func:`census_values`) on its curves, in order."""
+    if np.isin(n, sc.n):
+        return sc
+    i = int(np.searchsorted(sc.n, n))
+    return CensusScaling(sc.partition, sc.fit, np.insert(sc.n, i, n),
+                            np.insert(sc.exact, i, math.nan if exact is None else exact), np.insert(sc.pyc, i, law))
+
+
 def _n_text(x: float) -> str:
     """1000, 44729083, 1e6, 8e9: whole gallery sizes exactly, round large ones in e-notation."""
     x = float(x)
@@ -296,8 +321,11 @@ __all__ = [
     "census_fit",
     "census_partition",
     "census_scaling",
+    "census_values",
     "clear_caches",
+    "gallery_sizes",
     "partition_of",
     "round_half_up",
     "to_cli",
+    "with_gallery_size",
 ]

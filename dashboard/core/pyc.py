@@ -22,6 +22,7 @@ by ``d``, no sign trouble for −d < α < 0, and tends to ``α [ψ(n + α) − �
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special as sp
@@ -631,3 +632,37 @@ def kappa_finite_population(n, sizes, multiplicities):
         out[i:i + rows] = (hit * m[None, :]).sum(axis=1) / flat[i:i + rows]
     out = np.clip(out, 0.0, 1.0)
     return float(out[0]) if scalar else out
+
+
+# --------------------------------------------------------------------------- curves for a chart
+
+
+class LawCurves(NamedTuple):
+    """One law, given as (h in bits, γ), and its curves κ, Ξ and V_k over the gallery sizes ``n`` (read-only)."""
+
+    h_bits: float
+    gamma: float
+    k: int
+    d: float
+    alpha: float
+    kappa: np.ndarray
+    xi: np.ndarray
+    viol: np.ndarray
+
+
+def _read_only(values) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    values.setflags(write=False)
+    return values
+
+
+def law_curves(h_bits: float, gamma: float, k: int, n) -> LawCurves:
+    """κ(n), Ξ(n) and V_k(n) of the law with entropy ``h_bits`` (bits) and tail complexity ``gamma``."""
+    d, alpha = from_h_gamma(bits_to_nats(h_bits), gamma)
+    return LawCurves(h_bits, gamma, k, d, alpha, _read_only(kappa(n, d, alpha)), _read_only(uniqueness(n, d, alpha)),
+                     _read_only(k_violations(n, d, alpha, k)))
+
+
+def law_point(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
+    """(κ, Ξ, V_k, E[K_n]) at one gallery size n."""
+    return (kappa(n, d, alpha), uniqueness(n, d, alpha), k_violations(n, d, alpha, k), expected_sets(n, d, alpha))

@@ -42,7 +42,7 @@ from .body_model import (
     SEXES,
     format_age_band,
 )
-from .cas import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
+from .parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 from .errors import InputError
 
 #: Countries shown when a link names none.

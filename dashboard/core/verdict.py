@@ -1,7 +1,7 @@
 """The plain-language sentences beside a number: one place, so page, CLI and tests agree."""
 from __future__ import annotations
 
-from .cas import format_count
+from .formatting import format_count
 
 
 def headline(cas: float) -> str:

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from dashboard.core.cas import format_count
+from dashboard.core.formatting import format_count
 
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
 from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props

@@ -46,7 +46,7 @@ def view_of(frame: dict | None, width: float, height: float) -> dict:
 
 
 def geojson_url(code: str) -> str:
-    """Where the app serves a data set's district polygons (``dashboard.app.district_geojson``).
+    """Where the app serves a data set's district polygons (``dashboard.server.district_geojson``).
 
     Traces reference the URL, so the browser fetches each country's geometry once
     (and caches it) while figures and patches stay small; ``locations`` picks the

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.core.cas import CasResult, WhatIf, format_count
+from dashboard.core.cas import CasResult, WhatIf
+from dashboard.core.formatting import format_count
 
 from .style import HIGHLIGHT, MUTED, QUALITATIVE, base_layout, log_ticks
 

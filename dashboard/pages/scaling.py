@@ -1,911 +1,61 @@
-"""The scaling law of re-identification (SPEC §3): explore it, fit it to a census, forecast with it.
+"""The scaling-law page (SPEC §3): layout and callbacks over :mod:`dashboard.views.scaling`.
 
-Three views, each a shareable link (``?view=explore|census|forecast`` plus its own settings):
-
-* **Explore the law** — κ(n), Ξ(n) and the share violating k-anonymity for an entropy h
-  (in bits) and a tail complexity γ, from 1 record to the world population, with a cursor
-  moved by a ``dash.Patch`` (the curves are not recomputed);
-* **From a census** — the anonymity sets a census scenario implies (the regional explorer's
-  :class:`~dashboard.core.scenario.Scenario`, same link keys), the Pitman–Yor law fitted to
-  them, and the population's exact correctness beside the law's;
-* **Forecast a technique** — measured correctness at a few gallery sizes, extrapolated by
-  PYC-MB and three baselines with held-out errors and a jackknife band.
-
-Callbacks parse, call the core, hand numbers to :mod:`dashboard.figures.scaling`; bad input
-gives a message in the page, and an unexpected error logs only its class.
+Callbacks parse, call the view and map its plain answers to outputs; bad input gives a
+message in the page, and an unexpected error logs only its class.
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import functools
-import logging
-import math
-import re
-import shlex
-from typing import NamedTuple
-
 import dash
-import numpy as np
-from dash import Input, Output, Patch, State, callback, clientside_callback, ctx, dash_table, dcc, html, no_update
+from dash import Input, Output, Patch, State, callback, clientside_callback, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
-from dashboard import forms, ids
-from dashboard.core import aggregates, catalog, pyc, pyc_fit
-from dashboard.core import census_partition as cp
-from dashboard.core.body_model import BAND_WIDTHS, SEXES
-from dashboard.core.cas import format_count
+from dashboard import forms
+from dashboard.components import apology, error_box
 from dashboard.core.errors import InputError
-from dashboard.core.memo import Memo
-from dashboard.core.scenario import Scenario
-from dashboard.figures import scaling as figs
-from dashboard.figures.style import GRAPH_CONFIG, message_figure, short_number
+from dashboard.views.scaling import (
+    GAMMA_SLIDER,
+    H_SLIDER,
+    ID,
+    LOG,
+    _sync,
+    census_section,
+    cursor_target,
+    explore_section,
+    forecast_section,
+    link_query,
+    points_from_source,
+    render_census,
+    render_cursor,
+    render_forecast,
+    render_law,
+    settings_from_link,
+)
 
 dash.register_page(__name__, path="/scaling", name="Scaling law",
                    title="AnonSet — the scaling law of re-identification", order=30)
 
-PAGE = "scaling"
-LOG = logging.getLogger("anonset.scaling")
-VIEWS = ("explore", "census", "forecast")
-WORLD = cp.WORLD
 
-# explore
-DEFAULT_H_BITS = 20.0
-DEFAULT_GAMMA = 0.3
-DEFAULT_K = 5
-DEFAULT_CURSOR = 1e6
-K_CHOICES = (2, 3, 5, 10, 20, 50, 100)
-H_SLIDER = (1.0, 40.0)
-H_LIMITS = (0.01, 100.0)
-GAMMA_SLIDER = (-2.0, 1.5)
-GAMMA_LIMITS = (-50.0, 50.0)
-LAW_NS = np.geomspace(1.0, WORLD, 300)
-CURSOR_PRESETS = {"10k": 1e4, "1m": 1e6, "earth": WORLD}
-# census
-DEFAULT_APP_USERS = 10_000
-# forecast
-MAX_CSV_BYTES = 1_000_000
-UPLOAD_REFUSED_BYTES = 20_000_000
-MAX_POINTS = pyc_fit.MAX_POINTS
-MAX_POINTS_IN_LINK = 50
-MAX_POINTS_IN_COMMAND = 200
-HOLDOUT_CHOICES = (0, 1, 2, 3)
-DEFAULT_HOLDOUT = 1
-EXAMPLE_POINTS = ((100, 0.995), (300, 0.984), (1000, 0.951), (3000, 0.876), (10_000, 0.738), (30_000, 0.563))
-
-
-def _id(name: str) -> str:
-    return ids.make(PAGE, name)
-
-
-ID = {name: _id(name) for name in (
-    "tabs", "notices", "query", "url-sync",
-    # explore
-    "h-slider", "h-input", "gamma-slider", "gamma-input", "k", "cursor-slider", "cursor-input",
-    "preset-10k", "preset-1m", "preset-earth", "preset-country", "law-graph", "law-message", "readouts",
-    "law-params", "law-command",
-    # census
-    "c-country", "c-sex", "c-ages", "c-body", "c-height-width", "c-weight-width", "c-aux", "c-users",
-    "c-message", "c-summary", "c-graph", "c-sentence", "c-table", "c-notes", "c-command",
-    # forecast
-    "f-table", "f-add", "f-example", "f-clear", "f-paste", "f-use-paste", "f-upload", "f-load-message",
-    "f-holdout", "f-message", "f-graph", "f-models", "f-formulas", "f-band", "f-command",
-)}
-
-
-# --------------------------------------------------------------------------- parsing (pure)
-
-
-def parse_view(value) -> str:
-    return value if value in VIEWS else "explore"
-
-
-def parse_h(value) -> float:
-    """Entropy in bits, as typed (the law works in nats)."""
-    h = forms.number(value, "Entropy h (bits)", lo=H_LIMITS[0], hi=H_LIMITS[1], required=True)
-    return h
-
-
-def parse_gamma(value) -> float:
-    return forms.number(value, "Tail complexity γ", lo=GAMMA_LIMITS[0], hi=GAMMA_LIMITS[1], required=True)
-
-
-def parse_k(value) -> int:
-    k = forms.number(value, "k", lo=2, hi=max(K_CHOICES), required=True)
-    if k != int(k):
-        raise InputError("k: please choose a whole number of records")
-    return int(k)
-
-
-def parse_cursor(value) -> float:
-    n = forms.number(value, "Gallery size n", lo=1, hi=WORLD, required=True)
-    return n
-
-
-class Law(NamedTuple):
-    """One (h, γ) and its curves over :data:`LAW_NS`."""
-
-    h_bits: float
-    gamma: float
-    k: int
-    d: float
-    alpha: float
-    kappa: np.ndarray
-    xi: np.ndarray
-    viol: np.ndarray
-
-
-def law_curves(h_bits, gamma, k) -> Law:
-    """κ, Ξ and V_k over 1 … 8 × 10⁹ for h in bits; InputError for values the law cannot take."""
-    return _law(float(parse_h(h_bits)), float(parse_gamma(gamma)), parse_k(k))
-
-
-@functools.lru_cache(maxsize=256)
-def _law(h_bits: float, gamma: float, k: int) -> Law:
-    """The curves of validated (h, γ, k), memoised: every visit starts at the same law, and sliders revisit.
-
-    Shared between requests, so the arrays are read-only.
-    """
-    d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(h_bits), gamma)
-    return Law(h_bits, gamma, k, d, alpha, _read_only(pyc.kappa(LAW_NS, d, alpha)),
-               _read_only(pyc.uniqueness(LAW_NS, d, alpha)), _read_only(pyc.k_violations(LAW_NS, d, alpha, k)))
-
-
-@functools.lru_cache(maxsize=256)
-def law_figure(h_bits: float, gamma: float, k: int, n: float) -> dict:
-    """The explore chart of validated (h, γ, k) with its cursor at n; memoised and shared: read-only."""
-    law = _law(h_bits, gamma, k)
-    return figs.law_figure(LAW_NS, law.kappa, law.xi, law.viol, k, n, law_at(law.d, law.alpha, k, n)[:3])
-
-
-def _read_only(values: np.ndarray) -> np.ndarray:
-    values = np.asarray(values, dtype=float)
-    values.setflags(write=False)
-    return values
-
-
-def clear_caches() -> None:
-    """Forget memoised curves, figures and views (tests, benchmarks)."""
-    _law.cache_clear()
-    law_at.cache_clear()
-    law_figure.cache_clear()
-    _CENSUS_VIEWS.clear()
-    _CENSUS_CURVES.clear()
-    _FORECAST_VIEWS.clear()
-
-
-@functools.lru_cache(maxsize=1024)
-def law_at(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
-    """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts (memoised: the chart's cursor needs them too)."""
-    return (pyc.kappa(n, d, alpha), pyc.uniqueness(n, d, alpha), pyc.k_violations(n, d, alpha, k),
-            pyc.expected_sets(n, d, alpha))
-
-
-def cursor_target(trigger, log_n, n, country) -> tuple[float | None, float | None]:
-    """(slider value, n) after a cursor control changed; None leaves that control alone."""
-    if trigger == ID["cursor-slider"]:
-        if log_n is None:
-            return None, None
-        return None, float(round(10.0 ** float(log_n)))
-    if trigger == ID["cursor-input"]:
-        try:
-            value = parse_cursor(n)
-        except InputError:
-            return None, None
-        return math.log10(value), None
-    for key, value in CURSOR_PRESETS.items():
-        if trigger == ID[f"preset-{key}"]:
-            return math.log10(value), value
-    if trigger == ID["preset-country"] and country:
-        pop = country_population(country)
-        if pop:
-            return math.log10(pop), pop
-    return None, None
-
-
-def country_population(code: str) -> float | None:
-    try:
-        pop = float(cl.dataset_info(code).get("population") or 0)
-    except (KeyError, TypeError, ValueError):
-        return None
-    return min(pop, WORLD) if pop >= 1 else None
-
-
-def country_preset_options() -> list[dict]:
-    out = []
-    for code, info in sorted(cl.manifest()["datasets"].items()):
-        pop = info.get("population")
-        if pop:
-            out.append({"label": f"{info.get('name', code)} ({short_number(float(f'{float(pop):.3g}'))})",
-                        "value": code})
-    return out
-
-
-def tail_text(d: float, alpha: float, gamma: float) -> str:
-    """What (d, α) means, in words."""
-    if d < 0:
-        return (f"finite support: a symmetric Dirichlet over K = −α/d ≈ {format_count(-alpha / d)} sets "
-                "(γ < 0, more even than geometric)")
-    if d == 0:
-        return "geometric tail (d = 0, a Dirichlet process)"
-    return "heavy, power-law tail (d > 0): many rare sets" + (" — the heaviest kind (γ ≥ 1, α ≤ 0)" if gamma >= 1 else "")
-
-
-def law_command(h_bits: float, gamma: float, n_values) -> str:
-    ns = [_num_arg(v) for v in n_values]
-    return shlex.join(["anonset", "pyc", "kappa", "--h-bits", f"{h_bits:g}", "--gamma", f"{gamma:g}", "--n", *ns])
-
-
-def _num_arg(x: float) -> str:
-    """A number for a link or a command: 1000, 2.5, 1e6, 8e9 (round large numbers in e-notation)."""
-    x = float(x)
-    if x >= 1e6 and float(f"{x:.3g}") == x:
-        return f"{x:.3g}".replace("e+0", "e").replace("e+", "e")
-    return f"{x:.0f}" if x.is_integer() else f"{x:.6g}"
-
-
-# ---- census
-
-
-def census_scenario(country, sexes, ages, body, height_width, weight_width, aux, k=None) -> Scenario:
-    """The regional explorer's Scenario from the census form; InputError names the field."""
-    if not country:
-        raise InputError("Country: please choose a country")
-    q = {"country": str(country), "sex": ",".join(sexes or []), "ages": str(ages or "").strip() or "18-75",
-         "body": "1" if body else "0"}
-    if not sexes:
-        raise InputError("Sex: choose at least one sex")
-    q["height_width"] = str(forms.width(height_width, "Height band"))
-    q["weight_width"] = str(forms.width(weight_width, "Weight band"))
-    if aux:
-        q["aux"] = ";".join(aux)
-    if k is not None:
-        q["k"] = str(k)
-    return Scenario.from_query(q)
-
-
-def parse_users(value) -> float:
-    n = forms.number(value, "App users n", lo=1, hi=WORLD, required=True)
-    if n != int(n):
-        raise InputError("App users n: please enter a whole number")
-    return n
-
-
-# ---- forecast
-
-
-def _cell_number(value, row: int, column: str) -> float | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise InputError(f"Row {row}: {value!r} in column {column} is not a number")
-    if isinstance(value, (int, float)):
-        return float(value)
-    text = str(value).strip().replace("_", "")
-    try:
-        return float(text)
-    except ValueError:
-        raise InputError(f"Row {row}: {text[:30]!r} in column {column} is not a number") from None
-
-
-def rows_to_points(rows) -> tuple[np.ndarray, np.ndarray]:
-    """Table rows ({"n": …, "kappa": …}) → validated (n, κ); blank rows are skipped."""
-    if not isinstance(rows, list):
-        raise InputError("Enter at least two measurements (n, κ̂)")
-    if len(rows) > MAX_POINTS:
-        raise InputError(f"At most {MAX_POINTS:,} measurements are accepted (got {len(rows):,} rows)")
-    n, k = [], []
-    for i, row in enumerate(rows, start=1):
-        row = row if isinstance(row, dict) else {}
-        a, b = _cell_number(row.get("n"), i, "n"), _cell_number(row.get("kappa"), i, "κ̂")
-        if a is None and b is None:
-            continue
-        if a is None or b is None:
-            raise InputError(f"Row {i}: give both the gallery size n and the measured κ̂")
-        n.append(a)
-        k.append(b)
-    return pyc_fit.check_points(n, k)
-
-
-_SEP = re.compile(r"[,;\t]+|\s+")
-_KAPPA_NAMES = {"kappa", "κ", "k", "correctness", "kappa_hat", "κ̂", "kappahat"}
-
-
-def parse_points_text(text: str) -> list[dict]:
-    """Pasted measurements, one ``n,kappa`` per line (or ``n:kappa,n:kappa``) → table rows."""
-    text = str(text or "")
-    if len(text) > MAX_CSV_BYTES:
-        raise InputError("The pasted text is larger than 1 MB; upload a CSV of at most 10,000 points instead")
-    if ":" in text:
-        pairs = [p.strip() for p in re.split(r"[,;\n]+", text) if p.strip()]
-        lines = [p.replace(":", ",") for p in pairs]
-    else:
-        lines = text.splitlines()
-    return _rows_from_lines(lines, "pasted text", line_word="Line")
-
-
-def parse_csv(contents: str | None, filename: str | None = None) -> list[dict]:
-    """An uploaded CSV (columns n,kappa; header optional) → table rows, within the stated limits."""
-    name = str(filename or "the file")[:80]
-    if not contents or "," not in contents:
-        raise InputError(f"{name}: the upload is empty")
-    head, b64 = contents.split(",", 1)
-    if len(b64) * 3 // 4 > MAX_CSV_BYTES + 3:
-        size = len(b64) * 3 // 4
-        raise InputError(f"{name} is {size / 1e6:.1f} MB; files of at most 1 MB "
-                         f"(and {MAX_POINTS:,} points) are accepted")
-    try:
-        raw = base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError):
-        raise InputError(f"{name}: the upload could not be read") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{name} is not a UTF-8 text (CSV) file") from None
-    return _rows_from_lines(text.splitlines(), name, line_word="Line")
-
-
-def _rows_from_lines(lines, source: str, line_word: str) -> list[dict]:
-    numbered = [(i, ln.split("#", 1)[0].strip()) for i, ln in enumerate(lines, start=1)]
-    numbered = [(i, ln) for i, ln in numbered if ln]
-    if not numbered:
-        raise InputError(f"{source} holds no measurements")
-    if len(numbered) > MAX_POINTS + 1:
-        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
-    cols = (0, 1)
-    first = [c.strip().strip('"').lower() for c in _SEP.split(numbered[0][1]) if c.strip()]
-    if first and not all(_is_number(c) for c in first):
-        try:
-            cols = (first.index("n"), next(i for i, c in enumerate(first) if c in _KAPPA_NAMES))
-        except (ValueError, StopIteration):
-            raise InputError(f"{source}: the header must name the columns n and kappa "
-                             f"(found {', '.join(first)[:60]})") from None
-        numbered = numbered[1:]
-    if len(numbered) > MAX_POINTS:
-        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
-    rows = []
-    for i, ln in numbered:
-        cells = [c.strip().strip('"') for c in _SEP.split(ln) if c.strip()]
-        if len(cells) <= max(cols):
-            raise InputError(f"{line_word} {i} of {source}: expected two columns n,kappa, found {ln[:40]!r}")
-        values = []
-        for c in (cells[cols[0]], cells[cols[1]]):
-            if not _is_number(c):
-                raise InputError(f"{line_word} {i} of {source}: {c[:30]!r} is not a number")
-            values.append(float(c))
-        rows.append({"n": values[0], "kappa": values[1]})
-    return rows
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def parse_holdout(value, n_points: int) -> int:
-    h = forms.number(value, "Held-out points", lo=0, hi=max(HOLDOUT_CHOICES))
-    h = 0 if h is None else int(h)
-    return h if n_points - h >= 2 else 0
-
-
-def forecast_sizes(n_max: float) -> np.ndarray:
-    """The table's gallery sizes: 10 × the largest measured n, a billion, the world."""
-    return np.unique(np.array([min(10.0 * n_max, WORLD), 1e9, WORLD]))
-
-
-def forecast_command(n: np.ndarray, k: np.ndarray, holdout: int) -> str | None:
-    if n.size > MAX_POINTS_IN_COMMAND:
-        return None
-    points = ",".join(f"{_num_arg(a)}:{b:.6g}" for a, b in zip(n, k, strict=True))
-    args = ["anonset", "pyc", "forecast", "--points", points]
-    for at in forecast_sizes(float(n.max())):
-        args += ["--at", _num_arg(at)]
-    return shlex.join(args + ["--holdout", str(holdout)])
-
-
-def points_from_query(text) -> list[dict] | None:
-    """Table rows from a link's ``points=n:kappa,…``, checked like typed ones."""
-    if not text:
-        return None
-    rows = parse_points_text(str(text)[:20_000])
-    rows_to_points(rows)
-    return rows
-
-
-# ---- link
-
-
-def page_query(view: str, explore: dict | None = None, census: dict | None = None,
-               forecast: dict | None = None) -> str:
-    """The ``?…`` of the current view: the view and its own settings only (a link shows one view)."""
-    from urllib.parse import urlencode
-
-    q = {"view": parse_view(view)}
-    part = {"explore": explore, "census": census, "forecast": forecast}[q["view"]]
-    q.update({k: v for k, v in (part or {}).items() if v not in (None, "")})
-    return "?" + urlencode(q, safe=",:;-")
-
-
-# --------------------------------------------------------------------------- rendering (pure)
-
-
-def _card(title: str, value, explain: str = "", value_id: str | None = None) -> html.Div:
-    kw = {"id": value_id} if value_id else {}
-    return html.Div([html.Div(title, className="card-title"), html.Div(value, className="card-value", **kw),
-                     html.Div(explain, className="card-explain")], className="card", title=explain or None)
-
-
-def readout_cards(n: float, values: tuple[float, float, float, float], k: int) -> list:
-    kappa, xi, viol, sets = values
-    return [
-        _card("Gallery size n", figs.n_label(n), "records the attacker matches against (an app's users)"),
-        _card("Correctness κ", figs.pct(kappa), "share of records exact matching identifies correctly",
-              _id("readout-kappa")),
-        _card("Uniqueness Ξ", figs.pct(xi), "share of records alone in their anonymity set", _id("readout-xi")),
-        _card(f"Violating {k}-anonymity", figs.pct(viol), f"share of records in sets of fewer than {k}",
-              _id("readout-viol")),
-        _card("Distinct sets E[Kₙ]", format_count(sets) if sets >= 1 else f"{sets:.3g}",
-              "expected number of different attribute combinations among the n records"),
-    ]
-
-
-def law_params(law: Law) -> html.Div:
-    h_nats = pyc.bits_to_nats(law.h_bits)
-    return html.Div([
-        html.Div([html.Span("Pitman–Yor parameters: ", className="muted"),
-                  html.B(f"d = {figs.sci(law.d)}, α = {figs.sci(law.alpha)}", id=_id("dalpha"))],
-                 className="law-dalpha"),
-        html.Div(f"h = {law.h_bits:g} bits = {h_nats:.4g} nats; γ = {law.gamma:g} — {tail_text(law.d, law.alpha, law.gamma)}.",
-                 className="field-help"),
-        html.Div("h = ψ(α+1) − ψ(1−d),  γ = [ψ(1) − ψ(1−d)] / h", className="formula"),
-    ])
-
-
-def _command_block(cmd: str | None, note: str = "") -> list:
-    """The equivalent shell command with a copy button ("reproduce this")."""
-    if cmd is None:
-        return [html.P(note or "Too many points for a one-line command.", className="field-help")]
-    return [html.Div([html.Pre(html.Code(cmd), className="snippet"),
-                      dcc.Clipboard(content=cmd, title="copy the command", className="snippet-copy")],
-                     className="snippet-row")] + ([html.P(note, className="field-help")] if note else [])
-
-
-def census_summary(sc: cp.CensusScaling) -> list:
-    part, fit = sc.partition, sc.fit
-    gap = sc.max_gap()
-    support = f" · finite support ≈ {format_count(fit.support)} sets" if fit.support else ""
-    return [
-        _card("Fitted entropy h", f"{fit.h_bits:.2f} bits", f"{fit.h:.3f} nats", _id("c-h")),
-        _card("Tail complexity γ", f"{fit.gamma:.3g}", tail_text(fit.d, fit.alpha, fit.gamma).split(":")[0], _id("c-gamma")),
-        _card("(d, α)", [f"d = {figs.sci(fit.d, 3)}", html.Br(), f"α = {figs.sci(fit.alpha, 3)}"],
-              f"Pitman–Yor discount and concentration{support}"),
-        _card("Anonymity sets", f"{part.n_sets:,}", f"holding {format_count(part.records)} people "
-              f"(largest {part.largest:,}; {part.singletons:,} of one person)"),
-        _card("Largest gap", f"{100 * gap:.1f} pp" if math.isfinite(gap) else "–",
-              "largest difference between the exact and the fitted κ(n) inside the population"),
-    ]
-
-
-def census_rows(sc: cp.CensusScaling, app_n: float) -> list[float]:
-    ns = {1e3, 1e4, 1e6, float(app_n), float(sc.partition.records), WORLD}
-    return sorted(n for n in ns if n >= 1)
-
-
-def census_values(sc: cp.CensusScaling, ns) -> dict[float, tuple[float | None, float]]:
-    """``sc.at(n)`` for every n, with the exact κ of all n inside the population in one pass over the sets
-    (``sc.at`` makes a pass for each n, and the table has six rows)."""
-    ns = [float(n) for n in ns]
-    inside = [n for n in ns if n <= sc.partition.records]
-    exact = dict(zip(inside, np.atleast_1d(sc.partition.exact_kappa(np.array(inside))).tolist())) if inside else {}
-    law = np.atleast_1d(sc.fit.kappa(np.array(ns))).tolist()
-    return {n: (exact.get(n), kappa) for n, kappa in zip(ns, law, strict=True)}
-
-
-def with_gallery_size(sc: cp.CensusScaling, n: float, exact: float | None, law: float) -> cp.CensusScaling:
-    """``sc`` with gallery size n (κ from :func:`census_values`) on its curves, in order."""
-    if np.isin(n, sc.n):
-        return sc
-    i = int(np.searchsorted(sc.n, n))
-    return cp.CensusScaling(sc.partition, sc.fit, np.insert(sc.n, i, n),
-                            np.insert(sc.exact, i, math.nan if exact is None else exact), np.insert(sc.pyc, i, law))
-
-
-def census_table(sc: cp.CensusScaling, app_n: float, values: dict) -> html.Table:
-    """κ at the table's gallery sizes (``values`` from :func:`census_values` of :func:`census_rows`)."""
-    body = []
-    for n in census_rows(sc, app_n):
-        exact, law = values[n]
-        tags = []
-        if n == app_n:
-            tags.append("your app")
-        if n == sc.partition.records:
-            tags.append("the whole population")
-        if n == WORLD:
-            tags.append("the world")
-        label = figs.n_label(n) + (f" ({', '.join(tags)})" if tags else "")
-        diff = "–" if exact is None else f"{100 * (law - exact):+.1f}".replace("-0.0", "0.0").replace("+0.0", "0.0")
-        body.append(html.Tr([html.Td(label), html.Td(figs.pct(exact), className="num"),
-                             html.Td(figs.pct(law), className="num"), html.Td(diff, className="num")]))
-    return html.Table([
-        html.Thead(html.Tr([html.Th("Gallery of n residents"), html.Th("exact κ", className="num"),
-                            html.Th("PYC κ", className="num"), html.Th("PYC − exact (pp)", className="num")])),
-        html.Tbody(body),
-    ], className="table")
-
-
-def _attributes(s: Scenario) -> str:
-    parts = ["district", "sex" if len(s.sexes) == 2 else None, "age group"]
-    if s.include_body:
-        parts += [f"{s.height_width} cm height band", f"{s.weight_width} kg weight band"]
-    parts += [a if isinstance(a, str) else a.name for a in s.aux]
-    return ", ".join(p for p in parts if p)
-
-
-def _who(part: cp.CensusPartition) -> str:
-    s = part.scenario
-    people = {("female",): "women", ("male",): "men"}.get(s.sexes, "residents")
-    ages = f"{s.ages[0]:g}–{s.ages[1]:g}" if math.isfinite(s.ages[1]) else f"{s.ages[0]:g} and over"
-    return f"{part.name}'s {people} aged {ages}"
-
-
-def census_sentence(sc: cp.CensusScaling, app_n: float, values: dict) -> str:
-    """The view's answer in one sentence: how accurately exact matching identifies an app's users."""
-    part = sc.partition
-    exact, law = values[float(app_n)]
-    head = (f"In an app of {figs.n_label(app_n)} users drawn from {_who(part)}, exact matching on "
-            f"{_attributes(part.scenario)} would pick the right person for ")
-    if exact is None:
-        return (head + f"about {figs.pct(law)} of them by the fitted law — more users than the "
-                f"{format_count(part.records)} people the census describes, so only the law can say.")
-    return head + f"{figs.pct(exact)} of them (exact, from the census); the fitted law says {figs.pct(law)}."
-
-
-def census_notes(sc: cp.CensusScaling, notes) -> list:
-    part = sc.partition
-    own = [
-        f"Each plausible cell is one anonymity set of its expected size rounded to whole people; "
-        f"{part.zero_cells:,} of {part.n_cells:,} cells round to 0 (holding {part.zero_mass:,.0f} expected people) "
-        "and are no set.",
-        f"Partition of {format_count(part.records)} people built in {part.seconds:.2f} s; fit: {sc.fit.message}.",
-    ]
-    return [html.Li(n) for n in (*own, *notes)]
-
-
-def models_table(fc: pyc_fit.Forecast, sizes: np.ndarray) -> html.Table:
-    idx = [int(np.argmin(np.abs(fc.at - s))) for s in sizes]
-    head = [html.Th("Model"), html.Th("Parameters"), html.Th("Fit RMSE", className="num"),
-            html.Th("Held-out RMSE", className="num")]
-    head += [html.Th(f"κ at {figs.n_label(s)}", className="num") for s in sizes]
-    body = []
-    for name, m in fc.models.items():
-        label = name + (" (our form)" if name in ("EXP", "POL") else "")
-        if not m.available:
-            body.append(html.Tr([html.Td(label), html.Td(f"not available: {m.reason}", colSpan=3 + len(sizes),
-                                                         className="unavailable")], **{"data-model": name}))
-            continue
-        hold = fc.holdout.get(name)
-        hold_text = "–" if hold is None else (f"{100 * hold.rmse:.2f} pp" if hold.available else "n/a")
-        cells = []
-        pred = fc.predictions[name]
-        for i in idx:
-            text = [figs.pct(float(pred[i]))]
-            if name == "PYC-MB" and fc.band.available:
-                text.append(html.Div(f"{figs.pct(float(fc.band.lower[i]))} – {figs.pct(float(fc.band.upper[i]))}",
-                                     className="band-range", title="jackknife band"))
-            cells.append(html.Td(text, className="num"))
-        note = [html.Div(m.note, className="field-help")] if m.note else []
-        if hold is not None and not hold.available:
-            note.append(html.Div(f"held-out check: {hold.reason}", className="field-help"))
-        body.append(html.Tr([html.Td(label), html.Td([_params_text(name, m.params), *note]),
-                             html.Td(f"{100 * m.rmse:.2f} pp", className="num"), html.Td(hold_text, className="num"),
-                             *cells], **{"data-model": name}))
-    return html.Table([html.Thead(html.Tr(head)), html.Tbody(body)], className="table models-table")
-
-
-def _params_text(name: str, p: dict) -> str:
-    if name == "PYC-MB":
-        return f"h = {p['h_bits']:.3g} bits, γ = {p['gamma']:.3g} (d = {p['d']:.3g}, α = {p['alpha']:.4g})"
-    if name == "ENT":
-        return f"h = {p['h_bits']:.3g} bits (K = {p['K']:.4g} sets)"
-    if name == "EXP":
-        return f"c = {p['c']:.3g}, λ = {p['lambda']:.3g}"
-    return f"a = {p['a']:.3g}, b = {p['b']:.3g}"
-
-
-def formulas_list(fc: pyc_fit.Forecast) -> html.Dl:
-    items = []
-    for name, m in fc.models.items():
-        items += [html.Dt(name + (" — our form" if name in ("EXP", "POL") else "")),
-                  html.Dd(html.Code(m.formula), className="formula")]
-    return html.Dl(items, className="formulas")
-
-
-def band_text(fc: pyc_fit.Forecast, holdout: int) -> str:
-    parts = []
-    if fc.band.available:
-        parts.append(f"Band: {fc.band.method}.")
-    else:
-        parts.append(f"No PYC-MB band: {fc.band.reason}.")
-    if holdout:
-        parts.append(f"Held-out RMSE: each model refitted without the {holdout} largest-n point(s) and scored on "
-                     "them (a check of extrapolation).")
-    else:
-        parts.append("No points held out (choose 1–3 to check how each model extrapolates).")
-    parts.append("Weights ln(n) as in the paper; the paper's supplement, which defines its own EXP and POL, is not "
-                 "available, so EXP and POL here are our forms.")
-    return " ".join(parts)
-
-
-# --------------------------------------------------------------------------- layout
-
-
-def _field(label: str, control, help_text: str | None = None, control_id: str | None = None):
-    children = [html.Label(label, htmlFor=control_id, className="field-label"), control]
-    if help_text:
-        children.append(html.Div(help_text, className="field-help"))
-    return html.Div(children, className="field")
-
-
-def _slider_field(label, slider_id, input_id, lo, hi, step, value, marks, help_text):
-    return html.Div([
-        html.Label(label, htmlFor=input_id, className="field-label"),
-        html.Div([
-            html.Div(dcc.Slider(id=slider_id, min=lo, max=hi, step=step, value=min(max(value, lo), hi), marks=marks,
-                                allow_direct_input=False, updatemode="mouseup", tooltip={"placement": "bottom"}),
-                     className="slider-box"),
-            dcc.Input(id=input_id, type="number", value=value, debounce=True, step="any", inputMode="decimal"),
-        ], className="slider-row"),
-        html.Div(help_text, className="field-help"),
-    ], className="field")
-
-
-def _explore(h_bits, gamma, k, cursor):
-    marks_n = {0: "1", 3: "1k", 6: "1M", 9: "1B"}
-    controls = html.Section([
-        _slider_field("Entropy h (bits)", ID["h-slider"], ID["h-input"], *H_SLIDER, 0.1, h_bits,
-                      {v: f"{v:g}" for v in (1, 10, 20, 30, 40)},
-                      "How much the attributes tell apart: like 2^h equally likely sets."),
-        _slider_field("Tail complexity γ", ID["gamma-slider"], ID["gamma-input"], *GAMMA_SLIDER, 0.01, gamma,
-                      {-2: "−2", -1: "−1", 0: "0", 1: "1"},
-                      "γ < 0: finite, even support · γ = 0: geometric tail · γ → 1: heavy tail."),
-        _field("k for k-anonymity", dcc.Dropdown(id=ID["k"], options=[{"label": str(v), "value": v} for v in K_CHOICES],
-                                                 value=k, clearable=False, searchable=False),
-               "A record violates k-anonymity when fewer than k records share its attributes.", ID["k"]),
-        html.Div(id=ID["law-params"], className="law-params"),
-    ], className="panel scaling-controls", **{"aria-label": "Law parameters"})
-    cursor_box = html.Div([
-        html.Label("Cursor: gallery size n", htmlFor=ID["cursor-input"], className="field-label"),
-        html.Div([
-            html.Div(dcc.Slider(id=ID["cursor-slider"], min=0, max=math.log10(WORLD), step=0.01,
-                                value=math.log10(cursor), marks=marks_n, allow_direct_input=False,
-                                updatemode="drag"), className="slider-box"),
-            dcc.Input(id=ID["cursor-input"], type="number", value=cursor, debounce=True, step="any"),
-        ], className="slider-row"),
-        html.Div([
-            html.Button("App, 10k users", id=ID["preset-10k"], className="button secondary", n_clicks=0),
-            html.Button("App, 1M users", id=ID["preset-1m"], className="button secondary", n_clicks=0),
-            html.Button("Earth, 8B", id=ID["preset-earth"], className="button secondary", n_clicks=0),
-            html.Div(dcc.Dropdown(id=ID["preset-country"], options=country_preset_options(), value=None,
-                                  placeholder="A country's population…", clearable=True),
-                     className="preset-country"),
-        ], className="preset-buttons"),
-    ], className="cursor-box")
-    results = html.Section([
-        html.Div(id=ID["law-message"], role="alert"),
-        html.Div(id=ID["readouts"], className="cards readouts", **{"aria-live": "polite"}),
-        dcc.Graph(id=ID["law-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
-        cursor_box,
-        html.H2("Reproduce this"),
-        html.Div(id=ID["law-command"]),
-    ], className="scaling-results", **{"aria-label": "The law's curves"})
-    intro = html.P([
-        "For galleries of n records drawn from a population whose anonymity sets follow a Pitman–Yor process, "
-        "the expected ", html.B("correctness κ(n)"), " of exact matching (the share of records an attacker "
-        "identifies correctly by picking at random among matches), the ", html.B("uniqueness Ξ(n)"),
-        " and the share of records violating k-anonymity, all from two numbers: the entropy h and the tail "
-        "complexity γ (Rocher, Hendrickx & de Montjoye, 2025).",
-    ], className="lead")
-    return html.Div([intro, html.Div([controls, results], className="scaling-grid")])
-
-
-def _census(scenario: Scenario, code: str, users: float):
-    aux_opts = [{"label": t["name"], "value": t["id"]} for t in cl.auxiliary_tables(code)]
-    presets = [a for a in scenario.aux if isinstance(a, str)]
-    width_opts = lambda unit: [{"label": f"{w} {unit}", "value": w} for w in BAND_WIDTHS]  # noqa: E731
-    ages = _ages_text(scenario)
-    controls = html.Section([
-        _field("Country", dcc.Dropdown(id=ID["c-country"], value=code, clearable=False,
-                                       options=catalog.country_options(cl.manifest())), control_id=ID["c-country"]),
-        _field("Sex", dcc.Checklist(id=ID["c-sex"], options=[{"label": f" {s}", "value": s} for s in SEXES],
-                                    value=list(scenario.sexes), inline=True, className="radio"),
-               control_id=ID["c-sex"]),
-        _field("Ages", dcc.Input(id=ID["c-ages"], type="text", value=ages, debounce=True, maxLength=12),
-               "The study population [from, to), e.g. 18-75 or 65+.", ID["c-ages"]),
-        _field("Height × weight", dcc.Checklist(id=ID["c-body"], options=[{"label": " include height and weight bands",
-                                                                           "value": "body"}],
-                                                value=["body"] if scenario.include_body else [],
-                                                className="checklist scaling-check"),
-               control_id=ID["c-body"]),
-        html.Div([
-            _field("Height band", dcc.Dropdown(id=ID["c-height-width"], options=width_opts("cm"),
-                                               value=scenario.height_width, clearable=False, searchable=False),
-                   control_id=ID["c-height-width"]),
-            _field("Weight band", dcc.Dropdown(id=ID["c-weight-width"], options=width_opts("kg"),
-                                               value=scenario.weight_width, clearable=False, searchable=False),
-                   control_id=ID["c-weight-width"]),
-        ], className="row2"),
-        _field("Auxiliary knowledge", dcc.Checklist(id=ID["c-aux"], options=aux_opts, value=presets,
-                                                    className="checklist scaling-check"),
-               "What else the attacker knows (presets of this country).", ID["c-aux"]),
-        _field("App users n", dcc.Input(id=ID["c-users"], type="number", value=users, debounce=True, step="any"),
-               "Residents whose records the app holds: the gallery size.", ID["c-users"]),
-    ], className="panel scaling-controls", **{"aria-label": "Census scenario"})
-    results = html.Section([
-        html.Div(id=ID["c-message"], role="alert"),
-        dcc.Loading(html.Div([
-            html.P(id=ID["c-sentence"], className="verdict"),
-            html.Div(id=ID["c-summary"], className="cards"),
-            dcc.Graph(id=ID["c-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
-            html.Div(id=ID["c-table"]),
-            html.Ul(id=ID["c-notes"], className="notes"),
-        ]), type="default", delay_show=300),
-        html.H2("Reproduce this"),
-        html.Div(id=ID["c-command"]),
-    ], className="scaling-results", **{"aria-label": "Census partition and fit"})
-    intro = html.P(
-        "Every plausible district × sex × age × height × weight cell of a census scenario is an anonymity set of "
-        "its expected size. Rounded to whole people, these sets are a real population: their exact correctness "
-        "for an app of n residents (galleries drawn without replacement) is drawn beside the Pitman–Yor law "
-        "fitted to them by maximum likelihood — how well two numbers describe a country. The scenario is the "
-        "regional explorer's, with the same link settings.", className="lead")
-    return html.Div([intro, html.Div([controls, results], className="scaling-grid")])
-
-
-def _ages_text(scenario: Scenario) -> str:
-    lo, hi = scenario.ages
-    return f"{lo:g}-{hi:g}" if math.isfinite(hi) else f"{lo:g}+"
-
-
-def _example_rows() -> list[dict]:
-    return [{"n": a, "kappa": b} for a, b in EXAMPLE_POINTS]
-
-
-def _forecast(rows: list[dict], holdout: int):
-    controls = html.Section([
-        html.H2("Measured correctness", className="panel-title"),
-        html.P("Type or paste the correctness κ̂ you measured at several gallery sizes n (any technique: exact, "
-               "sparse or machine-learning matching).", className="field-help"),
-        dash_table.DataTable(
-            id=ID["f-table"], data=rows, editable=True, row_deletable=True, page_size=12,
-            columns=[{"name": "gallery size n", "id": "n", "type": "numeric"},
-                     {"name": "measured κ", "id": "kappa", "type": "numeric"}],
-            style_cell={"textAlign": "right", "padding": "4px 8px", "width": "50%", "minWidth": "5em"},
-            style_header={"fontWeight": "600", "textAlign": "right"},
-            style_table={"overflowX": "auto", "width": "100%"},
-        ),
-        html.Div([
-            html.Button("Add row", id=ID["f-add"], className="button secondary", n_clicks=0),
-            html.Button("Example", id=ID["f-example"], className="button secondary", n_clicks=0),
-            html.Button("Clear", id=ID["f-clear"], className="button secondary", n_clicks=0),
-        ], className="buttons"),
-        _field("Paste points", dcc.Textarea(id=ID["f-paste"], placeholder="n,kappa per line, e.g.\n100,0.99\n1000,0.80",
-                                            className="paste-box", maxLength=MAX_CSV_BYTES),
-               "One n,kappa per line (a header line is optional), or n:kappa,n:kappa.", ID["f-paste"]),
-        html.Button("Use pasted points", id=ID["f-use-paste"], className="button", n_clicks=0),
-        dcc.Upload(id=ID["f-upload"], children=html.Div(["Drop a CSV here or ", html.U("choose a file")]),
-                   className="upload-box", accept=".csv,.txt,text/csv,text/plain", max_size=UPLOAD_REFUSED_BYTES),
-        html.Div(f"CSV with columns n,kappa; at most {MAX_POINTS:,} points and 1 MB. κ̂ in [0, 1], n ≥ 1, each n "
-                 "once, at least two points with n > 1.", className="field-help"),
-        html.Div(id=ID["f-load-message"], role="alert"),
-        _field("Held-out points", dcc.Dropdown(id=ID["f-holdout"], value=holdout, clearable=False, searchable=False,
-                                               options=[{"label": "none" if h == 0 else f"the {h} largest n",
-                                                         "value": h} for h in HOLDOUT_CHOICES]),
-               "Refit without the largest gallery sizes and score each model on them.", ID["f-holdout"]),
-    ], className="panel scaling-controls", **{"aria-label": "Measurements"})
-    results = html.Section([
-        html.Div(id=ID["f-message"], role="alert"),
-        dcc.Loading(html.Div([
-            dcc.Graph(id=ID["f-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
-            html.Div(id=ID["f-models"], className="table-wrap"),
-            html.P(id=ID["f-band"], className="field-help"),
-            html.H2("Formulas"),
-            html.Div(id=ID["f-formulas"]),
-        ]), type="default", delay_show=300),
-        html.H2("Reproduce this"),
-        html.Div(id=ID["f-command"]),
-    ], className="scaling-results", **{"aria-label": "Forecast"})
-    intro = html.P(
-        "PYC-MB fits the law to measured correctness (least squares with weights ln n) and extrapolates it to any "
-        "gallery size, up to the world population; ENT, EXP and POL are simpler baselines fitted the same way. "
-        "On the paper's corpora PYC-MB forecast a gallery ten times larger with an RMSE of about 5 percentage "
-        "points for exact matching.", className="lead")
-    return html.Div([intro, html.Div([controls, results], className="scaling-grid")])
-
-
-def _try(parse, value, default, notices: list, what: str):
-    if value is None:
-        return default
-    try:
-        return parse(value)
-    except InputError as exc:
-        notices.append(f"Ignoring {what} in the link: {exc}")
-        return default
-
-
-def warm() -> None:
-    """Before gunicorn forks: the answers each view opens with, memoised (the example's fits take ~0.3 s)."""
-    on_law(DEFAULT_H_BITS, DEFAULT_GAMMA, DEFAULT_K, DEFAULT_CURSOR)
-    s = Scenario()
-    on_census("census", s.countries[0], list(s.sexes), _ages_text(s), ["body"] if s.include_body else [],
-              s.height_width, s.weight_width, [], DEFAULT_APP_USERS)
-    on_forecast("forecast", _example_rows(), DEFAULT_HOLDOUT)
-
-
-def layout(view: str | None = None, h: str | None = None, gamma: str | None = None, k: str | None = None,
-           n: str | None = None, users: str | None = None, points: str | None = None, holdout: str | None = None,
-           **query):
+def layout(**query):
     """The page; every view's settings come from the link (bad values are reported, not fatal)."""
-    notices: list[str] = []
-    if view is not None and view not in VIEWS:
-        notices.append(f"Unknown view {str(view)[:20]!r} in the link; showing “Explore the law”.")
-    view = parse_view(view)
-    h_bits = _try(parse_h, h, DEFAULT_H_BITS, notices, "h")
-    g = _try(parse_gamma, gamma, DEFAULT_GAMMA, notices, "γ")
-    kk = _try(parse_k, k, DEFAULT_K, notices, "k") if view == "explore" else DEFAULT_K
-    cursor = _try(parse_cursor, n, DEFAULT_CURSOR, notices, "n")
-    app_users = _try(parse_users, users, DEFAULT_APP_USERS, notices, "app users")
-    scen_q = {key: query[key] for key in ("country", "sex", "ages", "body", "height_width", "weight_width", "aux",
-                                          "bmi") if key in query}
-    try:
-        scenario = Scenario.from_query(scen_q) if scen_q else Scenario()
-    except InputError as exc:
-        notices.append(f"Ignoring the census settings in the link: {exc}")
-        scenario = Scenario()
-    code = scenario.countries[0]
-    if scenario.user_aux:
-        notices.append("Your own auxiliary percentages from the link are not offered in this view; "
-                       "its presets are.")
-    if len(scenario.countries) > 1:
-        notices.append(f"The census view shows one country: {code} (the first of {', '.join(scenario.countries)}).")
-    rows = _example_rows()
-    if points:
-        try:
-            rows = points_from_query(points)
-        except InputError as exc:
-            notices.append(f"Ignoring the points in the link: {exc}")
-    hold = _try(lambda v: int(forms.number(v, "held-out points", lo=0, hi=3)), holdout, DEFAULT_HOLDOUT, notices,
-               "holdout")
+    link = settings_from_link(**query)
     return html.Div([
         html.H1("The scaling law of re-identification"),
-        *[html.Div(msg, className="warning", role="status") for msg in notices],
-        dcc.Tabs(id=ID["tabs"], value=view, className="scaling-tabs", children=[
-            dcc.Tab(_explore(h_bits, g, kk, cursor), label="Explore the law", value="explore"),
-            dcc.Tab(_census(scenario, code, app_users), label="From a census", value="census"),
-            dcc.Tab(_forecast(rows, hold), label="Forecast a technique", value="forecast"),
+        *[html.Div(msg, className="warning", role="status") for msg in link.notices],
+        dcc.Tabs(id=ID["tabs"], value=link.view, className="scaling-tabs", children=[
+            dcc.Tab(explore_section(link.h_bits, link.gamma, link.k, link.cursor), label="Explore the law",
+                    value="explore"),
+            dcc.Tab(census_section(link.scenario, link.code, link.app_users), label="From a census", value="census"),
+            dcc.Tab(forecast_section(link.rows, link.holdout), label="Forecast a technique", value="forecast"),
         ]),
         dcc.Store(id=ID["query"]),
         html.Div(id=ID["url-sync"], hidden=True),
     ], className="scaling-page")
 
 
-# --------------------------------------------------------------------------- callbacks: explore
-
-
 def _failed(where: str, exc: Exception) -> html.Div:
-    LOG.error("scaling page: %s in %s", type(exc).__name__, where)
-    return html.Div("Sorry — this could not be computed. Please check the values.", className="error")
-
-
-def _sync(trigger, slider_id, slider, value, lo, hi):
-    if trigger == slider_id:
-        return no_update, slider
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return min(max(float(value), lo), hi), no_update
-    return no_update, no_update
+    return apology(LOG, "Sorry — this could not be computed. Please check the values.",
+                   "scaling page: %s in %s", type(exc).__name__, where)
 
 
 @callback(Output(ID["h-slider"], "value"), Output(ID["h-input"], "value"),
@@ -946,20 +96,12 @@ def sync_cursor(log_n, n, _a, _b, _c, country):
 def on_law(h_bits, gamma, k, cursor):
     """New (h, γ, k): recompute the curves and the readouts at the current cursor."""
     try:
-        law = law_curves(h_bits, gamma, k)
-        try:
-            n = parse_cursor(cursor)
-        except InputError:
-            n = DEFAULT_CURSOR
-        values = law_at(law.d, law.alpha, law.k, n)
-        fig = law_figure(law.h_bits, law.gamma, law.k, n)
-        cmd = law_command(law.h_bits, law.gamma, sorted({1e4, 1e6, n, WORLD}))
-        return (fig, readout_cards(n, values, law.k), law_params(law), None,
-                _command_block(cmd, "The CLI prints κ, Ξ and the shares violating 2-, 5- and 10-anonymity."))
+        out = render_law(h_bits, gamma, k, cursor)
     except InputError as exc:
-        return no_update, no_update, no_update, html.Div(str(exc), className="error"), no_update
+        return no_update, no_update, no_update, error_box(str(exc)), no_update
     except Exception as exc:  # noqa: BLE001 - never a traceback in the page
         return no_update, no_update, no_update, _failed("on_law", exc), no_update
+    return out["figure"], out["readouts"], out["params"], None, out["command"]
 
 
 @callback(
@@ -976,21 +118,16 @@ def on_law(h_bits, gamma, k, cursor):
 def on_cursor(cursor, h_bits, gamma, k):
     """Move the cursor with a Patch: four numbers at one n, the curves stay as they are."""
     try:
-        n = parse_cursor(cursor)
-        h_bits, gamma, k = parse_h(h_bits), parse_gamma(gamma), parse_k(k)
-        d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(h_bits), gamma)
-        values = law_at(d, alpha, k, n)
+        out = render_cursor(cursor, h_bits, gamma, k)
     except InputError as exc:
-        return no_update, no_update, html.Div(str(exc), className="error"), no_update
+        return no_update, no_update, error_box(str(exc)), no_update
     except Exception as exc:  # noqa: BLE001
         return no_update, no_update, _failed("on_cursor", exc), no_update
     patch = Patch()
-    for trace, props in figs.cursor_patch_values(n, values[:3]).items():
+    for trace, props in out["patch"].items():
         for key, value in props.items():
             patch["data"][trace][key] = value
-    cmd = law_command(h_bits, gamma, sorted({1e4, 1e6, n, WORLD}))
-    return patch, readout_cards(n, values, k), None, _command_block(
-        cmd, "The CLI prints κ, Ξ and the shares violating 2-, 5- and 10-anonymity.")
+    return patch, out["readouts"], None, out["command"]
 
 
 # --------------------------------------------------------------------------- callbacks: census
@@ -1036,46 +173,10 @@ def on_census(view, country, sexes, ages, body, hw, ww, aux, users):
     try:
         out = render_census(country, sexes, ages, body, hw, ww, aux, users)
     except InputError as exc:
-        return (html.Div(str(exc), className="error"), *rest)
+        return (error_box(str(exc)), *rest)
     except Exception as exc:  # noqa: BLE001
         return (_failed("on_census", exc), *rest)
     return (None, *[out[key] for key in CENSUS_OUTPUTS[1:]])
-
-
-_CENSUS_VIEWS = Memo(32)
-#: The curves over DEFAULT_NS and the population of a partition: a new number of app users costs
-#: one more exact κ, not 240.
-_CENSUS_CURVES = Memo(16)
-
-
-def render_census(country, sexes, ages, body, hw, ww, aux, users) -> dict:
-    """Everything the census view shows (pure; tested without a browser).
-
-    Memoised on the validated scenario, its (memoised) partition and n — the exact κ over 240
-    gallery sizes takes ~0.1 s for Germany — and shared between requests: treat the answer as read-only.
-    """
-    scenario = census_scenario(country, sexes, ages, body, hw, ww, aux)
-    app_n = parse_users(users)
-    code = scenario.countries[0]
-    part = cp.census_partition(scenario, code)
-    return _CENSUS_VIEWS.get((part, scenario, app_n), lambda: _census_view(scenario, code, part, app_n))
-
-
-def _census_view(scenario: Scenario, code: str, part: cp.CensusPartition, app_n: float) -> dict:
-    population = _CENSUS_CURVES.get(part, lambda: cp.census_scaling(
-        scenario, code, np.union1d(cp.DEFAULT_NS, [float(max(part.records, 1))])))
-    rows = census_rows(population, app_n)
-    values = census_values(population, rows)
-    sc = with_gallery_size(population, app_n, *values[float(app_n)])
-    notes = aggregates.scenario_notes(scenario, code)
-    return {
-        "c-sentence": census_sentence(sc, app_n, values),
-        "c-summary": census_summary(sc),
-        "c-graph": figs.census_figure(sc.n, sc.exact, sc.pyc, part.records, part.name, app_n),
-        "c-table": census_table(sc, app_n, values),
-        "c-notes": census_notes(sc, notes),
-        "c-command": _command_block(cp.to_cli(scenario, code, rows)),
-    }
 
 
 # --------------------------------------------------------------------------- callbacks: forecast
@@ -1100,28 +201,9 @@ def on_points_source(_add, _example, _clear, _paste, contents, filename, pasted,
     try:
         return points_from_source(trigger, contents, filename, pasted, rows)
     except InputError as exc:
-        return no_update, html.Div(str(exc), className="error")
+        return no_update, error_box(str(exc))
     except Exception as exc:  # noqa: BLE001
         return no_update, _failed("on_points_source", exc)
-
-
-def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[dict], object]:
-    if trigger == ID["f-add"]:
-        rows = list(rows or [])
-        if len(rows) >= MAX_POINTS:
-            raise InputError(f"At most {MAX_POINTS:,} measurements are accepted")
-        return rows + [{"n": None, "kappa": None}], None
-    if trigger == ID["f-example"]:
-        return _example_rows(), None
-    if trigger == ID["f-clear"]:
-        return [{"n": None, "kappa": None}, {"n": None, "kappa": None}], None
-    if trigger == ID["f-use-paste"]:
-        new = parse_points_text(pasted)
-        return new, html.Div(f"{len(new):,} points from the pasted text.", className="field-help")
-    if trigger == ID["f-upload"]:
-        new = parse_csv(contents, filename)
-        return new, html.Div(f"{len(new):,} points from {str(filename or 'the file')[:80]}.", className="field-help")
-    raise PreventUpdate
 
 
 FORECAST_OUTPUTS = ("f-message", "f-graph", "f-models", "f-band", "f-formulas", "f-command")
@@ -1141,43 +223,10 @@ def on_forecast(view, rows, holdout):
     try:
         out = render_forecast(rows, holdout)
     except InputError as exc:
-        return (html.Div(str(exc), className="error"), *rest)
+        return (error_box(str(exc)), *rest)
     except Exception as exc:  # noqa: BLE001
         return (_failed("on_forecast", exc), *rest)
     return (None, *[out[key] for key in FORECAST_OUTPUTS[1:]])
-
-
-_FORECAST_VIEWS = Memo(32)
-
-
-def render_forecast(rows, holdout) -> dict:
-    """Everything the forecast view shows for table rows and a held-out count (pure).
-
-    Memoised on the validated points and held-out count (fitting four models and the jackknife
-    band takes ~0.3 s; the example is every visitor's first answer) and shared between
-    requests: treat the answer as read-only.
-    """
-    n, k = rows_to_points(rows)
-    hold = parse_holdout(holdout, n.size)
-    key = (np.asarray(n, dtype=float).tobytes(), np.asarray(k, dtype=float).tobytes(), hold)
-    return _FORECAST_VIEWS.get(key, lambda: _forecast_view(n, k, hold))
-
-
-def _forecast_view(n: np.ndarray, k: np.ndarray, hold: int) -> dict:
-    sizes = forecast_sizes(float(n.max()))
-    at = np.unique(np.concatenate([np.geomspace(1.0, WORLD, 160), sizes, n]))
-    fc = pyc_fit.forecast((n, k), at=at, holdout=hold)
-    band = (fc.band.lower, fc.band.upper) if fc.band.available else None
-    cmd = forecast_command(n, k, hold)
-    return {
-        "f-graph": figs.forecast_figure(n, k, at, fc.predictions, band, held_out=hold),
-        "f-models": models_table(fc, sizes),
-        "f-band": band_text(fc, hold),
-        "f-formulas": formulas_list(fc),
-        "f-command": _command_block(cmd, "" if cmd else
-                                    f"{n.size:,} points are too many for a one-line command; the CLI takes "
-                                    "--points \"n:kappa,n:kappa,…\"."),
-    }
 
 
 # --------------------------------------------------------------------------- the link
@@ -1195,26 +244,14 @@ def _forecast_view(n: np.ndarray, k: np.ndarray, hold: int) -> dict:
 )
 def on_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, ww, aux, users, rows, holdout):
     """The address bar's query for the current view (only settings that parse)."""
-    explore = census = forecast = None
-    view = parse_view(view)
     try:
-        if view == "explore":
-            explore = {"h": f"{parse_h(h_bits):g}", "gamma": f"{parse_gamma(gamma):g}", "k": str(parse_k(k)),
-                       "n": _num_arg(parse_cursor(cursor))}
-        elif view == "census":
-            census = dict(census_scenario(country, sexes, ages, body, hw, ww, aux).to_query())
-            census["users"] = _num_arg(parse_users(users))
-        else:
-            n, kk = rows_to_points(rows)
-            forecast = {"holdout": str(parse_holdout(holdout, n.size))}
-            if n.size <= MAX_POINTS_IN_LINK:
-                forecast["points"] = ",".join(f"{_num_arg(a)}:{b:.6g}" for a, b in zip(n, kk, strict=True))
+        return link_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, ww, aux, users, rows,
+                          holdout)
     except InputError:
         raise PreventUpdate from None
     except Exception as exc:  # noqa: BLE001
         LOG.error("scaling page: %s in on_query", type(exc).__name__)
         raise PreventUpdate from None
-    return page_query(view, explore, census, forecast)
 
 
 clientside_callback(

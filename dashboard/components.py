@@ -1,0 +1,90 @@
+"""Shared widgets: a labelled field, a card, a command block, an error box and a plain table.
+
+Plain functions that return Dash components (no callbacks, no state), used by the
+views (:mod:`dashboard.views`) so every page draws these the same way.
+"""
+from __future__ import annotations
+
+import logging
+
+from dash import dcc, html
+
+
+def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:
+    """A form field: its label (``for`` the control's id), the control and an optional help line."""
+    children = [html.Label(label, htmlFor=control_id, className="field-label"), control]
+    if help_text:
+        children.append(html.Div(help_text, className="field-help"))
+    return html.Div(children, className="field")
+
+
+def card(title: str, value, explain: str = "", *, value_id: str | None = None, tooltip: bool = False,
+         **attrs) -> html.Div:
+    """A number card: title, value (with ``value_id`` when a test or a patch reads it) and an explanation.
+
+    ``tooltip`` repeats the explanation as the card's ``title`` attribute; ``attrs`` go onto the card
+    (e.g. ``tabIndex``).
+    """
+    kw = {"id": value_id} if value_id else {}
+    if tooltip and explain:
+        attrs["title"] = explain
+    return html.Div([html.Div(title, className="card-title"), html.Div(value, className="card-value", **kw),
+                     html.Div(explain, className="card-explain")], className="card", **attrs)
+
+
+def command_block(cmd: str | None, note: str = "", *, none_note: str = "Too many points for a one-line command.") -> list:
+    """The equivalent shell command with a copy button ("reproduce this"); ``note`` below it."""
+    if cmd is None:
+        return [html.P(note or none_note, className="field-help")]
+    return [html.Div([html.Pre(html.Code(cmd), className="snippet"),
+                      dcc.Clipboard(content=cmd, title="copy the command", className="snippet-copy")],
+                     className="snippet-row")] + ([html.P(note, className="field-help")] if note else [])
+
+
+def command_snippet(code_id: str, command: str, help_text: str = "") -> html.Div:
+    """A "Reproduce this" block whose command a callback may replace (its ``<code>`` has ``code_id``)."""
+    return html.Div(
+        [html.Div(["Reproduce this: ", dcc.Clipboard(target_id=code_id, title="copy the command", className="copy")],
+                  className="field-label"),
+         html.Pre(html.Code(command, id=code_id)), *([html.Div(help_text, className="field-help")] if help_text else [])],
+        className="snippet",
+    )
+
+
+def error_box(message) -> html.Div:
+    """A message about bad input, shown where the result would be."""
+    return html.Div(message, className="error")
+
+
+def apology(log: logging.Logger, text: str, fmt: str, *args) -> html.Div:
+    """An unexpected failure: log ``fmt % args`` (an exception's class, never its message) and say sorry."""
+    log.error(fmt, *args)
+    return error_box(text)
+
+
+def table(rows: list[dict], caption: str | None = None, *, class_name: str = "table",
+          wrap_class: str | None = None, empty: str = "No data."):
+    """A plain accessible table: the first column heads the rows, the others are numbers (right-aligned).
+
+    ``wrap_class`` wraps it in a ``div`` (e.g. one that scrolls sideways when narrow).
+    """
+    if not rows:
+        return html.P(empty, className="muted")
+    cols = list(rows[0])
+    head = html.Thead(html.Tr([html.Th(c, scope="col", className="num" if i else None) for i, c in enumerate(cols)]))
+    body = html.Tbody([
+        html.Tr([html.Th(str(r[cols[0]]), scope="row")]
+                + [html.Td(f"{r[c]:,}" if isinstance(r[c], int) else str(r[c]), className="num") for c in cols[1:]])
+        for r in rows
+    ])
+    out = html.Table(([html.Caption(caption)] if caption else []) + [head, body], className=class_name)
+    return html.Div(out, className=wrap_class) if wrap_class else out
+
+
+def kv_table(pairs: list[tuple[str, str]], caption: str, *, class_name: str = "table") -> html.Table:
+    """Name → value rows (no column headings: the row headers say what each value is)."""
+    return html.Table(
+        [html.Caption(caption),
+         html.Tbody([html.Tr([html.Th(k, scope="row"), html.Td(v)]) for k, v in pairs])],
+        className=class_name,
+    )

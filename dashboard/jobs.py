@@ -1,0 +1,124 @@
+"""AnonLand reruns as background jobs: a thread per run, its state in the server-side cache.
+
+* Dash's ``background=True`` callbacks need ``diskcache`` or Celery, and neither is
+  installed, so a rerun is a **thread** started by the page's "Run" callback and polled
+  by a ``dcc.Interval``.
+* The job's status, cancel flag and result live in the server-side cache
+  (:data:`dashboard.cache.cache`: Flask-Caching on a shared folder, or Redis), keyed by a
+  random job id — not in process memory — so the poll may reach any gunicorn worker on
+  the host (the README deploys four).  Entries expire after :data:`JOB_TIMEOUT` seconds.
+* A worker that dies mid-run leaves a status that stops being updated; the poll reports
+  it as lost after :data:`STALE_AFTER` seconds instead of spinning forever.
+* At most :data:`MAX_RUNNING` reruns per worker process at once (more are refused, not queued).
+"""
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import threading
+import time
+
+import pandas as pd
+
+from dashboard.cache import cache
+from dashboard.core import anonland as core
+from dashboard.core.errors import InputError
+
+LOG = logging.getLogger("anonset.anonland")
+
+#: Reruns one worker process runs at the same time (more are refused, not queued).
+MAX_RUNNING = 2
+#: Seconds a job's status and result stay in the cache.
+JOB_TIMEOUT = 3600
+#: A running job whose status has not changed for this long is reported as lost.
+STALE_AFTER = 60.0
+
+_JOB_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+_SLOTS = threading.BoundedSemaphore(MAX_RUNNING)
+#: Columns of a rerun kept in the cache (what the charts need).
+_KEEP = ("citizen", "district_class", "ras", "cas", "cas_noisy", "divergence", "divergence_noisy", "noisy_minus_plain")
+
+
+class _Cancelled(Exception):
+    """Raised from the progress hook when the person pressed Cancel."""
+
+
+def _key(job: str, part: str) -> str:
+    return f"anonland-job:{job}:{part}"
+
+
+def valid_job(job) -> str | None:
+    """The job id from the browser's store, or None if it is not one of ours (it becomes a cache key)."""
+    job = job.get("job") if isinstance(job, dict) else job
+    return job if isinstance(job, str) and _JOB_RE.match(job) else None
+
+
+def _set_status(job: str, state: str, fraction: float, message: str) -> None:
+    cache.set(_key(job, "status"), {"state": state, "fraction": float(fraction), "message": message,
+                                       "updated": time.time()}, timeout=JOB_TIMEOUT)
+
+
+def job_status(job: str) -> dict | None:
+    """``{"state": running|done|cancelled|error|lost, "fraction", "message"}``, or None for an unknown job."""
+    status = cache.get(_key(job, "status"))
+    if not isinstance(status, dict):
+        return None
+    if status["state"] == "running" and time.time() - status.get("updated", 0) > STALE_AFTER:
+        return {**status, "state": "lost", "message": "The run stopped answering (the server may have restarted)."}
+    return status
+
+
+def job_result(job: str) -> tuple[pd.DataFrame, dict] | None:
+    """The finished rerun's citizens and summary (None once expired)."""
+    stored = cache.get(_key(job, "result"))
+    if not isinstance(stored, dict):
+        return None
+    return stored["citizens"], stored["summary"]
+
+
+def request_cancel(job: str) -> None:
+    cache.set(_key(job, "cancel"), True, timeout=JOB_TIMEOUT)
+
+
+def _run_job(job: str, cfg: core.AnonLandConfig) -> None:
+    """The thread body: run AnonLand, reporting progress (and honouring Cancel) through the cache."""
+    last = [0.0]
+
+    def progress(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.15 and fraction < 1.0:
+            return
+        last[0] = now
+        if cache.get(_key(job, "cancel")):
+            raise _Cancelled
+        _set_status(job, "running", fraction, message)
+
+    try:
+        result = core.run_anonland(cfg, progress)
+        citizens = result.citizens.loc[:, list(_KEEP)].copy()
+        cache.set(_key(job, "result"), {"citizens": citizens, "summary": result.summary}, timeout=JOB_TIMEOUT)
+        run = result.summary["run"]
+        _set_status(job, "done", 1.0, f"Done: {cfg.population:,} people and {cfg.n_citizens:,} test citizens "
+                                      f"in {run['runtime_seconds']:.2f} s.")
+    except _Cancelled:
+        _set_status(job, "cancelled", 0.0, "Cancelled.")
+    except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
+        LOG.error("anonland rerun failed: %s", type(exc).__name__)
+        _set_status(job, "error", 0.0, "Sorry — this rerun failed. Please try other parameters.")
+    finally:
+        _SLOTS.release()
+
+
+def start_job(cfg: core.AnonLandConfig) -> str:
+    """Start a rerun in a daemon thread and return its job id; refuses when this worker is busy."""
+    if not _SLOTS.acquire(blocking=False):
+        raise InputError(f"{MAX_RUNNING} reruns are already running on this server; please try again in a moment.")
+    job = secrets.token_urlsafe(18)
+    try:
+        _set_status(job, "running", 0.0, "Starting…")
+        threading.Thread(target=_run_job, args=(job, cfg), name=f"anonland-{job[:6]}", daemon=True).start()
+    except Exception:
+        _SLOTS.release()
+        raise
+    return job

@@ -1,0 +1,653 @@
+"""Regional explorer for regulators: live district maps, person-weighted CDFs and country tables (SPEC §1.5).
+
+One :class:`~dashboard.core.scenario.Scenario` drives every view and lives in the
+URL query (``Scenario.to_query`` plus this page's own ``district`` and
+``table_ages``), so each view is a shareable link.  Callbacks are thin: parse the
+store → memoised core (:mod:`dashboard.core.aggregates`) → pure figure builders
+(:mod:`dashboard.figures.explorer`).  The map's geometry is sent once per
+country; every other change is a small :class:`dash.Patch`.
+
+This module holds everything the page computes or draws without a callback (ids, link ↔
+scenario, the memoised renderers, :func:`warm`); :mod:`dashboard.pages.explorer` holds the
+layout and the callbacks.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import shlex
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+from dash import Patch, dcc, html, no_update
+
+import census_loaders as cl
+from dashboard import forms, ids
+from dashboard.components import apology, card, error_box, field
+from dashboard.core import aggregates as ag
+from dashboard.core import catalog
+from dashboard.core.body_model import (
+    DEFAULT_BMI_RANGE,
+    DEFAULT_STUDY,
+    format_age_band,
+    load_country_model,
+)
+from dashboard.core.errors import InputError
+from dashboard.core import memo
+from dashboard.core.memo import Memo
+from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
+from dashboard.figures import explorer as fx
+from dashboard.figures.maps import geojson_url, view_of
+
+PAGE = "explore"
+LOG = logging.getLogger("anonset.explorer")
+#: Query keys the scenario reads, in the order a link is repaired (countries first: presets depend on them).
+SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat")
+DEFAULT_TABLE_AGES = DEFAULT_STUDY
+SORRY = "Sorry — this view could not be computed. Please check the settings."
+
+
+def _id(name: str) -> str:
+    return ids.make(PAGE, name)
+
+
+ID = {name: _id(name) for name in (
+    "countries", "sex", "ages", "body", "height-width", "weight-width", "bmi", "aux", "user-name", "user-percent",
+    "k", "stat", "message", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
+    "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
+    "loaded-cdf", "table-ages", "country-table", "table-message", "table-query", "cli-map", "cli-cdf",
+    "cli-table", "link-text", "link-copy", "link-notices",
+)}
+
+STAT_OPTIONS = [
+    {"label": "person mean CAS", "value": "person_mean"},
+    {"label": "cell mean CAS", "value": "cell_mean"},
+    {"label": "minimum non-zero CAS", "value": "min"},
+    {"label": "maximum CAS", "value": "max"},
+    {"label": "share of people with CAS below k", "value": "share_below"},
+]
+DISTRICT_NUM = {"specifier": ",.15~g"}  # values are rounded beforehand (whole people / 2 significant digits)
+
+
+# --------------------------------------------------------------------------- links ↔ scenario (pure)
+
+
+class LinkState(NamedTuple):
+    """What a link describes, repaired: a valid scenario, the selected district, the table's ages, notices."""
+
+    scenario: Scenario
+    district: str | None
+    table_ages: tuple[float, float]
+    notices: tuple[str, ...]
+
+
+def _clip(text: str, n: int = 300) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _query_text(key: str, value) -> str:
+    """One query value as text; a key given twice (``country=DE&country=US``) is joined."""
+    if isinstance(value, (list, tuple)):
+        sep = ";" if key == "aux" else ","
+        return sep.join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def scenario_from_link(query: Mapping) -> LinkState:
+    """Parse a link's query; every part that does not parse is reported and replaced by its default.
+
+    Unknown countries are dropped one by one (the known ones stay); an unknown
+    district or table age range is reported and ignored.  Never raises InputError.
+    """
+    q = {str(k): _query_text(str(k), v) for k, v in dict(query).items()}
+    notices: list[str] = []
+    good: dict[str, str] = {}
+    if "country" in q:
+        known = set(cl.countries())
+        codes = [c.strip().upper() for c in q["country"].split(",") if c.strip()]
+        bad = [c for c in codes if c not in known]
+        if bad:
+            notices.append(f"Unknown country or data set {', '.join(repr(_clip(c, 20)) for c in bad)} in the link.")
+        if not codes:
+            notices.append("The link chooses no country.")
+        ok = [c for c in codes if c in known]
+        if ok:
+            good["country"] = ",".join(dict.fromkeys(ok))
+        elif codes or "country" in q:
+            notices[-1] += f" Showing {cl.dataset_info(Scenario().countries[0])['name']} instead."
+    for key in SCENARIO_KEYS[1:]:
+        if key not in q:
+            continue
+        try:
+            Scenario.from_query({**good, key: q[key]})
+        except InputError as exc:
+            notices.append(_clip(f"In the link: {exc}. The default is used instead."))
+        else:
+            good[key] = q[key]
+    scenario = Scenario.from_query(good)
+    district = None
+    if q.get("district"):
+        model = load_country_model(scenario.countries[0])
+        if q["district"] in set(map(str, model.district_ids)):
+            district = q["district"]
+        else:
+            notices.append(f"Unknown district {_clip(q['district'], 20)!r} in the link for {model.name}.")
+    table_ages = DEFAULT_TABLE_AGES
+    if q.get("table_ages"):
+        try:
+            table_ages = parse_table_ages(q["table_ages"])
+        except InputError as exc:
+            notices.append(_clip(f"In the link: {exc}. The country tables use 18–75 instead."))
+    return LinkState(scenario, district, table_ages, tuple(notices))
+
+
+def parse_table_ages(text) -> tuple[float, float]:
+    """The country tables' age range from the text box (``18-75``, ``15-85``, ``18+``)."""
+    if text is None or not str(text).strip():
+        raise InputError("the country tables' age range is empty: give e.g. 18-75")
+    return check_ages(parse_range(str(text), "age range", allow_open=True))
+
+
+def range_text(r: tuple[float, float]) -> str:
+    lo, hi = r
+    f = lambda x: str(int(x)) if float(x).is_integer() else f"{x:g}"
+    return f"{f(lo)}+" if math.isinf(hi) else f"{f(lo)}-{f(hi)}"
+
+
+def form_values(s: Scenario) -> dict:
+    """The form's values that show scenario ``s``."""
+    user = s.user_aux[0] if s.user_aux else None
+    return {
+        "countries": list(s.countries), "sex": list(s.sexes), "ages": range_text(s.ages),
+        "body": ["body"] if s.include_body else [], "height-width": s.height_width, "weight-width": s.weight_width,
+        "bmi": range_text(s.bmi_range), "aux": list(s.presets),
+        "user-name": user.name if user else "", "user-percent": user.spec.split("=", 1)[1] if user else "",
+        "k": int(s.k) if float(s.k).is_integer() else s.k, "stat": s.stat,
+    }
+
+
+def scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent,
+                       k, stat) -> Scenario:
+    """Validate the form into a Scenario (exactly as a link would be); raises InputError with a message."""
+    countries = [countries] if isinstance(countries, str) else list(countries or [])
+    if not countries:
+        raise InputError("Countries: choose at least one country")
+    sexes = [sexes] if isinstance(sexes, str) else list(sexes or [])
+    if not sexes:
+        raise InputError("Sex: choose female, male or both")
+    q = {"country": ",".join(countries), "sex": ",".join(sexes), "ages": str(ages or "").strip(),
+         "body": "1" if body else "0", "bmi": str(bmi or "").strip() or range_text(DEFAULT_BMI_RANGE)}
+    q["height_width"] = str(forms.width(height_width, "Height band"))
+    q["weight_width"] = str(forms.width(weight_width, "Weight band"))
+    if not q["ages"]:
+        raise InputError("Ages: give the study population, e.g. 18-75")
+    items = [str(a) for a in (aux or [])]
+    pct = "" if user_percent is None else str(user_percent).strip()
+    if pct:
+        name = str(user_name or "").strip()[:60] or "own fraction"
+        items.append(UserPercent.parse(f"{name}={pct}").spec)
+    if items:
+        q["aux"] = ";".join(items)
+    kval = forms.number(k, "k", required=True)
+    q["k"] = repr(kval)
+    q["stat"] = stat or "person_mean"
+    return Scenario.from_query(q)
+
+
+def scenario_from_store(query) -> Scenario:
+    """The scenario a store holds (it was validated when written; checked again, it costs nothing)."""
+    if not isinstance(query, Mapping) or not query.get("country"):
+        raise InputError("no scenario yet")
+    return Scenario.from_query(query)
+
+
+def profile_sig(query: Mapping) -> str:
+    """Everything but countries, k and stat: what the per-district numbers depend on besides the country."""
+    return json.dumps({k: v for k, v in sorted(query.items()) if k not in ("country", "k", "stat")})
+
+
+def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES) -> dict[str, str]:
+    """The ``anonset`` commands that reproduce the map, the CDFs and the country tables."""
+    return {
+        "map": s.replace(countries=s.countries[:1]).to_cli("districts"),
+        "cdf": s.to_cli("cdf", at=fx.READOUT_KS),
+        "table": shlex.join(["anonset", "country-table", "--ages", range_text(table_ages)]),
+    }
+
+
+def preset_options(countries) -> list[dict]:
+    """Presets that describe every chosen country (a German survey cannot describe US counties)."""
+    codes = [c for c in (countries or []) if c]
+    out = []
+    for t in cl.auxiliary_tables():
+        owner = t.get("country")
+        if owner is None or (codes and all(owner in (c, c.split("-")[0]) for c in codes)):
+            out.append({"label": t["name"], "value": t["id"], "title": t.get("note", "")})
+    return out
+
+
+# --------------------------------------------------------------------------- rendering (pure)
+
+
+def _ages_label(s: Scenario) -> str:
+    return format_age_band(*s.ages)
+
+
+def _view(code: str) -> dict:
+    """Where the district map opens: the data set's main territory (framed when the cache was built)."""
+    return view_of(cl.dataset_info(code)["boundaries"]["frame"], fx.MAP_WIDTH, fx.MAP_HEIGHT - 46)
+
+
+# Memoised views, shared by requests and read-only (Dash only serialises them).
+_COLOURS = Memo(256, name="views.explorer.colours")
+_HOVER = Memo(128, name="views.explorer.hover")
+_DETAILS = Memo(256, name="views.explorer.details")
+_ROWS = Memo(64, name="views.explorer.rows")
+_TABLES = Memo(32, name="views.explorer.tables")
+
+
+def map_colours(s: Scenario) -> fx.MapColours:
+    """The map's colours of the scenario's first country (memoised: read-only, shared by requests)."""
+    code = s.countries[0]
+    key = (code, s.profile_key, s.stat, s.k if s.stat == "share_below" else None)
+
+    def make():
+        model = load_country_model(code)
+        return fx.map_colours(ag.district_statistics(s, code), s.stat, s.k, country_name=model.name,
+                              district_label=model.district_label)
+
+    return _COLOURS.get(key, make)
+
+
+def map_hover(s: Scenario) -> np.ndarray:
+    """Each district's population line for the map's hover (memoised per country and profile)."""
+    code = s.countries[0]
+    return _HOVER.get((code, s.profile_key),
+                      lambda: fx.hover_people(ag.district_statistics(s, code), _ages_label(s)))
+
+
+def map_figure(s: Scenario, selected: str | None = None):
+    """The full district map of the scenario's first country, or None when it has no boundaries."""
+    code = s.countries[0]
+    geo = cl.boundaries(code)
+    if geo is None:
+        return None
+    model = load_country_model(code)
+    df = ag.district_statistics(s, code)
+    view = _view(code)
+    return fx.district_map(geojson_url(code), df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
+                           country_name=model.name, district_label=model.district_label,
+                           colours=map_colours(s), hover=map_hover(s))
+
+
+def map_state(s: Scenario, selected: str | None, has_map: bool) -> dict:
+    """What the map in the browser shows, so the next update can send only what changed."""
+    q = s.to_query()
+    return {"country": s.countries[0], "profile": profile_sig(q), "stat": s.stat,
+            "k": s.k if s.stat == "share_below" else None, "selected": selected, "map": has_map}
+
+
+def map_patch(s: Scenario, selected: str | None, loaded: Mapping):
+    """A Patch with only what changed since ``loaded`` (colours, hover, selection), or no_update."""
+    now = map_state(s, selected, True)
+    patch = Patch()
+    changed = False
+    if (now["profile"], now["stat"], now["k"]) != (loaded.get("profile"), loaded.get("stat"), loaded.get("k")):
+        colours = map_colours(s)
+        main = patch["data"][fx.MAIN]
+        main["z"] = colours.z
+        main["text"] = colours.text
+        main["hovertemplate"] = colours.hovertemplate
+        main["zmin"] = colours.zmin
+        main["zmax"] = colours.zmax
+        main["colorbar"] = colours.colorbar
+        patch["layout"]["title"]["text"] = colours.title
+        if now["profile"] != loaded.get("profile"):
+            main["hovertext"] = map_hover(s)
+        changed = True
+    if selected != loaded.get("selected"):
+        props = fx.selected_props(selected)
+        for key, value in props.items():
+            patch["data"][fx.SELECTED][key] = value
+        changed = True
+    return (patch if changed else no_update), now
+
+
+def map_legend(s: Scenario) -> list:
+    """The legend under the map: what the outlines mean and which districts have no value."""
+    code = s.countries[0]
+    model = load_country_model(code)
+    df = ag.district_statistics(s, code)
+    n_filled = int(df["filled"].sum())
+    colours = map_colours(s)
+    items = [
+        html.Span([html.Span(className="swatch", style={"borderColor": fx.SELECTED_COLOUR}),
+                   f"selected {model.district_label} (click one for its detail)"]),
+        html.Span([html.Span(className="swatch", style={"borderColor": fx.FILLED_COLOUR}),
+                   f"filled (estimated from the {model.region_label}'s remainder): {n_filled} districts" if n_filled
+                   else f"filled (estimated) districts: none in {model.name}"]),
+    ]
+    if colours.n_missing:
+        items.append(html.Span([html.Span(className="swatch empty"),
+                                f"white: no value ({colours.n_missing} districts)"]))
+    boundaries = cl.dataset_info(code)["boundaries"]
+    outside = boundaries["frame"]["outside"] if boundaries else []
+    if outside:
+        items.append(html.Span(f"{len(outside)} districts lie outside the frame (e.g. "
+                               f"{_district_names(code, tuple(outside[:3]))}): zoom out to see them"))
+    col = fx.STAT_INFO[s.stat].column
+    values = df[col].to_numpy(dtype=float)
+    ok = np.isfinite(values) & ((values > 0) if fx.STAT_INFO[s.stat].log else True)
+    if ok.any():
+        fmt = fx.percent if s.stat == "share_below" else fx.format_cas
+        lo, hi = int(np.flatnonzero(ok)[np.argmin(values[ok])]), int(np.flatnonzero(ok)[np.argmax(values[ok])])
+        names = df["district_name"].astype(str).to_numpy()
+        items.append(html.Span(f"{fx.stat_label(s.stat, s.k)}: from {fmt(values[lo])} ({names[lo]}) "
+                               f"to {fmt(values[hi])} ({names[hi]})", className="map-range"))
+    return items
+
+
+@memo.lru(128)
+def _district_names(code: str, ids_: tuple[str, ...]) -> str:
+    """"Alaska, Hawaii": the names of a few districts (memoised: the same few per country)."""
+    model = load_country_model(code)
+    names = dict(zip(map(str, model.district_ids), map(str, model.district_names)))
+    return ", ".join(names.get(i, i) for i in ids_)
+
+
+def district_rows(s: Scenario, code: str) -> list[dict]:
+    """One row per district for the sortable table (values rounded as displayed; id = district_id).
+
+    Memoised per data set, profile and k: the rows are shared by requests, read-only.
+    """
+    return _ROWS.get((code, s.profile_key, s.k), lambda: _district_rows(s, code))
+
+
+def _district_rows(s: Scenario, code: str) -> list[dict]:
+    df = ag.district_statistics(s, code)
+
+    def cas(v):
+        v = float(v)
+        if not math.isfinite(v):
+            return None
+        return float(f"{v:.2g}") if 0 < v < 1 else math.floor(v + 1e-9)
+
+    rows = []
+    for r in df.to_dict("records"):
+        share = float(r["share_below"])
+        rows.append({
+            "id": str(r["district_id"]), "district": str(r["district_name"]), "district_id": str(r["district_id"]),
+            "region": str(r["region_name"]), "filled": "filled" if r["filled"] else "",
+            "population": cas(r["population"]), "person_mean": cas(r["person_mean"]),
+            "cell_mean": cas(r["cell_mean"]), "min_cas": cas(r["min_cas"]), "max_cas": cas(r["max_cas"]),
+            "share_below": round(100 * share, 3) if math.isfinite(share) else None,
+        })
+    return rows
+
+
+def district_columns(s: Scenario, code: str) -> list[dict]:
+    model = load_country_model(code)
+    num = lambda name, cid: {"name": name, "id": cid, "type": "numeric", "format": DISTRICT_NUM}
+    return [
+        {"name": model.district_label, "id": "district"}, {"name": "id", "id": "district_id"},
+        {"name": model.region_label, "id": "region"},
+        num(f"people aged {_ages_label(s)}", "population"), num("person mean CAS", "person_mean"),
+        num("cell mean CAS", "cell_mean"), num("minimum non-zero CAS", "min_cas"), num("maximum CAS", "max_cas"),
+        {"name": f"% of people with CAS below {s.k:g}", "id": "share_below", "type": "numeric",
+         "format": {"specifier": ".2f"}},
+        {"name": "filled", "id": "filled"},
+    ]
+
+
+def _where(stats: dict, prefix: str) -> str:
+    parts = [stats.get(f"{prefix}_{a}") for a in ("sex", "age", "height", "weight")]
+    return ", ".join(str(p) for p in parts if p not in (None, "") and str(p) != "<NA>")
+
+
+def _cells_table(df, caption: str) -> html.Table:
+    head = html.Thead(html.Tr([html.Th(h) for h in ("sex", "age", "height", "weight")] + [html.Th("CAS", className="num")]))
+    body = html.Tbody([
+        html.Tr([html.Td(str(r[c]) if str(r[c]) not in ("None", "<NA>") else "–") for c in ("sex", "age", "height", "weight")]
+                + [html.Td(fx.format_cas(r["cas"]), className="num")])
+        for r in df.to_dict("records")
+    ])
+    return html.Table([html.Caption(caption), head, body], className="table cells-table")
+
+
+def detail_panel(s: Scenario, district: str) -> html.Div:
+    """A clicked district: key numbers, its sex × age distribution, smallest and largest cells, link to the personal page.
+
+    Memoised (a hundred components cost more than the numbers): the panel is shared by requests, read-only.
+    """
+    key = (s.countries[0], s.profile_key, s.k, str(district))
+    return _DETAILS.get(key, lambda: _detail_panel(s, str(district)))
+
+
+def _detail_panel(s: Scenario, district: str) -> html.Div:
+    code = s.countries[0]
+    model = load_country_model(code)
+    d = ag.district_detail(s, code, district)
+    st = d.stats
+    title = f"{d.district_name} ({d.district_id})"
+    link = dcc.Link(f"Open “How many people are like you?” for {d.district_name} →",
+                    href=f"/?country={code}&district={d.district_id}", className="button", id=_id("personal-link"))
+    cards = [
+        card(f"People aged {_ages_label(s)}", fx.format_cas(st["population"]),
+              "" if st["people"] == st["population"] else f"{fx.format_cas(st['people'])} with the auxiliary knowledge"),
+        card("Person mean CAS", fx.format_cas(st["person_mean"]), "expected CAS of a random resident: Σ CAS² / Σ CAS"),
+        card("Cell mean CAS", fx.format_cas(st["cell_mean"]), f"mean over {st['n_cells']:,} combinations"),
+        card("Minimum non-zero CAS", fx.format_cas(st["min_cas"]), _where(st, "min")),
+        card("Maximum CAS", fx.format_cas(st["max_cas"]), _where(st, "max")),
+        card(f"Share with CAS below {s.k:g}", fx.percent(st["share_below"]), "of the district's people"),
+    ]
+    return html.Div(
+        [
+            html.H3(title, className="detail-title"),
+            html.P(f"{model.region_label[:1].upper()}{model.region_label[1:]}: {d.region_name} · {model.name}",
+                   className="muted"),
+            *([html.Div(f"This {model.district_label}'s counts are filled: estimated from its {model.region_label}'s "
+                        "remainder (SPEC §1.4).", className="warning")] if d.filled else []),
+            html.Div(cards, className="cards"),
+            html.Div(
+                [
+                    dcc.Graph(id=_id("distribution"), config=fx.GRAPH_CONFIG,
+                              figure=fx.distribution_figure(d.distribution, f"{d.district_name}: people by sex and age group")),
+                    html.Div([_cells_table(d.smallest, "Smallest non-zero cells (where the fewest people are alike)"),
+                              _cells_table(d.largest, "Largest cells (the biggest crowds)")], className="cells"),
+                ],
+                className="detail-grid",
+            ),
+            html.P(link, className="buttons"),
+        ],
+        className="panel detail", **{"data-district": d.district_id},
+    )
+
+
+def readouts(s: Scenario) -> list:
+    """'x % of people have an anonymity set below k' for k = 5, 20, 100, per country."""
+    shares = ag.share_below(s, fx.READOUT_KS)
+    out = []
+    for code in s.countries:
+        name = cl.dataset_info(code)["name"]
+        items = [html.Li([html.B(fx.percent(shares[code][float(k)])), f" of people have an anonymity set below {k}"],
+                         **{"data-k": str(k)})
+                 for k in fx.READOUT_KS]
+        out.append(html.Div([html.Div(f"{name} ({code})", className="card-title"), html.Ul(items)],
+                            className="card readout", **{"data-country": code}))
+    return out
+
+
+def cdf_note(s: Scenario, cdfs: dict) -> str:
+    if not s.include_body:
+        return ("Without height × weight every combination is plausible, so the person-weighted curves reach 100 %. "
+                "Solid: share of people; dotted: share of district × sex × age combinations.")
+    ends = "; ".join(f"{cl.dataset_info(c)['name']} {fx.percent(v.plausible_share)}" for c, v in cdfs.items())
+    lo, hi = s.bmi_range
+    return (f"Solid: share of people with CAS ≤ x; dotted: share of combinations. The person-weighted curve ends at "
+            f"the plausible share ({ends}), not at 100 %: people in height × weight cells with a BMI outside "
+            f"{lo:g}–{hi:g} are left out, not renormalised.")
+
+
+def country_table_rows(ages) -> list[dict]:
+    """Country tables of every data set (district × sex × age only) as displayed: people rounded down.
+
+    Memoised per age range (every visit shows the default one): shared by requests, read-only.
+    """
+    ages = tuple(float(a) for a in ages)
+    return _TABLES.get(ages, lambda: _country_table_rows(ages))
+
+
+def _country_table_rows(ages) -> list[dict]:
+    df = ag.country_table(None, ages)
+
+    def cas(v):
+        v = float(v)
+        if not math.isfinite(v):
+            return None
+        return float(f"{v:.2g}") if 0 < v < 1 else math.floor(v + 1e-9)
+
+    def num(v, digits):
+        v = float(v)
+        return round(v, digits) if math.isfinite(v) else None
+
+    rows = []
+    for r in df.to_dict("records"):
+        where = r["min_district_name"]
+        where = "–" if where is None or str(where) == "<NA>" else f"{where} ({r['min_district_id']})"
+        rows.append({
+            "id": f"{r['country']}-{r['sex']}", "country": str(r["country"]), "name": str(r["name"]),
+            "sex": str(r["sex"]), "districts": int(r["districts"]), "population": cas(r["population"]),
+            "min_cas": cas(r["min_cas"]), "min_where": where,
+            "min_age": "–" if r["min_age"] is None or str(r["min_age"]) == "<NA>" else str(r["min_age"]),
+            "cell_mean": cas(r["cell_mean"]), "male_female_ratio": num(r["male_female_ratio"], 3),
+            "share_deviating": num(100 * float(r["share_deviating"]), 1),
+            "mean_without_top_quartile": cas(r["mean_without_top_quartile"]),
+            "mean_without_top_quartile_pct": num(r["mean_without_top_quartile_pct"], 1),
+            "mean_middle_half": cas(r["mean_middle_half"]),
+            "mean_middle_half_pct": num(r["mean_middle_half_pct"], 1),
+        })
+    return rows
+
+
+COUNTRY_COLUMNS = [
+    {"name": ["data set", "code"], "id": "country"}, {"name": ["data set", "country"], "id": "name"},
+    {"name": ["data set", "sex"], "id": "sex"},
+    {"name": ["data set", "districts"], "id": "districts", "type": "numeric", "format": {"specifier": ",d"}},
+    {"name": ["data set", "people"], "id": "population", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["minimum non-zero CAS", "CAS"], "id": "min_cas", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["minimum non-zero CAS", "district"], "id": "min_where"},
+    {"name": ["minimum non-zero CAS", "age group"], "id": "min_age"},
+    {"name": ["mean CAS (all combinations)", "mean"], "id": "cell_mean", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["mean CAS (all combinations)", "male / female"], "id": "male_female_ratio", "type": "numeric",
+     "format": {"specifier": ".3f"}},
+    {"name": ["mean CAS (all combinations)", "% deviating > 30 %"], "id": "share_deviating", "type": "numeric",
+     "format": {"specifier": ".1f"}},
+    {"name": ["without the top quartile", "mean"], "id": "mean_without_top_quartile", "type": "numeric",
+     "format": DISTRICT_NUM},
+    {"name": ["without the top quartile", "% of mean"], "id": "mean_without_top_quartile_pct", "type": "numeric",
+     "format": {"specifier": ".1f"}},
+    {"name": ["without both outer quartiles", "mean"], "id": "mean_middle_half", "type": "numeric",
+     "format": DISTRICT_NUM},
+    {"name": ["without both outer quartiles", "% of mean"], "id": "mean_middle_half_pct", "type": "numeric",
+     "format": {"specifier": ".1f"}},
+]
+#: Text columns left-aligned, numbers right-aligned (DataTable's default for numeric columns).
+TABLE_STYLE = dict(
+    style_table={"overflowX": "auto"},
+    style_cell={"whiteSpace": "normal", "height": "auto", "padding": "4px 8px", "minWidth": "56px", "maxWidth": "220px"},
+    style_header={"fontWeight": "600", "backgroundColor": "#f4f6f8", "textAlign": "center"},
+)
+
+
+def scenario_notes(s: Scenario) -> list:
+    items = []
+    for code in s.countries:
+        name = cl.dataset_info(code)["name"]
+        items += [html.Li(f"{name}: {n}") for n in ag.scenario_notes(s, code)]
+    return [html.Details([html.Summary(f"Notes on the data ({len(items)})"), html.Ul(items)], className="notes")] if items else []
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _width(id_: str, unit: str, value: int):
+    return dcc.Dropdown(id=id_, options=[{"label": f"{w} {unit}", "value": w} for w in forms.WIDTHS], value=value,
+                        clearable=False, searchable=False)
+
+
+def form_section(s: Scenario, v: dict) -> html.Section:
+    return html.Section(
+        [
+            html.H2("Scenario", className="panel-title"),
+            field("Countries", dcc.Dropdown(id=ID["countries"], options=catalog.country_options(cl.manifest()),
+                                             value=v["countries"], multi=True, clearable=False),
+                   "The map shows the first; the curves compare all.", ID["countries"]),
+            field("Sex", dcc.Checklist(id=ID["sex"], options=[{"label": "female", "value": "female"},
+                                                               {"label": "male", "value": "male"}],
+                                        value=v["sex"], inline=True, className="radio"), control_id=ID["sex"]),
+            field("Ages", dcc.Input(id=ID["ages"], type="text", value=v["ages"], debounce=True, maxLength=20,
+                                     placeholder="18-75"),
+                   "Study population [from, to), e.g. 18-75 or 65+; census groups are trimmed by overlap.", ID["ages"]),
+            field("Profile", dcc.Checklist(id=ID["body"], options=[{"label": "height × weight bands", "value": "body"}],
+                                            value=v["body"], className="checklist"),
+                   "Off: district × sex × age only.", ID["body"]),
+            html.Div([field("Height band", _width(ID["height-width"], "cm", v["height-width"]), control_id=ID["height-width"]),
+                      field("Weight band", _width(ID["weight-width"], "kg", v["weight-width"]), control_id=ID["weight-width"])],
+                     className="row2"),
+            field("Plausible BMI", dcc.Input(id=ID["bmi"], type="text", value=v["bmi"], debounce=True, maxLength=20),
+                   "Cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
+            html.Fieldset(
+                [
+                    html.Legend("Auxiliary knowledge", className="field-label"),
+                    dcc.Checklist(id=ID["aux"], options=preset_options(s.countries), value=v["aux"], className="checklist"),
+                    html.Div([field("Your own fact", dcc.Input(id=ID["user-name"], type="text", value=v["user-name"],
+                                                               debounce=True, maxLength=60, placeholder="e.g. uses app X"),
+                                     control_id=ID["user-name"]),
+                              field("… true for this % of people", dcc.Input(id=ID["user-percent"], type="text",
+                                                                         value=v["user-percent"], debounce=True,
+                                                                         maxLength=80, placeholder="e.g. 12"),
+                                     control_id=ID["user-percent"])]),
+                    html.Div("A percentage, or one per age band: 18-30:10,30+:5. Fractions multiply (independence assumed).",
+                             className="field-help"),
+                ],
+                className="aux-fieldset",
+            ),
+            field("Map statistic", dcc.RadioItems(id=ID["stat"], options=STAT_OPTIONS, value=v["stat"],
+                                                   className="checklist"), control_id=ID["stat"]),
+            field("k", dcc.Input(id=ID["k"], type="number", value=v["k"], min=0, debounce=True),
+                   "Threshold of the map's “share of people with CAS below k”.", ID["k"]),
+            html.Div([html.Label("Link to this view", htmlFor=ID["link-text"], className="field-label"),
+                      html.Div([dcc.Input(id=ID["link-text"], type="text", readOnly=True, className="link-text"),
+                                dcc.Clipboard(target_id=ID["link-text"], id=ID["link-copy"], title="copy the link")],
+                               className="link-row")], className="field"),
+        ],
+        className="panel explorer-form", **{"aria-label": "Scenario"},
+    )
+
+
+def warm() -> None:
+    """Before gunicorn forks: what every visit opens with (the default scenario's views and country tables)."""
+    s = Scenario()
+    map_figure(s)
+    map_legend(s)
+    ag.cdfs(s)
+    readouts(s)
+    country_table_rows(DEFAULT_TABLE_AGES)
+
+
+# --------------------------------------------------------------------------- callbacks
+
+
+def error_for(exc: Exception, where: str) -> html.Div:
+    """An InputError's message, or a short apology (only the exception class is logged)."""
+    if isinstance(exc, InputError):
+        return error_box(str(exc))
+    return apology(LOG, SORRY, "explorer %s: %s", where, type(exc).__name__)
+
+
+def selected_district(selected, code: str) -> str | None:
+    if isinstance(selected, Mapping) and selected.get("country") == code and selected.get("district"):
+        return str(selected["district"])
+    return None

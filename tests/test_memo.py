@@ -1,0 +1,88 @@
+"""The caching policy: bounded memos that register themselves, one clear_all()."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from dash import html
+
+from dashboard.core import memo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_memo_is_an_lru_bounded_by_entries():
+    m = memo.Memo(2, name="test.entries")
+    calls = []
+    for key in ("a", "b", "a", "c"):
+        m.get(key, lambda key=key: calls.append(key) or key.upper())
+    assert calls == ["a", "b", "c"] and len(m) == 2
+    assert m.get("a", lambda: "again") == "A"  # "a" was used after "b": "b" went first
+    assert m.get("b", lambda: "made") == "made"
+
+
+def test_memo_bounded_by_bytes_keeps_the_newest():
+    m = memo.Memo(100, name="test.bytes", max_bytes=3 * 8000)
+    for i in range(5):
+        m.get(i, lambda: np.zeros(1000))  # 8,000 bytes each
+    assert len(m) == 3 and m.nbytes == 3 * 8000
+    m.get("big", lambda: np.zeros(10_000))  # larger than the bound: it alone stays
+    assert len(m) == 1 and m.nbytes == 80_000
+    m.clear()
+    assert len(m) == 0 and m.nbytes == 0
+
+
+def test_nbytes_estimates_arrays_tables_and_components():
+    a = np.zeros(1000)
+    assert memo.nbytes(a) == 8000
+    df = pd.DataFrame({"x": np.zeros(1000), "y": np.ones(1000)})
+    assert memo.nbytes(df) >= 16_000
+    assert memo.nbytes({"k": [a, a]}) >= 16_000
+    assert memo.nbytes(html.Div("x" * 5000)) >= 5000
+
+
+def test_registry_clear_all_and_stats():
+    m = memo.Memo(4, name="test.registry")
+    calls = []
+
+    @memo.lru(4, name="test.lru")
+    def f(x):
+        calls.append(x)
+        return x * 2
+
+    m.get(1, lambda: 1)
+    f(3)
+    f(3)
+    assert calls == [3]
+    stats = memo.stats()
+    assert stats["test.registry"]["entries"] == 1 and stats["test.lru"]["entries"] == 1
+    names = memo.clear_all()
+    assert "test.registry" in names and "test.lru" in names
+    assert len(m) == 0
+    f(3)
+    assert calls == [3, 3]
+    assert memo.register("test.registry", object()) == "test.registry#2"  # a second cache gets its own name
+
+
+def test_the_views_and_core_memos_are_registered(cache_root):
+    import dashboard.core.aggregates  # noqa: F401
+    import dashboard.core.census_partition  # noqa: F401
+    from dashboard import views
+
+    views.modules()
+    names = set(memo.registered())
+    for name in ("views.explorer.colours", "views.scaling.census_views", "dashboard.views.scaling._law",
+                 "dashboard.views.personal.map_figure", "dashboard.core.body_model:_load_base",
+                 "census_loaders.cache:_population"):
+        assert name in names, name
+    assert any(n.startswith("dashboard.core.aggregates.memo") for n in names)
+
+
+def test_every_cache_is_bounded():
+    """No unbounded functools cache anywhere (a memo of many keys grows without end)."""
+    unbounded = re.compile(r"lru_cache\(maxsize=None\)|@(functools\.)?cache\b|@lru_cache\s*$", re.M)
+    offenders = [str(p.relative_to(ROOT)) for p in [*ROOT.glob("dashboard/**/*.py"), *ROOT.glob("census_loaders/*.py")]
+                 if unbounded.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
