@@ -16,6 +16,7 @@ from . import cache as cache_module
 from . import ids
 from . import server as server_module
 from . import settings as settings_module
+from . import tables_route
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings_module.load()
@@ -62,6 +63,7 @@ app.index_string = """<!DOCTYPE html>
 
 cache_module.init_app(server, SETTINGS)
 server_module.install(app, SETTINGS)
+tables_route.install(server)  # the personal page's public tables (issue 15)
 
 
 # --------------------------------------------------------------------------- layout
