@@ -299,7 +299,7 @@
       if (t.model === "v2") plausible = null;
       if (plausible === false) warnings.push({ code: "implausible_bmi", message:
         "BMI " + bmi.toFixed(1) + " at the centre of " + formatBand(p.height, "height") + " \u00d7 " + formatBand(p.weight, "weight") +
-        " lies outside " + g(bmiRange[0]) + "\u2013" + g(bmiRange[1]) + ", the range of the paper model: the estimate is shown, but the paper model leaves such cells out of every aggregate." });
+        " lies outside " + g(bmiRange[0]) + "\u2013" + g(bmiRange[1]) + ": outside the paper model's range. The estimate is shown, but the paper model leaves such cells out of every aggregate." });
     }
     if (r.district !== null) {
       if (p.area !== "region" && t.districts.filled[r.district]) {

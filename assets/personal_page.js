@@ -104,7 +104,7 @@
     var height = null, weight = null;
     if (a.units === "imperial") {
       var ft = number(a.hft, "Height (feet)", "height-ft", 0, 9);
-      var inch = number(a.hin, "Height (inches)", "height-in", 0, ft ? 11.999 : 120);
+      var inch = number(a.hin, "Height (inches)", "height-in", 0, 120);
       if (ft !== null || inch !== null) {
         if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
         height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
@@ -490,6 +490,19 @@
         return out;
       },
 
+      /* the "What if…" tabs: the clicked (or Enter/Space-pressed) tab is shown */
+      chooseTab: function () {
+        var trig = ((window.dash_clientside.callback_context || {}).triggered || [])[0] || {};
+        var keys = ["district", "age", "height", "weight", "sex"];
+        var chosen = keys.filter(function (k) { return (trig.prop_id || "").indexOf("me-tab-" + k + ".") === 0; })[0] || "district";
+        var sel = keys.map(function (k) { return k === chosen ? "true" : "false"; });
+        var cls = keys.map(function (k) { return "tab-button" + (k === chosen ? " selected" : ""); });
+        var idx = keys.map(function (k) { return k === chosen ? 0 : -1; });
+        var style = keys.map(function (k) { return k === chosen ? {} : { display: "none" }; });
+        setTimeout(function () { window.dispatchEvent(new Event("resize")); }, 0);  // the shown chart takes its width
+        return sel.concat(cls, idx, style);
+      },
+
       /* metric ↔ imperial: convert the typed values instead of emptying them */
       toggleUnits: function (units, hcm, hft, hin, wkg, wlb) {
         var hide = { display: "none" }, keep = nu();
@@ -520,15 +533,12 @@
 
       /* ?country=… only; an opened link's #fragment follows the edits (so a reload shows what the address claims) */
       syncAddress: function (country) {
-        var q = new URLSearchParams(window.location.search);
-        var keep = new URLSearchParams();
+        var keep = new URLSearchParams(), q = new URLSearchParams(window.location.search);
         if (country) keep.set("country", country);
         if (q.get("presenter")) keep.set("presenter", q.get("presenter"));
         var hash = window.location.hash;
-        if (q.get("district") && (!hash || hash.length < 2)) hash = "#district=" + encodeURIComponent(q.get("district"));
-        if (hash && hash.length > 1) {
-          var a = Array.prototype.slice.call(arguments, 1);
-          hash = "#" + fragmentOf(a).toString();
+        if (hash && hash.length > 1 && window.__meFragmentApplied) {
+          hash = "#" + fragmentOf(Array.prototype.slice.call(arguments, 1)).toString();
           if (hash === "#") hash = "";
         }
         window.history.replaceState(window.history.state, "", window.location.pathname + (keep.toString() ? "?" + keep.toString() : "") + hash);
@@ -574,6 +584,7 @@
           if ((districtOptions || []).some(function (o) { return o.value === f.get("district"); })) dist = f.get("district");
           else { dist = null; notes.push("Unknown district \u201c" + f.get("district").slice(0, 20) + "\u201d in the link; please choose one."); }
         }
+        window.__meFragmentApplied = !!(hash && hash.length > 1);
         var notice = NU;
         if (notes.length) notice = (notices || []).concat(notes.map(function (n) { return h("Div", { className: "warning", role: "status" }, n); }));
         return [str("sex", ["female", "male"]), ages, str("units", ["metric", "imperial"]), num("hcm"), num("hft"), num("hin"),
@@ -591,6 +602,39 @@
     });
     return f;
   }
+
+  // arrow keys move between the tabs (WAI-ARIA tabs pattern); Enter and Space press the focused button
+  document.addEventListener("keydown", function (ev) {
+    var tab = ev.target && ev.target.getAttribute && ev.target.getAttribute("role") === "tab" ? ev.target : null;
+    if (!tab || ["ArrowRight", "ArrowLeft", "Home", "End"].indexOf(ev.key) < 0) return;
+    var tabs = Array.prototype.slice.call(tab.parentNode.querySelectorAll("[role=tab]"));
+    var i = tabs.indexOf(tab), n = tabs.length;
+    var j = ev.key === "ArrowRight" ? (i + 1) % n : ev.key === "ArrowLeft" ? (i - 1 + n) % n : ev.key === "Home" ? 0 : n - 1;
+    ev.preventDefault();
+    tabs[j].focus();
+    tabs[j].click();
+  });
+
+  // a reopened dropdown focuses its selected option, so typing did not search (issue 16): give the
+  // search box the focus whenever a dropdown of this page opens, and send typed letters there
+  function searchBox() {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll("input.dash-dropdown-search"));
+    return boxes.filter(function (b) { return b.offsetParent !== null; })[0] || null;
+  }
+  document.addEventListener("click", function (ev) {
+    if (!ev.target || !ev.target.closest || !ev.target.closest("#me-district, #me-ages, #me-k")) return;
+    setTimeout(function () {
+      var box = searchBox(), a = document.activeElement;
+      if (box && a && a !== box && a.classList && a.classList.contains("dash-options-list-option-checkbox")) box.focus();
+    }, 30);
+  }, true);
+  document.addEventListener("keydown", function (ev) {
+    var a = ev.target;
+    if (!a || !a.classList || !a.classList.contains("dash-options-list-option-checkbox") || ev.key.length !== 1 || ev.ctrlKey || ev.metaKey) return;
+    var box = searchBox();
+    if (!box) return;
+    box.focus();
+  }, true);
 
   window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, shortNumber: shortNumber, tables: TABLES };
 })();

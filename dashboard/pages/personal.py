@@ -23,6 +23,9 @@ from dashboard.views.personal import (
     map_figure,
     page_config,
     results_section,
+    TABS,
+    panel_id,
+    tab_id,
 )
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
@@ -203,6 +206,17 @@ clientside_callback(
     State(ID["district"], "value"),
     State(ID["notice"], "children"),
     prevent_initial_call="initial_duplicate",
+)
+
+# the "What if…" tabs (no answers involved)
+clientside_callback(
+    _cs("chooseTab"),
+    *[Output(tab_id(k), "aria-selected") for k, _ in TABS],
+    *[Output(tab_id(k), "className") for k, _ in TABS],
+    *[Output(tab_id(k), "tabIndex") for k, _ in TABS],
+    *[Output(panel_id(k), "style") for k, _ in TABS],
+    *[Input(tab_id(k), "n_clicks") for k, _ in TABS],
+    prevent_initial_call=True,
 )
 
 __all__ = ["layout", "on_country", "has_map"]

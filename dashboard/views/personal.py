@@ -305,16 +305,7 @@ def results_section():
             html.H2("Risk of re-identification"),
             html.Div(id=ID["reid"], className="cards"),
             html.H2("What if…"),
-            dcc.Tabs(
-                [
-                    dcc.Tab(graph("what-district"), label="District", value="district"),
-                    dcc.Tab(graph("what-age"), label="Age", value="age"),
-                    dcc.Tab(graph("what-height"), label="Height", value="height"),
-                    dcc.Tab(graph("what-weight"), label="Weight", value="weight"),
-                    dcc.Tab(graph("what-sex"), label="Sex", value="sex"),
-                ],
-                id=ID["tabs"], value="district",
-            ),
+            what_if_tabs(graph),
             html.H2("Widen or withhold"),
             html.Div(id=ID["changes"]),
             html.H2("How to stay in a crowd"),
@@ -324,6 +315,36 @@ def results_section():
         className="results-panel",
         **{"aria-label": "Your anonymity set"},
     )
+
+
+#: The "What if…" tabs: (key, label).
+TABS = (("district", "District"), ("age", "Age"), ("height", "Height"), ("weight", "Weight"), ("sex", "Sex"))
+
+
+def tab_id(key: str) -> str:
+    return _id(f"tab-{key}")
+
+
+def panel_id(key: str) -> str:
+    return _id(f"panel-{key}")
+
+
+def what_if_tabs(graph) -> html.Div:
+    """Tabs people can reach and operate by keyboard: role=tab buttons (Enter/Space, arrow keys), role=tabpanel."""
+    buttons = [
+        html.Button(label, id=tab_id(key), n_clicks=0, role="tab", className="tab-button" + (" selected" if i == 0 else ""),
+                    tabIndex=0 if i == 0 else -1,
+                    **{"aria-selected": "true" if i == 0 else "false", "aria-controls": panel_id(key)})
+        for i, (key, label) in enumerate(TABS)
+    ]
+    panels = [
+        html.Div(graph(f"what-{key}"), id=panel_id(key), role="tabpanel", className="tab-panel",
+                 style={} if i == 0 else {"display": "none"}, **{"aria-labelledby": tab_id(key)})
+        for i, (key, _) in enumerate(TABS)
+    ]
+    return html.Div([html.Div(buttons, role="tablist", className="tab-list", id=ID["tabs"],
+                              **{"aria-label": "What if one answer were different"}), *panels],
+                    className="what-if-tabs")
 
 
 def warm() -> None:
