@@ -52,101 +52,25 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the Dash protocol helpers live with the tests that use them too
+
+from dash_protocol import (  # noqa: E402
+    PATCH_KEY,
+    ROUTER_OUTPUT,
+    _is_wildcard,
+    _key,
+    callback_body,
+    registered_pages,
+    split_output,
+    walk_components,
+)
 
 TARGETS = {"p95_ms": 300.0, "rss_mb": 1024.0, "cold_start_s": 5.0}
 RELOAD_P = 0.2  # share of page visits that are full loads (the rest follow a navbar link)
-ROUTER_OUTPUT = ".._pages_content.children..._pages_store.data.."
-PATCH_KEY = "__dash_patch_update"
 # inputs a person never "changes" directly (the page or the browser sets them)
 PASSIVE_PROPS = {"data", "n_intervals", "hash", "pathname", "search", "href", "active_cell", "selected_rows",
                  "derived_virtual_data", "relayoutData", "hoverData", "modified_timestamp", "loading_state",
                  "page_current", "sort_by", "filter_query", "style", "options", "columns", "figure", "disabled"}
-
-
-# --------------------------------------------------------------------------- Dash protocol helpers
-
-
-def split_output(output: str) -> tuple[list[dict], bool]:
-    """The outputs of a callback from its ``output`` string: ``..a.b...c.d..`` (multi) or ``a.b``."""
-    multi = output.startswith("..") and output.endswith("..")
-    parts = output[2:-2].split("...") if multi else [output]
-    outs = []
-    for part in parts:
-        ident, prop = part.rsplit(".", 1)
-        outs.append({"id": json.loads(ident) if ident.startswith("{") else ident, "property": prop})
-    return outs, multi
-
-
-def _key(ident, prop: str) -> tuple[str, str]:
-    ident = json.dumps(ident, sort_keys=True, separators=(",", ":")) if isinstance(ident, dict) else ident
-    return ident, prop.split("@", 1)[0]
-
-
-def _is_wildcard(ident) -> bool:
-    return isinstance(ident, dict) and any(isinstance(v, list) for v in ident.values())
-
-
-def callback_body(dep: dict, state: dict, changed: list[str] | None = None) -> dict:
-    """The ``/_dash-update-component`` body the Dash renderer would send for a callback.
-
-    ``dep`` is one entry of ``/_dash-dependencies``; ``state`` maps ``(id, prop)``
-    to the current value (a missing key is sent without a value, as the renderer
-    sends undefined props); ``changed`` are the ``"id.prop"`` that triggered it
-    (empty for an initial call).  Pattern-matching (wildcard) dependencies are sent
-    as empty lists.
-    """
-    outputs, multi = split_output(dep["output"])
-
-    def item(d):
-        if _is_wildcard(d["id"]):
-            return []
-        out = {"id": d["id"], "property": d["property"]}
-        key = _key(d["id"], d["property"])
-        if key in state:
-            out["value"] = state[key]
-        return out
-
-    body = {
-        "output": dep["output"],
-        "outputs": outputs if multi else outputs[0],
-        "inputs": [item(d) for d in dep["inputs"]],
-        "changedPropIds": list(changed or []),
-    }
-    if dep.get("state"):
-        body["state"] = [item(d) for d in dep["state"]]
-    return body
-
-
-def walk_components(tree, found: dict | None = None) -> dict:
-    """``{id: (type, props)}`` of every component with an id in a layout (JSON) tree."""
-    found = {} if found is None else found
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            props = node.get("props")
-            if isinstance(props, dict) and "type" in node:
-                ident = props.get("id")
-                if ident is not None:
-                    key = json.dumps(ident, sort_keys=True, separators=(",", ":")) if isinstance(ident, dict) else ident
-                    found[key] = (node.get("type"), props)
-                stack.extend(v for v in props.values() if isinstance(v, (list, dict)))
-    return found
-
-
-def registered_pages() -> list[str]:
-    """URL paths of every page in ``dash.page_registry`` (path variables filled with "x")."""
-    import dash
-
-    from dashboard.app import app  # noqa: F401 - registers the pages
-
-    paths = set()
-    for page in dash.page_registry.values():
-        template = page.get("path_template")
-        paths.add(re.sub(r"<[^>]+>", "x", template) if template else page["path"])
-    return sorted(paths)
 
 
 # --------------------------------------------------------------------------- the app's structure

@@ -16,8 +16,8 @@ import pandas as pd
 
 from .schema import (
     BODY_PRIOR_COLUMNS,
-    SEXES,
     LINE_COLUMN,
+    SEXES,
     LoaderError,
     SourceFile,
     parse_count,

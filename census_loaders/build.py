@@ -20,7 +20,13 @@ from typing import Callable
 import pandas as pd
 
 from . import geometry as geo
-from .registry import AUXILIARY_MODULE, BODY_PRIORS_MODULE, DEFAULT_BODY_PRIOR_COUNTRY, MICRODATA_LOADERS, POPULATION_LOADERS
+from .registry import (
+    AUXILIARY_MODULE,
+    BODY_PRIORS_MODULE,
+    DEFAULT_BODY_PRIOR_COUNTRY,
+    MICRODATA_LOADERS,
+    POPULATION_LOADERS,
+)
 from .schema import CountryData, LoaderError, SourceFile, validate_fraction_table, validate_population
 
 SCHEMA_VERSION = 1

@@ -1,4 +1,4 @@
-"""Shared widgets: a labelled field, a card, a command block, an error box and a plain table.
+"""Shared widgets: a labelled field, a card, a command block, an error box, a plain table and a data table.
 
 Plain functions that return Dash components (no callbacks, no state), used by the
 views (:mod:`dashboard.views`) so every page draws these the same way.
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from dash import dcc, html
+from dash import dash_table, dcc, html
+from dash.dash_table.Format import Format, Group
 
 
 def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:
@@ -87,4 +88,52 @@ def kv_table(pairs: list[tuple[str, str]], caption: str, *, class_name: str = "t
         [html.Caption(caption),
          html.Tbody([html.Tr([html.Th(k, scope="row"), html.Td(v)]) for k, v in pairs])],
         className=class_name,
+    )
+
+
+#: How every sortable data table looks (explorer country tables, About page): text left, numbers
+#: right (DataTable's default for numeric columns), wrapping cells, a light header.
+TABLE_STYLE = dict(
+    style_table={"overflowX": "auto"},
+    style_cell={"whiteSpace": "normal", "height": "auto", "padding": "4px 8px", "minWidth": "56px", "maxWidth": "220px"},
+    style_header={"fontWeight": "600", "backgroundColor": "#f4f6f8", "textAlign": "center"},
+)
+#: The filter row's hint (DataTable's own, "filter data...", is cut off in narrow columns).
+FILTER_HINT = "filter…"
+
+
+def data_table(rows: list[dict], table_id: str, *, page_size: int = 15, nowrap: tuple[str, ...] = (),
+               class_names: dict[str, str] | None = None) -> dash_table.DataTable:
+    """A sortable, filterable, exportable table of ``rows`` (numbers with thousands separators).
+
+    ``nowrap`` columns never wrap (dates, codes); ``class_names`` gives columns a look:
+    ``"sha256"`` (a small monospace hash that may break anywhere) or ``"path"`` (breaks anywhere).
+    """
+    numeric = Format(group=Group.yes)
+    first = rows[0] if rows else {}
+    columns = [
+        {"name": c, "id": c, "type": "numeric", "format": numeric}
+        if isinstance(v, (int, float)) and not isinstance(v, bool) else {"name": c, "id": c}
+        for c, v in first.items()
+    ]
+    style_cell_conditional = [{"if": {"column_id": c}, "textAlign": "left"} for c, v in first.items()
+                              if not isinstance(v, (int, float)) or isinstance(v, bool)]
+    style_cell_conditional += [{"if": {"column_id": c}, "whiteSpace": "nowrap"} for c in nowrap]
+    looks = {
+        "sha256": {"fontFamily": "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", "fontSize": "12px",
+                   "wordBreak": "break-all", "minWidth": "150px", "maxWidth": "150px"},
+        "path": {"wordBreak": "break-all"},
+    }
+    style_cell_conditional += [{"if": {"column_id": c}, **looks[look]} for c, look in (class_names or {}).items()]
+    return dash_table.DataTable(
+        id=table_id,
+        data=rows,
+        columns=columns,
+        sort_action="native",
+        filter_action="native",
+        filter_options={"placeholder_text": FILTER_HINT},
+        page_size=page_size,
+        export_format="csv",
+        style_cell_conditional=style_cell_conditional,
+        **TABLE_STYLE,
     )

@@ -1,6 +1,7 @@
-"""Component ids, from one place: ``ids.page_component(page, name)`` → ``"page-name"``.
+"""Component ids, from one place: the shell's ids, and ``ids.make(page, name)`` → ``"page-name"``.
 
-Pages import their ids from here so callbacks, layouts and tests agree.
+Each view (:mod:`dashboard.views`) builds its page's id table with :func:`make`; the page's
+layout, its callbacks and the tests read that table, so they agree.
 """
 from __future__ import annotations
 

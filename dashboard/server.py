@@ -207,9 +207,10 @@ def district_geojson(code: str):
     Map figures reference this URL (``figures.maps.geojson_url``) instead of
     carrying the geometry, so a map callback answers in kilobytes, not megabytes.
     """
+    from flask import abort, send_file
+
     import census_loaders
     from census_loaders.paths import cache_dir
-    from flask import abort, send_file
 
     if code not in census_loaders.countries():
         abort(404)

@@ -44,7 +44,7 @@ def dash_page(cache_root):
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory, cache_root):
     """The real app under gunicorn on a free loopback port, for the whole session."""
-    from browser_support import running_server, require_chromium
+    from browser_support import require_chromium, running_server
 
     require_chromium()
     log = tmp_path_factory.mktemp("server") / "server.log"

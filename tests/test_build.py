@@ -40,6 +40,7 @@ def _mirror_raw(raw_root: Path, dest: Path) -> Path:
     return dest
 
 
+@pytest.mark.slow  # a fresh interpreter or a full build: seconds
 def test_build_twice_gives_the_same_bytes(raw_root, tmp_path, small_registry):
     a, b = tmp_path / "a", tmp_path / "b"
     cache_build.build(raw_root, a, log=lambda m: None)

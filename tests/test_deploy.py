@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 # typed answers (the personal page keeps them in the browser); must never reach a cache, a log or a file
 SECRET_HEIGHT, SECRET_WEIGHT, SECRET_FACT = 181.37, 77.73, "uses-secret-app-4711"
@@ -51,10 +50,11 @@ def _personal_body(**overrides):
     """The personal page's only server request: its country callback (issue 15: the answers are handled in the
     browser and have no server callback to go to; tests/test_page_personal.py checks the callback map).  The
     secrets below are in the renderer's state but, as in the browser, not in the request."""
-    from load_test import callback_body
+    from dash_protocol import callback_body
 
     from dashboard.app import app
 
+    app.server.test_client().get("/")  # Dash moves the pages' callbacks into the app on its first request
     deps = app._callback_list
     dep = next(d for d in deps if d["output"].startswith("..me-district.options"))
     assert not dep.get("clientside_function")
@@ -152,7 +152,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
         raise ValueError(f"secret {SECRET_HEIGHT} {SECRET_FACT}")
 
     monkeypatch.setattr(personal, "country_choices", boom)
-    from load_test import callback_body
+    from dash_protocol import callback_body
 
     from dashboard.app import app
 
@@ -168,7 +168,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
 
 def test_a_failing_page_layout_shows_a_message(client, monkeypatch, caplog):
     import dash
-    from load_test import ROUTER_OUTPUT, callback_body
+    from dash_protocol import ROUTER_OUTPUT, callback_body
 
     from dashboard.app import app
 
@@ -335,6 +335,7 @@ def test_filesystem_cache_is_the_default(cache_root, tmp_path, monkeypatch):
     assert type(app_cache.cache).__name__ == "FileSystemCache" or os.environ.get("REDIS_URL")
 
 
+@pytest.mark.slow  # a fresh interpreter or a full build: seconds
 def test_app_cache_works_in_a_fresh_process_with_the_filesystem_backend(cache_root, tmp_path):
     code = (
         "from dashboard.app import server; from dashboard.cache import cache;"
@@ -403,6 +404,7 @@ def test_redis_backend_when_redis_url_is_set(cache_root, redis_url, monkeypatch)
     assert b"anonset:probe" in keys
 
 
+@pytest.mark.slow  # a fresh interpreter or a full build: seconds
 def test_app_uses_redis_in_a_fresh_process_and_stores_nothing_personal(cache_root, redis_url):
     """The real app with REDIS_URL: cache in Redis, /healthz ok, and a personal profile leaves no trace there."""
     import redis
@@ -455,21 +457,24 @@ PERSONAL_NAMES = {"sex", "age", "ages", "height", "weight", "h_cm", "w_kg", "h_f
 
 
 def test_memoised_functions_take_no_personal_attributes():
-    """Every @cache.memoize / @cache.cached / lru_cache in the pages and figures is keyed by non-personal data."""
-    offenders = []
+    """Every @cache.memoize / @cache.cached / lru_cache / memo.lru in the app is keyed by non-personal data."""
+    offenders, seen = [], set()
     for path in sorted((ROOT / "dashboard").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             names = {ast.unparse(d).split("(")[0] for d in node.decorator_list}
-            if not any(n.endswith(("memoize", "cached", "lru_cache", "functools.cache", "cache")) for n in names):
+            if not any(n.endswith(("memoize", "cached", "lru_cache", "functools.cache", "cache", "memo.lru"))
+                       for n in names):
                 continue
+            seen.add(f"{path.stem}.{node.name}")
             params = {a.arg for a in (*node.args.args, *node.args.kwonlyargs)}
             bad = params & PERSONAL_NAMES
             if bad:
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}({', '.join(sorted(bad))})")
     assert offenders == []
+    assert {"personal.map_figure", "scaling.law_figure", "explorer._district_names"} <= seen  # the scan sees them
 
 
 def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cache_root, monkeypatch, capsys):
@@ -503,7 +508,6 @@ def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
 def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
     """The README's first command: a production server, no red warning, no line per request."""
     import requests
-
     from browser_support import free_port
 
     port = free_port()

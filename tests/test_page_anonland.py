@@ -7,12 +7,12 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from page_checks import checked_figure, component_text
 from dash import html, no_update
+from page_checks import checked_figure, component_text
 
+from dashboard import jobs
 from dashboard.core import anonland as core
 from dashboard.figures import anonland as figs
-from dashboard import jobs
 from dashboard.views import anonland as V
 
 

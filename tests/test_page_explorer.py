@@ -10,8 +10,8 @@ import pandas as pd
 import plotly
 import plotly.graph_objects as go
 import pytest
-from page_checks import checked_figure, component_text
 from dash import html
+from page_checks import checked_figure, component_text
 
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario
@@ -533,3 +533,15 @@ def test_country_options_come_from_the_catalog():
 
     options = catalog.country_options(cl.manifest())
     assert [o["value"] for o in options] == cl.countries() and {"label": "Germany (DE)", "value": "DE"} in options
+
+
+def test_selection_after_takes_the_trigger_as_an_argument(cache_root):
+    """The view decides the selection without a Dash context: the trigger is passed in."""
+    click = {"points": [{"location": "11000"}]}
+    assert V.selection_after(V.ID["map"], click, None, "DE", None) == {"country": "DE", "district": "11000"}
+    assert V.selection_after(V.ID["map"], click, None, "DE", {"country": "DE", "district": "11000"}) is V.no_update
+    assert V.selection_after(V.ID["map"], {"points": []}, None, "DE", None) is V.no_update
+    assert V.selection_after(V.ID["district-table"], None, {"row_id": "05315"}, "DE", None) == {
+        "country": "DE", "district": "05315"}
+    assert V.selection_after(V.ID["scenario"], None, None, "US", {"country": "DE", "district": "11000"}) is None
+    assert V.selection_after(V.ID["scenario"], None, None, "DE", {"country": "DE", "district": "11000"}) is V.no_update

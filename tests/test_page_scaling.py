@@ -11,9 +11,9 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from page_checks import checked_figure, component_text
 from dash import html
 from dash.exceptions import PreventUpdate
+from page_checks import checked_figure, component_text
 
 from dashboard import forms
 from dashboard.core import census_partition as cp

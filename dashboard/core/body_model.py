@@ -721,14 +721,8 @@ class CountryModel:
             self._cache[key] = make()
         return self._cache[key]
 
-    # ---- memos other modules keep on a model (public: nobody outside reaches into ``_cache``)
-
     def memo(self, key, make):
-        """The value memoised on this model under ``key`` (hashable), made by ``make()`` the first time.
-
-        For values that depend only on the model (a fraction table on its grid, country totals);
-        they live as long as the model does.  ``make`` raising stores nothing.
-        """
+        """Public memo API (nobody reaches into ``_cache``): the value memoised under ``key``, made by ``make()`` once (a raising make stores nothing)."""
         return self._memo(("memo", key), make)
 
     def memo_lru(self, bucket: str, key, make, maxsize: int):
@@ -746,16 +740,13 @@ class CountryModel:
         return value
 
     def forget(self, bucket: str | None = None) -> None:
-        """Drop this model's memos: one bucket (e.g. ``"joints"``, an LRU bucket's name) or all of them."""
+        """Drop this model's memos: one bucket (``"joints"``, an LRU bucket's name) or, without one, all."""
         with _LOCK:
-            if bucket is None:
-                self._cache.clear()
-            else:
-                self._cache.pop(bucket, None)
-                self._cache.pop(("lru", bucket), None)
+            for key in ([*self._cache] if bucket is None else [bucket, ("lru", bucket)]):
+                self._cache.pop(key, None)
 
     def district_lookup(self) -> dict:
-        """``{"id": {district id: index}, "name": {…}}`` (memoised)."""
+        """``{"id": {district id: index}, "name": {casefolded name: [indices]}}`` (memoised)."""
         return self._memo("district_lookup", self._district_lookup)
 
     # ---- band probabilities

@@ -9,7 +9,8 @@ def country_options(manifest: dict) -> list[dict]:
 
 
 def source_rows(manifest: dict) -> list[dict]:
-    """One row per (data set, source file): what was used, by whom, under which licence."""
+    """One row per (data set, source file): what was used, by whom, under which licence, and the
+    file's sha256 (so anyone can check that a cited file is the one the cache was built from)."""
     rows = []
     for code, d in sorted(manifest["datasets"].items()):
         for kind, sources in (("population", d["sources"]), ("boundaries", (d.get("boundaries") or {}).get("sources", []))):
@@ -23,6 +24,7 @@ def source_rows(manifest: dict) -> list[dict]:
                         "date": s["reference_date"],
                         "licence": s["licence"],
                         "file": s["file"],
+                        "sha256": s["sha256"],
                     }
                 )
     for country, p in sorted(manifest.get("body_priors", {}).items()):
@@ -36,6 +38,7 @@ def source_rows(manifest: dict) -> list[dict]:
                     "date": s["reference_date"],
                     "licence": s["licence"],
                     "file": s["file"],
+                    "sha256": s["sha256"],
                 }
             )
     for key, a in sorted(manifest.get("auxiliary", {}).items()):
@@ -49,6 +52,21 @@ def source_rows(manifest: dict) -> list[dict]:
                     "date": s["reference_date"],
                     "licence": s["licence"],
                     "file": s["file"],
+                    "sha256": s["sha256"],
+                }
+            )
+    for key, m in sorted(manifest.get("microdata", {}).items()):
+        for s in m["sources"]:
+            rows.append(
+                {
+                    "data set": m["name"],
+                    "kind": "individual records",
+                    "publisher": s["publisher"],
+                    "table": s["table_id"],
+                    "date": s["reference_date"],
+                    "licence": s["licence"],
+                    "file": s["file"],
+                    "sha256": s["sha256"],
                 }
             )
     return rows

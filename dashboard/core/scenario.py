@@ -42,8 +42,8 @@ from .body_model import (
     SEXES,
     format_age_band,
 )
-from .parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 from .errors import InputError
+from .parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 
 #: Countries shown when a link names none.
 DEFAULT_COUNTRIES: tuple[str, ...] = ("DE",)

@@ -1,1 +1,4 @@
-"""Pure figure builders: computed results → plotly Figures (no callbacks, no I/O)."""
+"""Pure figure builders: computed results → plain figure dicts in plotly.js's schema (no callbacks, no I/O).
+
+Columns are numpy arrays; no ``go.Figure`` is built per response (tests validate the dicts with it).
+"""

@@ -14,9 +14,21 @@ import pandas as pd
 
 from dashboard.core.formatting import format_count
 
-from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
 from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props
-from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, figure, labels, percent, short_number, vline
+from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
+from .style import (
+    HIGHLIGHT,
+    MUTED,
+    QUALITATIVE,
+    axis,
+    base_layout,
+    column,
+    figure,
+    labels,
+    percent,
+    short_number,
+    vline,
+)
 
 #: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
 SELECTED_COLOUR = HIGHLIGHT

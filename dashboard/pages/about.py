@@ -1,12 +1,12 @@
-"""About: what AnonSet computes, and every data source with its licence."""
+"""About: what AnonSet computes, and every data source with its licence and sha256."""
 from __future__ import annotations
 
 import dash
-from dash import dash_table, dcc, html
-from dash.dash_table.Format import Format, Group
+from dash import dcc, html
 
 import census_loaders
 from dashboard import ids
+from dashboard.components import data_table
 from dashboard.core.catalog import dataset_rows, source_rows
 
 dash.register_page(__name__, path="/about", name="About", title="AnonSet — about and sources", order=90)
@@ -29,25 +29,10 @@ Study*, and the re-identification and scaling laws of Rocher, Hendrickx & de Mon
 **Privacy.** What you type into AnonSet stays in your browser: it is never logged, stored or
 sent to another host, and the page loads nothing from the internet.
 """
-
-
-def _table(rows: list[dict], table_id: str) -> dash_table.DataTable:
-    numeric = Format(group=Group.yes)
-    columns = [
-        {"name": c, "id": c, "type": "numeric", "format": numeric} if isinstance(v, (int, float)) else {"name": c, "id": c}
-        for c, v in (rows[0] if rows else {}).items()
-    ]
-    return dash_table.DataTable(
-        id=table_id,
-        data=rows,
-        columns=columns,
-        sort_action="native",
-        filter_action="native",
-        page_size=15,
-        export_format="csv",
-        style_table={"overflowX": "auto"},
-        style_cell={"textAlign": "left", "whiteSpace": "normal", "height": "auto"},
-    )
+SHA_NOTE = (
+    "Each file's sha256 is the checksum of the published file the cache was built from "
+    "(`sha256sum` on it gives the same value), so a citation can be checked byte for byte."
+)
 
 
 def layout(**_query) -> html.Div:
@@ -59,7 +44,7 @@ def layout(**_query) -> html.Div:
         {
             "code": r["code"], "name": r["name"], "districts": r["districts"], "district": r["district_label"],
             "population": r["population"], "date": r["reference_date"], "map": "yes" if r["map"] else "no",
-            "body statistics": r["body_prior_source"],
+            "body statistics": r["body_prior_source"].replace("Statistisches Bundesamt (Destatis)", "Destatis"),
         }
         for r in dataset_rows(manifest)
     ]
@@ -72,9 +57,11 @@ def layout(**_query) -> html.Div:
                 "Countries without their own height and weight statistics borrow Germany's "
                 "(Mikrozensus 2017); this is marked “borrowed” here and on every result."
             ),
-            _table(datasets, ids.make(PAGE, "datasets")),
+            data_table(datasets, ids.make(PAGE, "datasets"), nowrap=("code", "date")),
             html.H2("Sources and licences"),
-            _table(source_rows(manifest), ids.make(PAGE, "sources")),
+            dcc.Markdown(SHA_NOTE),
+            data_table(source_rows(manifest), ids.make(PAGE, "sources"), nowrap=("date",),
+                       class_names={"sha256": "sha256", "file": "path"}),
         ],
-        className="prose",
+        className="prose about",
     )

@@ -24,7 +24,7 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import command_snippet, field
+from dashboard.components import TABLE_STYLE, command_snippet, field
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
@@ -34,7 +34,6 @@ from dashboard.views.explorer import (
     ID,
     LOG,
     SORRY,
-    TABLE_STYLE,
     cdf_note,
     cli_snippets,
     country_table_rows,
@@ -58,6 +57,7 @@ from dashboard.views.explorer import (
     scenario_from_store,
     scenario_notes,
     selected_district,
+    selection_after,
 )
 
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
@@ -233,21 +233,7 @@ def on_select(click, active_cell, query, selected):
         code = scenario_from_store(query).countries[0]
     except Exception:  # noqa: BLE001 - no valid scenario: keep what there is
         return no_update
-    trigger = ctx.triggered_id if ctx.triggered else None
-    district = None
-    if trigger == ID["map"] and click:
-        try:
-            district = str(click["points"][0]["location"])
-        except (TypeError, KeyError, IndexError):
-            return no_update
-    elif trigger == ID["district-table"] and active_cell and active_cell.get("row_id") is not None:
-        district = str(active_cell["row_id"])
-    if district is not None:
-        new = {"country": code, "district": district}
-        return new if new != selected else no_update
-    if selected and selected.get("country") != code:
-        return None
-    return no_update
+    return selection_after(ctx.triggered_id if ctx.triggered else None, click, active_cell, code, selected)
 
 
 @callback(

@@ -24,13 +24,13 @@ import pandas as pd
 from dash import dcc, html, no_update
 
 from dashboard import forms, ids
-from dashboard.jobs import job_status, valid_job
 from dashboard.components import card, field, kv_table, table
 from dashboard.core import anonland as core
-from dashboard.core.errors import InputError
 from dashboard.core import memo
+from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
 from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.jobs import job_status, valid_job
 
 PAGE = "anonland"
 LOG = logging.getLogger("anonset.anonland")

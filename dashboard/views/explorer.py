@@ -27,7 +27,7 @@ import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.components import apology, card, error_box, field
 from dashboard.core import aggregates as ag
-from dashboard.core import catalog
+from dashboard.core import catalog, memo
 from dashboard.core.body_model import (
     DEFAULT_BMI_RANGE,
     DEFAULT_STUDY,
@@ -35,7 +35,6 @@ from dashboard.core.body_model import (
     load_country_model,
 )
 from dashboard.core.errors import InputError
-from dashboard.core import memo
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
@@ -553,12 +552,6 @@ COUNTRY_COLUMNS = [
     {"name": ["without both outer quartiles", "% of mean"], "id": "mean_middle_half_pct", "type": "numeric",
      "format": {"specifier": ".1f"}},
 ]
-#: Text columns left-aligned, numbers right-aligned (DataTable's default for numeric columns).
-TABLE_STYLE = dict(
-    style_table={"overflowX": "auto"},
-    style_cell={"whiteSpace": "normal", "height": "auto", "padding": "4px 8px", "minWidth": "56px", "maxWidth": "220px"},
-    style_header={"fontWeight": "600", "backgroundColor": "#f4f6f8", "textAlign": "center"},
-)
 
 
 def scenario_notes(s: Scenario) -> list:
@@ -645,6 +638,25 @@ def error_for(exc: Exception, where: str) -> html.Div:
     if isinstance(exc, InputError):
         return error_box(str(exc))
     return apology(LOG, SORRY, "explorer %s: %s", where, type(exc).__name__)
+
+
+def selection_after(trigger, click, active_cell, code: str, selected):
+    """The selection after ``trigger`` fired: a map click or a table row selects its district, a new first
+    country clears it; ``no_update`` when nothing changes (pure: the trigger is an argument)."""
+    district = None
+    if trigger == ID["map"] and click:
+        try:
+            district = str(click["points"][0]["location"])
+        except (TypeError, KeyError, IndexError):
+            return no_update
+    elif trigger == ID["district-table"] and active_cell and active_cell.get("row_id") is not None:
+        district = str(active_cell["row_id"])
+    if district is not None:
+        new = {"country": code, "district": district}
+        return new if new != selected else no_update
+    if selected and selected.get("country") != code:
+        return None
+    return no_update
 
 
 def selected_district(selected, code: str) -> str | None:

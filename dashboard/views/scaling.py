@@ -30,12 +30,11 @@ from dash.exceptions import PreventUpdate
 import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.components import card, command_block, field
-from dashboard.core import aggregates, catalog, pyc, pyc_fit
+from dashboard.core import aggregates, catalog, memo, pyc, pyc_fit
 from dashboard.core import census_partition as cp
 from dashboard.core.body_model import BAND_WIDTHS, SEXES
-from dashboard.core.formatting import format_count
 from dashboard.core.errors import InputError
-from dashboard.core import memo
+from dashboard.core.formatting import format_count
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario
 from dashboard.figures import scaling as figs
