@@ -13,10 +13,9 @@ import dash
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from . import cache as cache_module
-from . import ids
+from . import ids, tables_route
 from . import server as server_module
 from . import settings as settings_module
-from . import tables_route
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings_module.load()

@@ -44,18 +44,22 @@ from .errors import InputError
 from .fractions import preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH
 
-#: Body models a table can be made for.  ``paper`` is the independent-normals model
-#: of SPEC §1.1; v2 joins when the core offers it (see :func:`available_models`).
 TABLE_VERSION = 1
+#: Body models the browser engine can combine: ``paper`` (SPEC §1.1) multiplies each body
+#: group's height and weight probabilities, which the interval tables give exactly.  v2
+#: (SPEC §1.6) correlates them, so it needs a joint table per pair of intervals; until the
+#: tables carry one, the page offers the paper model only (and says so).
+ENGINE_MODELS: tuple[str, ...] = ("paper",)
 
 
 def available_models() -> tuple[str, ...]:
-    """The body models the core offers (``paper`` always; ``v2`` once the core has it)."""
-    return tuple(getattr(bm, "MODELS", ("paper",)))
+    """The body models both the core and the browser engine offer."""
+    return tuple(m for m in getattr(bm, "MODELS", ("paper",)) if m in ENGINE_MODELS) or ("paper",)
 
 
 def default_model() -> str:
-    return getattr(bm, "DEFAULT_MODEL", "paper")
+    core_default = getattr(bm, "DEFAULT_MODEL", "paper")
+    return core_default if core_default in available_models() else available_models()[0]
 
 
 def check_params(code: str, model: str | None, hw, ww, codes) -> tuple[str, str, int, int]:

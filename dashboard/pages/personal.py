@@ -15,6 +15,7 @@ from dashboard import ids
 from dashboard.views.personal import (
     DEFAULT_COUNTRY,
     ID,
+    TABS,
     answer_section,
     country_choices,
     data_note,
@@ -22,9 +23,8 @@ from dashboard.views.personal import (
     has_map,
     map_figure,
     page_config,
-    results_section,
-    TABS,
     panel_id,
+    results_section,
     tab_id,
 )
 
