@@ -96,11 +96,19 @@
       profile.district = a.district;
     } else profile.district = null;
     profile.sex = a.sex === "female" || a.sex === "male" ? a.sex : null;
-    profile.ages = (a.ages || []).map(function (label) {
+    var picked = {};
+    (a.ages || []).forEach(function (label) {
+      var m = /^5y:(\d+)$/.exec(label);
+      if (m) {  // a five-year block of single-year groups (GB)
+        var lo = Number(m[1]);
+        t.ages.forEach(function (g, i) { if (g.lo >= lo && g.hi !== null && g.hi <= lo + 5) picked[i] = true; });
+        return;
+      }
       var i = T.ageLabels.indexOf(label);
       if (i < 0) throw new Bad("ages", "Age group: choose from the list");
-      return i;
+      picked[i] = true;
     });
+    profile.ages = Object.keys(picked).map(Number).sort(function (x, y) { return x - y; });
     var height = null, weight = null;
     if (a.units === "imperial") {
       var ft = number(a.hft, "Height (feet)", "height-ft", 0, 9);

@@ -327,3 +327,21 @@ def test_district_search_finds_english_names_after_reopening(app_url, page):
     choose_option(pg, "me-district", "Munich", "09162")
     choose_option(pg, "me-district", "Cologne", "05315")
     pg.wait_for_function("document.querySelector('#me-district').innerText.includes('Köln')")
+
+
+def test_five_year_group_in_one_click_for_single_year_ages(app_url, page):
+    """GB counts single years of age: one option picks a five-year block, and the funnel says so."""
+    pg = page.page
+    pg.goto(f"{app_url.url}/?country=GB#district=E06000023&sex=male")
+    pg.wait_for_selector("#me-country", state="attached")
+    choose_option(pg, "me-ages", "40–45 (five", "5y:40")
+    pg.wait_for_function("document.querySelectorAll('#me-funnel-text li')[3]?.innerText.startsWith('40–45')")
+    from dashboard.core.body_model import load_country_model
+    from dashboard.core.cas import Profile, compute_cas
+
+    model = load_country_model("GB")
+    model = model.with_model("paper") if hasattr(model, "with_model") else model
+    expected = compute_cas(model, Profile("GB", "E06000023", "male", ages=((40, 45),)))
+    line = pg.locator("#me-funnel-text li").all_inner_texts()[3]
+    assert int(line.split(": ")[1].replace(",", "")) == int(expected.funnel[3].count)
+    assert page.console_errors == []

@@ -100,7 +100,7 @@ def country_choices(code: str) -> CountryChoices:
          "search": _search_text(str(model.district_names[i]), str(model.district_ids[i]))}
         for i in order
     ]
-    ages = [{"label": g.label, "value": g.label} for g in model.age_groups]
+    ages = five_year_picks(model.age_groups) + [{"label": g.label, "value": g.label} for g in model.age_groups]
     aux = [
         {"label": f"{t['name']}", "value": t["id"], "title": t.get("note", "")}
         for t in cl.auxiliary_tables(code)
@@ -114,6 +114,22 @@ def country_choices(code: str) -> CountryChoices:
         + (f" — borrowed from {prior['borrowed_from']} (no own statistics)." if prior.get("borrowed_from") else ".")
     )
     return CountryChoices(districts, ages, aux, note)
+
+
+def five_year_picks(groups) -> list[dict]:
+    """For single-year census ages (GB): one option per five-year block, picking its five groups at once.
+
+    The value ``5y:40`` stands for the groups inside [40, 45); the browser expands it.
+    """
+    singles = [g for g in groups if g.hi - g.lo == 1]
+    if len(singles) < len(groups) / 2:
+        return []
+    los = {g.lo for g in singles}
+    out = []
+    for lo in sorted({5 * (int(g.lo) // 5) for g in singles}):
+        if all(lo + i in los for i in range(5)):
+            out.append({"label": f"{lo:g}–{lo + 5:g} (five single years)", "value": f"5y:{lo:g}"})
+    return out
 
 
 def data_note(code: str, choices: CountryChoices) -> str:
