@@ -35,7 +35,10 @@
   function formatCount(x) {
     if (typeof x !== "number" || !isFinite(x)) return "\u2013";
     var n = Math.floor(Math.max(x, 0));
-    return n.toLocaleString("en-US", { maximumFractionDigits: 0, useGrouping: true });
+    if (n >= 1e21) return n.toLocaleString("en-US", { maximumFractionDigits: 0 });
+    var s = String(n), out = "";  // no Intl: a map's hover formats thousands of counts per answer
+    for (var i = s.length; i > 0; i -= 3) out = s.slice(Math.max(0, i - 3), i) + (out ? "," + out : "");
+    return out;
   }
 
   function formatBand(band, kind) {

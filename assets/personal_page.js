@@ -299,11 +299,11 @@
 
   function emptyFigure() { return { data: [], layout: { xaxis: { visible: false }, yaxis: { visible: false }, height: 60 } }; }
 
-  function mapFigure(fig, T, wi, district) {
-    if (!fig || !fig.data || !fig.data.length) return nu();
-    var t = T.table, byId = {};
-    wi.district.forEach(function (r) { byId[r.key] = r.cas; });
-    var ids = fig.data[0].locations || t.districts.ids;
+  function mapFigure(fig, values, district) {
+    if (!fig || !fig.data || !fig.data.length || !values) return nu();
+    var byId = {};
+    values.forEach(function (r) { byId[r[0]] = r[1]; });
+    var ids = fig.data[0].locations || [];
     var vals = ids.map(function (id) { var v = byId[id]; return v === undefined ? NaN : v; });
     var pos = vals.filter(function (v) { return v > 0 && isFinite(v); });
     var out = Object.assign({}, fig, { data: fig.data.slice() });
@@ -401,7 +401,7 @@
 
   function cleared(status, message, headlineText, answerClass) {
     var out = [status, message, headlineText, "", [], emptyFigure(), [], [], emptyFigure(), emptyFigure(), emptyFigure(),
-      emptyFigure(), emptyFigure(), [], [], nu(), nu(), "results-panel cleared", answerClass || "answer-panel"];
+      emptyFigure(), emptyFigure(), [], [], { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
     return out;
   }
 
@@ -434,7 +434,7 @@
       },
 
       compute: function (status, district, sex, ages, units, hcm, hft, hin, wkg, wlb, aux, auxName, auxPct, users, ks,
-                         presenter, country, hw, ww, model, mapFig, config) {
+                         presenter, country, hw, ww, model, config) {
         var t0 = performance.now();
         model = model || (config && config.default_model);
         var key = tableKey(country, hw, ww, model);
@@ -488,7 +488,7 @@
           whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model),
           changesTable(wi),
           adviceList(res.advice),
-          mapFigure(mapFig, T, wi, parsed.profile.district),
+          { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
           auxNotes.length ? h("Ul", {}, auxNotes) : null,
           "results-panel",
           "answer-panel",
@@ -496,6 +496,17 @@
         LAST_MS = performance.now() - t0;
         window.__anonsetLastCompute = { ms: LAST_MS, at: performance.now() };
         return out;
+      },
+
+      /* colour the map by the answer, a frame after the answer itself is drawn */
+      colourMap: function (mv, base) {
+        if (!base || !base.figure) return nu();
+        var ok = !!(mv && mv.key && mv.key.split("|")[0] === base.code && mv.values && mv.values.length);
+        return new Promise(function (resolve) {
+          requestAnimationFrame(function () { setTimeout(function () {
+            resolve(ok ? mapFigure(base.figure, mv.values, mv.district) : base.figure);
+          }, 0); });
+        });
       },
 
       /* the "What if…" tabs: the clicked (or Enter/Space-pressed) tab is shown */
@@ -530,14 +541,11 @@
         return [{}, hide, outCm, keep, keep, outKg, keep];
       },
 
-      districtFromMap: function (click, options, district) {
-        var trig = ((window.dash_clientside.callback_context || {}).triggered || [])[0] || {};
-        if (trig.prop_id && trig.prop_id.indexOf("clickData") >= 0) {
-          try { return String(click.points[0].location); } catch (e) { return nu(); }
-        }
-        if (district && options && !options.some(function (o) { return o.value === district; })) return null;
-        return nu();
+      districtFromMap: function (click) {
+        try { return String(click.points[0].location); } catch (e) { return nu(); }
       },
+
+      clearOnCountry: function () { return [null, [], []]; },
 
       /* ?country=… only; an opened link's #fragment follows the edits (so a reload shows what the address claims) */
       syncAddress: function (country) {

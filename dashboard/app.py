@@ -101,7 +101,8 @@ app.layout = html.Div(
         html.Main(dash.page_container, id="main", className="page"),
         html.Footer(
             [
-                "AnonSet estimates anonymity sets from public statistics; nothing you type is stored or sent anywhere. ",
+                "AnonSet estimates anonymity sets from public statistics. Your answers on the personal page stay in "
+                "your browser; other pages send their settings to this server only, which keeps none of them. ",
                 dcc.Link("Sources and licences", href="/about"),
             ],
             className="footer",

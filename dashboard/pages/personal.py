@@ -61,6 +61,8 @@ def layout(country: str | None = None, district: str | None = None, **_query):
                      className="personal-grid"),
             dcc.Store(id=ID["config"], data=page_config()),
             dcc.Store(id=ID["table-status"]),
+            dcc.Store(id=ID["map-values"]),
+            dcc.Store(id=ID["map-base"], data={"code": code, "figure": map_figure(code)} if has_map(code) else None),
             html.Div(id=ID["url-sync"], hidden=True),
             html.Div(id=ID["units-sync"], hidden=True),
         ]
@@ -74,7 +76,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
     Output(ID["district"], "options"),
     Output(ID["ages"], "options"),
     Output(ID["aux"], "options"),
-    Output(ID["map"], "figure"),
+    Output(ID["map-base"], "data"),
     Output(ID["map"], "style"),
     Output(ID["data-note"], "children"),
     Input(ID["country"], "value"),
@@ -83,11 +85,12 @@ def layout(country: str | None = None, district: str | None = None, **_query):
 def on_country(code):
     """A new country: its districts, age groups, presets and map (a setting, not an answer)."""
     if code not in cl.countries():
-        return [], [], [], {}, {"display": "none"}, "Choose a country."
+        return [], [], [], None, {"display": "none"}, "Choose a country."
     choices = country_choices(code)
     fig = map_figure(code)
     style = {} if fig is not None else {"display": "none"}
-    return choices.districts, choices.ages, choices.aux, fig or {}, style, data_note(code, choices)
+    base = {"code": code, "figure": fig} if fig is not None else None
+    return choices.districts, choices.ages, choices.aux, base, style, data_note(code, choices)
 
 
 # --------------------------------------------------------------------------- in the browser
@@ -124,7 +127,7 @@ RESULTS = [
     Output(ID["what-sex"], "figure"),
     Output(ID["changes"], "children"),
     Output(ID["advice"], "children"),
-    Output(ID["map"], "figure", allow_duplicate=True),
+    Output(ID["map-values"], "data"),
     Output(ID["aux-note"], "children"),
     Output(ID["results"], "className"),
     Output(ID["answer"], "className"),
@@ -140,9 +143,16 @@ clientside_callback(
     Input(ID["height-width"], "value"),
     Input(ID["weight-width"], "value"),
     Input(ID["model"], "value"),
-    State(ID["map"], "figure"),
     State(ID["config"], "data"),
     prevent_initial_call="initial_duplicate",
+)
+
+# the map (a new country's, or its colours for an answer) is drawn a frame later, so the answer comes first
+clientside_callback(
+    _cs("colourMap"),
+    Output(ID["map"], "figure"),
+    Input(ID["map-values"], "data"),
+    Input(ID["map-base"], "data"),
 )
 
 # metric ↔ imperial: show the other boxes and convert what was typed (never empty them)
@@ -164,13 +174,22 @@ clientside_callback(
     prevent_initial_call="initial_duplicate",
 )
 
-# a click on the map chooses the district; a district not in a new country's list is cleared
+# a click on the map chooses the district
 clientside_callback(
     _cs("districtFromMap"),
     Output(ID["district"], "value", allow_duplicate=True),
     Input(ID["map"], "clickData"),
-    Input(ID["district"], "options"),
-    State(ID["district"], "value"),
+    prevent_initial_call=True,
+)
+
+# another country: its districts, age groups and presets differ, so those answers start afresh
+# (in the browser, so the answer does not wait for the server's district list)
+clientside_callback(
+    _cs("clearOnCountry"),
+    Output(ID["district"], "value", allow_duplicate=True),
+    Output(ID["ages"], "value", allow_duplicate=True),
+    Output(ID["aux"], "value", allow_duplicate=True),
+    Input(ID["country"], "value"),
     prevent_initial_call=True,
 )
 

@@ -52,7 +52,7 @@ ID = {name: _id(name) for name in (
     "funnel-text", "reid", "what-district", "what-age", "what-height", "what-weight", "what-sex",
     "changes", "advice", "example", "copy-link", "link-text", "clipboard", "data-note", "results",
     "url-sync", "aux-note", "config", "table-status", "status", "retry", "answer", "notice", "tabs",
-    "units-sync",
+    "units-sync", "map-values", "map-base",
 )}
 
 #: The answers: their values stay in the browser (tests/test_page_personal.py checks the callback map).
@@ -91,7 +91,9 @@ def _search_text(name: str, code: str) -> str:
     return " ".join([name, code, *aliases])
 
 
+@memo.lru(64)
 def country_choices(code: str) -> CountryChoices:
+    """The form's options for a data set (memoised and shared: treat as read-only)."""
     model = load_country_model(code)
     order = sorted(range(model.n_districts), key=lambda i: str(model.district_names[i]).lower())
     districts = [
@@ -211,7 +213,7 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                                            placeholder="Search or click the map…"),
                   "Type to search (English names work for big cities), or click your district on the map.",
                   ID["district"]),
-            dcc.Graph(id=ID["map"], figure=map_figure(code) or {}, config={**GRAPH_CONFIG, "scrollZoom": True},
+            dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},
                       className="mini-map", style={} if has_map(code) else {"display": "none"}),
             html.Div(data_note(code, choices), id=ID["data-note"], className="field-help"),
             field("Sex", dcc.RadioItems(id=ID["sex"], options=[{"label": " female", "value": "female"},
