@@ -649,7 +649,11 @@
     if (!a || !a.classList || !a.classList.contains("dash-options-list-option-checkbox") || ev.key.length !== 1 || ev.ctrlKey || ev.metaKey) return;
     var box = searchBox();
     if (!box) return;
+    ev.preventDefault();  // type the letter into the search box ourselves, so none is lost on the way
     box.focus();
+    var setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+    setter.call(box, box.value + ev.key);
+    box.dispatchEvent(new Event("input", { bubbles: true }));
   }, true);
 
   window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, shortNumber: shortNumber, tables: TABLES };
