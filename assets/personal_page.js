@@ -270,6 +270,7 @@
       hover.push(label + "<br><b>" + (r.cas < 1 ? "fewer than one" : E().formatCount(r.cas)) + "</b> people" +
         (plaus ? "" : "<br>outside the paper model's range (BMI)") + (r.chosen ? " \u2014 your value" : ""));
     });
+    if (rows.some(function (r) { return r.plausible === false; })) title += " \u2014 hatched: outside the paper model's range";
     var pos = rows.map(function (r) { return r.cas; }).filter(function (v) { return v > 0; });
     var lo = pos.length ? Math.min.apply(null, pos) : 1, hi = pos.length ? Math.max.apply(null, pos) : 10;
     var ticks = logTicks(lo, hi);
@@ -338,7 +339,7 @@
     var P = E().formatPercent, src = "Census: " + t.source.publisher + " " + t.source.table_id + " (" + t.source.reference_date + ").";
     var cards = [
       card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). " + src),
-      card("Uniqueness \u03be", P(r.uniqueness), "Chance nobody else in the population of " + E().formatCount(r.population) +
+      card("Uniqueness \u03be", r.uniqueness === 0 && r.p < 1 ? "less than 0.0001 %" : P(r.uniqueness), "Chance nobody else in the population of " + E().formatCount(r.population) +
         " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019). " + src),
       card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019). " + src),
     ];
