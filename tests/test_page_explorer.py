@@ -130,10 +130,11 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
     assert fig.data[0].line.dash is None and fig.data[1].line.dash == "dot"
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
-    assert fig.data[0].y[-1] == pytest.approx(100 * cdfs["DE"].plausible_share)
-    ends = [a.text for a in fig.layout.annotations if "end at" in a.text]
-    assert ends == [f"Germany: people end at {fx.percent(cdfs['DE'].plausible_share)}",
-                    f"France: people end at {fx.percent(cdfs['FR'].plausible_share)}"]
+    # shares of the people the model covers (SPEC §1.8): the curve ends at 100 %, the covered share is stated
+    assert fig.data[0].y[-1] == pytest.approx(100.0)
+    ends = [a.text for a in fig.layout.annotations if "covered" in a.text]
+    assert ends == [f"Germany: shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
+                    f"France: shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
     assert {a.text for a in fig.layout.annotations} >= {"k = 5", "k = 20", "k = 100"}
 
 
@@ -411,7 +412,10 @@ def test_cdf_callback_readouts_and_note(E):
     for code in ("DE", "US"):
         for k in (5, 20, 100):
             assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
-    assert "ends at the plausible share" in note and "not renormalised" in note
+    # SPEC §1.8: shares of the people the model covers, the covered share stated (v2 by default)
+    assert "Body model v2" in note and "of the people the model covers" in note and "99.9 %" in note
+    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), None)[2]
+    assert "Paper model" in paper and "plausible cells" in paper and "17–30" in paper
     assert "Notes on the data" in component_text(notes)
     # the statistic or k alone changes nothing here
     again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), key)

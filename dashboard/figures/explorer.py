@@ -232,8 +232,9 @@ def district_map(
 def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     """Person-weighted (solid) and cell-weighted (dotted) CDFs of CAS, one colour per country, log x axis.
 
-    The person-weighted curve ends at the plausible share (people in implausible
-    BMI cells are left out, not renormalised); its end is labelled.
+    Shares of people are of the people the model covers (SPEC §1.8), so both
+    curves end at 100 %; the covered share is labelled (paper model: the people in
+    plausible BMI cells; v2: ≥ 99.9 %).
     """
     traces, annotations, shapes = [], [], []
     top = 1e-3
@@ -243,7 +244,7 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
         person = 100.0 * column(c.person)
         cells = 100.0 * column(c.cells)
         name = names.get(code, code)
-        end = 100.0 * c.plausible_share if math.isfinite(c.plausible_share) else float(np.nanmax(person, initial=0))
+        end = float(np.nanmax(person, initial=0))  # shares of the covered people (SPEC §1.8): 100 %
         done = np.flatnonzero((person >= end - 1e-3) & (cells >= 100.0 - 1e-3))
         top = max(top, float(x[done[0]]) if done.size else float(x[-1]))
         traces.append(dict(
@@ -258,8 +259,8 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
         share = c.plausible_share
         if math.isfinite(share):
             annotations.append(dict(
-                x=math.log10(hi), y=100.0 * share, xanchor="right", yanchor="top", showarrow=False,
-                text=f"{names.get(code, code)}: people end at {percent(share)}",
+                x=math.log10(hi), y=6.0 + 7.0 * (len(cdfs) - 1 - i), xanchor="right", yanchor="bottom", showarrow=False,
+                text=f"{names.get(code, code)}: shares of the {percent(share)} covered",
                 font=dict(size=12, color=QUALITATIVE[i % len(QUALITATIVE)]), yshift=-3,
                 bgcolor="rgba(255,255,255,0.8)"))
     for k in ks:
