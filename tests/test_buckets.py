@@ -8,10 +8,12 @@ import math
 
 import numpy as np
 import pytest
+from bucket_reference import reference_evaluate
 from test_body_model import DE_GROUPS, make_population, make_priors
 
 from dashboard.core import aggregates as ag
 from dashboard.core import body_model as bm
+from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 from dashboard.core import cas
 from dashboard.core.errors import InputError
@@ -44,7 +46,7 @@ def partitions(model):
 
 
 def brute_force(model, advice):
-    return {e.config: bk._reference_evaluate(model, e.config, advice.k, advice.q) for e in advice.evaluated}
+    return {e.config: reference_evaluate(model, e.config, advice.k, advice.q) for e in advice.evaluated}
 
 
 # ----------------------------------------------------------------------------- the ladder
@@ -144,7 +146,8 @@ def test_every_cas_of_a_coarser_release_is_at_least_the_finer_ones(synth):
     p10 = bk._cell_probs(synth, 10, 10, "paper")
     blocks = bk.age_blocks(synth, 10)
     coarse = np.stack([np.einsum("dsa,saj->dsj", counts[:, :, list(b)], p10[:, list(b)]) for b in blocks], axis=2)
-    j5, j10 = synth.joint(5, 5), synth.joint(10, 10)
+    paper = synth.with_model("paper")  # the grids of the model the probabilities above come from
+    j5, j10 = paper.joint(5, 5), paper.joint(10, 10)
     # map each 5 × 5 cell into its 10 × 10 cell
     hi = np.floor((j5.height.lo - j10.height.start) / 10 + 1e-9).astype(int)
     wi = np.floor((j5.weight.lo - j10.weight.start) / 10 + 1e-9).astype(int)
@@ -174,11 +177,13 @@ def test_recommendation_checked_with_the_explorers_cdf(cache_root):
     plausible − below ≤ coverage ≤ 1 − below.
     """
     k, q = 10, 0.95
-    advice = bk.advise("DE", k, q, age_levels=("census",), widths=(1, 2, 5, 10, 20), areas=("district", "region"))
+    # the explorer's BMI filter switched off is a paper-model construct: compare under the paper model
+    advice = bk.advise("DE", k, q, age_levels=("census",), widths=(1, 2, 5, 10, 20), areas=("district", "region"),
+                       model="paper")
     rec = advice.recommended
     assert rec is not None and rec.coverage >= q
     c = rec.config
-    model = bm.load_country_model("DE")
+    model = bm.load_country_model("DE").with_model("paper")
     cells = ag.profile_cells(model, True, c.height, c.weight, None)
     N = model.counts if c.area == "district" else _region_counts(model)
     below, _ = ag.cdf_counts(N, cells, [k], strict=True)
@@ -188,15 +193,17 @@ def test_recommendation_checked_with_the_explorers_cdf(cache_root):
     assert rec.coverage <= 1 - below[0] / T + 1e-9
     assert 1 - below[0] / T >= q  # the explorer agrees: at least q have CAS ≥ k
     if c.area == "district":
-        sc = Scenario(countries=("DE",), height_width=c.height, weight_width=c.weight, bmi_range=(1, 1000))
+        sc = Scenario(countries=("DE",), height_width=c.height, weight_width=c.weight, bmi_range=(1, 1000),
+                      model="paper")
         share = ag.share_below(sc, [k])["DE"][float(k)]
         assert share == pytest.approx(below[0] / T, rel=1e-9)
 
 
 def test_district_level_census_configurations_match_the_explorers_share_below(cache_root):
-    advice = bk.advise("DE", 10, 0.95, age_levels=("census",), widths=(2, 5, 10), areas=("district",))
+    advice = bk.advise("DE", 10, 0.95, age_levels=("census",), widths=(2, 5, 10), areas=("district",), model="paper")
     for e in advice.evaluated:
-        sc = Scenario(countries=("DE",), height_width=e.config.height, weight_width=e.config.weight, bmi_range=(1, 1000))
+        sc = Scenario(countries=("DE",), height_width=e.config.height, weight_width=e.config.weight, bmi_range=(1, 1000),
+                      model="paper")
         below = ag.share_below(sc, [10])["DE"][10.0]
         plaus = ag.country_cdf(sc, "DE").plausible_share
         assert plaus - below - 1e-9 <= e.coverage <= 1 - below + 1e-9
@@ -206,7 +213,7 @@ def test_de_recommendation_matches_brute_force(cache_root):
     model = bm.load_country_model("DE")
     advice = bk.advise("DE", 10, 0.95)
     rec = advice.recommended
-    bits, cov = bk._reference_evaluate(model, rec.config, 10, 0.95)
+    bits, cov = reference_evaluate(model, rec.config, 10, 0.95)
     assert cov >= 0.95 and rec.coverage == pytest.approx(cov, rel=1e-10)
     assert abs(rec.bits - bits) <= rec.bits_error + 1e-9
 
@@ -248,7 +255,7 @@ def test_per_district_mode(synth):
     short = set(advice.short_under_recommended)
     for d in range(synth.n_districts):
         sub = bm.CountryModel.from_frames("SY1", _district_frame(synth, d), make_priors())
-        _, cov = bk._reference_evaluate(sub, bk.Config(rec.age, rec.height, rec.weight, "district"), 10, 0.9)
+        _, cov = reference_evaluate(sub, bk.Config(rec.age, rec.height, rec.weight, "district"), 10, 0.9)
         assert advice.district_coverage[d] == pytest.approx(cov, rel=1e-10)
         assert (d in short) == (cov < 0.9)
 
@@ -269,7 +276,7 @@ def test_district_or_region_pools_the_short_districts(synth):
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
     assert mixed
     for e in mixed[:40]:
-        bits, cov = bk._reference_evaluate(synth, e.config, 30, 0.9)
+        bits, cov = reference_evaluate(synth, e.config, 30, 0.9)
         assert e.coverage == pytest.approx(cov, rel=1e-10) and abs(e.bits - bits) <= e.bits_error + 1e-9
         assert e.short_districts.size > 0
 
@@ -279,27 +286,27 @@ def test_district_or_region_pools_the_short_districts(synth):
 
 def test_exports_and_words(synth):
     advice = bk.advise_model(synth, 10, 0.95, per_district=True)
-    data = json.loads(bk.export_json(advice))
+    data = json.loads(br.export_json(advice))
     rec = data["recommended"]
     for key in ("age_group_years", "height_cm", "weight_kg", "bits", "coverage", "age_groups", "area"):
         assert key in rec
     assert data["front"] and all({"age_group_years", "height_cm", "weight_kg", "bits", "coverage"} <= set(f)
                                  for f in data["front"])
     assert len(data["per_district"]) == synth.n_districts
-    rows = list(csv.DictReader(io.StringIO(bk.export_csv(advice))))
+    rows = list(csv.DictReader(io.StringIO(br.export_csv(advice))))
     assert len(rows) == len(advice.evaluated)
     assert sum(r["recommended"] == "1" for r in rows) == 1
     assert sum(r["on_front"] == "1" for r in rows) == len(advice.front)
-    text = bk.recommendation_text(advice)
+    text = br.recommendation_text(advice)
     assert text.startswith("Collect age") and f"{advice.recommended.coverage:.1%}" in text
-    assert bk.plural("county") == "counties" and bk.plural("district") == "districts" and bk.plural("Kreis") == "Kreis"
+    assert br.plural("county") == "counties" and br.plural("district") == "districts" and br.plural("Kreis") == "Kreis"
 
 
 def test_impossible_target_says_so(synth):
     advice = bk.advise_model(synth, 1e9, 0.95)
     assert advice.recommended is None
-    assert "No configuration" in bk.recommendation_text(advice)
-    assert json.loads(bk.export_json(advice))["recommended"] is None
+    assert "No configuration" in br.recommendation_text(advice)
+    assert json.loads(br.export_json(advice))["recommended"] is None
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -335,7 +342,7 @@ def test_merged_ages_on_germany_match_brute_force(cache_root):
               and (e.config.height, e.config.weight) in ((10, 10), (20, 2), (5, None), (None, 5))]
     assert len(chosen) == 8
     for e in chosen:
-        bits, cov = bk._reference_evaluate(model, e.config, 10, 0.95)
+        bits, cov = reference_evaluate(model, e.config, 10, 0.95)
         assert e.coverage == pytest.approx(cov, rel=1e-10), e.config
         assert abs(e.bits - bits) <= e.bits_error + 1e-9, e.config
 
@@ -347,11 +354,11 @@ def test_words_for_withheld_districts(synth):
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
     few = next(e for e in mixed if 2 * len(e.short_districts) <= synth.n_districts)
     many = next(e for e in mixed if 2 * len(e.short_districts) > synth.n_districts)
-    t = bk.recommendation_text(dataclasses.replace(advice, recommended=few))
+    t = br.recommendation_text(dataclasses.replace(advice, recommended=few))
     n = len(few.short_districts)
     assert f"in the {n} district{'s' if n > 1 else ''} (of 6) where fewer than 90% would be safe, withhold the " \
            f"district and give only the region" in t
-    t = bk.recommendation_text(dataclasses.replace(advice, recommended=many))
+    t = br.recommendation_text(dataclasses.replace(advice, recommended=many))
     kept = synth.n_districts - len(many.short_districts)
     assert f"with the region instead of the district, except in the {kept} district" in t
     assert all(str(synth.district_names[d]) not in t.split("(")[-1] for d in many.short_districts)
