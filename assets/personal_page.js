@@ -639,7 +639,8 @@
     return boxes.filter(function (b) { return b.offsetParent !== null; })[0] || null;
   }
   document.addEventListener("click", function (ev) {
-    if (!ev.target || !ev.target.closest || !ev.target.closest("#me-district, #me-ages, #me-k")) return;
+    // mouse clicks only (detail > 0): a keyboard-opened dropdown already focuses its search box
+    if (!ev.detail || !ev.target || !ev.target.closest || !ev.target.closest("#me-district, #me-ages, #me-k")) return;
     setTimeout(function () {
       var box = searchBox(), a = document.activeElement;
       if (box && a && a !== box && a.classList && a.classList.contains("dash-options-list-option-checkbox")) box.focus();
