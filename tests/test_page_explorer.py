@@ -38,10 +38,10 @@ def test_log_ticks_are_readable_over_any_range():
     assert text == ["5", "10", "20", "50", "100", "200", "500"]
     assert vals == [round(math.log10(float(t)), 6) for t in text]
     vals, text = fx.log_ticks(1e-15, 2e3)  # a minimum CAS spans many decades
-    assert 2 <= len(vals) <= 8 and text[0] == "1e-15"
+    assert 2 <= len(vals) <= 8 and text[0] == "10⁻¹⁵"
     assert vals == sorted(set(vals))
     assert fx.log_ticks(0, 10) == ([], [])
-    assert fx.tick_label(2e-5) == "2e-5" and fx.tick_label(5000) == "5k" and fx.tick_label(0.01) == "0.01"
+    assert fx.tick_label(2e-5) == "2 × 10⁻⁵" and fx.tick_label(5000) == "5k" and fx.tick_label(0.01) == "0.01"
 
 
 def test_numbers_as_text():
@@ -49,7 +49,8 @@ def test_numbers_as_text():
     assert fx.format_cas(0.00264) == "0.0026"
     assert fx.format_cas(float("nan")) == "–" and fx.format_cas(None) == "–"
     assert fx.percent(0.1994) == "19.9 %" and fx.percent(0.0053) == "0.53 %" and fx.percent(0) == "0 %"
-    assert fx.percent(3e-9) == "3.0e-07 %"
+    assert fx.percent(3e-9) == "< 0.0001 %"  # never "3.0e-07 %"
+    assert fx.format_cas(3.3e-05) == "0.000033" and fx.format_cas(1e-9) == "< 0.000001"
 
 
 def _frame(values, filled=None, stat_col="person_mean"):
@@ -128,13 +129,40 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     cdfs = ag.cdfs(s)
     fig = go.Figure(fx.cdf_figure(cdfs, {"DE": "Germany", "FR": "France"}))
     assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
-    assert fig.data[0].line.dash is None and fig.data[1].line.dash == "dot"
+    assert fig.data[0].line.dash == "solid" and fig.data[1].line.dash == "dot"
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
     assert fig.data[0].y[-1] == pytest.approx(100 * cdfs["DE"].plausible_share)
-    ends = [a.text for a in fig.layout.annotations if "end at" in a.text]
-    assert ends == [f"Germany: people end at {fx.percent(cdfs['DE'].plausible_share)}",
-                    f"France: people end at {fx.percent(cdfs['FR'].plausible_share)}"]
-    assert {a.text for a in fig.layout.annotations} >= {"k = 5", "k = 20", "k = 100"}
+    ends = sorted(a.text for a in fig.layout.annotations if "end at" in a.text)
+    assert ends == sorted([f"Germany: people end at {fx.percent(cdfs['DE'].plausible_share)}",
+                           f"France: people end at {fx.percent(cdfs['FR'].plausible_share)}"])
+    assert {a.text for a in fig.layout.annotations} >= {"k = 5", "20", "100"}
+
+
+TWELVE = ("DE", "FR", "IT", "ES", "PL", "NL", "BE", "AT", "CH", "GB", "US", "AU")
+
+
+def test_cdf_figure_with_twelve_countries_keeps_its_plot_and_distinct_colours():
+    s = Scenario(countries=TWELVE)
+    cdfs = ag.cdfs(s)
+    names = {c: c for c in TWELVE}
+    fig = fx.cdf_figure(cdfs, names)
+    people = [t for t in fig["data"] if t["name"].endswith(": people")]
+    styles = {(t["line"]["color"], t["line"]["dash"]) for t in people}
+    assert len(styles) == 12 and len({t["line"]["color"] for t in people}) == 12  # no colour repeats
+    assert fig["layout"]["height"] == fx.CDF_HEIGHT and fig["layout"]["showlegend"] is False  # key is a list below
+    assert [e.code for e in fx.cdf_key(cdfs, names)] == list(TWELVE)
+    assert not [a for a in fig["layout"]["annotations"] if "end at" in a["text"]]  # too many: the key lists them
+
+
+def test_series_style_and_spread_labels():
+    from dashboard.figures.style import QUALITATIVE_WIDE, series_style, spread_labels
+
+    assert len({series_style(i) for i in range(3 * len(QUALITATIVE_WIDE))}) == 3 * len(QUALITATIVE_WIDE)
+    ys = spread_labels([75.0, 74.9, 74.8, 10.0], 5.0, 2.0, 100.0)
+    assert ys[3] == 10.0 and ys[0] == 75.0
+    assert all(abs(a - b) >= 5.0 - 1e-9 for i, a in enumerate(ys) for b in ys[i + 1:])
+    low = spread_labels([1.0, 1.0, 1.0], 5.0, 2.0, 100.0)  # pushed up from the bottom, not below it
+    assert min(low) == 2.0 and sorted(low) == [2.0, 7.0, 12.0]
 
 
 def test_distribution_figure():
@@ -404,8 +432,10 @@ def _walk(c):
 
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
-    fig, readouts, note, notes, key = E.on_cdf(q, None)
+    fig, readouts, note, legend, notes, key = E.on_cdf(q, None)
     assert len(fig["data"]) == 4
+    legend_text = component_text(legend)
+    assert "Germany — people end at" in legend_text and "dotted: share of combinations" in legend_text
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
     text = component_text(readouts)
     for code in ("DE", "US"):

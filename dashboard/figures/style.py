@@ -9,6 +9,13 @@ import numpy as np
 SEQUENTIAL = "Viridis"
 #: Okabe–Ito, a qualitative palette distinguishable with colour-vision deficiencies.
 QUALITATIVE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+#: Twelve distinct colours for charts with one line per country: Okabe–Ito, then Paul Tol's wine, olive and
+#: indigo and a grey (each distinguishable from the others with the common colour-vision deficiencies);
+#: yellow last (weak on white).  Beyond twelve, lines repeat a colour with another dash pattern (:func:`series_style`).
+QUALITATIVE_WIDE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#882255",
+                    "#999933", "#332288", "#777777", "#F0E442"]
+#: Dash patterns of the solid line of series 13–24, 25–36, …
+SERIES_DASHES = ["solid", "longdash", "dashdot", "dash"]
 HIGHLIGHT = "#D55E00"
 GRID = "#e5e9ee"
 MUTED = "#9AA5B1"
@@ -22,6 +29,30 @@ GRAPH_CONFIG = {
     "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "lasso2d", "select2d"],
     "responsive": True,
 }
+
+
+def series_style(i: int) -> tuple[str, str]:
+    """Colour and dash pattern of the ``i``-th series: distinct colours first, then dash patterns."""
+    return QUALITATIVE_WIDE[i % len(QUALITATIVE_WIDE)], SERIES_DASHES[(i // len(QUALITATIVE_WIDE)) % len(SERIES_DASHES)]
+
+
+def spread_labels(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
+    """Positions for labels wanted at ``ys`` (one axis, data units): each as near its wish as possible,
+    none closer than ``gap`` to another, all within [``lo``, ``hi``] when they fit (order kept)."""
+    if not ys:
+        return []
+    order = sorted(range(len(ys)), key=lambda i: -ys[i])
+    pos = [min(max(ys[i], lo), hi) for i in order]
+    for j in range(1, len(pos)):  # downwards: push each below its upper neighbour
+        pos[j] = min(pos[j], pos[j - 1] - gap)
+    if pos[-1] < lo:  # too low at the bottom: push up again from the bottom
+        pos[-1] = lo
+        for j in range(len(pos) - 2, -1, -1):
+            pos[j] = max(pos[j], pos[j + 1] + gap)
+    out = [0.0] * len(ys)
+    for j, i in enumerate(order):
+        out[i] = pos[j]
+    return out
 
 
 def base_layout(**extra) -> dict:
@@ -47,7 +78,7 @@ def percent(share) -> str:
     if x == 0:
         return "0 %"
     if x < 1e-4:
-        return f"{x:.1e} %"
+        return "< 0.0001 %"  # never "1.7e-06 %"
     if x < 1:
         return f"{x:.2g} %"
     return f"{x:.1f} %"

@@ -34,6 +34,7 @@ from dashboard.views.explorer import (
     ID,
     LOG,
     SORRY,
+    cdf_legend,
     cdf_note,
     cli_snippets,
     country_table_rows,
@@ -112,6 +113,7 @@ def layout(**query):
                     html.H2("How anonymity sets are distributed"),
                     html.Div(id=ID["readouts"], className="cards readouts"),
                     graph("cdf"),
+                    html.Div(id=ID["cdf-legend"]),
                     html.P(id=ID["cdf-note"], className="field-help cdf-note"),
                     command_snippet(ID["cli-cdf"], cli["cdf"], "The command prints shares of CAS ≤ x; the readouts count CAS < k "
                                                 "(they differ only for a CAS exactly equal to k)."),
@@ -313,6 +315,7 @@ def on_detail(selected, query):
     Output(ID["cdf"], "figure"),
     Output(ID["readouts"], "children"),
     Output(ID["cdf-note"], "children"),
+    Output(ID["cdf-legend"], "children"),
     Output(ID["notes"], "children"),
     Output(ID["loaded-cdf"], "data"),
     Input(ID["scenario"], "data"),
@@ -324,12 +327,13 @@ def on_cdf(query, loaded):
         s = scenario_from_store(query)
         key = {"countries": list(s.countries), "profile": profile_sig(s.to_query())}
         if key == loaded:
-            return no_update, no_update, no_update, no_update, no_update
+            return no_update, no_update, no_update, no_update, no_update, no_update
         cdfs = ag.cdfs(s)
         names = {c: cl.dataset_info(c)["name"] for c in s.countries}
-        return fx.cdf_figure(cdfs, names), readouts(s), cdf_note(s, cdfs), scenario_notes(s), key
+        return (fx.cdf_figure(cdfs, names), readouts(s), cdf_note(s, cdfs), cdf_legend(cdfs, names),
+                scenario_notes(s), key)
     except Exception as exc:  # noqa: BLE001
-        return no_update, no_update, no_update, error_for(exc, "distributions"), no_update
+        return no_update, no_update, no_update, no_update, error_for(exc, "distributions"), no_update
 
 
 @callback(

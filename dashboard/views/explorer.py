@@ -56,7 +56,7 @@ ID = {name: _id(name) for name in (
     "countries", "sex", "ages", "body", "height-width", "weight-width", "bmi", "aux", "user-name", "user-percent",
     "k", "stat", "message", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
-    "loaded-cdf", "table-ages", "country-table", "table-message", "table-query", "cli-map", "cli-cdf",
+    "loaded-cdf", "cdf-legend", "table-ages", "country-table", "table-message", "table-query", "cli-map", "cli-cdf",
     "cli-table", "link-text", "link-copy", "link-notices",
 )}
 
@@ -476,6 +476,26 @@ def readouts(s: Scenario) -> list:
         out.append(html.Div([html.Div(f"{name} ({code})", className="card-title"), html.Ul(items)],
                             className="card readout", **{"data-country": code}))
     return out
+
+
+_CSS_DASH = {"solid": "solid", "longdash": "dashed", "dashdot": "dashed", "dash": "dashed"}
+
+
+def _swatch(colour: str, style: str, width: int = 3) -> html.Span:
+    return html.Span(className="line-swatch", style={"borderTop": f"{width}px {style} {colour}"}, **{"aria-hidden": "true"})
+
+
+def cdf_legend(cdfs: dict, names: dict[str, str]) -> html.Div:
+    """The CDF chart's key as a list under it (wraps on a phone, never squeezes the plot): one entry per country
+    with its colour and where its people curve ends, then the two line styles."""
+    items = []
+    for e in fx.cdf_key(cdfs, names):
+        end = f" — people end at {fx.percent(e.end)}" if math.isfinite(e.end) else ""
+        items.append(html.Li([_swatch(e.colour, _CSS_DASH.get(e.dash, "solid")), f"{e.name}{end}"],
+                             **{"data-country": e.code}))
+    key = [html.Li([_swatch("#4a5562", "solid"), "solid: share of people"], className="key"),
+           html.Li([_swatch("#4a5562", "dotted", 3), "dotted: share of combinations"], className="key")]
+    return html.Div(html.Ul(items + key, className="line-legend"), **{"aria-label": "Key to the curves"})
 
 
 def cdf_note(s: Scenario, cdfs: dict) -> str:
