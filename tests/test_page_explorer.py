@@ -13,6 +13,7 @@ import pytest
 from dash import html
 from page_checks import checked_figure, component_text
 
+from dashboard.core import age_grain
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
@@ -456,8 +457,9 @@ def test_cdf_callback_readouts_and_note(E):
 def test_country_tables_for_every_data_set(E):
     import census_loaders as cl
 
-    rows, message, cli, query = E.on_table("18-75")
-    assert message is None and query is None and cli == "anonset country-table --ages 18-75"
+    rows, message, cli, query, note = E.on_table("18-75", "census")
+    assert message is None and query == {"table_grain": "census"}
+    assert cli == "anonset country-table --ages 18-75 --grain census" and "not comparable" in note
     assert len(rows) == 2 * len(cl.countries())
     ref = ag.country_table(["DE"]).set_index("sex")
     de_f = next(r for r in rows if r["id"] == "DE-female")
@@ -467,11 +469,31 @@ def test_country_tables_for_every_data_set(E):
     assert de_f["share_deviating"] == pytest.approx(100 * ref.loc["female", "share_deviating"], abs=0.05)
     assert de_f["mean_middle_half_pct"] == pytest.approx(ref.loc["female", "mean_middle_half_pct"], abs=0.05)
     assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
-    rows85, _, cli85, query85 = E.on_table("15-85")
-    assert query85 == "15-85" and cli85.endswith("--ages 15-85") and rows85 != rows
+    rows85, _, cli85, query85, _ = E.on_table("15-85", "census")
+    assert query85 == {"table_ages": "15-85", "table_grain": "census"} and "--ages 15-85" in cli85 and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
-        out = E.on_table(bad)
-        assert out[0] is E.no_update and message in out[1].children
+        out = E.on_table(bad, "5")
+        assert out[0] == [] and message in out[1].children  # no stale table under the error
+
+
+def test_country_tables_compare_whole_five_year_groups_by_default(E):
+    from dashboard.core import age_grain
+
+    rows, message, cli, query, note = E.on_table("18-75", "5")
+    assert message is None and query is None and cli.endswith("--ages 18-75 --grain 5")
+    assert "whole 5-year age groups inside the chosen ages (20–75)" in note
+    gb = next(r for r in rows if r["id"] == "GB-female")
+    de = next(r for r in rows if r["id"] == "DE-female")
+    us = next(r for r in rows if r["id"] == "US-female")
+    assert "(of" not in "".join(str(r["min_age"]) for r in rows)  # no trimmed group anywhere
+    assert all(float(r["min_cas"]).is_integer() for r in rows if r["min_cas"] is not None)  # whole people
+    assert us["min_cas"] >= 1
+    # the UK's single years summed into 5-year groups: its cell mean is of the same order as Germany's
+    census = {r["id"]: r for r in E.on_table("18-75", "census")[0]}
+    assert census["GB-female"]["cell_mean"] < census["DE-female"]["cell_mean"] / 4
+    assert 0.5 < gb["cell_mean"] / de["cell_mean"] < 1.5
+    assert gb["population"] == pytest.approx(age_grain.country_table(["GB"], (20, 75), "census")
+                                             .set_index("sex").loc["female", "population"], abs=1)
 
 
 def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
@@ -486,7 +508,7 @@ def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
     assert got["11000"] == pytest.approx(page["11000"])
     assert main([*shlex.split(cli["table"])[1:], "--json", "--country", "DE"]) == 0
     table = json.loads(capsys.readouterr().out)
-    assert table["rows"][0]["min_cas"] == pytest.approx(ag.country_table(["DE"])["min_cas"].iloc[0])
+    assert table["rows"][0]["min_cas"] == pytest.approx(age_grain.country_table(["DE"])["min_cas"].iloc[0])  # the page's grain
 
 
 def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):

@@ -26,11 +26,13 @@ import census_loaders as cl
 from dashboard import forms
 from dashboard.components import TABLE_STYLE, command_snippet, field
 from dashboard.core import aggregates as ag
+from dashboard.core.age_grain import GRAINS
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
-    DEFAULT_TABLE_AGES,
+    DEFAULT_TABLE_GRAIN,
+    GRAIN_OPTIONS,
     ID,
     LOG,
     SORRY,
@@ -59,6 +61,8 @@ from dashboard.views.explorer import (
     scenario_notes,
     selected_district,
     selection_after,
+    table_note,
+    table_query,
 )
 
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
@@ -74,7 +78,7 @@ def layout(**query):
         return html.Div([html.H1("Explore regions"), html.Div(SORRY, className="error", role="alert")])
     s = link.scenario
     v = form_values(s)
-    cli = cli_snippets(s, link.table_ages)
+    cli = cli_snippets(s, link.table_ages, link.table_grain)
     selected = {"country": s.countries[0], "district": link.district} if link.district else None
     graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
     results = html.Div(
@@ -132,10 +136,14 @@ def layout(**query):
             html.Div(
                 [field("Ages of the country tables", dcc.Input(id=ID["table-ages"], type="text", debounce=True,
                                                                 value=range_text(link.table_ages), maxLength=20),
-                        "Default 18-75; published comparisons used e.g. 15-85.", ID["table-ages"])],
+                        "Default 18-75; published comparisons used e.g. 15-85.", ID["table-ages"]),
+                 field("Age groups compared", dcc.RadioItems(id=ID["table-grain"], options=GRAIN_OPTIONS,
+                                                              value=link.table_grain, className="checklist"),
+                       control_id=ID["table-grain"])],
                 className="table-settings",
             ),
             html.Div(id=ID["table-message"], role="alert"),
+            html.P(id=ID["table-note"], className="field-help"),
             dcc.Loading(dash_table.DataTable(
                 id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,
                 export_format="csv", export_headers="display", merge_duplicate_headers=True,
@@ -161,8 +169,7 @@ def layout(**query):
             dcc.Store(id=ID["selected"], data=selected),
             dcc.Store(id=ID["loaded-map"], data=None),
             dcc.Store(id=ID["loaded-cdf"], data=None),
-            dcc.Store(id=ID["table-query"], data=None if link.table_ages == DEFAULT_TABLE_AGES
-                      else range_text(link.table_ages)),
+            dcc.Store(id=ID["table-query"], data=table_query(link.table_ages, link.table_grain)),
         ],
         className="explorer",
     )
@@ -341,17 +348,22 @@ def on_cdf(query, loaded):
     Output(ID["table-message"], "children"),
     Output(ID["cli-table"], "children"),
     Output(ID["table-query"], "data"),
+    Output(ID["table-note"], "children"),
     Input(ID["table-ages"], "value"),
+    Input(ID["table-grain"], "value"),
 )
-def on_table(ages_text):
-    """Country tables of every data set for the chosen ages (memoised per data set and ages)."""
+def on_table(ages_text, grain):
+    """Country tables of every data set for the chosen ages and age grain (memoised per data set and ages).
+
+    Bad ages empty the table (no stale numbers under an error)."""
+    grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     try:
         ages = parse_table_ages(ages_text)
-        rows = country_table_rows(ages)
+        rows = country_table_rows(ages, grain)
+        note = table_note(ages, grain)
     except Exception as exc:  # noqa: BLE001
-        return no_update, error_for(exc, "country tables"), no_update, no_update
-    query = None if ages == DEFAULT_TABLE_AGES else range_text(ages)
-    return rows, None, cli_snippets(Scenario(), ages)["table"], query
+        return [], error_for(exc, "country tables"), no_update, no_update, None
+    return rows, None, cli_snippets(Scenario(), ages, grain)["table"], table_query(ages, grain), note
 
 
 clientside_callback(
