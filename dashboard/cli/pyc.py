@@ -235,11 +235,16 @@ def _format_forecast(r: dict) -> str:
         first = next(iter(r["holdout"].values()))
         held = ", ".join(_fmt_n(float(x)) for x in first["n"])
         lines.append(f"Held out n = {held} (fitted on the smaller n):")
+        notes = []
         for name, h in r["holdout"].items():
             if h["available"]:
                 lines.append(f"  {name:<7} RMSE {100 * h['rmse']:.2f} percentage points")
+                for part in (h.get("note") or "").split("; "):
+                    if part and part not in notes:
+                        notes.append(part)
             else:
                 lines.append(f"  {name:<7} not available: {h['reason']}")
+        lines += [f"  Note: {n}." for n in notes]
     lines.append("EXP and POL are our forms (the paper's supplement, which defines its own, is "
                  "not available).")
     return "\n".join(lines)
