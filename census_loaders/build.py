@@ -20,6 +20,7 @@ from typing import Callable
 import pandas as pd
 
 from . import geometry as geo
+from . import ncdrisc
 from .registry import (
     AUXILIARY_MODULE,
     BODY_PRIORS_MODULE,
@@ -201,12 +202,21 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
                 "sources": [_source_entry(s, raw_root) for s in table.sources],
             }
         micro_entries = _write_microdata(raw_root, tmp, log)
+        cohort_entry = None
+        cohorts = ncdrisc.load(raw_root)
+        if cohorts is not None:
+            table, sources = cohorts
+            _write_parquet(table, tmp / "height_cohorts.parquet")
+            cohort_entry = {"rows": int(len(table)), "note": ncdrisc.NOTE,
+                            "sources": [_source_entry(s_, raw_root, rows=int(len(table))) for s_ in sources]}
+            log(f"  census_loaders.ncdrisc: height at 18 of {table['iso3'].nunique()} countries' birth cohorts")
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "datasets": datasets,
             "body_priors": prior_entries,
             "auxiliary": aux_entries,
             "microdata": micro_entries,
+            "height_cohorts": cohort_entry,
             "superseded": superseded,
         }
         (tmp / "manifest.json").write_text(

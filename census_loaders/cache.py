@@ -205,3 +205,18 @@ def microdata(dataset_id: str, root: Path | None = None) -> pd.DataFrame:
     microdata_info(dataset_id, root)
     path = _root(root) / "microdata" / f"{dataset_id}.parquet"
     return _microdata(path, _stamp(path)).copy()
+
+
+@lru_cache(maxsize=2)
+def _height_cohorts(path: Path, stamp: float) -> pd.DataFrame:
+    return read_parquet(path)
+
+
+def height_cohorts(root: Path | None = None) -> pd.DataFrame | None:
+    """NCD-RisC mean height at 18 by country, sex and birth cohort (a fresh copy), or None if not built."""
+    if not manifest(root).get("height_cohorts"):
+        return None
+    path = _root(root) / "height_cohorts.parquet"
+    if not path.exists():
+        return None
+    return _height_cohorts(path, _stamp(path)).copy()

@@ -4,14 +4,13 @@ For each region (a US state) the people the table does not place in a district �
 region's published total minus its covered districts — are spread evenly over the region's
 uncovered districts, and those rows are marked ``filled=True``.
 
-As SPEC §1.4 says, the remainder is the region's total, ``R = T − Σ covered``, and each of the
-``n`` uncovered districts gets ``R / n`` people split by the region's own sex × age shares
-(``T_c / T`` for each cell ``c``).  Covered + filled therefore reproduces the region's total
-exactly; single sex × age cells of the region are reproduced only approximately, because the
-uncovered districts get the whole region's age mix rather than what the covered districts left
-over (taking the remainder cell by cell would reproduce every cell; the SPEC chose shares).
+As SPEC §1.8 says, the remainder is taken **cell by cell**: for each sex × age cell ``c``,
+``R_c = T_c − Σ_covered c``, and each of the ``n`` uncovered districts gets ``R_c / n``.
+Covered + filled therefore reproduces both the region's total and each of its sex × age cells
+exactly (the filled districts get the age mix the covered districts left over, not the whole
+region's).
 
-A negative remainder can only come from noise between separately estimated tables (a
+A negative remainder in a cell can only come from noise between separately estimated tables (a
 survey's state row against its county rows).  It is clamped to 0 rather than raised, because it
 is a known property of such data rather than a broken file; the clamp is recorded: a
 :class:`FillWarning` is issued and the message is kept in ``result.attrs["fill_warnings"]``.
@@ -49,7 +48,7 @@ def _require(df: pd.DataFrame, columns: list[str], what: str) -> None:
 def fill_missing_districts(
     partial: pd.DataFrame, region_totals: pd.DataFrame, all_districts: pd.DataFrame
 ) -> pd.DataFrame:
-    """Add evenly spread rows for every district of a region that ``partial`` leaves out.
+    """Add evenly spread rows, cell by cell, for every district of a region that ``partial`` leaves out.
 
     * ``partial`` — population rows (schema columns) of the covered districts; returned unchanged.
     * ``region_totals`` — ``region_id``, ``sex``, ``age_from``, ``age_to``, ``count``: each
@@ -106,16 +105,18 @@ def fill_missing_districts(
                                  "differ from the region total's cells")
             covered_sum = sums.reindex(lookup).to_numpy(dtype="float64")
         region_counts = region_cells["count"].to_numpy(dtype="float64")
-        region_total = region_counts.sum()
-        remainder = region_total - covered_sum.sum()
-        if remainder < 0:
+        remainder = region_counts - covered_sum  # cell by cell (SPEC §1.8)
+        short = remainder < 0
+        if short.any():
+            labels = ", ".join(f"{r.sex} {r.age_from:g}{'+' if pd.isna(r.age_to) else f'–{r.age_to:g}'}"
+                               for r in cells[short].itertuples())
             message = (f"region {region_id}: the covered districts exceed the region total by "
-                       f"{-remainder:,.1f} people; its {len(uncovered)} filled district(s) are set to 0")
+                       f"{-remainder[short].sum():,.1f} people in {int(short.sum())} sex × age cell(s) ({labels}); "
+                       f"those cells of its {len(uncovered)} filled district(s) are set to 0")
             notes.append(message)
             warnings.warn(message, FillWarning, stacklevel=2)
-            remainder = 0.0
-        shares = region_counts / region_total if region_total > 0 else np.zeros_like(region_counts)
-        share = remainder / len(uncovered) * shares
+            remainder = np.maximum(remainder, 0.0)
+        share = remainder / len(uncovered)
         rows = uncovered.reset_index(drop=True).merge(cells.assign(count=share), how="cross")
         filled_parts.append(rows)
 

@@ -141,10 +141,14 @@ SCENARIOS = {
     "no_body": Scenario(include_body=False, k=1000),
     "user_aux_wide_bmi": Scenario(sexes=("male",), ages=(30, 60), bmi_range=(15, 40), k=50,
                                   aux=(UserPercent("Club", by_age=((18, 45, 20), (45, math.inf, 3))),)),
+    "paper": Scenario(model="paper"),
+    "paper_user_aux_wide_bmi": Scenario(sexes=("male",), ages=(30, 60), bmi_range=(15, 40), k=50, model="paper",
+                                        aux=(UserPercent("Club", by_age=((18, 45, 20), (45, math.inf, 3))),)),
 }
 US_SCENARIOS = {
     "default": Scenario(countries=("US",)),
     "flo": Scenario(countries=("US",), aux=("us_flo",), height_width=20, weight_width=1, k=2),
+    "paper": Scenario(countries=("US",), model="paper"),
 }
 DE_DISTRICTS = [0, 57, 150, 301, 399]
 #: A few US counties, including tiny ones (Kalawao, Loving) where zero cells occur.
@@ -199,11 +203,14 @@ def test_district_statistics_equal_brute_force_us(name, cache_root):
 
 
 def _naive_cdf(scenario, code, districts, xs, root, strict=False):
-    """The most literal reading: materialise, keep each group's own cells, count cell by cell for each x."""
+    """The most literal reading: materialise, keep each group's own cells, count cell by cell for each x.
+
+    People are shares of the people the model covers (SPEC §1.8): those in the kept cells.
+    """
     grid, mask, N = ag._reference_grid(scenario, code, districts, root=root, per_group=True)
     v = grid[:, mask].ravel()
     cmp = (v[None, :] < xs[:, None]) if strict else (v[None, :] <= xs[:, None])
-    return (cmp * v[None, :]).sum(axis=1) / N.sum(), cmp.mean(axis=1)
+    return (cmp * v[None, :]).sum(axis=1) / v.sum(), cmp.mean(axis=1)
 
 
 @pytest.mark.parametrize("method", ["cells", "districts"])
@@ -215,7 +222,7 @@ def test_cdf_counts_equal_brute_force_on_subsets(name, strict, method, cache_roo
     b = ag.bind(s, "DE", root=cache_root)
     people, combos = ag.cdf_counts(b.N[DE_DISTRICTS], b.cells, xs, strict=strict, method=method)
     person, cells = _naive_cdf(s, "DE", DE_DISTRICTS, xs, cache_root, strict)
-    _assert_rel(people / b.N[DE_DISTRICTS].sum(), person)
+    _assert_rel(people / (b.N[DE_DISTRICTS] * b.cells.Q1).sum(), person)
     n_cells = len(DE_DISTRICTS) * b.n_cells_per_district
     assert np.array_equal(combos, np.round(cells * n_cells).astype(np.int64))
     ref = ag._reference_cdf(s, "DE", xs, DE_DISTRICTS, chunk=2, strict=strict, root=cache_root)
@@ -233,7 +240,7 @@ def test_cdf_us_counties_equal_brute_force(name, cache_root):
     person, cells = _naive_cdf(s, "US", idx, xs, cache_root)
     for method in ("cells", "districts"):
         people, combos = ag.cdf_counts(b.N[idx], b.cells, xs, method=method)
-        _assert_rel(people / b.N[idx].sum(), person)
+        _assert_rel(people / (b.N[idx] * b.cells.Q1).sum(), person)
         _assert_rel(combos / (len(idx) * b.n_cells_per_district), cells)
 
 
@@ -257,9 +264,9 @@ def _band_lo(label):
 
 
 def test_min_cas_of_every_german_district_is_a_realistic_cell(cache_root):
-    """The minimum is a cell of its own group's ±4 SD grid, not a 7-SD corner holding 1e-17 people."""
-    df = ag.district_statistics(Scenario(), "DE", root=cache_root)
-    m = bm.load_country_model("DE", root=cache_root)
+    """The minimum is a cell of its own group's ±4 SD grid, not a 7-SD corner holding 1e-17 people (paper model)."""
+    df = ag.district_statistics(Scenario(model="paper"), "DE", root=cache_root)
+    m = bm.load_country_model("DE", root=cache_root, model="paper")
     # the union grid's far corner (a woman of 18–20, 210–215 cm, 130–135 kg) held ~1e-17 people
     assert (df["min_cas"] > 1e-7).all()
     assert df.set_index("district_id").loc["11000", "min_cas"] > 1e-4  # Berlin
@@ -345,29 +352,31 @@ def test_cdf_monotone_and_its_ends(name, cache_root):
     assert c.x[0] == pytest.approx(1e-3) and c.x[-1] == pytest.approx(1e8)
     assert np.all(np.diff(c.person) >= 0) and np.all(np.diff(c.cells) >= 0)
     b = ag.bind(s, "DE", root=cache_root)
-    # the person-weighted CDF ends at the plausible mass share Σ N·Σ_j p_j / Σ N ...
+    # the covered share Σ N·Σ_j p_j / Σ N is stated; shares are of the covered people, so the curve ends at 1
     share = (b.N * b.cells.Q1[None]).sum() / b.N.sum()
-    assert c.plausible_share == pytest.approx(share, rel=1e-12)
-    assert c.person[-1] == pytest.approx(c.plausible_share, rel=1e-12)
-    # ... which is below 1 exactly when implausible cells carry people; the cell-weighted one ends at 1
-    if s.include_body:
+    assert c.plausible_share == pytest.approx(share, rel=1e-12) and c.covered_share == c.plausible_share
+    assert c.person[-1] == pytest.approx(1.0, rel=1e-12)
+    # paper: below 1 exactly when implausible cells carry people; v2: at least 99.9 % covered
+    if s.include_body and s.model == "paper":
         assert c.plausible_share < 0.99
+    elif s.include_body:
+        assert 0.999 - 1e-12 <= c.plausible_share < 1.0
     else:
         assert c.plausible_share == 1.0
     assert c.cells[-1] == 1.0
 
 
 def test_implausible_cells_left_out_not_renormalised(cache_root):
-    narrow = ag.country_cdf(Scenario(bmi_range=(20, 25)), "DE", root=cache_root)
-    wide = ag.country_cdf(Scenario(bmi_range=(1, 1000)), "DE", root=cache_root)
+    narrow = ag.country_cdf(Scenario(bmi_range=(20, 25), model="paper"), "DE", root=cache_root)
+    wide = ag.country_cdf(Scenario(bmi_range=(1, 1000), model="paper"), "DE", root=cache_root)
     # only the tails beyond 4 SD (height and weight combined, mass e^−8 ≈ 3.4e-4) stay out of the grid
     assert wide.plausible_share == pytest.approx(1.0, abs=5e-4)
     assert wide.plausible_share < 1.0
-    assert narrow.plausible_share < ag.country_cdf(Scenario(), "DE", root=cache_root).plausible_share
+    assert narrow.plausible_share < ag.country_cdf(Scenario(model="paper"), "DE", root=cache_root).plausible_share
     # every threshold: the narrower grid counts fewer people (its cells are a subset, nothing rescaled)
-    assert np.all(narrow.person <= wide.person + 1e-15)
-    d_n = ag.district_statistics(Scenario(bmi_range=(20, 25)), "DE", root=cache_root)
-    d_w = ag.district_statistics(Scenario(bmi_range=(1, 1000)), "DE", root=cache_root)
+    assert np.all(narrow.person * narrow.plausible_people <= wide.person * wide.plausible_people * (1 + 1e-12))
+    d_n = ag.district_statistics(Scenario(bmi_range=(20, 25), model="paper"), "DE", root=cache_root)
+    d_w = ag.district_statistics(Scenario(bmi_range=(1, 1000), model="paper"), "DE", root=cache_root)
     assert (d_n["people"] == d_w["people"]).all() and (d_n["plausible_people"] < d_w["plausible_people"]).all()
 
 
@@ -392,7 +401,9 @@ def test_country_share_below_is_the_people_weighted_district_share(cache_root):
     s = Scenario(aux=("de_wearables",), k=20)
     df = ag.district_statistics(s, "DE", root=cache_root)
     country = ag.share_below(s, [20], root=cache_root)["DE"][20.0]
-    assert (df["share_below"] * df["people"]).sum() / df["people"].sum() == pytest.approx(country, rel=1e-9)
+    # shares of the people the model covers (SPEC §1.8): weighted by each district's covered people
+    w = df["plausible_people"]
+    assert (df["share_below"] * w).sum() / w.sum() == pytest.approx(country, rel=1e-9)
 
 
 def test_district_cdf_matches_district_statistics(cache_root):
@@ -426,7 +437,7 @@ def test_district_statistics_frame(cache_root):
 
 
 def test_filled_and_zero_districts(tiny):
-    s = Scenario(countries=("TT",), ages=TINY_AGES, aux=("tt_app",))
+    s = Scenario(countries=("TT",), ages=TINY_AGES, aux=("tt_app",), model="paper")  # the tiny cache has no NHANES
     df = ag.district_statistics(s, "TT", root=tiny)
     assert list(df["filled"]) == [False, True]
     # the app is used by half the women and no men: men's cells exist with CAS 0

@@ -64,6 +64,8 @@ def make_priors(groups=None, country="DE") -> pd.DataFrame:
 
 
 def make_model(groups=DE_GROUPS, priors=None, study=bm.DEFAULT_STUDY, **kw) -> bm.CountryModel:
+    """A synthetic model; the paper body model unless ``model=`` says otherwise (these tests check its numbers)."""
+    kw.setdefault("model", "paper")
     return bm.CountryModel.from_frames(
         "XX", make_population(groups), priors if priors is not None else make_priors(), name="Testland", study=study, **kw
     )

@@ -32,10 +32,12 @@ def _wait_for_full_profile(pg):
 
 
 def _headline_count(pg) -> int:
+    """The others of "You and about X others share these attributes" (SPEC §1.7), whole people."""
     pg.wait_for_function("document.querySelector('#me-headline').innerText.includes('share these')")
     pg.wait_for_load_state("networkidle")
     text = pg.inner_text("#me-headline")
-    return int(re.match(r"([\d,]+) people", text).group(1).replace(",", ""))
+    assert "0 people" not in text
+    return int(float(re.match(r"You and about ([\d,.]+) others", text).group(1).replace(",", "")))
 
 
 def test_fill_form_read_headline_and_funnel(app_url, page):
@@ -48,12 +50,12 @@ def test_fill_form_read_headline_and_funnel(app_url, page):
     assert lines[0].startswith("Germany") and "Berlin" in lines[1] and "female" in lines[2]
     assert "65" in lines[3] and "160–165 cm" in lines[4] and "70–75 kg" in lines[5]
     count = _headline_count(pg)
-    assert count == int(lines[-1].split(": ")[1].replace(",", ""))
+    assert abs(count - int(lines[-1].split(": ")[1].replace(",", ""))) <= 1  # others = CAS·(N − 1)/N
     from dashboard.core.body_model import load_country_model
     from dashboard.core.cas import Profile, compute_cas
 
     expected = compute_cas(load_country_model("DE"), Profile.build("DE", "11000", "female", "65-75", 163.7, 5, 71.9, 5))
-    assert count == int(expected.cas)
+    assert count == int(expected.others)
     page.screenshot("personal-desktop")
     # privacy: the URL holds country and district only, the server log none of the answers
     parts = urlparse(pg.url)  # not the host: a random port may contain "71"
@@ -121,3 +123,45 @@ def test_unknown_district_in_url_is_reported(app_url, page):
     pg.goto(f"{app_url.url}/?country=DE&district=nope&x=1")
     pg.wait_for_selector("text=Unknown district")
     assert page.console_errors == []
+
+
+def test_model_switch_and_own_set_headline(app_url, page):
+    """The visible body-model switch (default v2) changes the numbers; the headline never says "0 people"."""
+    from dashboard.core.body_model import load_country_model
+    from dashboard.core.cas import Profile, compute_cas
+
+    pg = page.page
+    pg.set_viewport_size({"width": 1440, "height": 900})
+    pg.goto(f"{app_url.url}/?country=DE&district=11000")
+    pg.wait_for_selector("#me-country", state="attached")
+    assert pg.is_checked("#me-model input[value=v2]")
+    # a rare profile: tall and light (BMI 16), so CAS is below 1 and the paper model calls it implausible
+    pg.check("input[value=female]")
+    choose_option(pg, "me-ages", "20", "20–25")
+    pg.fill("#me-height-cm", "190")
+    pg.press("#me-height-cm", "Tab")
+    pg.fill("#me-weight-kg", "58")
+    pg.press("#me-weight-kg", "Tab")
+    pg.wait_for_function("document.querySelectorAll('#me-funnel-text li').length == 6"
+                         " && document.querySelector('#me-funnel-text').innerText.includes('55–60 kg')")
+    pg.wait_for_load_state("networkidle")
+    profile = Profile.build("DE", "11000", "female", "20-25", 190, 5, 58, 5)
+    v2 = compute_cas(load_country_model("DE"), profile)
+    paper = compute_cas(load_country_model("DE", model="paper"), profile)
+    headline = pg.inner_text("#me-headline")
+    assert headline.startswith("You") and "0 people" not in headline
+    assert f"{v2.others:.1f}" in headline
+    codes = pg.eval_on_selector_all("#me-warnings [data-code]", "els => els.map(e => e.dataset.code)")
+    assert "body_model_v2" in codes and "implausible_bmi" not in codes
+    page.screenshot("personal-model-v2")
+    pg.check("#me-model input[value=paper]")
+    pg.wait_for_function("document.querySelector('#me-warnings [data-code=body_model_paper]') !== null")
+    pg.wait_for_load_state("networkidle")
+    headline = pg.inner_text("#me-headline")
+    assert f"{paper.others:.1f}" in headline and "0 people" not in headline
+    codes = pg.eval_on_selector_all("#me-warnings [data-code]", "els => els.map(e => e.dataset.code)")
+    assert "implausible_bmi" in codes
+    funnel = pg.locator("#me-funnel-text li").all_inner_texts()
+    assert funnel[-1].endswith(f": {int(paper.cas):,}")
+    page.screenshot("personal-model-paper")
+    assert page.console_errors == [] and page.foreign_requests() == []

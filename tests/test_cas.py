@@ -32,6 +32,8 @@ UNIFORM = FractionTable("half", "Half of everyone", pd.DataFrame({"fraction": [0
 
 
 def model_for(code="DE", groups=None, priors=None, study=bm.DEFAULT_STUDY, **kw):
+    """A synthetic model; the paper body model unless ``model=`` says otherwise (these tests check its numbers)."""
+    kw.setdefault("model", "paper")
     groups = groups or [(0, 3), (3, 6), (6, 10), (10, 15), (15, 18), (18, 20)] + [(a, a + 5) for a in range(20, 65, 5)] + [(65, 75), (75, None)]
     return bm.CountryModel.from_frames(
         code, make_population(groups), priors if priors is not None else make_priors(), name="Testland", study=study,

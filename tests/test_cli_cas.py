@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -10,6 +12,8 @@ from test_body_model import DE_GROUPS, make_population, make_priors
 from dashboard import cli
 from dashboard.core import body_model as bm
 from dashboard.core import cas as C
+
+REAL_CACHE = Path(__file__).resolve().parent.parent / "data_cache"
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +35,11 @@ def tiny_cache(tmp_path_factory):
         "body_priors": {"DE": {"rows": 24, "sources": []}},
         "auxiliary": {"gadget": {"name": "Owns a gadget", "country": None, "note": "made up", "keys": ["age_from", "age_to"], "sources": []}},
     }
+    # the v2 body model's correlations come from the NHANES sample: copy the real one
+    real = json.loads((REAL_CACHE / "manifest.json").read_text(encoding="utf-8"))
+    (root / "microdata").mkdir()
+    shutil.copy(REAL_CACHE / "microdata" / "nhanes.parquet", root / "microdata" / "nhanes.parquet")
+    manifest["microdata"] = {"nhanes": real["microdata"]["nhanes"]}
     (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return root
 

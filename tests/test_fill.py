@@ -45,24 +45,29 @@ def test_result_is_a_valid_population_table(filled, full):
     assert out.attrs["fill_warnings"] == []
 
 
-def test_state_totals_are_kept_and_filled_cells_follow_state_shares(filled, full):
-    """SPEC §1.4: covered + filled = state total; each filled county has the state's sex × age shares."""
-    _, out = filled
+def test_state_totals_and_every_state_cell_are_kept(filled, full):
+    """SPEC §1.4/§1.8: the remainder is taken cell by cell, so covered + filled reproduces the state's
+    total and each of its sex × age cells; a filled county gets what the covered ones left over."""
+    partial, out = filled
     got = out.groupby("region_id")["count"].sum()
     want = full.groupby("region_id")["count"].sum()
     np.testing.assert_allclose(got.sort_index(), want.sort_index(), rtol=1e-9)
     assert out["count"].sum() == pytest.approx(333_287_557, rel=1e-9)
-    state_shares = full.groupby(["region_id", *CELL], dropna=False)["count"].sum()
-    state_shares = state_shares / state_shares.groupby(level="region_id").transform("sum")
+    cells_got = _cells(out).groupby(["region_id", *CELL])["count"].sum()
+    cells_want = _cells(full).groupby(["region_id", *CELL])["count"].sum()
+    np.testing.assert_allclose(cells_got.sort_index(), cells_want.reindex(cells_got.sort_index().index), rtol=1e-9)
     one = out[out["filled"]].groupby("region_id")["district_id"].first()
     for region, district in one.items():
-        rows = out[out["district_id"] == district]
-        shares = rows.set_index(CELL)["count"] / rows["count"].sum()
-        expected = state_shares.loc[region].reindex(shares.index)
-        np.testing.assert_allclose(shares.to_numpy(), expected.to_numpy(), rtol=1e-9)
-    # per sex the totals are close but not exact: the SPEC takes the state's shares, not the leftovers
-    by_sex = out.groupby(["region_id", "sex"])["count"].sum() / full.groupby(["region_id", "sex"])["count"].sum()
-    assert (by_sex - 1).abs().max() < 0.02
+        rows = _cells(out[out["district_id"] == district]).set_index(CELL)["count"]
+        n = out.loc[out["filled"] & (out["region_id"] == region), "district_id"].nunique()
+        left = (_cells(full[full["region_id"] == region]).groupby(CELL)["count"].sum()
+                - _cells(partial[partial["region_id"] == region]).groupby(CELL)["count"].sum().reindex(
+                    _cells(full[full["region_id"] == region]).groupby(CELL)["count"].sum().index, fill_value=0.0))
+        np.testing.assert_allclose(rows.sort_index().to_numpy(), (left / n).sort_index().to_numpy(), rtol=1e-9)
+
+
+def _cells(df: pd.DataFrame) -> pd.DataFrame:
+    return df.assign(age_to=df["age_to"].fillna(np.inf))
 
 
 def test_filled_counties_of_a_state_are_equal(filled):
@@ -122,23 +127,23 @@ def test_negative_remainder_is_clamped_and_recorded():
     partial = tiny({"a": (60, 40)})
     totals = pd.DataFrame(dict(region_id="01", sex=["female", "male"], age_from=0.0, age_to=np.nan,
                                count=[40.0, 50.0]))  # survey noise: state has fewer people than county a
-    with pytest.warns(FillWarning, match="exceed the region total by 10.0 people"):
+    with pytest.warns(FillWarning, match="exceed the region total by 20.0 people in 1 sex × age cell"):
         out = fill_missing_districts(partial, totals, all_districts)
     assert len(out.attrs["fill_warnings"]) == 1 and "01" in out.attrs["fill_warnings"][0]
     b = out[out["district_id"] == "b"].set_index("sex")["count"]
-    assert b["female"] == 0 and b["male"] == 0
+    assert b["female"] == 0 and b["male"] == pytest.approx(5.0)  # the male cell's remainder 10 is not short
 
 
-def test_remainder_is_split_by_state_shares():
-    """A hand-checked case: state 40 F / 60 M, covered county 30 F / 10 M → 60 left over for 2
-    counties, each 30 people split 40 % / 60 %."""
+def test_remainder_is_split_cell_by_cell():
+    """A hand-checked case: state 40 F / 60 M, covered county 30 F / 10 M → 10 F and 50 M left
+    over for 2 counties: each 5 F and 25 M (SPEC §1.8; the old share rule gave 12 F / 18 M)."""
     all_districts = tiny({"a": (0, 0), "b": (0, 0), "c": (0, 0)})
     totals = pd.DataFrame(dict(region_id="01", sex=["female", "male"], age_from=0.0, age_to=np.nan,
                                count=[40.0, 60.0]))
     out = fill_missing_districts(tiny({"a": (30, 10)}), totals, all_districts)
     for d in ("b", "c"):
         got = out[out["district_id"] == d].set_index("sex")["count"]
-        assert got["female"] == pytest.approx(12.0) and got["male"] == pytest.approx(18.0)
+        assert got["female"] == pytest.approx(5.0) and got["male"] == pytest.approx(25.0)
 
 
 def test_moe_of_filled_rows_is_missing():

@@ -267,7 +267,12 @@ def test_county_file_negative_remainder_is_clamped(tmp_path, raw_rows, pep):
         out = acs.load_county_s0101(path, pep)
     assert len(out.attrs["fill_warnings"]) == 1
     bristol = out[out["district_id"] == "44001"]
-    assert bristol["filled"].all() and (bristol["count"] == 0).all()
+    # cell by cell (SPEC §1.8): the shrunk female cells are short and clamped to 0; the male cells keep
+    # their remainder, which is Bristol's own count (the male state row equals the PEP state total)
+    female, male = bristol[bristol["sex"] == "female"], bristol[bristol["sex"] == "male"]
+    assert bristol["filled"].all() and (female["count"] == 0).all()
+    want = pep[(pep["district_id"] == "44001") & (pep["sex"] == "male")]["count"].to_numpy()
+    np.testing.assert_allclose(male.sort_values("age_from")["count"].to_numpy(), want, rtol=1e-9)
 
 
 @pytest.mark.parametrize("case", ["unknown county", "duplicate county row", "ZCTA in a county file", "garbled id"])

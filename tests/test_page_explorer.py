@@ -132,10 +132,11 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
     assert fig.data[0].line.dash == "solid" and fig.data[1].line.dash == "dot"
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
-    assert fig.data[0].y[-1] == pytest.approx(100 * cdfs["DE"].plausible_share)
-    ends = sorted(a.text for a in fig.layout.annotations if "end at" in a.text)
-    assert ends == sorted([f"Germany: people end at {fx.percent(cdfs['DE'].plausible_share)}",
-                           f"France: people end at {fx.percent(cdfs['FR'].plausible_share)}"])
+    # shares of the people the model covers (SPEC §1.8): the curve ends at 100 %, the covered share is stated
+    assert fig.data[0].y[-1] == pytest.approx(100.0)
+    ends = [a.text for a in fig.layout.annotations if "covered" in a.text]
+    assert ends == [f"Germany: shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
+                    f"France: shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
     assert {a.text for a in fig.layout.annotations} >= {"k = 5", "20", "100"}
 
 
@@ -143,7 +144,7 @@ TWELVE = ("DE", "FR", "IT", "ES", "PL", "NL", "BE", "AT", "CH", "GB", "US", "AU"
 
 
 def test_cdf_figure_with_twelve_countries_keeps_its_plot_and_distinct_colours():
-    s = Scenario(countries=TWELVE)
+    s = Scenario(countries=TWELVE, model="paper")
     cdfs = ag.cdfs(s)
     names = {c: c for c in TWELVE}
     fig = fx.cdf_figure(cdfs, names)
@@ -152,18 +153,14 @@ def test_cdf_figure_with_twelve_countries_keeps_its_plot_and_distinct_colours():
     assert len(styles) == 12 and len({t["line"]["color"] for t in people}) == 12  # no colour repeats
     assert fig["layout"]["height"] == fx.CDF_HEIGHT and fig["layout"]["showlegend"] is False  # key is a list below
     assert [e.code for e in fx.cdf_key(cdfs, names)] == list(TWELVE)
-    assert not [a for a in fig["layout"]["annotations"] if "end at" in a["text"]]  # too many: the key lists them
+    assert not [a for a in fig["layout"]["annotations"] if "covered" in a["text"]]  # too many: the key lists them
 
 
-def test_series_style_and_spread_labels():
-    from dashboard.figures.style import QUALITATIVE_WIDE, series_style, spread_labels
+def test_series_style():
+    from dashboard.figures.style import QUALITATIVE_WIDE, series_style
 
     assert len({series_style(i) for i in range(3 * len(QUALITATIVE_WIDE))}) == 3 * len(QUALITATIVE_WIDE)
-    ys = spread_labels([75.0, 74.9, 74.8, 10.0], 5.0, 2.0, 100.0)
-    assert ys[3] == 10.0 and ys[0] == 75.0
-    assert all(abs(a - b) >= 5.0 - 1e-9 for i, a in enumerate(ys) for b in ys[i + 1:])
-    low = spread_labels([1.0, 1.0, 1.0], 5.0, 2.0, 100.0)  # pushed up from the bottom, not below it
-    assert min(low) == 2.0 and sorted(low) == [2.0, 7.0, 12.0]
+    assert len({series_style(i)[0] for i in range(len(QUALITATIVE_WIDE))}) == len(QUALITATIVE_WIDE)
 
 
 def test_distribution_figure():
@@ -436,13 +433,16 @@ def test_cdf_callback_readouts_and_note(E):
     fig, readouts, note, legend, notes, key = E.on_cdf(q, None)
     assert len(fig["data"]) == 4
     legend_text = component_text(legend)
-    assert "Germany — people end at" in legend_text and "dotted: share of combinations" in legend_text
+    assert "Germany" in legend_text and "dotted: share of combinations" in legend_text
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
     text = component_text(readouts)
     for code in ("DE", "US"):
         for k in (5, 20, 100):
             assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
-    assert "ends at the plausible share" in note and "not renormalised" in note
+    # SPEC §1.8: shares of the people the model covers, the covered share stated (v2 by default)
+    assert "Body model v2" in note and "of the people the model covers" in note and "99.9 %" in note
+    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), None)[2]
+    assert "Paper model" in paper and "plausible cells" in paper and "17–30" in paper
     assert "Notes on the data" in component_text(notes)
     # the statistic or k alone changes nothing here
     again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), key)

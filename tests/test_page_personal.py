@@ -33,7 +33,9 @@ def test_headline_matches_the_cli(personal, capsys):
     assert main(["cas", "--country", "DE", "--district", "11000", "--sex", "female", "--age", "40-45",
                  "--height", "160-165", "--weight", "70-75", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
-    assert out[1] == f"{int(cli['cas']):,} people share these attributes"
+    # the person's own set (SPEC §1.7): you and about (N − 1)·p others; the CLI's expected_anonymity_set
+    assert cli["expected_anonymity_set"] == pytest.approx(1 + cli["others"]) and cli["expected_anonymity_set"] >= 1
+    assert out[1] == f"You and about {int(cli['others']):,} others share these attributes"
 
 
 @pytest.mark.parametrize(
@@ -70,21 +72,23 @@ def test_imperial_units_give_the_same_bands(personal):
 
 def test_empty_form_gives_the_country_total(personal):
     out = _call(personal, district=None, sex=None, ages=[], h_cm=None, w_kg=None)
-    assert out[0] is None and "people share these attributes" in out[1]
+    assert out[0] is None and "others share these attributes" in out[1]
 
 
 def test_user_defined_fraction_multiplies_in(personal):
     base = _call(personal, aux_percent=None)[1]
     tenth = _call(personal, aux_name="uses app X", aux_percent=10)[1]
-    n = lambda s: int(s.split()[0].replace(",", ""))
+    n = lambda s: int(s.split()[3].replace(",", ""))  # "You and about 1,234 others …"
     assert n(tenth) == pytest.approx(n(base) / 10, abs=1)
 
 
 def test_likely_unique_warning(personal):
     out = _call(personal, district="03354", ages=["20–25"], h_cm=199, w_kg=54, h_width=1, w_width=1)
     codes = [w.to_plotly_json()["props"].get("data-code") for w in out[3]]
-    assert "likely_unique" in codes and "implausible_bmi" in codes
-    assert out[1].startswith("Fewer than one person")
+    # body model v2 (the default): a BMI outside 17–30 is no "implausible" combination
+    assert "likely_unique" in codes and "implausible_bmi" not in codes
+    # the person's own set (SPEC §1.7): you and about X others, never "0 people"
+    assert out[1].startswith("You") and "0 people" not in out[1]
 
 
 def test_layout_accepts_unknown_queries(personal):
@@ -123,7 +127,7 @@ def test_one_sided_bounds():
 
 def test_user_defined_fraction_per_age_group(personal):
     """SPEC §1.3: a percentage per age group, e.g. 20 % under 45 and 5 % from 45."""
-    n = lambda s: int(s.split()[0].replace(",", ""))
+    n = lambda s: int(s.split()[3].replace(",", ""))  # "You and about 1,234 others …"
     base = n(_call(personal, aux_percent=None)[1])
     young = n(_call(personal, aux_name="uses app X", aux_percent="18-45:20,45+:5")[1])  # the profile is 40–45
     assert young == pytest.approx(base * 0.20, abs=1)
@@ -149,3 +153,28 @@ def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(perso
     berlin = list(main["locations"]).index("11000")
     assert ops[("data", 0, "hovertext")][berlin].endswith("people like you")
     assert len(ops[("data", 0, "z")]) == len(main["locations"])
+
+
+def test_model_switch_paper_reproduces_the_paper_numbers(personal):
+    """The visible switch: v2 by default; 'paper' gives the paper model's CAS and its BMI warning."""
+    from dashboard.core.body_model import load_country_model
+    from dashboard.core.cas import Profile, compute_cas
+
+    kw = dict(ages=["20–25"], h_cm=190, w_kg=58)
+    v2 = _call(personal, **kw)
+    paper = personal.on_profile(*dict(country="DE", district="11000", sex="female", ages=["20–25"], units="metric",
+                                      h_cm=190, h_ft=None, h_in=None, w_kg=58, w_lb=None, h_width=5, w_width=5,
+                                      aux=[], aux_name=None, aux_percent=None, users=None, ks=[10, 100],
+                                      model="paper").values())
+    profile = Profile.build("DE", "11000", "female", "20-25", 190, 5, 58, 5)
+    want_v2 = compute_cas(load_country_model("DE"), profile)
+    want_paper = compute_cas(load_country_model("DE", model="paper"), profile)
+    assert f"{want_v2.others:.1f}" in v2[1] and f"{want_paper.others:.1f}" in paper[1]
+    codes = lambda out: [w.to_plotly_json()["props"].get("data-code") for w in out[3]]
+    assert "body_model_v2" in codes(v2) and "implausible_bmi" not in codes(v2)
+    assert "body_model_paper" in codes(paper) and "implausible_bmi" in codes(paper)
+    bad = personal.on_profile(*dict(country="DE", district="11000", sex="female", ages=["20–25"], units="metric",
+                                    h_cm=190, h_ft=None, h_in=None, w_kg=58, w_lb=None, h_width=5, w_width=5,
+                                    aux=[], aux_name=None, aux_percent=None, users=None, ks=[10, 100],
+                                    model="v3").values())
+    assert "Body model" in bad[0].children

@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "dashboard.cli.pyc",
     "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
+    "dashboard.cli.validate",
 ]
 
 
@@ -62,6 +63,27 @@ def emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> int:
     return 0
 
 
+def add_model_arguments(parser: argparse.ArgumentParser, self_report: bool = True) -> None:
+    """``--model v2|paper`` (SPEC §1.6) and, optionally, ``--self-report-correction``."""
+    parser.add_argument("--model", default="v2",
+                        help="body model: v2 (default: correlated height and weight, log-normal weight, nobody left "
+                             "out) or paper (independent normals, BMI 17–30 filter: the published numbers)")
+    if self_report:
+        parser.add_argument("--self-report-correction", action="store_true",
+                            help="v2: correct self-reported body statistics (Germany's, and those borrowing them) to "
+                                 "measured ones with the NHANES offsets")
+
+
+def _check_model(args) -> None:
+    from dashboard.core.body_model import MODELS
+
+    if getattr(args, "model", None) is not None:
+        key = str(args.model).strip().lower()
+        if key not in MODELS:
+            raise CliError(f"--model {args.model!r} is not a body model: use {' or '.join(MODELS)}")
+        args.model = key
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="anonset",
@@ -78,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _check_model(args)
         return int(args.func(args) or 0)
     except (CliError, InputError, LoaderError, KeyError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc

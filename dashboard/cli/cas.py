@@ -12,7 +12,7 @@ from pathlib import Path
 from dashboard.core import cas as core
 from dashboard.core.body_model import format_age_band, load_country_model
 
-from . import CliError, emit
+from . import CliError, add_model_arguments, emit
 
 
 def _number(text: str, what: str) -> float:
@@ -102,6 +102,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2g} %"
 
 
+def _others(x: float) -> str:
+    """``about X others``: whole people below 10 to one decimal, else rounded down with separators."""
+    return f"{x:.1f}" if x < 10 else core.format_count(x)
+
+
 def _text(report: dict) -> str:
     lines = []
     width = max(len(line["value"]) for line in report["funnel"])
@@ -110,6 +115,8 @@ def _text(report: dict) -> str:
         lines.append(f"  {line['step']:<10} {line['value']:<{width}}  {core.format_count(line['count']):>14}")
     cas = report["cas"]
     lines.append(f"Conditional anonymity set: {core.format_count(cas)} (unrounded {cas:.6g})")
+    lines.append(f"Your own anonymity set: you and about {_others(report['others'])} others "
+                 f"(expected size {report['expected_anonymity_set']:.4g}; body model {report['body_model']})")
     r = report["reidentification"]
     lines.append(
         f"Re-identification in a population of {core.format_count(r['population'])}: "
@@ -142,7 +149,8 @@ def _run(args) -> int:
     ks, users = _ks(args), _users(args)
     root = Path(args.cache) if args.cache else None
     try:
-        model = load_country_model(profile.country, profile.study, root=root)
+        model = load_country_model(profile.country, profile.study, root=root, model=args.model,
+                                   self_report_correction=args.self_report_correction)
     except FileNotFoundError as exc:
         raise CliError(str(exc)) from None
     districts = _number(args.districts, "--districts")
@@ -182,6 +190,7 @@ def add_parser(sub) -> None:
     p.add_argument("--users", help="size of a released dataset, for k-indistinguishability")
     p.add_argument("--k", action="append", help="target anonymity set size for advice; repeatable (default 10, 100)")
     p.add_argument("--districts", default="20", help="how many districts of the what-if ranking --json lists (default 20)")
+    add_model_arguments(p)
     p.add_argument("--cache", help="cache folder to read (default: data_cache/)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_run)

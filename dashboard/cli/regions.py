@@ -69,6 +69,7 @@ def _scenario(args) -> Scenario:
         q["k"] = args.k
     if getattr(args, "stat", None) is not None:
         q["stat"] = args.stat
+    q["model"] = getattr(args, "model", "v2")
     scenario = Scenario.from_query(q, check_data=False)
     aux = [a.strip() for a in (args.aux or ()) if a.strip()]
     aux += [UserPercent.parse(spec) for spec in (args.aux_percent or ())]
@@ -146,8 +147,9 @@ def _run_cdf(args) -> int:
     for code in scenario.countries:
         c = ag.country_cdf(scenario, code, at, root=root)
         countries.append({
-            "country": code, "people": c.people, "plausible_people": c.plausible_people,
-            "plausible_share": c.plausible_share, "combinations": c.n_cells,
+            "country": code, "model": scenario.model, "people": c.people, "plausible_people": c.plausible_people,
+            "plausible_share": c.plausible_share, "covered_people": c.plausible_people,
+            "covered_share": c.covered_share, "combinations": c.n_cells,
             "at": [{"x": float(x), "share_people": float(p), "share_combinations": float(q)}
                    for x, p, q in zip(c.x, c.person, c.cells)],
             "notes": list(ag.scenario_notes(scenario, code, root=root)),
@@ -159,9 +161,11 @@ def _run_cdf(args) -> int:
 def _cdf_text(out: dict) -> str:
     lines = []
     for c in out["countries"]:
-        lines.append(f"{c['country']}: share of people whose anonymity set (CAS) is at most x "
-                     f"(of {format_count(c['people'])} people; {_pct(c['plausible_share'])} are in plausible cells, "
-                     "the rest are left out, so shares end there)")
+        covered = ("in plausible cells (BMI 17–30, paper model)" if c["model"] == "paper"
+                   else "in the cells holding 99.9 % of each group (body model v2)")
+        lines.append(f"{c['country']}: share of people whose anonymity set (CAS) is at most x, of the "
+                     f"{format_count(c['covered_people'])} people the model covers ({_pct(c['covered_share'])} of "
+                     f"{format_count(c['people'])}, those {covered})")
         for row in c["at"]:
             lines.append(f"  CAS ≤ {_num_label(row['x']):>12}: {_pct(row['share_people']):>9} of people, "
                          f"{_pct(row['share_combinations']):>9} of {c['combinations']:,} combinations")
@@ -225,7 +229,8 @@ def _scenario_options(p) -> None:
     p.add_argument("--no-body", action="store_true", help="district × sex × age only, without height × weight")
     p.add_argument("--height-width", help="height band width in cm: 1, 2, 5, 10 or 20 (default 5)")
     p.add_argument("--weight-width", help="weight band width in kg: 1, 2, 5, 10 or 20 (default 5)")
-    p.add_argument("--bmi", help="plausible BMI range at the cell centre (default 17-30)")
+    p.add_argument("--bmi", help="plausible BMI range at the cell centre (default 17-30; --model paper only)")
+    p.add_argument("--model", default="v2", help="body model: v2 (default) or paper (SPEC §1.6)")
     p.add_argument("--aux", action="append", metavar="ID", help="auxiliary-knowledge preset id; repeatable")
     p.add_argument("--aux-percent", action="append", metavar="NAME=PERCENT",
                    help="your own auxiliary knowledge: 'Runs=2.5' or per age band 'Gadget=18-30:10,30+:5'; repeatable")
@@ -253,8 +258,9 @@ def add_parser(sub) -> None:
         "cdf",
         help="share of people (and of combinations) whose CAS is at most each value",
         description=("The person-weighted CDF of CAS over a whole country at the given values: the share of "
-                     "people whose anonymity set is at most x (CAS ≤ x). People in implausible height × weight "
-                     "cells are left out, so the shares end at the plausible share, not at 100 %."),
+                     "people whose anonymity set is at most x (CAS ≤ x), of the people the model covers (SPEC §1.8): "
+                     "v2 covers ≥ 99.9 % of everyone; the paper model leaves implausible height × weight cells out. "
+                     "The covered share is stated."),
     )
     _scenario_options(p)
     p.add_argument("--at", default="5,20,100", help="comma-separated values of x (default 5,20,100)")

@@ -28,9 +28,13 @@ Denominators, stated once and used everywhere:
   per district ``Σ_{s, a} J[s, a]`` with ``J[s, a]`` the cell count of group
   ``(s, a)`` (``ProfileCells.n_valid``) — left-out cells are no combinations.
 
-Hence the person-weighted CDF (share of *people* whose CAS ≤ x) rises to the
-plausible mass share ``plausible people / people`` (< 1 with body measurements),
-while the cell-weighted CDF (share of *combinations* with CAS ≤ x) rises to 1.
+Shares of people are shares of the people the model covers (SPEC §1.8): the
+person-weighted CDF (share of *plausible people* whose CAS ≤ x) and the
+cell-weighted CDF (share of *combinations* with CAS ≤ x) both rise to 1, and
+the covered share ``plausible people / people`` is stated beside them (paper
+model: the plausible cells, < 1 with body measurements; v2: ≥ 99.9 %, no cell
+is implausible and each sex × age group's grid is its most probable cells
+holding at least 99.9 % of its mass).
 
 Thresholds: :func:`country_cdf`, :func:`share_at_most` and ``anonset cdf --at``
 count CAS **≤ x** ("at most x"); :func:`share_below` and the district column
@@ -57,6 +61,7 @@ import pandas as pd
 
 from . import formatting, fractions
 from .body_model import (
+    DEFAULT_MODEL,
     DEFAULT_STUDY,
     SEXES,
     BandGrid,
@@ -104,10 +109,10 @@ def _root_key(root: Path | None) -> str | None:
     return None if root is None else str(Path(root))
 
 
-def _model(code: str, ages: Sequence[float], root: Path | None) -> CountryModel:
+def _model(code: str, ages: Sequence[float], root: Path | None, model: str = DEFAULT_MODEL) -> CountryModel:
     """The memoised model of a data set restricted to the age range; unknown codes are InputErrors."""
     try:
-        return load_country_model(code, tuple(ages), root=root)
+        return load_country_model(code, tuple(ages), root=root, model=model)
     except KeyError as exc:
         raise InputError(exc.args[0] if exc.args else f"unknown country or data set {code!r}") from None
 
@@ -246,7 +251,7 @@ def _aux_table(model: CountryModel, item):
 
 def bind(scenario: Scenario, code: str, *, root: Path | None = None) -> Bound:
     """Bind ``scenario`` to data set ``code`` (memoised; auxiliary tables via :mod:`.fractions`)."""
-    model = _model(code, scenario.ages, root)
+    model = _model(code, scenario.ages, root, scenario.model)
     return _BOUND.get((model, scenario.profile_key), lambda: _make_bound(model, scenario))
 
 
@@ -314,8 +319,10 @@ def cdf_counts(
             for s in range(S):
                 for a in range(A):
                     q = cells.sorted_q[s, a, :cells.n_valid[s, a]]  # the group's own cells
-                    idx = np.searchsorted(sorted_n[:, s, a], xs[None, :] / q[:, None], side=side)
-                    people += (q[:, None] * cum_n[:, s, a][idx]).sum(axis=0)
+                    sn = np.ascontiguousarray(sorted_n[:, s, a])
+                    cn = np.ascontiguousarray(cum_n[:, s, a])
+                    idx = np.searchsorted(sn, xs[None, :] / q[:, None], side=side)
+                    people += q @ cn[idx]  # Σ_j q_j · cum_n[idx_j]: one matrix-vector product
                     combos += idx.sum(axis=0)
     return people, combos
 
@@ -324,8 +331,10 @@ def cdf_counts(
 class Cdf:
     """Person- and cell-weighted CDFs of CAS over a country (or one district).
 
-    ``person[i]`` = share of *people* whose CAS ≤ ``x[i]`` (denominator ``people``,
-    so it rises to :attr:`plausible_share`); ``cells[i]`` = share of the
+    ``person[i]`` = share of the *people the model covers* whose CAS ≤ ``x[i]``
+    (SPEC §1.8: denominator ``plausible_people``, the people in the profile grid's
+    cells, so it rises to 1; :attr:`covered_share` of everyone is that many —
+    paper: the plausible cells, v2: ≥ 99.9 %); ``cells[i]`` = share of the
     ``n_cells`` combinations with CAS ≤ ``x[i]`` (rises to 1).  ``n_cells`` =
     districts × ``Σ_{s, a}`` of each sex × age group's own cell count: cells
     outside a group's profile grid are no combinations and never counted.
@@ -338,6 +347,11 @@ class Cdf:
     people: float
     plausible_people: float
     n_cells: int
+
+    @property
+    def covered_share(self) -> float:
+        """The share of everyone the curve describes (the people in the profile grid's cells)."""
+        return self.plausible_share
 
     @property
     def plausible_share(self) -> float:
@@ -353,7 +367,8 @@ class Cdf:
     def to_dict(self) -> dict:
         return {
             "country": self.code, "people": self.people, "plausible_people": self.plausible_people,
-            "plausible_share": self.plausible_share, "n_cells": self.n_cells,
+            "plausible_share": self.plausible_share, "covered_people": self.plausible_people,
+            "covered_share": self.covered_share, "n_cells": self.n_cells,
             "x": self.x.tolist(), "person": self.person.tolist(), "cells": self.cells.tolist(),
         }
 
@@ -377,7 +392,7 @@ def _cdf_of(code: str, N: np.ndarray, cells: ProfileCells, xs: np.ndarray, stric
     plausible = float((N * cells.Q1[None]).sum())
     n_cells = N.shape[0] * int(cells.n_valid.sum())
     with np.errstate(invalid="ignore", divide="ignore"):
-        person = people_below / people if people > 0 else np.full(xs.shape, np.nan)
+        person = people_below / plausible if plausible > 0 else np.full(xs.shape, np.nan)
     return Cdf(code, _readonly(xs.copy()), _readonly(person), _readonly(combos / n_cells), people, plausible, n_cells)
 
 
@@ -420,7 +435,7 @@ def share_at_most(scenario: Scenario, values: Iterable[float], *, root: Path | N
     """Per country, the share of people whose CAS is **at most** each value (CAS ≤ x).
 
     Exactly the person-weighted CDF at those values (what ``anonset cdf --at`` prints);
-    the denominator is everyone the scenario describes, implausible cells included.
+    the denominator is the people the model covers (SPEC §1.8; :attr:`Cdf.covered_share`).
     """
     return _shares(scenario, list(values), False, root)
 
@@ -457,7 +472,8 @@ def district_statistics(scenario: Scenario, code: str, *, root: Path | None = No
     non-zero CAS, NaN if none) at
     ``min_sex, min_age, min_height, min_weight``; ``max_cas`` at ``max_*``;
     ``cell_mean`` (``Σ CAS / n_cells``); ``person_mean`` (``Σ CAS² / Σ CAS``);
-    ``share_below`` (people with CAS < ``scenario.k`` / people).  Heights and
+    ``share_below`` (people with CAS < ``scenario.k`` / the people the model covers,
+    ``plausible_people``; SPEC §1.8).  Heights and
     weights are ``None`` without body measurements.  Vectorised over districts.
     """
     b = bind(scenario, code, root=root)
@@ -500,8 +516,8 @@ def _district_statistics(b: Bound, k: float) -> pd.DataFrame:
                 n = N[:, s, a]
                 idx = np.searchsorted(c.sorted_q[s, a], k / n, side="left")
                 below += n * c.cum[s, a][idx]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(people > 0, below / np.where(people > 0, people, 1.0), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):  # of the people the model covers (SPEC §1.8)
+        share = np.where(plausible > 0, below / np.where(plausible > 0, plausible, 1.0), np.nan)
 
     sex, age, hl, wl = _location_labels(b)
     jmin = c.min_j.reshape(-1)[imin]
@@ -643,8 +659,13 @@ def scenario_notes(scenario: Scenario, code: str, *, root: Path | None = None) -
         notes.append(f"Age groups trimmed to the study range {format_age_band(*m.study)}: {', '.join(trimmed)}.")
     if m.filled.any():
         notes.append(f"{int(m.filled.sum())} {m.district_label}s are filled from their {m.region_label}'s remainder (SPEC §1.4).")
-    if scenario.include_body:
+    if scenario.include_body and scenario.model == "paper":
         notes.append(f"Cells with a BMI outside {scenario.bmi_range[0]:g}–{scenario.bmi_range[1]:g} at their centre are left out.")
+    if scenario.include_body:
+        notes.extend(m.model_notes()[1:] if scenario.model == "paper" else m.model_notes())
+        c = country_cdf(scenario, code, root=root)
+        notes.append(f"Shares are of the people the model covers: {c.covered_share:.1%} of the "
+                     f"{formatting.format_count(c.people)} people described.")
     for fa in b.aux:
         notes.extend(fa.gaps)
         if fa.note:
@@ -771,7 +792,7 @@ def _reference_grid(scenario: Scenario, code: str, districts: Sequence[int] | No
     only: it is districts × sexes × ages × heights × weights large.  Without body
     measurements ``h`` and ``w`` have length 1.
     """
-    model = _model(code, scenario.ages, root)
+    model = _model(code, scenario.ages, root, scenario.model)
     sex_idx = np.array([SEXES.index(s) for s in scenario.sexes])
     counts = model.counts
     for item in scenario.aux:
@@ -799,11 +820,11 @@ def _reference_cdf(scenario: Scenario, code: str, xs=None, districts: Sequence[i
     Returns ``(person share, cell share, people, n_cells)`` over ``xs``.
     """
     xs = _xs(xs)
-    model = _model(code, scenario.ages, root)
+    model = _model(code, scenario.ages, root, scenario.model)
     idx = np.arange(model.n_districts) if districts is None else np.asarray(districts)
     people_below = np.zeros(xs.shape)
     combos = np.zeros(xs.shape)
-    people, n_cells = 0.0, 0
+    people, covered, n_cells = 0.0, 0.0, 0
     side = "left" if strict else "right"
     for start in range(0, len(idx), chunk):
         grid, mask, N = _reference_grid(scenario, code, idx[start:start + chunk], root=root, per_group=True)
@@ -813,8 +834,9 @@ def _reference_cdf(scenario: Scenario, code: str, xs=None, districts: Sequence[i
         people_below += cs[k]
         combos += k
         people += float(N.sum())
+        covered += float(v.sum())
         n_cells += v.size
-    return people_below / people, combos / n_cells, people, n_cells
+    return people_below / covered, combos / n_cells, people, n_cells
 
 
 def _reference_district_statistics(scenario: Scenario, code: str, districts: Sequence[int] | None = None, *,
@@ -828,7 +850,7 @@ def _reference_district_statistics(scenario: Scenario, code: str, districts: Seq
     grid, mask, N = _reference_grid(scenario, code, districts, root=root, per_group=True)
     D = grid.shape[0]
     if scenario.include_body:  # the union over every group of the model, both sexes: ProfileCells' cells j
-        union = _model(code, scenario.ages, root).joint(scenario.height_width, scenario.weight_width).profile_mask(
+        union = _model(code, scenario.ages, root, scenario.model).joint(scenario.height_width, scenario.weight_width).profile_mask(
             scenario.bmi_range)
     else:
         union = np.ones((1, 1), dtype=bool)
@@ -854,5 +876,5 @@ def _reference_district_statistics(scenario: Scenario, code: str, districts: Seq
             "max_flat": flat_of[imax],
             "cell_mean": v.mean(axis=1),
             "person_mean": (v * v).sum(axis=1) / tot,
-            "share_below": np.where(v < scenario.k, v, 0.0).sum(axis=1) / people,
+            "share_below": np.where(v < scenario.k, v, 0.0).sum(axis=1) / tot,
         })

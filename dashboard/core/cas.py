@@ -45,7 +45,7 @@ from .errors import InputError
 from .formatting import format_band, format_count
 from .fractions import FractionArray, UserAux, fraction_array, preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH, SEX_ALIASES, check_band, parse_age, parse_band
-from .reidentification import Reidentification, reidentification
+from .reidentification import Reidentification, expected_anonymity_set, reidentification
 
 #: Default targets for the advice.
 DEFAULT_KS: tuple[int, ...] = (10, 100)
@@ -332,11 +332,22 @@ class CasResult:
     population: float  # the study population of the whole data set (N in SPEC §2)
     warnings: tuple[CasWarning, ...]
     bmi: float | None  # at the centre of the chosen cell, when both bands are given
-    plausible: bool | None
+    plausible: bool | None  # paper model only (v2 leaves nobody out: None)
+    body_model: str = bm.DEFAULT_MODEL
 
     @property
     def display(self) -> str:
         return format_count(self.cas)
+
+    @property
+    def expected_anonymity_set(self) -> float:
+        """``1 + (N − 1) · CAS / N`` (SPEC §1.7): the person and about ``(N − 1) · p`` others; ≥ 1."""
+        return expected_anonymity_set(self.cas, max(self.population, 1.0))
+
+    @property
+    def others(self) -> float:
+        """The others expected to share the person's profile, ``(N − 1) · p``."""
+        return self.expected_anonymity_set - 1.0
 
     def to_dict(self) -> dict:
         return {
@@ -344,6 +355,9 @@ class CasResult:
             "funnel": [line.to_dict() for line in self.funnel],
             "cas": self.cas,
             "cas_display": self.display,
+            "expected_anonymity_set": self.expected_anonymity_set,
+            "others": self.others,
+            "body_model": self.body_model,
             "population": self.population,
             "bmi": self.bmi,
             "plausible": self.plausible,
@@ -376,13 +390,19 @@ def _ages_label(model: CountryModel, A: np.ndarray) -> str:
     )
 
 
-def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, float] = DEFAULT_BMI_RANGE) -> CasResult:
+def _with_body(model: CountryModel, body_model: str | None) -> CountryModel:
+    return model if body_model is None else model.with_model(body_model)
+
+
+def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, float] = DEFAULT_BMI_RANGE,
+                *, body_model: str | None = None) -> CasResult:
     """The funnel country → district → sex → age → height → weight → each auxiliary fraction.
 
     Each line is the previous one narrowed by one attribute (a withheld attribute
-    leaves the count unchanged); the last line is the CAS.
+    leaves the count unchanged); the last line is the CAS.  ``body_model`` (``v2`` /
+    ``paper``) overrides the model's own; the BMI check is the paper model's only.
     """
-    r = _resolve(model, profile)
+    r = _resolve(_with_body(model, body_model), profile)
     m = r.model
     p = r.profile
     country_sa = _area_counts(m, None)
@@ -407,8 +427,8 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
     bmi = plausible = None
     if p.height is not None and p.weight is not None:
         bmi = bm.cell_bmi(p.height, p.weight)
-        plausible = bool(bmi_range[0] <= bmi <= bmi_range[1])
-        if not plausible:
+        plausible = None if m.is_v2 else bool(bmi_range[0] <= bmi <= bmi_range[1])
+        if plausible is False:
             warnings.append(CasWarning(
                 "implausible_bmi",
                 f"BMI {bmi:.1f} at the centre of {format_band(p.height, 'height')} × {format_band(p.weight, 'weight')} "
@@ -428,6 +448,10 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
                 f"{int(m.filled[r.D].sum())} of the {len(r.D)} {m.district_label}s in this {m.region_label} are filled estimates.",
             ))
     uses_body = p.height is not None or p.weight is not None
+    if uses_body and m.is_v2 and m.height_shift_note:
+        warnings.append(CasWarning("height_shift", m.height_shift_note))
+    if uses_body and m.is_v2 and m.self_report_correction and m.body.self_reported:
+        warnings.append(CasWarning("self_report_correction", m.model_notes()[-1]))
     if uses_body and m.borrowed_from:
         warnings.append(CasWarning(
             "borrowed_body_statistics",
@@ -458,8 +482,11 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
             "auxiliary_note", "Auxiliary fractions are multiplied: they are assumed independent of each other."
         ))
     if cas < 1:
-        warnings.append(CasWarning("likely_unique", "Fewer than one person expected: likely unique."))
-    return CasResult(p, tuple(lines), cas, float(country_sa.sum()), tuple(warnings), bmi, plausible)
+        warnings.append(CasWarning(
+            "likely_unique",
+            "Fewer than one other person expected: likely unique (you are probably the only one with this profile).",
+        ))
+    return CasResult(p, tuple(lines), cas, float(country_sa.sum()), tuple(warnings), bmi, plausible, m.body_model)
 
 
 @dataclass(frozen=True, eq=False)
@@ -482,9 +509,11 @@ def cas_by_cell(
     height_width: float | None = None,
     weight_width: float | None = None,
     bmi_range: tuple[float, float] | None = DEFAULT_BMI_RANGE,
+    *,
+    body_model: str | None = None,
 ) -> CellGrid:
     """The CAS over the whole height × weight grid (widths default to the profile's, else 5)."""
-    r = _resolve(model, profile)
+    r = _resolve(_with_body(model, body_model), profile)
     m, p = r.model, r.profile
     hw = height_width or p.height_width or DEFAULT_WIDTH
     ww = weight_width or p.weight_width or DEFAULT_WIDTH
@@ -587,21 +616,20 @@ def _sensible_bands(model: CountryModel, kind: str, width: float, groups: np.nda
 def _band_what_if(r: _Resolved, kind: str, mass_sel: np.ndarray, bmi_range) -> WhatIf:
     m, p = r.model, r.profile
     chosen = p.height if kind == "height" else p.weight
-    other_kind = "weight" if kind == "height" else "height"
     other = p.weight if kind == "height" else p.height
     width = DEFAULT_WIDTH if chosen is None else chosen[1] - chosen[0]
-    v = np.einsum("sa,sag->g", mass_sel, m.body_weights) * m.group_interval(other_kind, other)
+    v = np.einsum("sa,sag->g", mass_sel, m.body_weights)
     used = np.flatnonzero(np.einsum("sa,sag->g", (mass_sel > 0).astype(float), m.body_weights) > 0)
     if used.size == 0:
         used = np.arange(len(m.body))
     starts = _sensible_bands(m, kind, width, used, chosen)
-    means, sds = m.body.params(kind)
-    P = bm.interval_probability(means[:, None], sds[:, None], starts[None, :], starts[None, :] + width)
-    cas = v @ P
+    live = np.flatnonzero(v > 0)  # only the body groups that carry people
+    P = m.group_band_cells(kind, starts, width, other, groups=live)  # [g, band]: joint with the other band
+    cas = v[live] @ P
     labels = np.array([f"{s:g}–{s + width:g}" for s in starts], dtype=object)
     chosen_mask = np.zeros(len(starts), dtype=bool) if chosen is None else np.isclose(starts, chosen[0])
     plaus = None
-    if other is not None:
+    if other is not None and not m.is_v2:
         centres = starts + width / 2
         oc = np.array([(other[0] + other[1]) / 2])
         plaus = bm.bmi_plausible(centres, oc, bmi_range)[:, 0] if kind == "height" else bm.bmi_plausible(oc, centres, bmi_range)[0]
@@ -622,13 +650,14 @@ def _evaluate(r: _Resolved, *, D="same", S=None, A=None, h="same", w="same", aux
     return float((mass * (S[:, None] & A[None, :]) * phw).sum())
 
 
-def what_ifs(model: CountryModel, profile: Profile, bmi_range: tuple[float, float] = DEFAULT_BMI_RANGE) -> WhatIfs:
+def what_ifs(model: CountryModel, profile: Profile, bmi_range: tuple[float, float] = DEFAULT_BMI_RANGE,
+             *, body_model: str | None = None) -> WhatIfs:
     """For each attribute, the final CAS for every other value; widening and withholding.
 
     Height and weight bands span ±4 SD of the body groups involved at the chosen
     width (5 when withheld); districts are ranked by CAS.
     """
-    r = _resolve(model, profile)
+    r = _resolve(_with_body(model, body_model), profile)
     m, p = r.model, r.profile
     fs = [a.f for a in r.aux]
     sel = r.sel
@@ -783,7 +812,8 @@ def _ladders(r: _Resolved):
 
 
 def advise(
-    model: CountryModel, profile: Profile, ks: Iterable[float] = DEFAULT_KS, limit: int = 5
+    model: CountryModel, profile: Profile, ks: Iterable[float] = DEFAULT_KS, limit: int = 5,
+    *, body_model: str | None = None,
 ) -> tuple[Advice, ...]:
     """For each target ``k``: the minimal changes bringing the CAS to at least ``k``.
 
@@ -795,7 +825,7 @@ def advise(
     ``k`` (minimal), and candidates are ranked by the bits they give up
     (``log2(CAS'/CAS)``, see :class:`AdviceOption`), then by the number of changes.
     """
-    r = _resolve(model, profile)
+    r = _resolve(_with_body(model, body_model), profile)
     m, p = r.model, r.profile
     area, sex, age, hlad, wlad = _ladders(r)
     n_aux = len(r.aux)
@@ -807,9 +837,8 @@ def advise(
             fs = [fa.f for fa, off in zip(r.aux, bits) if not off]
             mass[i, j] = _area_counts(m, D, fs)
     masks = np.array([[s[1][:, None] & a[1][None, :] for a in age] for s in sex], dtype=float)  # [sl, al, s, a]
-    ph = np.stack([m.group_interval("height", b) for _, b, _ in hlad], axis=1)  # [g, hl]
-    pw = np.stack([m.group_interval("weight", b) for _, b, _ in wlad], axis=1)
-    B = np.einsum("sag,gi,gj->saij", m.body_weights, ph, pw)
+    P = m.group_cell_table([b for _, b, _ in hlad], [b for _, b, _ in wlad])  # [g, hl, wl]
+    B = np.einsum("sag,gij->saij", m.body_weights, P)
     cas = np.einsum("xysa,klsa,saij->xyklij", mass, masks, B)
     cas = cas.reshape((len(area),) + (2,) * n_aux + cas.shape[2:])
     current = _evaluate(r)
@@ -883,8 +912,14 @@ def profile_report(
     ks: Iterable[float] = DEFAULT_KS,
     users: int | None = None,
     bmi_range: tuple[float, float] = DEFAULT_BMI_RANGE,
+    *,
+    body_model: str | None = None,
 ) -> ProfileReport:
-    """compute_cas + what_ifs + re-identification (N = the data set's study population) + advice."""
+    """compute_cas + what_ifs + re-identification (N = the data set's study population) + advice.
+
+    ``body_model`` (``v2`` / ``paper``) overrides the model's own.
+    """
+    model = _with_body(model, body_model)
     result = compute_cas(model, profile, bmi_range)
     return ProfileReport(
         result,

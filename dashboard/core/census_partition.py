@@ -304,6 +304,8 @@ def to_cli(scenario: Scenario, code: str | None = None, n=None) -> str:
         args += ["--height-width", str(scenario.height_width), "--weight-width", str(scenario.weight_width)]
         if scenario.bmi_range != DEFAULT_BMI_RANGE:
             args += ["--bmi", _format_range(scenario.bmi_range)]
+        if scenario.model != "v2":
+            args += ["--model", scenario.model]
     for a in scenario.aux:
         args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
     if n is not None:

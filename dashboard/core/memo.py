@@ -35,6 +35,7 @@ EXTERNAL = (
     "census_loaders.cache:_body_priors",
     "census_loaders.cache:_boundaries",
     "census_loaders.cache:_aux",
+    "census_loaders.cache:_height_cohorts",
     "dashboard.core.body_model:_load_base",
     "dashboard.core.body_model:_band_matrix_cached",
 )

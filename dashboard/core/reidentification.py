@@ -74,6 +74,17 @@ def correctness(lam: float, population: float) -> float:
     return -math.expm1(population * math.log1p(-p)) / (population * p)
 
 
+def expected_anonymity_set(lam: float, population: float) -> float:
+    """The expected size of the person's own anonymity set, ``1 + (N − 1) · p`` (SPEC §1.7).
+
+    A person who has the profile is one of its people for certain; the others are
+    ``Binomial(N − 1, p)`` with ``p = λ / N``.  Never below 1; ``λ = 0`` gives 1.
+    """
+    lam, population = _check(lam, population)
+    p = min(1.0, lam / population)
+    return max(1.0, 1.0 + (population - 1.0) * p)
+
+
 def correct_guess(lam: float) -> float:
     """``1 / max(λ, 1)``: a random pick among about λ matches (see the module notes)."""
     lam = float(lam)
@@ -114,6 +125,13 @@ class Reidentification:
     correct_guess: float
     users: int | None = None
     k_indistinguishable: dict[int, float] = field(default_factory=dict)
+    #: ``1 + (N − 1) · p``: the person and about ``(N − 1) · p`` others (SPEC §1.7).
+    expected_anonymity_set: float = math.nan
+
+    @property
+    def others(self) -> float:
+        """``(N − 1) · p``: the others expected to share the person's profile."""
+        return self.expected_anonymity_set - 1.0
 
     def to_dict(self) -> dict:
         return {
@@ -125,6 +143,8 @@ class Reidentification:
             "correct_guess": self.correct_guess,
             "users": self.users,
             "k_indistinguishable": {str(k): v for k, v in self.k_indistinguishable.items()},
+            "expected_anonymity_set": self.expected_anonymity_set,
+            "others": self.others,
         }
 
 
@@ -150,4 +170,5 @@ def reidentification(
         correct_guess=correct_guess(lam),
         users=None if users is None else int(users),
         k_indistinguishable=kind,
+        expected_anonymity_set=expected_anonymity_set(lam, population),
     )

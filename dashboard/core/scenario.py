@@ -17,7 +17,8 @@ or malformed one is an :class:`~dashboard.core.errors.InputError`)::
     weight_width  5                1, 2, 5, 10 or 20 kg
     aux           de_wearables;Runs marathons=2.5;Gadget=18-30:10,30+:5
                                    preset ids and user percentages, ';'-separated
-    bmi           17-30            plausible BMI range at the cell centre
+    bmi           17-30            plausible BMI range at the cell centre (paper model only)
+    model         v2               the body model: v2 (default) or paper (SPEC §1.6)
     k             5                threshold of the district share "CAS below k"
     stat          person_mean      the statistic the map shows
 
@@ -37,9 +38,11 @@ from pathlib import Path
 from .body_model import (
     BAND_WIDTHS,
     DEFAULT_BMI_RANGE,
+    DEFAULT_MODEL,
     DEFAULT_STUDY,
     OPEN_GROUP_END,
     SEXES,
+    check_model,
     format_age_band,
 )
 from .errors import InputError
@@ -244,7 +247,9 @@ class Scenario:
     * ``bmi_range``: cells whose centre BMI lies outside are implausible and left
       out of every aggregate;
     * ``k``: the district map's "share of people with CAS below k";
-    * ``stat``: which district statistic the map shows (one of :data:`STATS`).
+    * ``stat``: which district statistic the map shows (one of :data:`STATS`);
+    * ``model``: the body model, ``v2`` (default: correlated, log-normal weight, no
+      cell left out; the BMI range is then unused) or ``paper`` (SPEC §1.6).
     """
 
     countries: tuple[str, ...] = DEFAULT_COUNTRIES
@@ -257,6 +262,7 @@ class Scenario:
     bmi_range: tuple[float, float] = DEFAULT_BMI_RANGE
     k: float = DEFAULT_K
     stat: str = DEFAULT_STAT
+    model: str = DEFAULT_MODEL
     _key: tuple = field(init=False, repr=False, compare=False, hash=False, default=())
 
     def __post_init__(self):
@@ -300,10 +306,12 @@ class Scenario:
         set_("k", k)
         if self.stat not in STATS:
             raise InputError(f"unknown statistic {self.stat!r}; choose one of {', '.join(STATS)}")
+        set_("model", check_model(self.model))
         set_("_key", (self.sexes, self.ages, self.include_body,
                       self.height_width if self.include_body else None,
                       self.weight_width if self.include_body else None,
-                      self.aux, self.bmi_range if self.include_body else None))
+                      self.aux, self.bmi_range if self.include_body and self.model == "paper" else None,
+                      self.model if self.include_body else None))
 
     # ---- derived
 
@@ -369,6 +377,8 @@ class Scenario:
             kw["k"] = _parse_number(q["k"], "k")
         if "stat" in q:
             kw["stat"] = q["stat"].strip()
+        if "model" in q:
+            kw["model"] = q["model"]
         scenario = cls(**kw)
         if check_data:
             scenario.check_data(root)
@@ -419,6 +429,8 @@ class Scenario:
             q["k"] = _num(self.k)
         if self.stat != default.stat:
             q["stat"] = self.stat
+        if self.model != default.model:
+            q["model"] = self.model
         return q
 
     def to_cli(self, command: str = "districts", at: tuple[float, ...] = (5, 20, 100)) -> str:
@@ -442,6 +454,8 @@ class Scenario:
                 args += ["--height-width", str(self.height_width), "--weight-width", str(self.weight_width)]
                 if self.bmi_range != DEFAULT_BMI_RANGE:
                     args += ["--bmi", _format_range(self.bmi_range)]
+                if self.model != DEFAULT_MODEL:
+                    args += ["--model", self.model]
             for a in self.aux:
                 args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
         if command == "districts":

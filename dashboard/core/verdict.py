@@ -14,6 +14,20 @@ def headline(cas: float) -> str:
     return f"{n} people share these attributes"
 
 
+def own_headline(others: float) -> str:
+    """The personal page's lead (SPEC §1.7): "You and about X others share these attributes".
+
+    ``others`` = ``(N − 1) · p``, the people expected to share the profile besides the
+    person, who has it for certain — so the set is never "0 people".
+    """
+    x = max(float(others), 0.0)
+    if x < 0.05:
+        return "You alone: fewer than 0.1 others are expected to share these attributes"
+    if x < 10:
+        return f"You and about {x:.1f} others share these attributes"
+    return f"You and about {format_count(x)} others share these attributes"
+
+
 def verdict(cas: float) -> str:
     """One sentence a person can act on, by the size of the anonymity set."""
     if cas < 1:

@@ -28,7 +28,6 @@ from .style import (
     percent,
     series_style,
     short_number,
-    spread_labels,
     vline,
 )
 
@@ -233,11 +232,7 @@ def district_map(
 #: The CDF chart's height in pixels, whatever the number of countries: its legend is a list below the chart
 #: (:func:`cdf_key`, drawn by the page), so twelve countries never squeeze the plot.
 CDF_HEIGHT = 470
-#: The plot area's approximate height in pixels (for spacing the end labels).
-CDF_PLOT_HEIGHT = 360
-#: Minimum distance between two end labels, in pixels.
-END_LABEL_GAP = 18
-#: Up to this many countries the curves' ends are labelled in the plot (the key below always lists them).
+#: Up to this many countries the covered shares are labelled in the plot (the key below always lists them).
 MAX_END_LABELS = 4
 
 
@@ -248,7 +243,7 @@ class CdfKey(NamedTuple):
     name: str
     colour: str
     dash: str
-    end: float  # the plausible share (NaN without height × weight)
+    end: float  # the share of everyone the model covers (NaN when it covers everyone)
 
 
 def cdf_key(cdfs: dict, names: dict[str, str]) -> list[CdfKey]:
@@ -256,20 +251,20 @@ def cdf_key(cdfs: dict, names: dict[str, str]) -> list[CdfKey]:
     out = []
     for i, (code, c) in enumerate(cdfs.items()):
         colour, dash = series_style(i)
-        share = float(c.plausible_share)
+        share = float(c.covered_share)
         out.append(CdfKey(code, names.get(code, code), colour, dash,
-                          share if math.isfinite(share) and share < 0.999 else float("nan")))
+                          share if math.isfinite(share) else float("nan")))
     return out
 
 
 def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     """Person-weighted (solid) and cell-weighted (dotted) CDFs of CAS, one colour per country, log x axis.
 
-    The person-weighted curve ends at the plausible share (people in implausible
-    BMI cells are left out, not renormalised).  Twelve countries get twelve distinct
-    colours (then dash patterns, :func:`.style.series_style`); the key is a list under
-    the chart (:func:`cdf_key`), so the plot keeps its height; with a few countries the
-    curves' ends are labelled in the plot, the labels pushed apart so none overlaps another.
+    Shares of people are of the people the model covers (SPEC §1.8), so both curves
+    end at 100 %.  Twelve countries get twelve distinct colours (then dash patterns,
+    :func:`.style.series_style`); the key is a list under the chart (:func:`cdf_key`,
+    with each country's covered share), so the plot keeps its height; with a few
+    countries the covered shares are also labelled in the plot, one line each.
     """
     traces, annotations, shapes = [], [], []
     top = 1e-3
@@ -279,7 +274,7 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
         person = 100.0 * column(c.person)
         cells = 100.0 * column(c.cells)
         name = entry.name
-        end = 100.0 * c.plausible_share if math.isfinite(c.plausible_share) else float(np.nanmax(person, initial=0))
+        end = float(np.nanmax(person, initial=0))  # shares of the covered people (SPEC §1.8): 100 %
         done = np.flatnonzero((person >= end - 1e-3) & (cells >= 100.0 - 1e-3))
         top = max(top, float(x[done[0]]) if done.size else float(x[-1]))
         traces.append(dict(
@@ -292,13 +287,11 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
             hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
     hi = min(top * 5, 1e8)
     ends = [e for e in key if math.isfinite(e.end)]
-    if 0 < len(ends) <= MAX_END_LABELS:
-        gap = END_LABEL_GAP * 102.0 / CDF_PLOT_HEIGHT
-        ys = spread_labels([100.0 * e.end for e in ends], gap, gap / 2, 100.0 - gap / 2)
-        for e, y in zip(ends, ys):
+    if 0 < len(ends) <= MAX_END_LABELS:  # one line each, bottom right (the curves end at the top)
+        for j, e in enumerate(ends):
             annotations.append(dict(
-                x=math.log10(hi), y=y, xanchor="right", yanchor="middle", showarrow=False,
-                text=f"{e.name}: people end at {percent(e.end)}",
+                x=math.log10(hi), y=6.0 + 7.0 * (len(ends) - 1 - j), xanchor="right", yanchor="bottom",
+                showarrow=False, text=f"{e.name}: shares of the {percent(e.end)} covered",
                 font=dict(size=12, color="#1b1f24"), bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=e.colour, borderwidth=2, borderpad=2))
     for i, k in enumerate(ks):

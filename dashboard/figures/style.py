@@ -36,25 +36,6 @@ def series_style(i: int) -> tuple[str, str]:
     return QUALITATIVE_WIDE[i % len(QUALITATIVE_WIDE)], SERIES_DASHES[(i // len(QUALITATIVE_WIDE)) % len(SERIES_DASHES)]
 
 
-def spread_labels(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
-    """Positions for labels wanted at ``ys`` (one axis, data units): each as near its wish as possible,
-    none closer than ``gap`` to another, all within [``lo``, ``hi``] when they fit (order kept)."""
-    if not ys:
-        return []
-    order = sorted(range(len(ys)), key=lambda i: -ys[i])
-    pos = [min(max(ys[i], lo), hi) for i in order]
-    for j in range(1, len(pos)):  # downwards: push each below its upper neighbour
-        pos[j] = min(pos[j], pos[j - 1] - gap)
-    if pos[-1] < lo:  # too low at the bottom: push up again from the bottom
-        pos[-1] = lo
-        for j in range(len(pos) - 2, -1, -1):
-            pos[j] = max(pos[j], pos[j + 1] + gap)
-    out = [0.0] * len(ys)
-    for j, i in enumerate(order):
-        out[i] = pos[j]
-    return out
-
-
 def base_layout(**extra) -> dict:
     layout = dict(
         font=FONT,

@@ -17,11 +17,14 @@ METHOD = """
 **AnonSet** estimates how many people share your district, sex, age group, height band and
 weight band — your *conditional anonymity set* (CAS) — from public statistics alone:
 
-    CAS = N(district, sex, age) · Pr[height band | sex, age] · Pr[weight band | sex, age] · Pr[auxiliary knowledge]
+    CAS = N(district, sex, age) · Pr[height band, weight band | sex, age] · Pr[auxiliary knowledge]
 
-The first factor is a census count; height and weight are modelled as independent normal
-distributions per sex and age group from national body-measurement surveys. An attacker who
-links two databases by exact matching picks the right person with probability 1 / CAS.
+The first factor is a census count; height and weight come from national body-measurement
+surveys. By default (body model v2) height and ln(weight) are a correlated bivariate normal per
+sex and age group, with the correlation measured on real people (NHANES 2017–2018) and nobody
+left out; the paper model (independent normals, cells with a BMI outside 17–30 left out of
+aggregates) stays selectable and reproduces the published figures. An attacker who links two
+databases by exact matching picks the right person with probability about 1 / CAS.
 The method follows Berrang, Gerhart & Schröder, *Measuring Conditional Anonymity — A Global
 Study*, and the re-identification and scaling laws of Rocher, Hendrickx & de Montjoye
 (2019, 2025).

@@ -215,13 +215,15 @@ def on_countries(countries, chosen):
     Input(ID["user-percent"], "value"),
     Input(ID["k"], "value"),
     Input(ID["stat"], "value"),
+    Input(ID["model"], "value"),
     prevent_initial_call=True,
 )
-def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k, stat):
+def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k, stat,
+            model="v2"):
     """Validate the form into the scenario store; a bad setting leaves the views as they were and says why."""
     try:
         s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
-                               user_percent, k, stat)
+                               user_percent, k, stat, model)
         cli = cli_snippets(s)
     except Exception as exc:  # noqa: BLE001 - InputError → its message; anything else → apology
         return no_update, error_for(exc, "form"), no_update, no_update

@@ -130,16 +130,17 @@ RESULT_OUTPUTS = ("headline", "verdict", "warnings", "funnel", "funnel_text", "r
     Input(ID["aux-percent"], "value"),
     Input(ID["users"], "value"),
     Input(ID["k"], "value"),
+    Input(ID["model"], "value"),
     prevent_initial_call="initial_duplicate",
 )
 def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb, h_width, w_width,
-               aux, aux_name, aux_percent, users, ks):
+               aux, aux_name, aux_percent, users, ks, body_model="v2"):
     """Recompute the anonymity set. Never logs, caches or stores the attributes."""
     n_out = len(RESULT_OUTPUTS) + 2
     try:
         profile = build_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb, h_width,
                                 w_width, aux, aux_name, aux_percent)
-        out = render(profile, users, ks)
+        out = render(profile, users, ks, body_model)
     except InputError as exc:
         return (error_box(str(exc)), *([no_update] * n_out))
     except Exception as exc:  # never a traceback in the page or the log (which would hold the inputs)

@@ -43,7 +43,7 @@ from dashboard.figures.maps import geojson_url, view_of
 PAGE = "explore"
 LOG = logging.getLogger("anonset.explorer")
 #: Query keys the scenario reads, in the order a link is repaired (countries first: presets depend on them).
-SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat")
+SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat", "model")
 DEFAULT_TABLE_AGES = DEFAULT_STUDY
 #: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.age_grain`).
 DEFAULT_TABLE_GRAIN = "5"
@@ -62,9 +62,15 @@ ID = {name: _id(name) for name in (
     "countries", "sex", "ages", "body", "height-width", "weight-width", "bmi", "aux", "user-name", "user-percent",
     "k", "stat", "message", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
-    "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message", "table-query", "cli-map", "cli-cdf",
-    "cli-table", "link-text", "link-copy", "link-notices",
+    "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
+    "table-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
 )}
+
+#: The visible body-model switch (SPEC §1.6): v2 by default, the paper model selectable.
+MODEL_OPTIONS = [
+    {"label": " v2 — height and weight correlated, nobody left out (default)", "value": "v2"},
+    {"label": " paper — independent normals, BMI 17–30 cells only (the published numbers)", "value": "paper"},
+]
 
 STAT_OPTIONS = [
     {"label": "person mean CAS", "value": "person_mean"},
@@ -177,12 +183,12 @@ def form_values(s: Scenario) -> dict:
         "body": ["body"] if s.include_body else [], "height-width": s.height_width, "weight-width": s.weight_width,
         "bmi": range_text(s.bmi_range), "aux": list(s.presets),
         "user-name": user.name if user else "", "user-percent": user.spec.split("=", 1)[1] if user else "",
-        "k": int(s.k) if float(s.k).is_integer() else s.k, "stat": s.stat,
+        "k": int(s.k) if float(s.k).is_integer() else s.k, "stat": s.stat, "model": s.model,
     }
 
 
 def scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent,
-                       k, stat) -> Scenario:
+                       k, stat, model="v2") -> Scenario:
     """Validate the form into a Scenario (exactly as a link would be); raises InputError with a message."""
     countries = [countries] if isinstance(countries, str) else list(countries or [])
     if not countries:
@@ -206,6 +212,7 @@ def scenario_from_form(countries, sexes, ages, body, height_width, weight_width,
     kval = forms.number(k, "k", required=True)
     q["k"] = repr(kval)
     q["stat"] = stat or "person_mean"
+    q["model"] = str(model or "v2")
     return Scenario.from_query(q)
 
 
@@ -529,7 +536,7 @@ def cdf_legend(cdfs: dict, names: dict[str, str]) -> html.Div:
     with its colour and where its people curve ends, then the two line styles."""
     items = []
     for e in fx.cdf_key(cdfs, names):
-        end = f" — people end at {fx.percent(e.end)}" if math.isfinite(e.end) else ""
+        end = f" — shares of the {fx.percent(e.end)} covered" if math.isfinite(e.end) else ""
         items.append(html.Li([_swatch(e.colour, _CSS_DASH.get(e.dash, "solid")), f"{e.name}{end}"],
                              **{"data-country": e.code}))
     key = [html.Li([_swatch("#4a5562", "solid"), "solid: share of people"], className="key"),
@@ -556,11 +563,15 @@ def _cdf_note(s: Scenario, cdfs: dict) -> str:
     if not s.include_body:
         return ("Without height × weight every combination is plausible, so the person-weighted curves reach 100 %. "
                 "Solid: share of people; dotted: share of district × sex × age combinations.")
-    ends = "; ".join(f"{cl.dataset_info(c)['name']} {fx.percent(v.plausible_share)}" for c, v in cdfs.items())
+    ends = "; ".join(f"{cl.dataset_info(c)['name']} {fx.percent(v.covered_share)}" for c, v in cdfs.items())
     lo, hi = s.bmi_range
-    return (f"Solid: share of people with CAS ≤ x; dotted: share of combinations. The person-weighted curve ends at "
-            f"the plausible share ({ends}), not at 100 %: people in height × weight cells with a BMI outside "
-            f"{lo:g}–{hi:g} are left out, not renormalised.")
+    if s.model == "paper":
+        return (f"Solid: share of people with CAS ≤ x; dotted: share of combinations. Paper model: shares are of the "
+                f"people in plausible cells ({ends} of everyone): cells with a BMI outside {lo:g}–{hi:g} at their "
+                f"centre are left out, as in the published figures.")
+    return (f"Solid: share of people with CAS ≤ x; dotted: share of combinations. Body model v2: shares are of the "
+            f"people the model covers ({ends} of everyone — the cells holding 99.9 % of each sex × age group); "
+            f"no cell is left out for its BMI.")
 
 
 def country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
@@ -664,8 +675,11 @@ def form_section(s: Scenario, v: dict) -> html.Section:
             html.Div([field("Height band", _width(ID["height-width"], "cm", v["height-width"]), control_id=ID["height-width"]),
                       field("Weight band", _width(ID["weight-width"], "kg", v["weight-width"]), control_id=ID["weight-width"])],
                      className="row2"),
+            field("Body model", dcc.RadioItems(id=ID["model"], options=MODEL_OPTIONS, value=v["model"],
+                                                className="checklist"),
+                   "v2 (SPEC §1.6) is tested on real people: see the Real people page.", ID["model"]),
             field("Plausible BMI", dcc.Input(id=ID["bmi"], type="text", value=v["bmi"], debounce=True, maxLength=20),
-                   "Cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
+                   "Paper model only: cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
             html.Fieldset(
                 [
                     html.Legend("Auxiliary knowledge", className="field-label"),

@@ -51,8 +51,16 @@ ID = {name: _id(name) for name in (
     "metric-box", "imperial-box", "map", "message", "headline", "verdict", "warnings", "funnel",
     "funnel-text", "reid", "what-district", "what-age", "what-height", "what-weight", "what-sex",
     "changes", "advice", "example", "copy-link", "link-text", "clipboard", "data-note", "results",
-    "url-sync", "aux-note",
+    "url-sync", "aux-note", "model",
 )}
+
+#: The visible body-model switch (SPEC §1.6): v2 by default, the paper model selectable.
+MODEL_OPTIONS = [
+    {"label": " v2 (default)", "value": "v2"},
+    {"label": " paper (as published)", "value": "paper"},
+]
+MODEL_HELP = ("v2: height and weight correlated, weight skewed, tested on real people (NHANES). "
+              "paper: independent normals, as in the published figures.")
 
 
 # --------------------------------------------------------------------------- options (pure)
@@ -180,6 +188,9 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                 ],
                 className="row2",
             ),
+            field("Body model", dcc.RadioItems(id=ID["model"], options=MODEL_OPTIONS, value="v2", inline=True,
+                                                className="radio"),
+                   MODEL_HELP, ID["model"]),
             html.Details(
                 [
                     html.Summary("What else might an attacker know? (optional)"),
@@ -271,6 +282,11 @@ def warm() -> None:
 # --------------------------------------------------------------------------- rendering (pure)
 
 
+def _model_box(model) -> html.Div:
+    """Which body model the numbers come from (the switch's effect, stated in words)."""
+    return html.Div(model.model_notes()[0], className="note", **{"data-code": f"body_model_{model.body_model}"})
+
+
 def _warning_box(w) -> html.Div:
     return html.Div(w.message, className="error" if w.code == "likely_unique" else "warning", **{"data-code": w.code})
 
@@ -278,6 +294,10 @@ def _warning_box(w) -> html.Div:
 def reid_cards(report, source: str) -> list:
     r = report.reidentification
     cards = [
+        ("Your own set", f"{r.expected_anonymity_set:,.1f}" if r.expected_anonymity_set < 10
+         else format_count(r.expected_anonymity_set),
+         f"You have these attributes for certain, so your anonymity set is you plus about (N − 1)·p others: "
+         f"1 + (N − 1)·p = {r.expected_anonymity_set:,.2f}, p = CAS / N (SPEC §1.7). {source}"),
         ("Correct guess", percent(r.correct_guess),
          f"Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). {source}"),
         ("Uniqueness ξ", percent(r.uniqueness),
@@ -360,11 +380,15 @@ def build_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w
                          weight=weight, weight_width=ww, aux=(*presets, *extra))
 
 
-def render(profile: Profile, users, ks) -> dict:
-    """Everything the results panel shows for a profile (pure; tested without a browser)."""
+def render(profile: Profile, users, ks, body_model: str = "v2") -> dict:
+    """Everything the results panel shows for a profile (pure; tested without a browser).
+
+    ``body_model`` is the switch's value: ``v2`` (default) or ``paper``.
+    """
     m = forms.users(users)
     ks = forms.selection(ks, (2, 5, 10, 20, 50, 100, 1000), "Safety targets k") or DEFAULT_KS
-    model = load_country_model(profile.country)
+    body_model = forms.choice(body_model, ("v2", "paper"), "Body model", default="v2")
+    model = load_country_model(profile.country, model=body_model)
     report = profile_report(model, profile, ks=ks, users=m)
     result = report.result
     info = cl.dataset_info(profile.country)
@@ -372,9 +396,9 @@ def render(profile: Profile, users, ks) -> dict:
     source = f"Census: {src['publisher']} {src['table_id']} ({info['reference_date']})."
     wi = report.what_ifs
     return {
-        "headline": verdict_text.headline(result.cas),
+        "headline": verdict_text.own_headline(result.others),
         "verdict": verdict_text.verdict(result.cas),
-        "warnings": [_warning_box(w) for w in result.warnings],
+        "warnings": [_model_box(model)] + [_warning_box(w) for w in result.warnings],
         "funnel": funnel_figure(result),
         "funnel_text": [html.Li([html.Span(f"{line.value}: "), html.B(format_count(line.count))]) for line in result.funnel],
         "reid": reid_cards(report, source),
