@@ -242,17 +242,18 @@ def _form(E, **kw):
         (dict(stat="median"), "unknown statistic"),
     ],
 )
-def test_bad_form_input_gives_a_message_and_keeps_the_views(E, change, message):
+def test_bad_form_input_gives_a_message_and_marks_the_views_stale(E, change, message):
     out = _form(E, **change)
     assert out[0] is E.no_update and out[2] is E.no_update
-    assert isinstance(out[1], html.Div) and out[1].className == "error"
-    assert message in out[1].children
+    error = out[1].children[0]
+    assert isinstance(error, html.Div) and error.className == "error" and message in error.children
+    assert "last valid scenario" in component_text(out[1]) and out[4] == "explorer-results stale"
 
 
 def test_form_writes_the_scenario_and_the_commands(E):
-    store, message, cli_map, cli_cdf = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
-                                             user_name="Runs marathons", user_percent="2.5")
-    assert message is None
+    store, message, cli_map, cli_cdf, results = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
+                                                      user_name="Runs marathons", user_percent="2.5")
+    assert message is None and results == "explorer-results"
     assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
     assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
     assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map

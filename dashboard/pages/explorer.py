@@ -24,7 +24,7 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import TABLE_STYLE, command_snippet, field
+from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, field
 from dashboard.core import aggregates as ag
 from dashboard.core.age_grain import GRAINS
 from dashboard.core.scenario import Scenario
@@ -88,6 +88,9 @@ def layout(**query):
             html.Section(
                 [
                     html.H2("District map"),
+                    chart_reading("Each district coloured by the chosen statistic: dark purple is a small anonymity "
+                                  "set (few people alike, easier to single out), yellow a large one; the scale is "
+                                  "logarithmic. Click a district for its detail, or list them all in a table."),
                     html.Div(graph("map", scrollZoom=True), id=ID["map-box"], className="map-box"),
                     html.Div(id=ID["no-map"]),
                     html.Div(id=ID["map-legend"], className="map-legend"),
@@ -116,6 +119,9 @@ def layout(**query):
                 [
                     html.H2("How anonymity sets are distributed"),
                     html.Div(id=ID["readouts"], className="cards readouts"),
+                    chart_reading("For each anonymity set size x (left to right, log scale), the share of people "
+                                  "whose set is at most x: the further left a curve rises, the more people sit in "
+                                  "small crowds. Solid lines count people, dotted ones combinations."),
                     graph("cdf"),
                     html.Div(id=ID["cdf-legend"]),
                     html.P(id=ID["cdf-note"], className="field-help cdf-note"),
@@ -125,7 +131,7 @@ def layout(**query):
                 className="explorer-section", **{"aria-label": "Distributions"},
             ),
         ],
-        className="explorer-results",
+        className="explorer-results", id=ID["results"],
     )
     tables = html.Section(
         [
@@ -203,6 +209,7 @@ def on_countries(countries, chosen):
     Output(ID["message"], "children"),
     Output(ID["cli-map"], "children"),
     Output(ID["cli-cdf"], "children"),
+    Output(ID["results"], "className"),
     Input(ID["countries"], "value"),
     Input(ID["sex"], "value"),
     Input(ID["ages"], "value"),
@@ -220,14 +227,18 @@ def on_countries(countries, chosen):
 )
 def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k, stat,
             model="v2"):
-    """Validate the form into the scenario store; a bad setting leaves the views as they were and says why."""
+    """Validate the form into the scenario store; a bad setting says why and greys the views out (they still show
+    the last valid scenario, marked as such — never a stale answer that looks current)."""
     try:
         s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
                                user_percent, k, stat, model)
         cli = cli_snippets(s)
     except Exception as exc:  # noqa: BLE001 - InputError → its message; anything else → apology
-        return no_update, error_for(exc, "form"), no_update, no_update
-    return s.to_query(), None, cli["map"], cli["cdf"]
+        message = html.Div([error_for(exc, "form"),
+                            html.P("The views below still show the last valid scenario (greyed out) until the "
+                                   "setting is fixed.", className="field-help")], **{"data-stale": "true"})
+        return no_update, message, no_update, no_update, "explorer-results stale"
+    return s.to_query(), None, cli["map"], cli["cdf"], "explorer-results"
 
 
 @callback(

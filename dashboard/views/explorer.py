@@ -39,6 +39,7 @@ from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.views import anonland as anonland_view
 
 PAGE = "explore"
 LOG = logging.getLogger("anonset.explorer")
@@ -60,7 +61,7 @@ def _id(name: str) -> str:
 
 ID = {name: _id(name) for name in (
     "countries", "sex", "ages", "body", "height-width", "weight-width", "bmi", "aux", "user-name", "user-percent",
-    "k", "stat", "message", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
+    "k", "stat", "message", "results", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
@@ -521,7 +522,20 @@ def readouts(s: Scenario) -> list:
                  for k in fx.READOUT_KS]
         out.append(html.Div([html.Div(f"{name} ({code})", className="card-title"), html.Ul(items)],
                             className="card readout", **{"data-country": code}))
+    caveat = small_sets_caveat()
+    if caveat:
+        out.append(html.P(caveat, className="field-help readout-caveat", **{"data-caveat": "small-sets"}))
     return out
+
+
+def small_sets_caveat() -> str:
+    """Humility next to "below 5": how often the AnonLand check found small estimates more than 25 % off."""
+    share, n, threshold = anonland_view.small_crowd_error(5)
+    if share is None or not n:
+        return ""
+    return (f"Small numbers are rough estimates: in the AnonLand check, {fx.percent(share)} of the {n:,} test "
+            f"citizens whose real crowd was under 5 got an estimate more than {threshold * 100:g} % off. Read "
+            "“below 5” as “very few people alike”, not as an exact count.")
 
 
 _CSS_DASH = {"solid": "solid", "longdash": "dashed", "dashdot": "dashed", "dash": "dashed"}
