@@ -143,7 +143,7 @@ def test_cdf_readouts_and_comparison(app_url, page):
     assert traces == ["Germany: people", "Germany: combinations", "France: people", "France: combinations"]
     assert "France" in pg.inner_text("#explore-cdf-legend")
     assert pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').layout.xaxis.type") == "log"
-    assert "ends at the plausible share" in pg.inner_text("#explore-cdf-note")
+    assert "shares are of the people the model covers" in pg.inner_text("#explore-cdf-note")
     assert "anonset cdf --country DE --country FR" in pg.inner_text("#explore-cli-cdf")
     assert page.console_errors == []
 
