@@ -32,6 +32,7 @@ POPULATION_LOADERS: list[LoaderEntry] = [
 #: Record-level data sets (``load(folder) -> list[MicroData]``), cached under ``microdata/``.
 MICRODATA_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.nhanes", "us"),
+    LoaderEntry("census_loaders.movielens", "sparse"),
 ]
 
 #: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, list[SourceFile])]``.

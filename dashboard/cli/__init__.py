@@ -26,6 +26,8 @@ COMMAND_MODULES = [
     "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
     "dashboard.cli.validate",
+    "dashboard.cli.attack",
+    "dashboard.cli.buckets",
 ]
 
 

@@ -168,6 +168,7 @@ def layout(**query):
             html.H1("Explore regions"),
             html.P("How large are anonymity sets across a country's districts, and how do countries compare? "
                    "One scenario drives the map, the curves and the link in your address bar.", className="lead"),
+            html.P(dcc.Link("For app developers: safe bucket sizes →", href="/explore/buckets")),
             html.Div([html.Div(n, className="warning", role="status") for n in link.notices], id=ID["link-notices"]),
             html.Div([form_section(s, v), results], className="explorer-grid"),
             tables,

@@ -1,0 +1,208 @@
+"""For app developers: safe bucket sizes (SPEC §7) — a view of the regional explorer.
+
+Thin: layout and short callbacks; parsing, numbers and figures live in
+:mod:`dashboard.views.buckets` (→ :mod:`dashboard.core.buckets`, :mod:`dashboard.figures.buckets`).
+No @dataclass here (Dash runs page modules outside ``sys.modules``).
+"""
+from __future__ import annotations
+
+import logging
+
+import dash
+from dash import Input, Output, State, callback, clientside_callback, dash_table, dcc, html, no_update
+
+from dashboard.core.errors import InputError
+from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.views import buckets as vb
+
+dash.register_page(__name__, path=vb.PATH, name="For app developers", order=11, nav=False,
+                   title=f"AnonSet — {vb.TITLE}")
+
+LOG = logging.getLogger("anonset.buckets")
+ID = vb.ID
+SORRY = "Sorry — this advice could not be computed. Please check the settings."
+TABLE_STYLE = dict(
+    style_table={"overflowX": "auto"},
+    style_cell={"whiteSpace": "normal", "height": "auto", "padding": "4px 8px", "minWidth": "56px", "maxWidth": "260px",
+                "textAlign": "left"},
+    style_header={"fontWeight": "600", "backgroundColor": "#f4f6f8"},
+)
+
+
+def _field(label, control, help_text, control_id):
+    return html.Div([html.Label(label, htmlFor=control_id, className="field-label"), control,
+                     html.Div(help_text, className="field-help")], className="field")
+
+
+def _cards(cards: list[dict]) -> list:
+    return [html.Div([html.Div(c["title"], className="card-title"), html.Div(c["value"], className="card-value"),
+                      html.Div(c["explain"], className="card-explain")], className="card") for c in cards]
+
+
+def layout(**query):
+    """The page; settings come from the link (unknown keys ignored, bad values reported and defaulted)."""
+    try:
+        s, notices = vb.from_query(query)
+        v = vb.form_values(s)
+        options = vb.country_options()
+    except Exception as exc:  # noqa: BLE001 - a broken cache must not become a traceback
+        LOG.error("buckets layout: %s", type(exc).__name__)
+        return html.Div([html.H1(vb.TITLE), html.Div(SORRY, className="error", role="alert")])
+    form = html.Section(
+        [
+            html.H2("Your app", className="panel-title"),
+            _field("Country", dcc.Dropdown(id=ID["country"], options=options, value=v["country"], clearable=False),
+                   "Whose population your users come from.", ID["country"]),
+            _field("Minimum anonymity set k", dcc.Input(id=ID["k"], type="text", value=v["k"], debounce=True,
+                                                         maxLength=12, inputMode="decimal"),
+                   "Each released profile should be shared by at least k people (e.g. 10).", ID["k"]),
+            _field("Coverage (% of people)", dcc.Input(id=ID["coverage"], type="text", value=v["coverage"],
+                                                        debounce=True, maxLength=8, inputMode="decimal"),
+                   "The share of people who must reach k (e.g. 95).", ID["coverage"]),
+            dcc.Checklist(id=ID["per-district"], value=v["per_district"], className="checklist",
+                          options=[{"label": "also each district's own finest safe buckets", "value": "yes"}]),
+            html.P("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
+                   "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "
+                   "the region, or no place. Adults 18–75; everyone counts (no BMI filter).", className="field-help"),
+            html.P(dcc.Link("← back to the regional explorer", href="/explore")),
+        ],
+        className="panel explorer-form", **{"aria-label": "Settings"},
+    )
+    results = html.Div(
+        [
+            html.Div(id=ID["message"], role="alert"),
+            dcc.Loading(html.Div([
+                html.P(id=ID["sentence"], className="verdict"),
+                html.Div(id=ID["cards"], className="cards"),
+            ]), type="dot"),
+            html.Div([
+                html.Button("Download JSON config", id=ID["button-json"], n_clicks=0, className="button"),
+                html.Button("Download CSV (every configuration)", id=ID["button-csv"], n_clicks=0,
+                            className="button secondary"),
+                dcc.Download(id=ID["download-json"]), dcc.Download(id=ID["download-csv"]),
+            ], className="link-row buckets-exports"),
+            html.Section([html.H2("Information kept against people protected"),
+                          dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure={}),
+                          html.P("Each grey dot is one configuration; the line is the Pareto front (no configuration "
+                                 "keeps more bits and protects more people); the star is the recommendation: the most "
+                                 "bits among those meeting the target.", className="field-help")],
+                         className="explorer-section", **{"aria-label": "Pareto front"}),
+            html.Section([html.H2("Where the recommendation falls short"),
+                          html.P(id=ID["map-help"], className="field-help"),
+                          html.Div(dcc.Graph(id=ID["map"], config={**GRAPH_CONFIG, "scrollZoom": True}, figure={}),
+                                   id=ID["map-box"], className="map-box"),
+                          html.Div(id=ID["no-map"]),
+                          html.Div(dash_table.DataTable(id=ID["short-table"], data=[], page_size=10,
+                                                        sort_action="native", export_format="csv",
+                                                        columns=[{"name": n, "id": n} for n in
+                                                                 ("district", "district_id", "people", "coverage")],
+                                                        **TABLE_STYLE), id=ID["short-box"])],
+                         className="explorer-section", **{"aria-label": "Districts below the target"}),
+            html.Section([html.H2("Per district"),
+                          dash_table.DataTable(id=ID["per-district-table"], data=[], page_size=12,
+                                               sort_action="native", export_format="csv",
+                                               columns=[{"name": n, "id": n} for n in (
+                                                   "district", "district_id", "finest safe buckets", "coverage",
+                                                   "bits")], **TABLE_STYLE)],
+                         id=ID["per-district-box"], className="explorer-section", style={"display": "none"},
+                         **{"aria-label": "Per district"}),
+            html.Div([html.Div(["Reproduce this: ", dcc.Clipboard(target_id=ID["cli"], title="copy the command",
+                                                                  className="copy")], className="field-label"),
+                      html.Pre(html.Code(vb.cli_command(s), id=ID["cli"]))], className="snippet"),
+            html.Ul(id=ID["notes"], className="field-help"),
+        ],
+        className="explorer-results",
+    )
+    return html.Div(
+        [
+            html.H1(vb.TITLE),
+            html.P("Collect in buckets just coarse enough that nearly everyone keeps a minimum anonymity set — "
+                   "variable per district if needed, as the VisualAnon paper suggests. Choose k and the share of "
+                   "people who must reach it; the advisor searches every combination of age, height, weight and place "
+                   "granularity and keeps the most information.", className="lead"),
+            html.Div([html.Div(n, className="warning", role="status") for n in notices], id=ID["notices"]),
+            html.Div([form, results], className="explorer-grid"),
+            dcc.Store(id=ID["query"], data=vb.to_query(s)),
+            html.Div(id=ID["url-sync"], hidden=True),
+        ],
+        className="explorer buckets",
+    )
+
+
+@callback(
+    Output(ID["message"], "children"),
+    Output(ID["sentence"], "children"),
+    Output(ID["cards"], "children"),
+    Output(ID["front"], "figure"),
+    Output(ID["map"], "figure"),
+    Output(ID["map-box"], "style"),
+    Output(ID["no-map"], "children"),
+    Output(ID["map-help"], "children"),
+    Output(ID["short-table"], "data"),
+    Output(ID["short-box"], "style"),
+    Output(ID["per-district-table"], "data"),
+    Output(ID["per-district-box"], "style"),
+    Output(ID["cli"], "children"),
+    Output(ID["notes"], "children"),
+    Output(ID["query"], "data"),
+    Input(ID["country"], "value"),
+    Input(ID["k"], "value"),
+    Input(ID["coverage"], "value"),
+    Input(ID["per-district"], "value"),
+)
+def on_settings(country, k, coverage, per_district):
+    """Parse → advise → figures; a bad value is one message and nothing else changes."""
+    try:
+        s = vb.parse_form(country, k, coverage, bool(per_district))
+        r = vb.render(s)
+    except InputError as exc:
+        return (html.Div(str(exc), className="error"),) + (no_update,) * 14
+    except Exception as exc:  # noqa: BLE001
+        LOG.error("buckets: %s", type(exc).__name__)
+        return (html.Div(SORRY, className="error"),) + (no_update,) * 14
+    hide, show = {"display": "none"}, {}
+    return (
+        "", r["sentence"], _cards(r["cards"]), r["front"],
+        r["map"] or {}, show if r["map"] else hide, html.P(r["no_map"], className="muted") if r["no_map"] else "",
+        r["map_help"],
+        r["short_rows"], show if r["short_rows"] else hide,
+        r["per_district_rows"], show if r["per_district_rows"] else hide,
+        r["cli"], [html.Li(n) for n in r["notes"]], r["query"],
+    )
+
+
+def _download(kind: str, country, k, coverage, per_district):
+    try:
+        text, name = vb.export(vb.parse_form(country, k, coverage, bool(per_district)), kind)
+    except InputError:
+        return no_update
+    return dcc.send_string(text, name)
+
+
+@callback(Output(ID["download-json"], "data"), Input(ID["button-json"], "n_clicks"),
+          State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
+          State(ID["per-district"], "value"), prevent_initial_call=True)
+def on_json(_n, country, k, coverage, per_district):
+    return _download("json", country, k, coverage, per_district)
+
+
+@callback(Output(ID["download-csv"], "data"), Input(ID["button-csv"], "n_clicks"),
+          State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
+          State(ID["per-district"], "value"), prevent_initial_call=True)
+def on_csv(_n, country, k, coverage, per_district):
+    return _download("csv", country, k, coverage, per_district)
+
+
+clientside_callback(
+    """function (query) {
+        if (!query) { return window.dash_clientside.no_update; }
+        window.history.replaceState(null, "", window.location.pathname + query + window.location.hash);
+        return "";
+    }""",
+    Output(ID["url-sync"], "children"),
+    Input(ID["query"], "data"),
+)
+
+
+def warm() -> None:
+    vb.warm()

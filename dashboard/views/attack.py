@@ -1,0 +1,384 @@
+"""The attack lab (SPEC §6): ids, defaults, parsing, render functions and memos of ``/attack``.
+
+The page runs the Narayanan–Shmatikov Scoreboard-RH attack on the MovieLens ratings
+(:mod:`dashboard.core.sparse_attack`) for a form's settings and shows: identification against
+the gallery size and against the number of known ratings, the entropy of the candidate set,
+and PYC-MB with its baselines fitted to the measured correctness (largest gallery held out)
+and extrapolated to 10⁸ users.  An experiment takes seconds, so the page runs one only when
+asked (the Run button), caps its inputs below the CLI's, and memoises each answer on the
+validated settings (a frozen :class:`~dashboard.core.sparse_attack.AttackConfig`); the default
+answer takes 2–3 s on a worker's first visit.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import numpy as np
+from dash import dcc, html
+
+from dashboard import forms, ids
+from dashboard.components import card, command_block, error_box, field
+from dashboard.core import sparse_attack as sa
+from dashboard.core.errors import InputError
+from dashboard.core.memo import Memo
+from dashboard.figures import attack as figs
+from dashboard.figures.scaling import pct, sci
+from dashboard.figures.style import GRAPH_CONFIG, message_figure
+from dashboard.views.scaling import formulas_list, models_table
+
+PAGE = "attack"
+LOG = logging.getLogger("anonset.attack")
+
+#: Defaults of the page: two known ratings, so that correctness visibly decays over 50–671 users
+#: (with eight, nearly every target is identified at every size and there is nothing to extrapolate).
+DEFAULT = sa.AttackConfig(known=2, noise_stars=1.0, noise_days=14, wrong_share=0.0,
+                          sizes=(50, 100, 200, 400, 671), repeats=5, seed=1)
+#: The page's caps (the CLI accepts up to sa.MAX_REPEATS repetitions and sa.MAX_SIZES sizes).
+PAGE_MAX_REPEATS = 10
+PAGE_MAX_SIZES = 8
+STAR_CHOICES = (0.0, 0.5, 1.0, 1.5, 2.0)
+DAY_CHOICES = (0, 1, 3, 7, 14, 30, 90)
+WRONG_CHOICES = (0.0, 0.125, 0.25, 0.5)
+#: The m of the "against known ratings" curve, measured at the largest gallery with one repetition (a gallery
+#: of 671 users is 671 targets per point).
+KNOWN_CURVE = (1, 2, 3, 4, 6, 8, 12, 20)
+KNOWN_CURVE_REPEATS = 1
+#: Forecast sizes in the models table, and the curve's grid.
+FORECAST_SIZES = np.array(sa.FORECAST_AT)
+FORECAST_GRID = np.geomspace(1.0, 1e9, 120)
+
+FORM_KEYS = ("known", "stars", "days", "wrong", "sizes", "repeats", "seed", "phi")
+ID = {name: ids.make(PAGE, name) for name in (
+    *FORM_KEYS, "run", "message", "attribution", "cards", "n-graph", "m-graph", "entropy-graph", "forecast-graph",
+    "measured", "models", "holdout", "formulas", "command", "notes",
+)}
+RESULT_KEYS = ("cards", "n-graph", "m-graph", "entropy-graph", "forecast-graph", "measured", "models", "holdout",
+               "formulas", "command", "notes")
+GRAPH_KEYS = ("n-graph", "m-graph", "entropy-graph", "forecast-graph")
+
+
+# --------------------------------------------------------------------------- parsing (pure)
+
+
+def _whole(value, what: str, lo: int, hi: int, hint: str = "") -> int:
+    x = forms.number(value, what, required=True)
+    if x != int(x):
+        raise InputError(f"{what}: please enter a whole number")
+    if not lo <= x <= hi:
+        raise InputError(f"{what}: {x:g} is outside the range {lo:,}–{hi:,}{hint}")
+    return int(x)
+
+
+def parse_sizes(text) -> tuple[int, ...]:
+    """Gallery sizes typed as "50, 100, 200" (2 … the number of users, at most PAGE_MAX_SIZES of them)."""
+    if text is None or not str(text).strip():
+        raise InputError("Gallery sizes: please enter sizes separated by commas, e.g. 50, 100, 200")
+    text = str(text)
+    if len(text) > 200:
+        raise InputError("Gallery sizes: that list is too long")
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    if len(parts) > PAGE_MAX_SIZES:
+        raise InputError(f"Gallery sizes: at most {PAGE_MAX_SIZES} sizes on this page (got {len(parts)}); the CLI "
+                         f"takes up to {sa.MAX_SIZES}")
+    users = sa.movielens().n_users
+    sizes = tuple(_whole(p, "Gallery size", sa.MIN_GALLERY, 10**9) for p in parts)
+    big = [s for s in sizes if s > users]
+    if big:
+        raise InputError(f"Gallery size {big[0]:,} is larger than the data set: it has {users:,} users")
+    if len(set(sizes)) != len(sizes):
+        raise InputError("Gallery sizes: each size may appear only once")
+    if len(sizes) < 3:
+        raise InputError("Gallery sizes: give at least three (two to fit the forecast, the largest held out)")
+    return tuple(sorted(sizes))
+
+
+def parse_form(known, stars, days, wrong, sizes, repeats, seed, phi) -> sa.AttackConfig:
+    """The form's values as a validated configuration; InputError naming the field otherwise."""
+    m = _whole(known, "Known ratings m", 1, sa.MAX_KNOWN, " (every user has at least 20 ratings)")
+    s = forms.number(stars, "Rating error (stars)", lo=0, hi=sa.MAX_NOISE_STARS, required=True)
+    if s * 2 != int(s * 2):
+        raise InputError("Rating error (stars): please choose a multiple of half a star")
+    d = _whole(days, "Date error (days)", 0, sa.MAX_NOISE_DAYS)
+    w = forms.number(wrong, "Wrong items (share)", lo=0, hi=1, required=True)
+    cfg = sa.AttackConfig(
+        known=m, noise_stars=s, noise_days=d, wrong_share=w, sizes=parse_sizes(sizes),
+        repeats=_whole(repeats, "Repetitions", 1, PAGE_MAX_REPEATS, f" on this page (the CLI takes up to "
+                                                                    f"{sa.MAX_REPEATS})"),
+        seed=_whole(seed, "Seed", 0, 2**31 - 1),
+        phi=forms.number(phi, "Eccentricity threshold φ", lo=0.1, hi=10, required=True),
+    )
+    return sa.check_config(cfg, sa.movielens().n_users)
+
+
+def form_values(cfg: sa.AttackConfig) -> dict:
+    """What the form shows for a configuration (keys of :data:`FORM_KEYS`)."""
+    return {"known": cfg.known, "stars": cfg.noise_stars, "days": cfg.noise_days, "wrong": cfg.wrong_share,
+            "sizes": ", ".join(str(s) for s in cfg.sizes), "repeats": cfg.repeats, "seed": cfg.seed, "phi": cfg.phi}
+
+
+def settings_from_link(**query) -> tuple[sa.AttackConfig, tuple[str, ...]]:
+    """A link's settings (unknown keys ignored); a part that does not parse is reported and the default kept."""
+    values = form_values(DEFAULT)
+    given = {k: query[k] for k in FORM_KEYS if k in query}
+    if not given:
+        return DEFAULT, ()
+    try:
+        return parse_form(*[given.get(k, values[k]) for k in FORM_KEYS]), ()
+    except InputError as exc:
+        return DEFAULT, (f"Ignoring the settings in the link: {exc}",)
+
+
+def command(cfg: sa.AttackConfig) -> str:
+    """The CLI call that reproduces the experiment."""
+    parts = ["anonset attack", f"--known {cfg.known}", f"--noise-days {cfg.noise_days}",
+             f"--noise-stars {cfg.noise_stars:g}"]
+    if cfg.wrong_share:
+        parts.append(f"--wrong {cfg.wrong_share:g}")
+    parts += [f"--sizes {','.join(str(s) for s in cfg.sizes)}", f"--repeats {cfg.repeats}", f"--seed {cfg.seed}"]
+    if cfg.phi != sa.DEFAULT_PHI:
+        parts.append(f"--phi {cfg.phi:g}")
+    return " ".join(parts)
+
+
+def curve_command(cfg: sa.AttackConfig) -> str:
+    """The CLI call that reproduces the curve against known ratings (at the largest size, one repetition)."""
+    parts = [f"anonset attack --noise-days {cfg.noise_days} --noise-stars {cfg.noise_stars:g}"]
+    if cfg.wrong_share:
+        parts.append(f"--wrong {cfg.wrong_share:g}")
+    parts += [f"--sizes {max(cfg.sizes)} --repeats {KNOWN_CURVE_REPEATS} --seed {cfg.seed}"]
+    if cfg.phi != sa.DEFAULT_PHI:
+        parts.append(f"--phi {cfg.phi:g}")
+    parts.append(f"--by-known {','.join(str(m) for m in KNOWN_CURVE)} --json")
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------- what the page shows (pure, memoised)
+
+_RESULTS = Memo(16, name="views.attack.results", max_bytes=64 << 20)
+_KNOWN_CURVES = Memo(16, name="views.attack.known_curves")
+
+
+def known_curve(cfg: sa.AttackConfig) -> list[dict]:
+    """Identification against m at the largest gallery (memoised on everything but m and the other sizes)."""
+    base = replace(cfg, known=1, sizes=(max(cfg.sizes),), repeats=min(cfg.repeats, KNOWN_CURVE_REPEATS))
+    return _KNOWN_CURVES.get(base, lambda: sa.sweep_known(sa.movielens(), base, KNOWN_CURVE, n=max(cfg.sizes)))
+
+
+def render(cfg: sa.AttackConfig) -> dict:
+    """Everything the results area shows for a validated configuration (shared between requests: read-only)."""
+    return _RESULTS.get(cfg, lambda: _render(cfg))
+
+
+def _render(cfg: sa.AttackConfig) -> dict:
+    data = sa.movielens()
+    at = np.unique(np.concatenate([FORECAST_GRID, FORECAST_SIZES, np.asarray(cfg.sizes, dtype=float)]))
+    exp = sa.run_experiment(data, cfg, at=at, band=True)
+    measured = [m.to_dict() for m in exp.measured]
+    curve = known_curve(cfg)
+    n_pts, k_pts = figs.forecast_points(measured)
+    if exp.forecast is not None:
+        fc = exp.forecast
+        band = (fc.band.lower, fc.band.upper) if fc.band.available else None
+        forecast_fig = figs.forecast_figure(n_pts, k_pts, fc.at, fc.predictions, band, held_out=1)
+        models = models_table(fc, FORECAST_SIZES)
+        formulas = formulas_list(fc)
+    else:
+        forecast_fig = message_figure(f"No forecast: {exp.forecast_reason}")
+        models, formulas = html.P(exp.forecast_reason, className="field-help"), None
+    return {
+        "cards": summary_cards(exp),
+        "n-graph": figs.shares_vs_n_figure(measured, cfg.known),
+        "m-graph": figs.shares_vs_m_figure(curve, max(cfg.sizes)),
+        "entropy-graph": figs.entropy_figure(measured),
+        "forecast-graph": forecast_fig,
+        "measured": measured_table(measured),
+        "models": models,
+        "holdout": holdout_text(exp),
+        "formulas": formulas,
+        "command": [*command_block(command(cfg) + " --json",
+                                   f"Measured in {exp.seconds:.1f} s on this server; the CLI prints the same numbers."),
+                    *command_block(curve_command(cfg), "The curve against known ratings (one gallery per m).")],
+        "notes": [html.Li(n) for n in exp.notes],
+    }
+
+
+def summary_cards(exp: sa.Experiment) -> list:
+    last = exp.measured[-1]
+    hold = exp.holdout("PYC-MB")
+    cards = [card(f"Identified at n = {last.n:,}", pct(last.kappa),
+                  f"of {last.n:,} targets, over {last.repeats} galleries; {pct(last.no_match)} answered “no match”, "
+                  f"{pct(last.wrong)} matched wrongly.", value_id=ids.make(PAGE, "kappa-largest"))]
+    if hold is not None and hold.get("forecast") is not None:
+        cards.append(card("Hold-out error (PYC-MB)", f"{100 * hold['error']:+.2f} pp",
+                          f"fitted without n = {hold['n']:,.0f}: forecast {pct(hold['forecast'])}, measured "
+                          f"{pct(hold['measured'])}.", value_id=ids.make(PAGE, "holdout-error")))
+    else:
+        why = (hold or {}).get("reason") or exp.forecast_reason or "not available"
+        cards.append(card("Hold-out error (PYC-MB)", "–", why, value_id=ids.make(PAGE, "holdout-error")))
+    fc = exp.forecast
+    for size in FORECAST_SIZES:
+        value, explain = "–", "PYC-MB is not available for these measurements."
+        if fc is not None and fc.predictions.get("PYC-MB") is not None:
+            i = int(np.argmin(np.abs(fc.at - size)))
+            value = pct(float(fc.predictions["PYC-MB"][i]))
+            explain = "PYC-MB forecast of the share identified."
+        cards.append(card(f"Forecast at {sci(size)} users", value, explain))
+    return cards
+
+
+def measured_table(measured: list[dict]) -> html.Table:
+    head = ["n", "identified", "± SD", "no match", "wrong", "H(Π) bits", "−log₂ Π(r) bits", "log₂ n"]
+    def share(x: float) -> str:
+        return f"{100 * x:.2f} %"
+
+    rows = [html.Tr([html.Th(f"{m['n']:,}", scope="row"), html.Td(share(m["kappa"]), className="num"),
+                     html.Td(share(m["kappa_sd"]), className="num"), html.Td(share(m["no_match"]), className="num"),
+                     html.Td(share(m["wrong"]), className="num"), html.Td(f"{m['entropy']:.3f}", className="num"),
+                     html.Td(f"{m['target_bits']:.3f}", className="num"),
+                     html.Td(f"{m['prior_bits']:.2f}", className="num")]) for m in measured]
+    return html.Table([html.Caption("Measured shares, pooled over the repetitions", style={"textAlign": "left"}),
+                       html.Thead(html.Tr([html.Th(h, scope="col", className="num" if i else None)
+                                           for i, h in enumerate(head)])),
+                       html.Tbody(rows)], className="table models-table")
+
+
+def holdout_text(exp: sa.Experiment) -> str:
+    hold = exp.holdout("PYC-MB")
+    if hold is None:
+        return f"No held-out check: {exp.forecast_reason}."
+    if hold.get("forecast") is None:
+        return (f"Held out n = {hold['n']:,.0f} (measured {pct(hold['measured'])}); PYC-MB fitted on the smaller "
+                f"galleries is not available: {hold['reason']}.")
+    return (f"Held out n = {hold['n']:,.0f}: PYC-MB fitted on the smaller galleries forecasts {pct(hold['forecast'])}, "
+            f"measured {pct(hold['measured'])}, an error of {100 * hold['error']:+.2f} percentage points. "
+            "The forecasts beyond use all sizes.")
+
+
+def run(known, stars, days, wrong, sizes, repeats, seed, phi) -> tuple[dict | None, object]:
+    """What the Run button shows: (results, message); bad input gives (None, an error box)."""
+    try:
+        cfg = parse_form(known, stars, days, wrong, sizes, repeats, seed, phi)
+    except InputError as exc:
+        return None, error_box(str(exc))
+    return render(cfg), None
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _dropdown(key: str, value, choices, label) -> dcc.Dropdown:
+    return dcc.Dropdown(id=ID[key], value=value, clearable=False, searchable=False,
+                        options=[{"label": label(c), "value": c} for c in choices])
+
+
+def controls(cfg: sa.AttackConfig) -> html.Section:
+    v = form_values(cfg)
+    stars = sorted(set(STAR_CHOICES) | {cfg.noise_stars})
+    days = sorted(set(DAY_CHOICES) | {cfg.noise_days})
+    wrong = sorted(set(WRONG_CHOICES) | {cfg.wrong_share})
+    return html.Section([
+        html.H2("The attacker's knowledge", className="panel-title"),
+        field("Known ratings m", dcc.Input(id=ID["known"], type="number", step=1,
+                                           value=v["known"], inputMode="numeric"),
+              f"How many of the target's ratings the attacker knows (1–{sa.MAX_KNOWN}).", ID["known"]),
+        field("Rating error", _dropdown("stars", v["stars"], stars, lambda c: f"± {c:g} star"),
+              "Each known rating may be off by up to this much (half-star steps).", ID["stars"]),
+        field("Date error", _dropdown("days", v["days"], days, lambda c: f"± {c} day" + ("s" if c != 1 else "")),
+              "Each known date may be off by up to this many days.", ID["days"]),
+        field("Wrong items", _dropdown("wrong", v["wrong"], wrong, lambda c: f"{100 * c:g} % of the m"),
+              "Items the target never rated, mixed into the knowledge.", ID["wrong"]),
+        html.H2("The experiment", className="panel-title"),
+        field("Gallery sizes n", dcc.Input(id=ID["sizes"], type="text", value=v["sizes"], maxLength=200),
+              f"Users per gallery, 3–{PAGE_MAX_SIZES} sizes from 2 to 671, comma-separated. The largest is held out "
+              "to check the forecast.", ID["sizes"]),
+        field("Repetitions", dcc.Input(id=ID["repeats"], type="number", step=1,
+                                       value=v["repeats"], inputMode="numeric"),
+              f"Random galleries per size (1–{PAGE_MAX_REPEATS}); every user of a gallery is a target.",
+              ID["repeats"]),
+        field("Seed", dcc.Input(id=ID["seed"], type="number", step=1, value=v["seed"], inputMode="numeric"),
+              "The same seed gives the same galleries and knowledge.", ID["seed"]),
+        field("Eccentricity threshold φ", dcc.Input(id=ID["phi"], type="number", step=0.1,
+                                                    value=v["phi"], inputMode="decimal"),
+              "The best record must stand out from the second by φ standard deviations, else “no match” "
+              "(1.5 in the paper).", ID["phi"]),
+        html.Button("Run the attack", id=ID["run"], className="button", n_clicks=0),
+        html.Div(id=ID["message"], role="alert"),
+    ], className="panel scaling-controls", **{"aria-label": "Attack settings"})
+
+
+def _graph(key: str) -> dcc.Graph:
+    return dcc.Graph(id=ID[key], config=GRAPH_CONFIG, figure=message_figure("Computing…"))
+
+
+def results() -> html.Section:
+    return html.Section([
+        dcc.Loading(html.Div([
+            html.Div(id=ID["cards"], className="cards readouts", **{"aria-live": "polite"}),
+            _graph("n-graph"),
+            _graph("m-graph"),
+            _graph("entropy-graph"),
+            html.Div(id=ID["measured"], className="table-wrap"),
+            html.H2("Forecast to larger galleries"),
+            html.P(id=ID["holdout"], className="field-help"),
+            _graph("forecast-graph"),
+            html.Div(id=ID["models"], className="table-wrap"),
+            html.Ul(id=ID["notes"], className="notes"),
+            html.Details([html.Summary("Formulas of the forecast models"), html.Div(id=ID["formulas"])],
+                         className="details"),
+        ]), type="default", delay_show=300),
+        html.H2("Reproduce this"),
+        html.Div(id=ID["command"]),
+    ], className="scaling-results", **{"aria-label": "Attack results"})
+
+
+EXPLAIN = f"""
+**The attack.** Narayanan and Shmatikov de-anonymised the Netflix Prize data set from a handful of
+approximately known ratings. Their *Scoreboard-RH* matcher scores every record of the released data:
+each known item the record rated with a rating and date within the tolerances adds
+`wt(i) = 1/ln(1 + |supp(i)|)` — rare items count more (`|supp(i)|` is how many records rated item `i`;
+the paper's `1/log|supp(i)|` is shifted by one because many movies here have a single rating). The best
+record is named only if it stands out from the second best by the *eccentricity* `(max − max₂)/σ ≥ φ`
+(σ: the standard deviation of all scores; φ = {sa.DEFAULT_PHI:g} as in the paper); otherwise the answer is
+“no match”.
+
+**The experiment.** For each gallery size n, random galleries of n MovieLens users; every user is a target
+whose m known ratings are drawn at random, each rating moved by up to the rating error (half-star steps),
+each date by up to the date error, and a share replaced by movies the user never rated. The matcher's
+tolerances equal the errors. *Identified* is the measured correctness κ̂(n).
+
+**Entropy of the candidate set** (the paper's entropic de-anonymisation): the matcher's distribution
+`Π(r) ∝ exp(Score(r)/σ)` over the gallery; `H(Π) = −Σ Π log₂ Π` is the uncertainty left without an oracle,
+`−log₂ Π(target)` the bits still needed to single out the right record, `log₂ n` what it would be with no
+knowledge at all. When one record stands out, σ shrinks like max/√n, so Π sharpens as galleries grow.
+
+**The forecast.** PYC-MB (the Pitman–Yor correctness law) and the ENT, EXP, POL baselines are fitted to κ̂(n)
+with the largest n held out, scored on it, then refitted on all sizes and extrapolated.
+"""
+
+
+def warm() -> None:
+    """Before the server forks: the ratings matrices (0.1 s).  The default experiment (2–3 s) is not run
+    here — the master warms while its socket already accepts connections — but on a worker's first visit,
+    and memoised from then on."""
+    try:
+        sa.movielens()
+    except InputError as exc:  # no MovieLens in the cache: the page says so on its own
+        LOG.warning("attack lab not warmed: %s", exc)
+
+
+def attribution() -> str:
+    return sa.attribution()
+
+
+def page_status() -> str | None:
+    """Why the page cannot run (no data in the cache), or None."""
+    try:
+        sa.movielens()
+    except InputError as exc:
+        return str(exc)
+    return None
+
+
+__all__ = ["DEFAULT", "EXPLAIN", "GRAPH_KEYS", "ID", "LOG", "RESULT_KEYS", "attribution", "command", "controls",
+           "page_status", "parse_form", "render", "results", "run", "settings_from_link", "warm"]
