@@ -280,3 +280,21 @@ def test_cli_bad_input_is_one_line(run, argv, words):
     code, out, err = run(*argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("anonset: error:") and words in err
+
+
+def test_own_expected_set_beside_cas_on_the_shipped_citizens(cache_root):
+    """SPEC §1.7: the real set is compared with the expected own set 1 + (N − 1)·CAS/N as well as with CAS."""
+    import pandas as pd
+
+    from dashboard.core import anonland as A
+
+    c = pd.read_parquet(cache_root / "anonland" / "citizens.parquet")
+    e = A.expected_sets(c)
+    assert (e >= 1).all()
+    n = c["census_count"].to_numpy(float)
+    assert e[0] == pytest.approx(max(1.0, 1 + (n[0] - 1) * c["cas"].iloc[0] / n[0]))
+    rows = {r["range"]: r for r in A.own_set_divergence(c)}
+    # most of CAS's divergence at RAS = 1 is the conditioning: the expected set is much closer
+    one = rows["1"]
+    assert one["median_divergence_cas"] < -0.5 and abs(one["median_divergence_expected"]) < abs(one["median_divergence_cas"])
+    assert sum(r["n"] for r in rows.values()) == len(c)

@@ -258,3 +258,20 @@ def test_real_v2_models_sum_to_one(cache_root):
         j = m.joint(5, 5)
         assert np.abs(j.prob.sum(axis=(2, 3)) - 1).max() < 1e-12
         assert (j.covered_share >= bm.COVERAGE - 1e-12).all()
+
+
+def test_self_report_correction_is_an_option_for_self_reported_statistics(cache_root):
+    """SPEC §1.6: Germany's statistics are self-reported; the correction is offered, never applied silently."""
+    de = bm.load_country_model("DE", root=cache_root)
+    fixed = bm.load_country_model("DE", root=cache_root, self_report_correction=True)
+    assert de.body.self_reported and not de.self_report_correction
+    dh, dw = bm.self_report_offsets(cache_root)
+    assert dh == pytest.approx(1.48, abs=0.01) and dw == pytest.approx(-0.81, abs=0.01)
+    assert fixed.v2_params()[0] == pytest.approx(de.v2_params()[0] - dh)
+    mu_fixed, _ = bm.lognormal_params(de.body.weight_mean - dw, de.body.weight_sd)
+    assert fixed.v2_params()[2] == pytest.approx(mu_fixed)
+    assert any("corrected to measured" in n for n in fixed.model_notes())
+    assert any("not corrected" in n for n in de.model_notes())
+    us = bm.load_country_model("US", root=cache_root, self_report_correction=True)
+    assert not us.body.self_reported  # measured: nothing to correct
+    assert us.v2_params()[0] == pytest.approx(bm.load_country_model("US", root=cache_root).v2_params()[0])

@@ -143,7 +143,9 @@ def test_cdf_readouts_and_comparison(app_url, page):
     assert traces == ["Germany: people", "Germany: combinations", "France: people", "France: combinations"]
     assert "France" in pg.inner_text("#explore-cdf-legend")
     assert pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').layout.xaxis.type") == "log"
-    assert "shares are of the people the model covers" in pg.inner_text("#explore-cdf-note")
+    # SPEC §1.8: shares of the covered people, the covered share stated (body model v2 by default)
+    assert "of the people the model covers" in pg.inner_text("#explore-cdf-note")
+    assert pg.is_checked("#explore-model input[value=v2]")
     assert "anonset cdf --country DE --country FR" in pg.inner_text("#explore-cli-cdf")
     assert page.console_errors == []
 
@@ -226,3 +228,23 @@ def test_screenshots(app_url, page, code, name, title):
     page.screenshot(name)
     assert page.console_errors == []
     assert page.foreign_requests() == []
+
+
+def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
+    """The visible body-model switch (default v2): paper reproduces the paper model's shares, and the link says so."""
+    from dashboard.core import aggregates as ag
+    from dashboard.core.scenario import Scenario
+    from dashboard.figures.explorer import percent
+
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=DE")
+    pg.wait_for_selector("#explore-readouts .readout[data-country='DE']")
+    assert pg.is_checked("#explore-model input[value=v2]")
+    pg.check("#explore-model input[value=paper]")
+    pg.wait_for_function("document.querySelector('#explore-cdf-note').innerText.includes('Paper model')")
+    paper = ag.share_below(Scenario(countries=("DE",), model="paper"), (5,))["DE"][5.0]
+    pg.wait_for_function(
+        f"document.querySelector(\"#explore-readouts .readout[data-country='DE']\").innerText.includes('{percent(paper)}')")
+    assert "model=paper" in pg.url
+    assert "--model paper" in pg.inner_text("#explore-cli-cdf")
+    assert page.console_errors == [] and page.foreign_requests() == []

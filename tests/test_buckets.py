@@ -144,7 +144,8 @@ def test_every_cas_of_a_coarser_release_is_at_least_the_finer_ones(synth):
     p10 = bk._cell_probs(synth, 10, 10, "paper")
     blocks = bk.age_blocks(synth, 10)
     coarse = np.stack([np.einsum("dsa,saj->dsj", counts[:, :, list(b)], p10[:, list(b)]) for b in blocks], axis=2)
-    j5, j10 = synth.joint(5, 5), synth.joint(10, 10)
+    paper = synth.with_model("paper")  # the grids of the model the probabilities above come from
+    j5, j10 = paper.joint(5, 5), paper.joint(10, 10)
     # map each 5 × 5 cell into its 10 × 10 cell
     hi = np.floor((j5.height.lo - j10.height.start) / 10 + 1e-9).astype(int)
     wi = np.floor((j5.weight.lo - j10.weight.start) / 10 + 1e-9).astype(int)
@@ -174,11 +175,13 @@ def test_recommendation_checked_with_the_explorers_cdf(cache_root):
     plausible − below ≤ coverage ≤ 1 − below.
     """
     k, q = 10, 0.95
-    advice = bk.advise("DE", k, q, age_levels=("census",), widths=(1, 2, 5, 10, 20), areas=("district", "region"))
+    # the explorer's BMI filter switched off is a paper-model construct: compare under the paper model
+    advice = bk.advise("DE", k, q, age_levels=("census",), widths=(1, 2, 5, 10, 20), areas=("district", "region"),
+                       model="paper")
     rec = advice.recommended
     assert rec is not None and rec.coverage >= q
     c = rec.config
-    model = bm.load_country_model("DE")
+    model = bm.load_country_model("DE").with_model("paper")
     cells = ag.profile_cells(model, True, c.height, c.weight, None)
     N = model.counts if c.area == "district" else _region_counts(model)
     below, _ = ag.cdf_counts(N, cells, [k], strict=True)
@@ -188,15 +191,17 @@ def test_recommendation_checked_with_the_explorers_cdf(cache_root):
     assert rec.coverage <= 1 - below[0] / T + 1e-9
     assert 1 - below[0] / T >= q  # the explorer agrees: at least q have CAS ≥ k
     if c.area == "district":
-        sc = Scenario(countries=("DE",), height_width=c.height, weight_width=c.weight, bmi_range=(1, 1000))
+        sc = Scenario(countries=("DE",), height_width=c.height, weight_width=c.weight, bmi_range=(1, 1000),
+                      model="paper")
         share = ag.share_below(sc, [k])["DE"][float(k)]
         assert share == pytest.approx(below[0] / T, rel=1e-9)
 
 
 def test_district_level_census_configurations_match_the_explorers_share_below(cache_root):
-    advice = bk.advise("DE", 10, 0.95, age_levels=("census",), widths=(2, 5, 10), areas=("district",))
+    advice = bk.advise("DE", 10, 0.95, age_levels=("census",), widths=(2, 5, 10), areas=("district",), model="paper")
     for e in advice.evaluated:
-        sc = Scenario(countries=("DE",), height_width=e.config.height, weight_width=e.config.weight, bmi_range=(1, 1000))
+        sc = Scenario(countries=("DE",), height_width=e.config.height, weight_width=e.config.weight, bmi_range=(1, 1000),
+                      model="paper")
         below = ag.share_below(sc, [10])["DE"][10.0]
         plaus = ag.country_cdf(sc, "DE").plausible_share
         assert plaus - below - 1e-9 <= e.coverage <= 1 - below + 1e-9

@@ -41,7 +41,7 @@ def test_json_keys_and_values_equal_the_core(run, cache_root):
         want.config.age, want.config.height or "withheld", want.config.weight or "withheld")
     assert len(data["front"]) == len(advice.front)
     assert all({"age_group_years", "height_cm", "weight_kg", "bits", "coverage"} <= set(f) for f in data["front"])
-    assert data["model"] == "paper" and data["k"] == 10 and data["coverage_target"] == 0.95
+    assert data["model"] == "v2" and data["k"] == 10 and data["coverage_target"] == 0.95
     assert len(data["short_districts"]) == len(advice.short_under_recommended)
 
 
@@ -66,7 +66,7 @@ def test_text_per_district_and_exports(run, cache_root, tmp_path):
     (("--country", "DE", "--coverage", "1.5"), "coverage must lie in (0, 1]"),
     (("--country", "DE", "--coverage", "0"), "coverage must lie in (0, 1]"),
     (("--country", "ZZ"), "unknown country or data set 'ZZ'"),
-    (("--country", "DE", "--model", "v9"), "body model 'v9' is not available here; choose paper"),
+    (("--country", "DE", "--model", "v9"), "--model 'v9' is not a body model: use v2 or paper"),
     (("--country", "DE", "--ages", "75-18"), "reversed"),
 ])
 def test_bad_input_is_one_line_exit_2(run, cache_root, argv, msg):

@@ -185,6 +185,8 @@ def test_layout_shows_the_shipped_result_without_computing(page_module, shipped)
     cards = component_text(view["cards"])
     assert figs.number(shipped.summary["noisy_vs_plain"]["max"]) in cards and "privacy noise, in people" in cards
     assert figs.percent(shipped.summary["median_divergence_large_ras"]["plain"], 2) in cards
+    one = next(r for r in core.own_set_divergence(shipped.citizens) if r["range"] == "1")  # SPEC §1.7
+    assert "your own set" in cards and figs.percent(one["median_divergence_expected"], 2) in cards
     params = component_text(view["parameters"])
     assert "metropolis" in params and "5,000,000" in params and "2026" in params
     assert "8.44 s" in component_text(view["run"]) and "MB" in component_text(view["run"])

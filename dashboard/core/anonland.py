@@ -585,6 +585,31 @@ def _box(values: np.ndarray) -> dict:
     }
 
 
+def expected_sets(citizens: pd.DataFrame) -> np.ndarray:
+    """Each test citizen's own expected set ``1 + (N − 1) · CAS / N`` (SPEC §1.7), N = their census group."""
+    n = np.maximum(citizens["census_count"].to_numpy(float), 1.0)
+    cas = citizens["cas"].to_numpy(float)
+    return np.maximum(1.0, 1.0 + (n - 1.0) * cas / n)
+
+
+def own_set_divergence(citizens: pd.DataFrame) -> list[dict]:
+    """Per RAS range: median ``(E − RAS) / RAS`` of the expected set beside that of CAS (SPEC §1.7).
+
+    Most of CAS's divergence at RAS = 1 is the conditioning the expected set accounts for:
+    a citizen who has the profile is one of its people for certain.
+    """
+    ras = citizens["ras"].to_numpy(float)
+    cas = citizens["cas"].to_numpy(float)
+    e = expected_sets(citizens)
+    out = []
+    for lo, hi in RAS_RANGES:
+        m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
+        out.append({"range": ras_range_label(lo, hi), "n": int(m.sum()),
+                    "median_divergence_cas": _num(np.median((cas[m] - ras[m]) / ras[m])) if m.any() else None,
+                    "median_divergence_expected": _num(np.median((e[m] - ras[m]) / ras[m])) if m.any() else None})
+    return out
+
+
 def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None = None) -> dict:
     """The SPEC §4 report from a per-citizen table (JSON-ready; NaN becomes None).
 
@@ -636,6 +661,7 @@ def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None
     out = {
         "spec": "SPEC §4 AnonLand",
         "n_citizens": len(citizens),
+        "own_set_by_ras_range": own_set_divergence(citizens),
         "divergence_threshold": DIVERGENCE_THRESHOLD,
         "by_ras_range": ranges,
         "median_divergence_large_ras": {

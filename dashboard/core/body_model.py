@@ -38,9 +38,21 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr
 
-from . import bvn
+from .body_v2 import (  # noqa: F401 - re-exported: the v2 pieces are part of this module's interface
+    COVERAGE,
+    DEFAULT_MODEL,
+    GRID_LOG_SDS,
+    MODELS,
+    _cohort_arrays_cached,
+    _log,
+    check_model,
+    cohort_arrays,
+    cohort_height_shift,
+    coverage_mask,
+    lognormal_params,
+    self_report_offsets,
+)
 from .errors import InputError
-from .memo import lru
 
 #: Sexes in array order (axis 1 of every count array).
 SEXES: tuple[str, str] = ("female", "male")
@@ -65,63 +77,9 @@ GRID_SDS: float = 10.0
 #: the grid's reach instead of the population.
 PROFILE_SDS: float = 4.0
 
-#: Body models (SPEC §1.6): ``v2`` (the default: correlated, log-normal weight, nobody
-#: left out) and ``paper`` (independent normals, BMI filter, the published numbers).
-MODELS: tuple[str, ...] = ("v2", "paper")
-DEFAULT_MODEL: str = "v2"
-#: v2 aggregates run over the most probable cells of each sex × age group holding at
-#: least this share of its probability mass (SPEC §1.6).
-COVERAGE: float = 0.999
-#: The v2 weight grid reaches this many log-SDs either side of every body group
-#: (the log-normal's tails beyond hold < 1e-13).
-GRID_LOG_SDS: float = 7.5
-
 _EPS = 1e-9
 #: Guards the small LRU caches on models: a Dash server may call from several threads.
 _LOCK = threading.RLock()
-
-
-def check_model(name) -> str:
-    """``"v2"`` or ``"paper"`` (case-insensitive), or an InputError naming the choices."""
-    key = str(name).strip().lower() if name is not None else DEFAULT_MODEL
-    if key not in MODELS:
-        raise InputError(f"unknown body model {name!r}: use {' or '.join(MODELS)}")
-    return key
-
-
-def lognormal_params(mean, sd) -> tuple[np.ndarray, np.ndarray]:
-    """``(μ, σ)`` of the log-normal with the given mean and SD (moment matching, SPEC §1.6).
-
-    ``σ² = ln(1 + s²/m²)``, ``μ = ln m − σ²/2``.
-    """
-    m, s = np.asarray(mean, float), np.asarray(sd, float)
-    var = np.log1p((s / m) ** 2)
-    return np.log(m) - var / 2.0, np.sqrt(var)
-
-
-def _log(x) -> np.ndarray:
-    """Natural log with ``log(x ≤ 0) = −inf`` (a weight band starting at 0)."""
-    x = np.asarray(x, float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), -np.inf)
-
-
-def coverage_mask(prob: np.ndarray, share: float = COVERAGE) -> np.ndarray:
-    """``[..., h, w]`` mask of the most probable cells holding ≥ ``share`` of each group's mass.
-
-    Per leading index, cells are taken in descending probability until their sum
-    reaches ``share`` of the total (the cell that crosses it included).
-    """
-    lead, (H, W) = prob.shape[:-2], prob.shape[-2:]
-    flat = prob.reshape(-1, H * W)
-    order = np.argsort(-flat, axis=1, kind="stable")
-    srt = np.take_along_axis(flat, order, axis=1)
-    cum = np.cumsum(srt, axis=1)
-    need = share * flat.sum(axis=1, keepdims=True)
-    keep_sorted = np.concatenate([np.ones((flat.shape[0], 1), bool), cum[:, :-1] < need], axis=1) & (srt > 0)
-    mask = np.zeros_like(flat, dtype=bool)
-    np.put_along_axis(mask, order, keep_sorted, axis=1)
-    return mask.reshape(lead + (H, W))
 
 
 # --------------------------------------------------------------------------- ages
@@ -573,8 +531,11 @@ class JointBands:
 # --------------------------------------------------------------------------- the model
 
 
+from .body_bands import BandProbabilities  # noqa: E402 - the mixin reads this module at call time
+
+
 @dataclass(frozen=True, eq=False)
-class CountryModel:
+class CountryModel(BandProbabilities):
     """One data set as arrays, restricted to a study range.
 
     ``counts[d, s, a]`` are the study-population counts (trimmed groups already
@@ -606,16 +567,11 @@ class CountryModel:
     prior_country_name: str = ""
     aux_tables: Mapping[str, object] | None = None  # id → FractionTable, for models not read from the cache
     cache_root: Path | None = None
-    #: The body model (SPEC §1.6): ``v2`` or ``paper``; :meth:`with_model` switches.
-    body_model: str = DEFAULT_MODEL
-    #: ρ(sex, age) table (``sex, age_from, age_to, rho``); None = NHANES from the cache.
-    correlation: pd.DataFrame | None = None
-    #: v2 only: per body group, cm added to the mean height (the NCD-RisC cohort shift
-    #: of a borrowing country, SPEC §1.6); None = no shift.  ``height_shift_note`` says so.
-    height_shift: np.ndarray | None = None
-    height_shift_note: str = ""
-    #: v2 only: correct self-reported body statistics to measured ones (SPEC §1.6, an option).
-    self_report_correction: bool = False
+    body_model: str = DEFAULT_MODEL  # SPEC §1.6: "v2" or "paper" (:meth:`with_model` switches)
+    correlation: pd.DataFrame | None = None  # ρ table (sex, age_from, age_to, rho); None = NHANES
+    height_shift: np.ndarray | None = None  # v2: cm added per body group (NCD-RisC cohort shift)
+    height_shift_note: str = ""  # … and what the interface says about it
+    self_report_correction: bool = False  # v2 option: self-reported statistics corrected to measured
     _cache: dict = field(default_factory=dict, repr=False)
     _family: dict = field(default_factory=dict, repr=False)  # (study range, model, correction) → model, shared
 
@@ -873,355 +829,9 @@ class CountryModel:
         """``{"id": {district id: index}, "name": {casefolded name: [indices]}}`` (memoised)."""
         return self._memo("district_lookup", self._district_lookup)
 
-    # ---- band probabilities
-
-    @property
-    def is_v2(self) -> bool:
-        return self.body_model == "v2"
-
-    def v2_params(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(height mean, height sd, μ, σ, ρ)`` per body group: ``(H, ln W)`` bivariate normal (v2).
-
-        Height means include the cohort shift (:attr:`height_shift`) and, with
-        :attr:`self_report_correction` on self-reported statistics, the NHANES
-        self-report offsets; ``(μ, σ)`` match the log-normal to the weight mean and SD.
-        """
-        def make():
-            hm = np.array(self.body.height_mean, float)
-            wm = np.array(self.body.weight_mean, float)
-            if self.height_shift is not None:
-                hm = hm + self.height_shift
-            if self.self_report_correction and self.body.self_reported:
-                dh, dw = self_report_offsets(self.cache_root)
-                hm, wm = hm - dh, wm - dw
-            mu, sigma = lognormal_params(wm, self.body.weight_sd)
-            table = self.correlation
-            if table is None:
-                from .body_correlation import nhanes_correlation
-
-                table = nhanes_correlation(self.cache_root)
-            from .body_correlation import rho_for_groups
-
-            rho = rho_for_groups(table, self.body.sex_index, self.body.age_lo, self.body.age_hi)
-            out = (hm, np.array(self.body.height_sd, float), mu, sigma, rho)
-            for a in out:
-                a.setflags(write=False)
-            return out
-
-        return self._memo("v2_params", make)
-
-    def _z(self, kind: str, x) -> np.ndarray:
-        """Standardised v2 coordinates ``[g, ...]`` of heights (cm) or weights (kg, via ln)."""
-        hm, hs, mu, sigma, _ = self.v2_params()
-        x = np.asarray(x, float)
-        shape = (-1,) + (1,) * x.ndim
-        if kind == "height":
-            return (x[None] - hm.reshape(shape)) / hs.reshape(shape)
-        return (_log(x)[None] - mu.reshape(shape)) / sigma.reshape(shape)
-
-    def grid(self, kind: str, width: float) -> BandGrid:
-        """The aligned ``kind`` grid of ``width`` covering ±10 SD of every body group.
-
-        v2: heights with the shifted means; weights also cover ±GRID_LOG_SDS of the
-        log-normals (whose right tail reaches further than the normal's).
-        """
-        if not self.is_v2:
-            means, sds = self.body.params(kind)
-            return self._memo(("grid", kind, float(width)), lambda: BandGrid.covering(means, sds, float(width)))
-
-        def make():
-            hm, hs, mu, sigma, _ = self.v2_params()
-            w = float(width)
-            if kind == "height":
-                return BandGrid.covering(hm, hs, w)
-            lo = max(0.0, math.floor(float(np.min(np.exp(mu - GRID_LOG_SDS * sigma))) / w) * w)
-            hi = math.ceil(float(np.max(np.exp(mu + GRID_LOG_SDS * sigma))) / w) * w
-            return BandGrid(float(lo), w, round((hi - lo) / w))
-
-        return self._memo(("grid_v2", kind, float(width)), make)
-
-    def group_band_matrix(self, kind: str, width: float) -> np.ndarray:
-        """``P[g, j]`` = probability of band ``j`` of :meth:`grid` for body group ``g``."""
-        if not self.is_v2:
-            means, sds = self.body.params(kind)
-            return band_matrix(means, sds, self.grid(kind, width))
-        hm, hs, mu, sigma, _ = self.v2_params()
-        if kind == "height":
-            return band_matrix(hm, hs, self.grid(kind, width))
-        edges = self.grid(kind, width).edges
-        return band_matrix(mu, sigma, BandGrid(0.0, 1.0, len(edges) - 1), _log(edges))
-
-    def group_interval(self, kind: str, band: tuple[float, float] | None) -> np.ndarray:
-        """``Pr_g[lo ≤ X < hi]`` for every body group; a withheld band (None) is 1."""
-        if band is None:
-            return np.ones(len(self.body))
-        if not self.is_v2:
-            means, sds = self.body.params(kind)
-            return interval_probability(means, sds, band[0], band[1])
-        hm, hs, mu, sigma, _ = self.v2_params()
-        if kind == "height":
-            return interval_probability(hm, hs, band[0], band[1])
-        return interval_probability(mu, sigma, _log(band[0]), _log(band[1]))
-
-    def group_cell(self, height_band: tuple[float, float] | None,
-                   weight_band: tuple[float, float] | None) -> np.ndarray:
-        """``Pr_g[h-band, w-band]`` for every body group (None = withheld).
-
-        Paper: the product of the marginals.  v2: the bivariate-normal rectangle
-        probability of ``(H, ln W)`` with the group's ρ.
-        """
-        return self.group_cell_table([height_band], [weight_band])[:, 0, 0]
-
-    def group_cell_table(self, height_bands: Sequence, weight_bands: Sequence, groups=None) -> np.ndarray:
-        """``P[g, i, j] = Pr_g[height_bands[i], weight_bands[j]]`` (None entries = withheld).
-
-        ``groups`` (indices) restricts the rows computed to those body groups (the
-        result then has one row per index).
-        """
-        if not self.is_v2 or not any(b is not None for b in height_bands) or not any(b is not None for b in weight_bands):
-            ph = np.stack([self.group_interval("height", b) for b in height_bands], axis=1)
-            pw = np.stack([self.group_interval("weight", b) for b in weight_bands], axis=1)
-            out = ph[:, :, None] * pw[:, None, :]
-            return out if groups is None else out[np.asarray(groups)]
-        rho = self.v2_params()[4]
-        sel = slice(None) if groups is None else np.asarray(groups)
-        inf = math.inf
-        h0 = np.array([-inf if b is None else b[0] for b in height_bands], float)
-        h1 = np.array([inf if b is None else b[1] for b in height_bands], float)
-        w0 = np.array([0.0 if b is None else b[0] for b in weight_bands], float)
-        w1 = np.array([inf if b is None else b[1] for b in weight_bands], float)
-        zh0, zh1 = self._z("height", h0)[sel, :, None], self._z("height", h1)[sel, :, None]
-        zw0, zw1 = self._z("weight", w0)[sel, None, :], self._z("weight", w1)[sel, None, :]
-        return bvn.rectangle(zh0, zh1, zw0, zw1, rho[sel, None, None])
-
-    def group_band_cells(self, kind: str, starts: np.ndarray, width: float,
-                         other: tuple[float, float] | None, groups=None) -> np.ndarray:
-        """``P[g, j] = Pr_g[kind ∈ [starts_j, starts_j + width), other kind ∈ other]`` (other None = withheld).
-
-        ``groups`` (indices) restricts the rows to those body groups.
-        """
-        starts = np.asarray(starts, float)
-        if groups is not None and (not self.is_v2 or other is None):
-            return self.group_band_cells(kind, starts, width, other)[np.asarray(groups)]
-        if not self.is_v2 or other is None:
-            lo, hi = starts, starts + width
-            if not self.is_v2:
-                means, sds = self.body.params(kind)
-                p = interval_probability(means[:, None], sds[:, None], lo[None, :], hi[None, :])
-            else:
-                hm, hs, mu, sigma, _ = self.v2_params()
-                if kind == "height":
-                    p = interval_probability(hm[:, None], hs[:, None], lo[None, :], hi[None, :])
-                else:
-                    p = interval_probability(mu[:, None], sigma[:, None], _log(lo)[None, :], _log(hi)[None, :])
-            other_kind = "weight" if kind == "height" else "height"
-            return p * self.group_interval(other_kind, other)[:, None]
-        bands = [(float(a), float(a + width)) for a in starts]
-        if kind == "height":
-            return self.group_cell_table(bands, [other], groups)[:, :, 0]
-        return self.group_cell_table([other], bands, groups)[:, 0, :]
-
-    def marginal(self, kind: str, width: float) -> np.ndarray:
-        """``[sex, age group, band]`` probabilities of one measurement on its grid."""
-        def make():
-            out = np.einsum("sag,gj->saj", self.body_weights, self.group_band_matrix(kind, width))
-            out.setflags(write=False)
-            return out
-
-        return self._memo(("marginal", self.body_model, kind, float(width)), make)
-
-    def group_joint(self, height_width: float = 5, weight_width: float = 5) -> np.ndarray:
-        """``P[g, h, w]``: each body group's cell probabilities on the joint grid (memoised).
-
-        Paper: outer products of the marginals.  v2: the bivariate normal CDF of
-        ``(H, ln W)`` evaluated once on the grid of band edges, then inclusion–exclusion
-        by array differencing (:func:`bvn.rectangle_grid`).
-        """
-        key = ("group_joint", self.body_model, float(height_width), float(weight_width))
-
-        def make():
-            hg, wg = self.grid("height", height_width), self.grid("weight", weight_width)
-            ph = self.group_band_matrix("height", height_width)
-            pw = self.group_band_matrix("weight", weight_width)
-            if not self.is_v2:
-                out = ph[:, :, None] * pw[:, None, :]
-            else:
-                rho = self.v2_params()[4]
-                zh = self._z("height", hg.edges)
-                zw = self._z("weight", wg.edges)
-                out = np.empty((len(self.body), hg.n, wg.n))
-                for g in range(len(self.body)):
-                    out[g] = bvn.rectangle_grid(zh[g], zw[g], rho[g])
-            out.setflags(write=False)
-            return out
-
-        with _LOCK:
-            joints = self._cache.setdefault("group_joints", OrderedDict())
-            if key in joints:
-                return joints[key]
-        value = make()
-        with _LOCK:
-            joints[key] = value
-            while len(joints) > 4:
-                joints.popitem(last=False)
-        return value
-
-    def joint(self, height_width: float = 5, weight_width: float = 5) -> JointBands:
-        """Joint height × weight band probabilities per sex × age group (memoised).
-
-        The SPEC mixture of the body groups' joint distributions, weighted by the
-        years each covers: ``prob[s, a] = Σ_g W[s, a, g] · P_g[h, w]`` with
-        :meth:`group_joint` (paper: independent normals within a group; v2: the
-        bivariate normal of ``(H, ln W)``).  Sums to 1 over all bands within ~1e-12.
-        Under v2 the JointBands carry the coverage mask (≥ COVERAGE of each group).
-        """
-        key = ("joint", self.body_model, float(height_width), float(weight_width))
-
-        def make():
-            hg, wg = self.grid("height", height_width), self.grid("weight", weight_width)
-            pg = self.group_joint(height_width, weight_width)
-            ns, na, _ = self.body_weights.shape
-            prob = np.empty((ns, na, hg.n, wg.n))
-            for s in range(ns):
-                for a in range(na):
-                    w = self.body_weights[s, a]
-                    used = np.flatnonzero(w > 0)
-                    prob[s, a] = np.tensordot(w[used], pg[used], axes=(0, 0))
-            prob.setflags(write=False)
-            if self.is_v2:
-                hm, hs, mu, sigma, _ = self.v2_params()
-                cov = coverage_mask(prob)
-                cov.setflags(write=False)
-                return JointBands(hg, wg, prob, model="v2", coverage=cov)
-            hm, hs = self.body.params("height")
-            wm, ws = self.body.params("weight")
-            return JointBands(hg, wg, prob, self.core_range("height"), self.core_range("weight"),
-                              self.group_core_ranges("height"), self.group_core_ranges("weight"),
-                              (hm, hs, wm, ws, self.body_weights > 0), model="paper")
-
-        with _LOCK:
-            joints = self._cache.setdefault("joints", OrderedDict())
-            if key in joints:
-                joints.move_to_end(key)
-                return joints[key]
-        value = make()
-        with _LOCK:
-            joints[key] = value
-            while len(joints) > 6:
-                joints.popitem(last=False)
-        return value
-
-    def core_range(self, kind: str) -> tuple[float, float]:
-        """[lo, hi] of ±PROFILE_SDS around every body group's mean (the realistic range)."""
-        means, sds = self.body.params(kind)
-        return float(np.min(means - PROFILE_SDS * sds)), float(np.max(means + PROFILE_SDS * sds))
-
-    def group_core_ranges(self, kind: str) -> np.ndarray:
-        """``[s, a, (lo, hi)]``: ±PROFILE_SDS of the body groups each sex × age group mixes (read-only).
-
-        From the lowest ``mean − PROFILE_SDS·sd`` to the highest ``mean + PROFILE_SDS·sd``
-        over the body groups with ``body_weights[s, a, g] > 0`` — the realistic range of
-        that census group, which bounds its profile grid (:meth:`JointBands.profile_mask_by_group`).
-        """
-        def make():
-            means, sds = self.body.params(kind)
-            used = self.body_weights > 0
-            lo = np.where(used, (means - PROFILE_SDS * sds)[None, None, :], np.inf).min(axis=2, initial=np.inf)
-            hi = np.where(used, (means + PROFILE_SDS * sds)[None, None, :], -np.inf).max(axis=2, initial=-np.inf)
-            out = np.stack([lo, hi], axis=-1)
-            out.setflags(write=False)
-            return out
-
-        return self._memo(("group_core", kind), make)
-
-    def cell_probability(
-        self, height_band: tuple[float, float] | None, weight_band: tuple[float, float] | None
-    ) -> np.ndarray:
-        """``[sex, age group]`` probability of one height × weight cell (None = withheld)."""
-        return self.body_weights @ self.group_cell(height_band, weight_band)
-
-    def model_notes(self) -> tuple[str, ...]:
-        """What the interface says about the body model in use (SPEC §1.6)."""
-        if not self.is_v2:
-            return ("Body model: paper (height and weight independent normals; cells with a BMI outside "
-                    "17–30 at their centre are left out of aggregates).",)
-        notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
-                 "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
-                 "survey's mean and SD; no cell is left out."]
-        if self.height_shift_note:
-            notes.append(self.height_shift_note)
-        if self.self_report_correction and self.body.self_reported:
-            dh, dw = self_report_offsets(self.cache_root)
-            notes.append(f"Self-reported body statistics corrected to measured ones (NHANES: self-reported height "
-                         f"{dh:+.1f} cm, weight {dw:+.1f} kg against measured).")
-        elif self.body.self_reported:
-            notes.append("The body statistics are self-reported (not corrected; the option corrects them).")
-        return tuple(notes)
-
-
-def self_report_offsets(root: Path | None = None) -> tuple[float, float]:
-    """Mean self-reported minus measured height (cm) and weight (kg) of the NHANES adults (SPEC §1.6)."""
-    from census_loaders.paths import cache_dir
-
-    root = Path(root) if root is not None else cache_dir()
-    return _self_report_offsets(str(root))
-
-
-@lru(8)
-def _self_report_offsets(root: str) -> tuple[float, float]:
-    from census_loaders import cache, nhanes
-
-    try:
-        d = nhanes.adults(cache.microdata("nhanes", Path(root)))
-    except (KeyError, FileNotFoundError) as exc:
-        raise InputError(f"the self-report correction needs the NHANES sample in the cache ({exc}); "
-                         "run `anonset data build`") from None
-    dh = (d["self_height_cm"] - d["height_cm"]).mean()
-    dw = (d["self_weight_kg"] - d["weight_kg"]).mean()
-    return float(dh), float(dw)
 
 
 # --------------------------------------------------------------------------- from the cache
-
-
-def cohort_height_shift(cohorts: pd.DataFrame, country: str, lender: str, body: BodyPriors,
-                        year: int) -> tuple[np.ndarray | None, str]:
-    """Per body group, cm to add to the lender's mean height for a borrowing country (SPEC §1.6).
-
-    A body group ``[lo, hi)`` in ``year`` holds the birth cohorts ``year − hi + 1 … year − lo``;
-    the shift is the mean over those cohorts of (the country's − the lender's) mean height
-    at 18 (NCD-RisC), per sex.  Cohorts after the newest published one (1996) take the
-    newest.  Returns ``(None, reason)`` when either country is not in the table.
-    """
-    from census_loaders.ncdrisc import ISO3
-
-    base = country.split("-")[0]
-    iso_c, iso_l = ISO3.get(base), ISO3.get(lender)
-    have = set(cohorts["iso3"].astype(str))
-    if iso_c not in have or iso_l not in have:
-        return None, (f"No NCD-RisC height data for {country}: the borrowed mean heights are used unchanged.")
-    newest = int(cohorts["birth_year"].max())
-    oldest = int(cohorts["birth_year"].min())
-    table = cohorts.pivot_table(index=["sex", "birth_year"], columns="iso3", values="height_cm")
-    diff = (table[iso_c] - table[iso_l])
-    shift = np.zeros(len(body))
-    clamped = False
-    for g in range(len(body)):
-        lo = float(body.age_lo[g])
-        hi = float(body.age_hi[g]) if math.isfinite(body.age_hi[g]) else open_group_end(lo)
-        years = np.arange(int(year - hi + 1), int(year - lo) + 1)
-        clamped |= bool((years > newest).any())
-        years = np.clip(years, oldest, newest)
-        d = diff.loc[SEXES[int(body.sex_index[g])]]
-        shift[g] = float(d.reindex(years).mean())
-    f = [shift[g] for g in range(len(body)) if body.sex_index[g] == 0]
-    m = [shift[g] for g in range(len(body)) if body.sex_index[g] == 1]
-    note = (f"Borrowed body statistics shifted by birth cohort (NCD-RisC, height at 18): mean heights "
-            f"{min(m):+.1f} to {max(m):+.1f} cm for men and {min(f):+.1f} to {max(f):+.1f} cm for women against "
-            f"{lender}'s; weights unchanged.")
-    if clamped:
-        note += f" Cohorts born after {newest} take the {newest} value."
-    return shift, note
 
 
 def _manifest_stamp(root: Path) -> int:
@@ -1248,7 +858,7 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
     shift, shift_note = None, ""
     borrowed = priors.attrs.get("borrowed_from")
     if borrowed:
-        cohorts = cache.height_cohorts(root)
+        cohorts = _cohort_arrays_cached(str(root), _manifest_stamp(root))
         if cohorts is None:
             shift_note = "No NCD-RisC cohort heights in the cache: the borrowed mean heights are used unchanged."
         else:

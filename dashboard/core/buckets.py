@@ -78,7 +78,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .body_model import DEFAULT_STUDY, SEXES, CountryModel, format_age_band, load_country_model
+from . import body_model as body_model_lib
+from .body_model import DEFAULT_STUDY, CountryModel, format_age_band, load_country_model
 from .errors import InputError
 from .memo import Memo
 from .scenario import check_ages
@@ -89,9 +90,9 @@ AGE_LEVELS: tuple = ("census", 5, 10, 15, 20, "withheld")
 WIDTHS: tuple = (1, 2, 5, 10, 20, None)
 #: Area levels, finest first.
 AREAS: tuple[str, ...] = ("district", "district_or_region", "region", "withheld")
-#: Body models the engine offers today (issue 13 adds "v2"; see :func:`check_model`).
-MODELS: tuple[str, ...] = ("paper",)
-DEFAULT_MODEL: str = "paper"
+#: Body models (SPEC §1.6): v2 (the default) and the paper's.
+MODELS: tuple[str, ...] = body_model_lib.MODELS
+DEFAULT_MODEL: str = body_model_lib.DEFAULT_MODEL
 #: The bits of every configuration are certified to within this many bits.
 BITS_TOL: float = 1e-3
 #: Explicit (area, cell) pairs evaluated at once in a merged block.
@@ -222,9 +223,9 @@ class _Cells:
 def _cell_probs(model: CountryModel, hw, ww, body_model: str) -> np.ndarray:
     """``[s, a, j]`` probabilities of the (hw × ww) cells; ``None`` = that measurement withheld.
 
-    THE place the body model is chosen: when issue 13 lands, pass ``model=body_model``
-    to ``model.joint`` / ``model.marginal`` here (nothing else in this module needs it).
+    THE place the body model is chosen (nothing else in this module needs it).
     """
+    model = model.with_model(body_model)
     ns, na = model.counts.shape[1:]
     if hw is None and ww is None:
         return np.ones((ns, na, 1))

@@ -159,8 +159,8 @@ def small_crowd_error(below: float = 5) -> tuple[float | None, int, float]:
     return share, n, float(summary.get("divergence_threshold", core.DIVERGENCE_THRESHOLD))
 
 
-def headline_cards(summary: dict) -> list:
-    """Four numbers that answer the question before the charts do."""
+def headline_cards(summary: dict, citizens: pd.DataFrame | None = None) -> list:
+    """Four numbers that answer the question before the charts do (five with the citizens: the own set)."""
     t = summary.get("divergence_threshold", core.DIVERGENCE_THRESHOLD)
     large = summary.get("median_divergence_large_ras", {})
     nvp = summary.get("noisy_vs_plain", {})
@@ -184,6 +184,15 @@ def headline_cards(summary: dict) -> list:
          f"The most the noisy census (ε = {eps:g}) moved any test citizen's estimate; the median change is "
          f"{figs.number(nvp.get('median'))} people." if eps is not None else ""),
     ]
+    if citizens is not None and "census_count" in citizens.columns:
+        one = next((r for r in core.own_set_divergence(citizens) if r["range"] == "1"), None)
+        if one and one["n"]:
+            cards.append((
+                "Alone in the real crowd: CAS vs your own set",
+                f"{figs.percent(one['median_divergence_cas'], 2)} vs {figs.percent(one['median_divergence_expected'], 2)}",
+                f"For the {one['n']:,} test citizens nobody else shares attributes with, the median divergence of CAS "
+                "and of the expected own set 1 + (N − 1)·CAS/N (SPEC §1.7): a citizen who has the profile is one of "
+                "its people for certain, which CAS alone does not count."))
     return [card(title, value, explain) for title, value, explain in cards]
 
 
@@ -253,7 +262,7 @@ def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "p
         return {k: ({} if k in ("divergence", "box", "difference") else None) for k in RESULT_KEYS} | {"label": missing}
     return {
         "label": describe(summary, rerun),
-        "cards": headline_cards(summary),
+        "cards": headline_cards(summary, citizens),
         "divergence": figs.divergence_figure(citizens, census),
         "divergence-table": _details(figs.divergence_rows(citizens, census)),
         "box": figs.box_figure(summary, census),
