@@ -97,7 +97,8 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
         "notes": list(data.notes),
     }
     if data.boundaries is not None:
-        collection, missing, extra = geo.to_feature_collection(data.boundaries, names)
+        collection, missing, extra = geo.to_feature_collection(
+            data.boundaries, names, data.boundary_tolerance, data.boundary_decimals)
         path = out / "boundaries" / f"{data.code}.geojson"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(geo.dumps(collection) + "\n", encoding="utf-8")

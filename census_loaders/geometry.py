@@ -18,11 +18,11 @@ DEFAULT_TOLERANCE = 0.01
 COORD_DECIMALS = 4
 
 
-def _round_coords(obj):
+def _round_coords(obj, decimals: int = COORD_DECIMALS):
     if isinstance(obj, (list, tuple)):
         if obj and isinstance(obj[0], (int, float)):
-            return [round(float(v), COORD_DECIMALS) for v in obj]
-        return [_round_coords(v) for v in obj]
+            return [round(float(v), decimals) for v in obj]
+        return [_round_coords(v, decimals) for v in obj]
     return obj
 
 
@@ -40,16 +40,36 @@ def _simplify(geoms, tolerance: float):
     return out
 
 
+def _snap(geoms, decimals: int):
+    """Geometries snapped to a grid of ``10**-decimals`` degrees, kept valid (GEOS precision reduction).
+
+    Plain rounding of coordinates collapses tiny rings and makes edges cross; snapping
+    with topology repair does not.  A district smaller than the grid cell would vanish:
+    it keeps two more decimals instead.  Returns the geometries and each one's decimals.
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    out = shapely.set_precision(geoms, 10.0 ** -decimals)
+    places = np.full(len(geoms), decimals)
+    gone = shapely.is_empty(out) | (shapely.area(out) <= 0)
+    if gone.any():
+        out[gone] = shapely.set_precision(geoms[gone], 10.0 ** -(decimals + 2))
+        places[gone] = decimals + 2
+    return out, places
+
+
 def _polygonal_part(geom):
     """make_valid can return a GeometryCollection; keep its polygons."""
     parts = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type in ("Polygon", "MultiPolygon")]
     return shapely.union_all(parts) if parts else geom
 
 
-def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float = DEFAULT_TOLERANCE):
+def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float | None = None,
+                          decimals: int | None = None):
     """A GeoJSON FeatureCollection for the districts that have population.
 
-    ``gdf`` has ``district_id`` and ``geometry`` (EPSG:4326). Returns
+    ``gdf`` has ``district_id`` and ``geometry`` (EPSG:4326); ``tolerance`` (degrees) and
+    ``decimals`` default to :data:`DEFAULT_TOLERANCE` and :data:`COORD_DECIMALS` (a data set
+    of many small districts, such as Italy's 7,901 municipalities, passes its own). Returns
     ``(collection, missing_geometry, geometry_without_data)`` — the two lists of ids
     are reported in the manifest and should be empty or explained.
     """
@@ -65,16 +85,21 @@ def to_feature_collection(gdf, district_names: dict[str, str], tolerance: float 
     keep = np.array([i in wanted for i in ids])
     gdf = gdf[keep]
     ids = [i for i in ids if i in wanted]
+    tolerance = DEFAULT_TOLERANCE if tolerance is None else tolerance
     simplified = _simplify(gdf.geometry.values, tolerance)
+    if decimals is None:  # the default: coordinates rounded as they are (the files of the first data sets)
+        places = np.full(len(simplified), COORD_DECIMALS)
+    else:
+        simplified, places = _snap(simplified, decimals)
     features = []
-    for district_id, geom in zip(ids, simplified):
+    for district_id, geom, decimals in zip(ids, simplified, places):
         geo = mapping(geom)
         features.append(
             {
                 "type": "Feature",
                 "id": district_id,
                 "properties": {"name": district_names[district_id]},
-                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"])},
+                "geometry": {"type": geo["type"], "coordinates": _round_coords(geo["coordinates"], int(decimals))},
             }
         )
     return {"type": "FeatureCollection", "features": features}, missing_geometry, geometry_without_data

@@ -26,6 +26,10 @@ POPULATION_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.acs", "us/acs"),
     LoaderEntry("census_loaders.ons", "uk"),
     LoaderEntry("census_loaders.abs", "au"),
+    LoaderEntry("census_loaders.istat", "it"),  # IT-COM, beside Eurostat's IT (107 provinces)
+    LoaderEntry("census_loaders.hcp", "ma"),
+    LoaderEntry("census_loaders.kosis", "kr"),
+    LoaderEntry("census_loaders.statsnz", "nz"),
     LoaderEntry("census_loaders.eurostat", "eu"),
 ]
 

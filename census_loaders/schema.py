@@ -89,6 +89,10 @@ class CountryData:
     boundaries: "object | None" = None  # GeoDataFrame with district_id + geometry, EPSG:4326
     boundary_sources: list[SourceFile] = field(default_factory=list)
     boundary_note: str = ""  # why there is no map, when boundaries is None
+    #: Simplification of the served polygons: tolerance in degrees and decimals kept
+    #: (None = census_loaders.geometry's defaults, ≈ 1 km and 4 decimals).
+    boundary_tolerance: float | None = None
+    boundary_decimals: int | None = None
     notes: list[str] = field(default_factory=list)  # caveats shown in the interface
 
 

@@ -8,10 +8,12 @@ import math
 
 import numpy as np
 import pytest
+from bucket_reference import reference_evaluate
 from test_body_model import DE_GROUPS, make_population, make_priors
 
 from dashboard.core import aggregates as ag
 from dashboard.core import body_model as bm
+from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 from dashboard.core import cas
 from dashboard.core.errors import InputError
@@ -44,7 +46,7 @@ def partitions(model):
 
 
 def brute_force(model, advice):
-    return {e.config: bk._reference_evaluate(model, e.config, advice.k, advice.q) for e in advice.evaluated}
+    return {e.config: reference_evaluate(model, e.config, advice.k, advice.q) for e in advice.evaluated}
 
 
 # ----------------------------------------------------------------------------- the ladder
@@ -211,7 +213,7 @@ def test_de_recommendation_matches_brute_force(cache_root):
     model = bm.load_country_model("DE")
     advice = bk.advise("DE", 10, 0.95)
     rec = advice.recommended
-    bits, cov = bk._reference_evaluate(model, rec.config, 10, 0.95)
+    bits, cov = reference_evaluate(model, rec.config, 10, 0.95)
     assert cov >= 0.95 and rec.coverage == pytest.approx(cov, rel=1e-10)
     assert abs(rec.bits - bits) <= rec.bits_error + 1e-9
 
@@ -253,7 +255,7 @@ def test_per_district_mode(synth):
     short = set(advice.short_under_recommended)
     for d in range(synth.n_districts):
         sub = bm.CountryModel.from_frames("SY1", _district_frame(synth, d), make_priors())
-        _, cov = bk._reference_evaluate(sub, bk.Config(rec.age, rec.height, rec.weight, "district"), 10, 0.9)
+        _, cov = reference_evaluate(sub, bk.Config(rec.age, rec.height, rec.weight, "district"), 10, 0.9)
         assert advice.district_coverage[d] == pytest.approx(cov, rel=1e-10)
         assert (d in short) == (cov < 0.9)
 
@@ -274,7 +276,7 @@ def test_district_or_region_pools_the_short_districts(synth):
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
     assert mixed
     for e in mixed[:40]:
-        bits, cov = bk._reference_evaluate(synth, e.config, 30, 0.9)
+        bits, cov = reference_evaluate(synth, e.config, 30, 0.9)
         assert e.coverage == pytest.approx(cov, rel=1e-10) and abs(e.bits - bits) <= e.bits_error + 1e-9
         assert e.short_districts.size > 0
 
@@ -284,27 +286,27 @@ def test_district_or_region_pools_the_short_districts(synth):
 
 def test_exports_and_words(synth):
     advice = bk.advise_model(synth, 10, 0.95, per_district=True)
-    data = json.loads(bk.export_json(advice))
+    data = json.loads(br.export_json(advice))
     rec = data["recommended"]
     for key in ("age_group_years", "height_cm", "weight_kg", "bits", "coverage", "age_groups", "area"):
         assert key in rec
     assert data["front"] and all({"age_group_years", "height_cm", "weight_kg", "bits", "coverage"} <= set(f)
                                  for f in data["front"])
     assert len(data["per_district"]) == synth.n_districts
-    rows = list(csv.DictReader(io.StringIO(bk.export_csv(advice))))
+    rows = list(csv.DictReader(io.StringIO(br.export_csv(advice))))
     assert len(rows) == len(advice.evaluated)
     assert sum(r["recommended"] == "1" for r in rows) == 1
     assert sum(r["on_front"] == "1" for r in rows) == len(advice.front)
-    text = bk.recommendation_text(advice)
+    text = br.recommendation_text(advice)
     assert text.startswith("Collect age") and f"{advice.recommended.coverage:.1%}" in text
-    assert bk.plural("county") == "counties" and bk.plural("district") == "districts" and bk.plural("Kreis") == "Kreis"
+    assert br.plural("county") == "counties" and br.plural("district") == "districts" and br.plural("Kreis") == "Kreis"
 
 
 def test_impossible_target_says_so(synth):
     advice = bk.advise_model(synth, 1e9, 0.95)
     assert advice.recommended is None
-    assert "No configuration" in bk.recommendation_text(advice)
-    assert json.loads(bk.export_json(advice))["recommended"] is None
+    assert "No configuration" in br.recommendation_text(advice)
+    assert json.loads(br.export_json(advice))["recommended"] is None
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -340,7 +342,7 @@ def test_merged_ages_on_germany_match_brute_force(cache_root):
               and (e.config.height, e.config.weight) in ((10, 10), (20, 2), (5, None), (None, 5))]
     assert len(chosen) == 8
     for e in chosen:
-        bits, cov = bk._reference_evaluate(model, e.config, 10, 0.95)
+        bits, cov = reference_evaluate(model, e.config, 10, 0.95)
         assert e.coverage == pytest.approx(cov, rel=1e-10), e.config
         assert abs(e.bits - bits) <= e.bits_error + 1e-9, e.config
 
@@ -352,11 +354,11 @@ def test_words_for_withheld_districts(synth):
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
     few = next(e for e in mixed if 2 * len(e.short_districts) <= synth.n_districts)
     many = next(e for e in mixed if 2 * len(e.short_districts) > synth.n_districts)
-    t = bk.recommendation_text(dataclasses.replace(advice, recommended=few))
+    t = br.recommendation_text(dataclasses.replace(advice, recommended=few))
     n = len(few.short_districts)
     assert f"in the {n} district{'s' if n > 1 else ''} (of 6) where fewer than 90% would be safe, withhold the " \
            f"district and give only the region" in t
-    t = bk.recommendation_text(dataclasses.replace(advice, recommended=many))
+    t = br.recommendation_text(dataclasses.replace(advice, recommended=many))
     kept = synth.n_districts - len(many.short_districts)
     assert f"with the region instead of the district, except in the {kept} district" in t
     assert all(str(synth.district_names[d]) not in t.split("(")[-1] for d in many.short_districts)

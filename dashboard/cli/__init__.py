@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "dashboard.cli.validate",
     "dashboard.cli.attack",
     "dashboard.cli.buckets",
+    "dashboard.cli.dataset",
 ]
 
 

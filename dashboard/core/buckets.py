@@ -67,9 +67,6 @@ Entry points (pure, memoised, no Dash): :func:`advise` → :class:`Advice`;
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 import time
 from collections.abc import Sequence
@@ -80,16 +77,20 @@ import numpy as np
 
 from . import body_model as body_model_lib
 from .body_model import DEFAULT_STUDY, CountryModel, format_age_band, load_country_model
+from .bucket_config import (  # noqa: F401  (the ladder and configurations: part of this module's API)
+    AGE_LEVELS,
+    AREAS,
+    WIDTHS,
+    Config,
+    _partition_refines,
+    _width_refines,
+    age_blocks,
+    block_bands,
+)
 from .errors import InputError
 from .memo import Memo
 from .scenario import check_ages
 
-#: Nominal age-group widths in years ("census": the census groups; "withheld": one group).
-AGE_LEVELS: tuple = ("census", 5, 10, 15, 20, "withheld")
-#: Height (cm) and weight (kg) band widths; ``None`` = withheld (one band).
-WIDTHS: tuple = (1, 2, 5, 10, 20, None)
-#: Area levels, finest first.
-AREAS: tuple[str, ...] = ("district", "district_or_region", "region", "withheld")
 #: Body models (SPEC §1.6): v2 (the default) and the paper's.
 MODELS: tuple[str, ...] = body_model_lib.MODELS
 DEFAULT_MODEL: str = body_model_lib.DEFAULT_MODEL
@@ -142,58 +143,6 @@ def _load(code: str, ages, root: Path | None) -> CountryModel:
         return load_country_model(str(code).strip().upper(), tuple(ages), root=root)
     except KeyError as exc:
         raise InputError(exc.args[0] if exc.args else f"unknown country or data set {code!r}") from None
-
-
-# --------------------------------------------------------------------------- configurations
-
-
-@dataclass(frozen=True, order=True)
-class Config:
-    """One release granularity: ``age`` ∈ :data:`AGE_LEVELS`, widths ∈ :data:`WIDTHS`, ``area`` ∈ :data:`AREAS`."""
-
-    age: object
-    height: int | None
-    weight: int | None
-    area: str
-
-    def key(self) -> tuple:
-        return (str(self.age), -1 if self.height is None else self.height, -1 if self.weight is None else self.weight,
-                AREAS.index(self.area))
-
-
-def _width_refines(w1, w2) -> bool:
-    """Bands of ``w1`` lie inside bands of ``w2`` (both aligned to multiples of their width)."""
-    if w2 is None:
-        return True
-    if w1 is None:
-        return False
-    return w2 % w1 == 0
-
-
-def age_blocks(model: CountryModel, level) -> tuple[tuple[int, ...], ...]:
-    """The study age groups merged at ``level``: a tuple of blocks of consecutive group indices."""
-    groups = model.age_groups
-    n = len(groups)
-    if level == "census":
-        return tuple((a,) for a in range(n))
-    if level == "withheld":
-        return (tuple(range(n)),)
-    width = float(level)
-    lo = groups[0].lo
-    cuts = [a for a in range(1, n) if abs(groups[a].lo / width - round(groups[a].lo / width)) < 1e-9
-            and groups[a].lo - lo >= width / 2 - 1e-9]
-    bounds = [0, *cuts, n]
-    return tuple(tuple(range(bounds[i], bounds[i + 1])) for i in range(len(bounds) - 1))
-
-
-def block_bands(model: CountryModel, blocks) -> list[tuple[float, float]]:
-    g = model.age_groups
-    return [(g[b[0]].lo, g[b[-1]].hi) for b in blocks]
-
-
-def _partition_refines(p1, p2) -> bool:
-    where = {a: i for i, b in enumerate(p2) for a in b}
-    return all(len({where[a] for a in b}) == 1 for b in p1)
 
 
 # --------------------------------------------------------------------------- per-width cell probabilities
@@ -900,126 +849,6 @@ def _per_district(eng: _Engine, q: float, district_res: dict, district_cov: dict
     )
 
 
-# --------------------------------------------------------------------------- words and exports
-
-
-def plural(label: str) -> str:
-    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` stays."""
-    if label.endswith("y") and not label.endswith(("ay", "ey", "oy")):
-        return label[:-1] + "ies"
-    if label.endswith("s"):
-        return label
-    return label + "s"
-
-
-def recommendation_text(advice: Advice) -> str:
-    """The recommendation in words, e.g. "Collect age in 10-year groups, height in 10 cm, …"."""
-    e = advice.recommended
-    if e is None:
-        return (f"No configuration on the ladder gives {advice.q:.0%} of people an anonymity set of at least "
-                f"{advice.k:g}; even withholding everything but sex leaves too few people.")
-    c = e.config
-    age = {"census": "in the census age groups", "withheld": "not at all (withhold age)"}.get(
-        c.age, f"in {c.age}-year groups")
-    parts = [f"age {age}"]
-    parts.append("height not at all (withhold it)" if c.height is None else f"height in {c.height} cm bands")
-    parts.append("weight not at all (withhold it)" if c.weight is None else f"weight in {c.weight} kg bands")
-    where = {
-        "district": f"with the {advice.district_label}",
-        "region": f"with the {advice.region_label} instead of the {advice.district_label}",
-        "withheld": f"without any place (withhold the {advice.district_label})",
-        "district_or_region": f"with the {advice.district_label}",
-    }[c.area]
-    text = f"Collect {parts[0]}, {parts[1]}, {parts[2]}, {where}"
-    if c.area == "district_or_region":
-        n = len(e.short_districts)
-        D = len(advice.district_ids)
-        dl, rl = advice.district_label, advice.region_label
-        if 2 * n > D:  # mostly withheld: say it the other way round
-            kept = sorted(set(range(D)) - set(e.short_districts.tolist()), key=lambda d: -advice.district_people[d])
-            names = ", ".join(advice.district_names[d] for d in kept[:3]) + (" …" if len(kept) > 3 else "")
-            label = dl if len(kept) == 1 else plural(dl)
-            text = (f"Collect {parts[0]}, {parts[1]}, {parts[2]}, with the {rl} instead of the {dl}, except in the "
-                    f"{len(kept)} {label} where at least {advice.q:.0%} stay safe with the {dl} itself ({names})")
-        else:
-            label = dl if n == 1 else plural(dl)
-            text += (f"; in the {n} {label} (of {D}) where fewer than {advice.q:.0%} would be safe, withhold the "
-                     f"{dl} and give only the {rl}")
-    text += (f". Then {e.coverage:.1%} of people have an anonymity set of at least {advice.k:g} "
-             f"and the release keeps {e.bits:.1f} bits per person.")
-    return text
-
-
-def export_json(advice: Advice) -> str:
-    """The chosen configuration as a JSON config an app can apply (plus the front)."""
-    d = advice.to_dict()
-    config = {
-        "generator": "AnonSet bucket advisor (SPEC §7)",
-        "country": advice.code, "study_ages": format_age_band(*advice.study), "k": advice.k,
-        "coverage_target": advice.q, "model": advice.body_model,
-        "recommended": d["recommended"], "front": d["front"],
-    }
-    if advice.per_district is not None:
-        config["per_district"] = advice.per_district.rows()
-    return json.dumps(config, indent=2, ensure_ascii=False, allow_nan=False, default=_json_default)
-
-
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a
-
-
-def _json_default(v):
-    if isinstance(v, np.generic):
-        return v.item()
-    raise TypeError(type(v).__name__)
-
-
-CSV_COLUMNS = ("recommended", "on_front", "age_group_years", "height_cm", "weight_kg", "area", "bits", "bits_error",
-               "coverage", "withheld_districts")
-
-
-def export_csv(advice: Advice) -> str:
-    """Every evaluated configuration as CSV (front members and the recommendation flagged)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    front = {id(e) for e in advice.front}
-    for e in sorted(advice.evaluated, key=lambda e: (-e.bits, -e.coverage)):
-        d = e.to_dict()
-        w.writerow([int(e is advice.recommended), int(id(e) in front), d["age_group_years"], d["height_cm"],
-                    d["weight_kg"], d["area"], f"{e.bits:.4f}", f"{e.bits_error:.4f}", f"{e.coverage:.6f}",
-                    len(e.short_districts) if e.config.area == "district_or_region" else ""])
-    return buf.getvalue()
-
-
-# --------------------------------------------------------------------------- brute force (tests only)
-
-
-def _reference_evaluate(model: CountryModel, config: Config, k: float, q: float | None = None,
-                        body_model: str = DEFAULT_MODEL) -> tuple[float, float]:
-    """(bits, coverage) by materialising every released profile; small data sets only."""
-    counts = np.asarray(model.counts, dtype=float)
-    D = counts.shape[0]
-    T = counts.sum()
-    p = _cell_probs(model, config.height, config.weight, body_model)  # (S, A, J)
-    blocks = age_blocks(model, config.age)
-    cas_d = np.stack([np.einsum("dsa,saj->dsj", counts[:, :, list(b)], p[:, list(b)]) for b in blocks], axis=2)
-    if config.area == "district":
-        groups = [[d] for d in range(D)]
-    elif config.area == "withheld":
-        groups = [list(range(D))]
-    else:
-        rid = np.asarray(model.region_ids).astype(str)
-        if config.area == "region":
-            groups = [list(np.flatnonzero(rid == r)) for r in np.unique(rid)]
-        else:
-            people = counts.sum(axis=(1, 2))
-            cov_d = np.array([cas_d[d][cas_d[d] >= k].sum() / people[d] if people[d] > 0 else np.nan for d in range(D)])
-            short = np.flatnonzero(cov_d < q)
-            groups = [[d] for d in range(D) if d not in set(short)]
-            groups += [list(short[rid[short] == r]) for r in np.unique(rid[short])]
-    cas = np.concatenate([cas_d[g].sum(axis=0).ravel() for g in groups])
-    cov = cas[cas >= k].sum() / T
-    P = cas[cas > 0] / T
-    return float(-(P * np.log2(P)).sum()), float(cov)

@@ -2,10 +2,34 @@
 (pure, from the manifest)."""
 from __future__ import annotations
 
+import re
+
 
 def country_options(manifest: dict) -> list[dict]:
     """Every data set as a dropdown option, "Germany (DE)", in code order."""
     return [{"label": f"{d['name']} ({code})", "value": code} for code, d in sorted(manifest["datasets"].items())]
+
+
+def district_label(name: str, district_id: str, region_name: str = "", region_id: str = "",
+                   filled: bool = False, with_region: bool = True) -> str:
+    """A district as people search for it: "Castro — Lecce (075019)".
+
+    The region (province, state, Land) is part of the label so that a district can be
+    found by its region and two districts of one name (Castro, BG and Castro, LE) are told
+    apart.  It is left out where it adds nothing: ``with_region=False`` (a data set with a
+    single region), a region named like the district (Berlin, Berlin), or a region known
+    only by its code (Eurostat's NUTS-2 regions).
+    """
+    region_name, name, district_id = str(region_name or ""), str(name), str(district_id)
+    show = with_region and region_name and region_name not in (name, str(region_id or ""))
+    label = f"{name} — {region_name}" if show else name
+    if district_id != _slug(name):  # an id made from the name (New Zealand's areas) says nothing more
+        label += f" ({district_id})"
+    return label + (" — filled" if filled else "")
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "").replace("’", "")).strip("-")
 
 
 def source_rows(manifest: dict) -> list[dict]:

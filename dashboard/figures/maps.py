@@ -55,11 +55,25 @@ def geojson_url(code: str) -> str:
     return f"/geo/{code}.geojson"
 
 
+#: Above this many districts (Italy's 7,901 municipalities) the white borders are drawn thin and faint:
+#: opaque, they cover most of a small district's colour when the whole country is in view.
+MANY_DISTRICTS = 5000
+
+
+def border(n_districts: int) -> dict:
+    """White district borders; faint and thin for a map of very many small districts."""
+    if n_districts <= MANY_DISTRICTS:
+        return dict(width=0.4, color="#ffffff")
+    return dict(width=0.2, color="rgba(255,255,255,0.35)")
+
+
 def district_trace(geo_url: str, ids, z, *, names, hover, colorbar: dict, hovertemplate: str = HOVER,
                    **props) -> dict:
     """The coloured districts: ``z`` per district (NaN stays white), ``names`` and ``hover`` lines for the hover."""
-    return dict(type="choroplethmap", geojson=geo_url, locations=labels(ids), z=np.asarray(z, dtype=float),
-                colorscale=SEQUENTIAL, colorbar=colorbar, marker=dict(line=dict(width=0.4, color="#ffffff"), opacity=0.95),
+    ids = labels(ids)
+    return dict(type="choroplethmap", geojson=geo_url, locations=ids, z=np.asarray(z, dtype=float),
+                colorscale=SEQUENTIAL, colorbar=colorbar,
+                marker=dict(line=border(len(ids)), opacity=0.95),
                 customdata=labels(names), hovertext=labels(hover), hovertemplate=hovertemplate, name="districts",
                 **props)
 

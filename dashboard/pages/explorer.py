@@ -100,6 +100,8 @@ def layout(**query):
                     html.Div(
                         dash_table.DataTable(
                             id=ID["district-table"], data=[], columns=[], sort_action="native", page_size=15,
+                            filter_action="native", filter_options={"case": "insensitive",
+                                                                    "placeholder_text": "search…"},
                             export_format="csv", export_headers="display", cell_selectable=True,
                             style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
                                                     for c in ("district", "district_id", "region", "filled")],

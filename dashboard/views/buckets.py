@@ -3,8 +3,8 @@
 Ids, defaults, parsing of the form and the link, and :func:`render`, which turns
 the settings into plain values (text, figure dicts, table rows) for the thin page
 ``dashboard/pages/buckets.py``.  The numbers come from :mod:`dashboard.core.buckets`
-(memoised there); the exports are the core's :func:`~dashboard.core.buckets.export_json`
-and :func:`~dashboard.core.buckets.export_csv`, the same the CLI writes.
+(memoised there); the exports are the core's :func:`~dashboard.core.bucket_report.export_json`
+and :func:`~dashboard.core.bucket_report.export_csv`, the same the CLI writes.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 import census_loaders as cl
 from dashboard import ids
+from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 from dashboard.core import catalog
 from dashboard.core.cas import format_count
@@ -138,15 +139,15 @@ def export(s: Settings, kind: str) -> tuple[str, str]:
     """``(text, file name)`` of the JSON config or the CSV of every configuration."""
     a = advice(s)
     if kind == "json":
-        return bk.export_json(a), file_name(s, "json")
+        return br.export_json(a), file_name(s, "json")
     if kind == "csv":
-        return bk.export_csv(a), file_name(s, "csv")
+        return br.export_csv(a), file_name(s, "csv")
     raise InputError(f"unknown export {kind!r}")
 
 
 def _cards(a: bk.Advice) -> list[dict]:
     rec = a.recommended
-    label = bk.plural(a.district_label)
+    label = br.plural(a.district_label)
     n_short = len(a.short_under_recommended)
     area = None if rec is None else rec.config.area
     if area == "district_or_region":
@@ -172,7 +173,7 @@ def _cards(a: bk.Advice) -> list[dict]:
 def _map_help(a: bk.Advice) -> str:
     if a.recommended is None:
         return ""
-    dl, dls = a.district_label, bk.plural(a.district_label)
+    dl, dls = a.district_label, br.plural(a.district_label)
     text = (f"Colour: the share of each {dl}'s own people whose CAS is at least {a.k:g} with the recommended age "
             f"groups and bands, released with the {dl}. ")
     area = a.recommended.config.area
@@ -235,7 +236,7 @@ def render(s: Settings) -> dict:
                                    [a.district_ids[i] for i in a.short_under_recommended], a.q, a.k, view=view,
                                    district_label=a.district_label, title=title)
     return {
-        "sentence": bk.recommendation_text(a),
+        "sentence": br.recommendation_text(a),
         "cards": _cards(a),
         "front": front_fig,
         "map": map_fig,

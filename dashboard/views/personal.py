@@ -78,8 +78,10 @@ class CountryChoices(NamedTuple):
 def country_choices(code: str) -> CountryChoices:
     model = load_country_model(code)
     order = sorted(range(model.n_districts), key=lambda i: str(model.district_names[i]).lower())
+    regions = len(set(map(str, model.region_names))) > 1
     districts = [
-        {"label": f"{model.district_names[i]} ({model.district_ids[i]})" + (" — filled" if model.filled[i] else ""),
+        {"label": catalog.district_label(model.district_names[i], model.district_ids[i], model.region_names[i],
+                                         model.region_ids[i], model.filled[i], with_region=regions),
          "value": str(model.district_ids[i])}
         for i in order
     ]

@@ -1,0 +1,119 @@
+"""``anonset dataset``: how identifiable is a data set? (SPEC §5)
+
+    anonset dataset nhanes --columns sex,age,race,education,marital_status,household_size
+    anonset dataset my.csv --columns age,zip,sex --bins age=5 --population 1e6 --json
+
+FILE is a CSV (comma, semicolon, tab or bar separated; UTF-8, UTF-16 or Windows-1252) or the word
+``nhanes`` for the shipped NHANES 2017–2018 sample.  The file is read into memory and nothing of
+it is written or logged.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dashboard.core import dataset as ds
+from dashboard.core import microdata
+
+from . import CliError, emit
+
+
+def _table(name: str):
+    if name.lower() == microdata.NHANES_ID:
+        return microdata.nhanes_table()
+    path = Path(name)
+    if not path.is_file():
+        raise CliError(f"{name}: no such file (give a CSV file, or the word 'nhanes' for the shipped sample)")
+    size = path.stat().st_size
+    if size > microdata.MAX_BYTES:
+        raise CliError(f"{path.name} is {size / 1e6:.1f} MB; files of at most {microdata.MAX_BYTES / 1e6:.0f} MB "
+                       "are accepted")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CliError(f"{name}: cannot be read ({exc.strerror or 'error'})") from None
+    return microdata.read_csv(raw, path.name)
+
+
+def run(args) -> int:
+    table = _table(args.file)
+    columns = microdata.parse_columns(args.columns)
+    bins = microdata.parse_bins(args.bins)
+    population = None
+    if args.population is not None:
+        text = str(args.population).replace("_", "").replace(",", "")
+        try:
+            population = float(text)
+        except ValueError:
+            raise CliError(f"--population {args.population!r} is not a number (e.g. 330e6)") from None
+    analysis = ds.analyse(table, columns, bins, missing=args.missing, population=population,
+                          fraction=args.fraction, trials=args.trials, seed=args.seed)
+    result = dict(analysis.summary())
+    result["tfrr"] = {k: v for k, v in result["tfrr"].items() if k != "roc"}
+    if args.json:
+        return emit(result, True, _text)
+    return emit(result, False, _text)
+
+
+def _pct(x) -> str:
+    if x is None:
+        return "n/a"
+    if 0 < x < 1e-5:
+        return "<0.001%"
+    if 0 < x < 0.001:
+        return f"{100 * x:.2g}%"
+    return f"{100 * x:.1f}%"
+
+
+def _num(x, fmt=".3f") -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
+def _text(r: dict) -> str:
+    e, c, t, p = r["empirical"], r["copula"], r["tfrr"], r["pyc"]
+    lines = [f"{r['source']}: {r['n_records']:,} records on {', '.join(r['columns'])}"
+             + (f" (bins: {', '.join(f'{k}={v:g}' for k, v in r['bins'].items())})" if r["bins"] else "")]
+    lines += [f"  warning: {w}" for w in r["warnings"]]
+    lines.append(f"Empirical: {e['n_classes']:,} classes; unique records {_pct(e['uniqueness'])}; "
+                 + "; ".join(f"k={k}: {v['records']:,} records ({_pct(v['share'])}) in classes below k"
+                             for k, v in e["k_anonymity"].items()))
+    v = c.get("validation", {})
+    lines.append(f"Gaussian copula: uniqueness at the data set's size {_pct(c['uniqueness'])} "
+                 f"(empirical {_pct(e['uniqueness'])}); at N = {c['population']:,.0f}: "
+                 f"mean xi {_pct(c['uniqueness_at_population'])}, mean kappa {_pct(c['correctness_at_population'])}")
+    if v.get("mae") is not None:
+        lines.append(f"  validation (fit on {v['fraction']:.0%} = {v['train_records']:,} records, {v['trials']} trials): "
+                     f"MAE of uniqueness {_num(v['mae'])}, AUC of xi {_num(v['auc'])}")
+    else:
+        lines.append(f"  validation: {v.get('reason', 'not run')}")
+    for s in c.get("one_more_attribute", []):
+        lines.append(f"  + {s['name']:<24} copula Xi(N) {_pct(s['uniqueness_population']):>7}   "
+                     f"unique in the data set: model {_pct(s['uniqueness_dataset_model']):>7}, "
+                     f"empirical {_pct(s['uniqueness_dataset_empirical']):>7}")
+    lines.append(f"TFRR: AUC against empirical uniqueness {_num(t['auc'])} (exact recursive hypergeometric), "
+                 f"{_num(t['auc_binomial'])} (binomial)")
+    if p.get("available"):
+        lines.append(f"Pitman-Yor fit of the class sizes: h = {p['h_bits']:.4g} bits, gamma = {p['gamma']:.4g} "
+                     f"(d = {p['d']:.4g}, alpha = {p['alpha']:.4g}); scaling page: {p['scaling_url'] or 'out of its range'}")
+    else:
+        lines.append(f"Pitman-Yor fit: not available ({p['reason']})")
+    return "\n".join(lines)
+
+
+def add_parser(sub) -> None:
+    c = sub.add_parser(
+        "dataset", help="uniqueness, correctness and risk of a record-level data set (copula, TFRR, Pitman-Yor)",
+        description=("Empirical classes, Gaussian-copula uniqueness (Rocher et al. 2019) with its validation, "
+                     "TFRR (Yang et al. 2021) and the Pitman-Yor fit of the class sizes, for the chosen "
+                     "quasi-identifier columns (SPEC 5). FILE is a CSV or 'nhanes'."),
+    )
+    c.add_argument("file", metavar="FILE", help="a CSV file, or 'nhanes' for the shipped NHANES 2017-2018 sample")
+    c.add_argument("--columns", required=True, help="quasi-identifier columns, comma-separated")
+    c.add_argument("--bins", help="bin widths of numeric columns, e.g. age=5,height_cm=2")
+    c.add_argument("--population", help="population size N for xi and kappa (default: the data set's size)")
+    c.add_argument("--missing", choices=microdata.MISSING_POLICIES, default="drop",
+                   help="records with a missing value: drop them (default) or treat missing as a value")
+    c.add_argument("--fraction", default=ds.DEFAULT_FRACTION, help="validation: share of records to fit on (default 0.1)")
+    c.add_argument("--trials", default=ds.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
+    c.add_argument("--seed", type=int, default=0, help="seed of the random choices (default 0)")
+    c.add_argument("--json", action="store_true", help="print JSON")
+    c.set_defaults(func=run)

@@ -1,0 +1,101 @@
+"""Figures of the data-set page (plain Plotly dicts): Ξ(N), counts of counts, ξ and κ, one more attribute, ROC."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .style import GRID, MUTED, QUALITATIVE, base_layout, log_ticks
+
+COPULA, PY, EMPIRICAL, TFRR_EXACT, TFRR_BINOMIAL = QUALITATIVE[0], QUALITATIVE[1], QUALITATIVE[5], QUALITATIVE[0], QUALITATIVE[1]
+
+
+def _log_axis(lo: float, hi: float, title: str) -> dict:
+    vals, text = log_ticks(lo, hi)
+    return dict(title=title, type="log", tickvals=[10 ** v for v in vals], ticktext=text, gridcolor=GRID)
+
+
+def uniqueness_curve(grid, copula_curve, py_curve, n_records: int, empirical: float, population: float) -> dict:
+    """Ξ(N) from the copula (and the Pitman–Yor law when fitted), the data set's size and the chosen N."""
+    grid = [float(g) for g in grid]
+    data = [dict(type="scatter", mode="lines", x=grid, y=[float(v) for v in copula_curve], name="Gaussian copula",
+                 line=dict(color=COPULA, width=3),
+                 hovertemplate="N = %{x:.3s}<br>Ξ = %{y:.2%}<extra>copula</extra>")]
+    if py_curve:
+        data.append(dict(type="scatter", mode="lines", x=[p["n"] for p in py_curve], y=[p["value"] for p in py_curve],
+                         name="Pitman–Yor law", line=dict(color=PY, width=2, dash="dash"),
+                         hovertemplate="N = %{x:.3s}<br>Ξ = %{y:.2%}<extra>Pitman–Yor</extra>"))
+    data.append(dict(type="scatter", mode="markers", x=[float(n_records)], y=[float(empirical)],
+                     name="this data set (empirical)", marker=dict(color=EMPIRICAL, size=12, symbol="diamond"),
+                     hovertemplate="the data set: %{x:,} records<br>%{y:.2%} unique<extra></extra>"))
+    shapes = [dict(type="line", xref="x", yref="paper", x0=population, x1=population, y0=0, y1=1,
+                   line=dict(color=MUTED, dash="dot"))]
+    annotations = [dict(x=math.log10(population), xref="x", y=1, yref="paper", text="chosen N", showarrow=False,
+                        yanchor="bottom", font=dict(color="#4a5562", size=12))]
+    return dict(data=data, layout=base_layout(
+        title=dict(text="Population uniqueness Ξ(N)", x=0.01),
+        xaxis=_log_axis(grid[0], grid[-1], "population size N"),
+        yaxis=dict(title="share of people unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
+        legend=dict(orientation="h", y=-0.25), shapes=shapes, annotations=annotations, height=380,
+        margin=dict(l=60, r=10, t=50, b=40)))
+
+
+def counts_of_counts(counts: list[dict]) -> dict:
+    sizes = [c["size"] for c in counts]
+    classes = [c["classes"] for c in counts]
+    records = [s * c for s, c in zip(sizes, classes)]
+    return dict(data=[dict(type="bar", x=sizes, y=records, marker=dict(color=COPULA), customdata=classes,
+                           hovertemplate="classes of %{x} records: %{customdata:,}<br>records in them: %{y:,}<extra></extra>")],
+                layout=base_layout(title=dict(text="Records by the size of their class", x=0.01),
+                                   xaxis=dict(title="class size (records sharing the values)",
+                                              type="log" if max(sizes, default=1) > 30 else "linear", gridcolor=GRID),
+                                   yaxis=dict(title="records", gridcolor=GRID), height=320, bargap=0.1,
+                                   margin=dict(l=60, r=10, t=50, b=50)))
+
+
+def xi_kappa_histogram(xi, kappa, population: float) -> dict:
+    """Distribution of the records' ξ and κ at the chosen N (binned here: no per-record values are sent)."""
+    edges = np.linspace(0, 1, 21)
+    centres = ((edges[:-1] + edges[1:]) / 2).round(3).tolist()
+    hx = np.histogram(np.clip(xi, 0, 1), bins=edges)[0].tolist()
+    hk = np.histogram(np.clip(kappa, 0, 1), bins=edges)[0].tolist()
+    return dict(data=[dict(type="bar", x=centres, y=hx, name="uniqueness ξ", marker=dict(color=COPULA),
+                           hovertemplate="ξ ≈ %{x:.2f}: %{y:,} records<extra></extra>"),
+                      dict(type="bar", x=centres, y=hk, name="correctness κ", marker=dict(color=PY),
+                           hovertemplate="κ ≈ %{x:.2f}: %{y:,} records<extra></extra>")],
+                layout=base_layout(title=dict(text=f"Each record at N = {population:,.0f}", x=0.01), barmode="group",
+                                   xaxis=dict(title="probability", tickformat=".0%", gridcolor=GRID),
+                                   yaxis=dict(title="records", gridcolor=GRID), legend=dict(orientation="h", y=-0.25),
+                                   height=340, margin=dict(l=60, r=10, t=50, b=40)))
+
+
+def one_more_attribute(steps: list[dict], population: float) -> dict:
+    x = ["+ " + s["name"] for s in steps]
+    return dict(data=[
+        dict(type="scatter", mode="lines+markers", x=x, y=[s["uniqueness_dataset_empirical"] for s in steps],
+             name="unique in the data set (empirical)", line=dict(color=EMPIRICAL, width=3)),
+        dict(type="scatter", mode="lines+markers", x=x, y=[s["uniqueness_dataset_model"] for s in steps],
+             name="same, copula", line=dict(color=COPULA, width=2, dash="dash")),
+        dict(type="scatter", mode="lines+markers", x=x, y=[s["uniqueness_population"] for s in steps],
+             name=f"copula Ξ at N = {population:,.0f}", line=dict(color=QUALITATIVE[2], width=2)),
+    ], layout=base_layout(title=dict(text="What if one more attribute? (most identifying first)", x=0.01),
+                          yaxis=dict(title="share unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
+                          xaxis=dict(gridcolor=GRID), legend=dict(orientation="h", y=-0.3), height=380,
+                          margin=dict(l=60, r=10, t=50, b=40)))
+
+
+def roc(curves: dict, auc: float | None, auc_binomial: float | None) -> dict:
+    data = [dict(type="scatter", mode="lines", x=[0, 1], y=[0, 1], name="chance", line=dict(color=MUTED, dash="dot"),
+                 hoverinfo="skip")]
+    for key, label, colour, value, dash in (("exact", "recursive hypergeometric", TFRR_EXACT, auc, "solid"),
+                                            ("binomial", "binomial approximation", TFRR_BINOMIAL, auc_binomial, "dash")):
+        c = curves.get(key)
+        if c:
+            name = f"{label} (AUC {value:.3f})" if value is not None else label
+            data.append(dict(type="scatter", mode="lines", x=c["fpr"], y=c["tpr"], name=name,
+                             line=dict(color=colour, width=3 if dash == "solid" else 2, dash=dash)))
+    return dict(data=data, layout=base_layout(
+        title=dict(text="TFRR risk vs. real uniqueness (ROC)", x=0.01),
+        xaxis=dict(title="false-positive rate", range=[0, 1], gridcolor=GRID),
+        yaxis=dict(title="true-positive rate", range=[0, 1.02], gridcolor=GRID),
+        legend=dict(orientation="h", y=-0.3), height=360, margin=dict(l=60, r=10, t=50, b=40)))

@@ -1,0 +1,141 @@
+"""“How identifiable is a data set?” (SPEC §5): layout and callbacks over :mod:`dashboard.views.dataset`.
+
+An uploaded file stays in the browser; choosing it (to list its columns) and each "Analyse" send
+it with that request; the server decodes it in memory, answers, and forgets it (nothing written,
+logged or cached).
+"""
+from __future__ import annotations
+
+import dash
+from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
+
+from dashboard.components import apology, error_box, field
+from dashboard.core import microdata as M
+from dashboard.core.errors import InputError
+from dashboard.views.dataset import (
+    BIN_TYPE,
+    ID,
+    LOG,
+    analyse,
+    bin_boxes,
+    column_options,
+    default_columns,
+    parse_request,
+    render,
+    results_section,
+    table_for,
+    upload_limit,
+)
+
+dash.register_page(__name__, path="/dataset", name="Data set",
+                   title="AnonSet — how identifiable is a data set?", order=40)
+
+PRIVACY = ("Your file stays in this browser tab. When you choose it (to list its columns) and each time you press "
+           "Analyse, it is sent to this AnonSet server with that one request, read in memory and forgotten: it is never "
+           "written to disk, logged or cached, and no other host is contacted.")
+
+
+def layout(**query):
+    """The form (source, columns, bins, settings) and the results; the link takes no data."""
+    nhanes = M.nhanes_table()
+    limit = upload_limit()
+    form = html.Div([
+        html.H2("Data", className="panel-title"),
+        field("Records", dcc.RadioItems(id=ID["source"], options=[
+            {"label": "NHANES 2017–2018 sample (8,366 real records, CDC)", "value": "nhanes"},
+            {"label": "my CSV file", "value": "upload"}], value="nhanes", className="radio-stack"),
+            control_id=ID["source"]),
+        html.Div(dcc.Upload(id=ID["upload"], children=html.Div(["Drop a CSV here or ", html.U("choose a file"),
+                                                                 f" (at most {limit / 1e6:.0f} MB)"]),
+                            className="upload-box", accept=".csv,.tsv,.txt,text/csv,text/plain", max_size=limit),
+                 id=ID["upload-wrap"], **{"data-max-bytes": str(limit)}),
+        html.Div(id=ID["upload-refused"], role="alert"),
+        html.Div(id=ID["load-message"], className="field-help", role="status"),
+        html.P(PRIVACY, className="privacy-note", id=ID["privacy"]),
+        field("Quasi-identifier columns", dcc.Checklist(id=ID["columns"], options=column_options(nhanes),
+                                                         value=default_columns(nhanes), className="checklist"),
+              "What an attacker could know about a person.", control_id=ID["columns"]),
+        html.Details([html.Summary("Bin widths of numeric columns"),
+                      html.P("Blank: exact values. A width w groups x into [k·w, (k+1)·w).", className="field-help"),
+                      html.Div(bin_boxes(nhanes), id=ID["bins"], className="bin-grid")], className="details", open=True),
+        field("Missing values", dcc.RadioItems(id=ID["missing"], options=[
+            {"label": "leave those records out", "value": "drop"},
+            {"label": "“missing” is a value", "value": "value"}], value="drop", className="radio-stack"),
+            control_id=ID["missing"]),
+        field("Population N", dcc.Input(id=ID["population"], type="text", inputMode="decimal", placeholder="the data set's size",
+                                        debounce=True),
+              "How many people the records were drawn from (e.g. 330e6). ξ and κ are computed at this N.",
+              control_id=ID["population"]),
+        html.Div([field("Validation fraction", dcc.Input(id=ID["fraction"], type="text", value="0.1", debounce=True),
+                        control_id=ID["fraction"]),
+                  field("Trials", dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),
+                        control_id=ID["trials"])], className="row2"),
+        html.Button("Analyse", id=ID["analyse"], n_clicks=0, className="button"),
+        html.Div(id=ID["message"], role="status"),
+    ], className="panel dataset-form")
+    return html.Div([
+        html.H1("How identifiable is a data set?"),
+        html.P("Uniqueness, correctness and risk of record-level data: empirical classes, the Gaussian-copula model of "
+               "Rocher et al. (2019), the tuple-frequency risk (TFRR) of Yang et al. (2021) and the Pitman–Yor law.",
+               className="lead"),
+        html.Div([form, dcc.Loading(html.Div(id=ID["results"], className="dataset-results"), type="default")],
+                 className="dataset-grid"),
+    ], className="dataset-page")
+
+
+@callback(
+    Output(ID["columns"], "options"),
+    Output(ID["columns"], "value"),
+    Output(ID["bins"], "children"),
+    Output(ID["load-message"], "children"),
+    Output(ID["source"], "value"),
+    Output(ID["upload-refused"], "children"),
+    Input(ID["source"], "value"),
+    Input(ID["upload"], "contents"),
+    State(ID["upload"], "filename"),
+    prevent_initial_call=True,
+)
+def on_source(source, contents, filename):
+    """A new file or source: offer its columns (the file is read here in memory and dropped)."""
+    uploaded = ctx.triggered_id == ID["upload"]
+    if uploaded:
+        source = "upload"
+    try:
+        table_ = table_for(source, contents, filename)
+    except InputError as exc:
+        return no_update, no_update, no_update, error_box(str(exc)), source, None
+    except Exception as exc:  # noqa: BLE001
+        return no_update, no_update, no_update, apology(LOG, "Sorry — this file could not be read.",
+                                                        "dataset page: %s reading a table", type(exc).__name__), source, None
+    note = " ".join(table_.notes[:2]) if table_.source == "upload" else "The shipped NHANES 2017–2018 sample."
+    return column_options(table_), default_columns(table_), bin_boxes(table_), note, source, None
+
+
+@callback(
+    Output(ID["results"], "children"),
+    Output(ID["message"], "children"),
+    Input(ID["analyse"], "n_clicks"),
+    State(ID["source"], "value"),
+    State(ID["upload"], "contents"),
+    State(ID["upload"], "filename"),
+    State(ID["columns"], "value"),
+    State({"type": BIN_TYPE, "column": ALL}, "value"),
+    State({"type": BIN_TYPE, "column": ALL}, "id"),
+    State(ID["missing"], "value"),
+    State(ID["population"], "value"),
+    State(ID["fraction"], "value"),
+    State(ID["trials"], "value"),
+)
+def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials):
+    """Analyse (also on first load, for the NHANES defaults); a bad choice is a message, never a traceback."""
+    try:
+        req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials)
+        table_ = table_for(req.source, contents, filename)
+        out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
+        section = results_section(out)
+    except InputError as exc:
+        return no_update, error_box(str(exc))
+    except Exception as exc:  # noqa: BLE001
+        return no_update, apology(LOG, "Sorry — this could not be computed. Please check the choices.",
+                                  "dataset page: %s in on_analyse", type(exc).__name__)
+    return section, None

@@ -1,0 +1,310 @@
+"""The data-set page (SPEC §5): “How identifiable is a data set?” — ids, limits, parsing, rendering, memo.
+
+Privacy: an uploaded file reaches the server only inside the callback request that analyses
+it; :func:`table_for` decodes it in memory, nothing of it is written, logged or memoised
+(the memo below holds results for the shipped NHANES sample only, keyed by the settings).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import math
+import shlex
+from dataclasses import dataclass
+
+from dash import dcc, html
+
+from dashboard import ids
+from dashboard import settings as settings_module
+from dashboard.components import card, command_block, table
+from dashboard.core import dataset as ds
+from dashboard.core import microdata as M
+from dashboard.core.errors import InputError
+from dashboard.core.memo import Memo
+from dashboard.figures import dataset as figs
+from dashboard.figures.style import GRAPH_CONFIG, percent
+
+PAGE = "dataset"
+LOG = logging.getLogger("anonset.dataset")
+
+
+def _id(name: str) -> str:
+    return ids.make(PAGE, name)
+
+
+ID = {name: _id(name) for name in (
+    "source", "upload", "upload-wrap", "upload-refused", "load-message", "columns", "bins", "missing", "population",
+    "fraction", "trials", "analyse", "results", "message", "privacy",
+)}
+#: Pattern-matching id of a column's bin-width box.
+BIN_TYPE = _id("bin")
+SOURCES = ("nhanes", "upload")
+DEFAULT_COLUMNS = ("sex", "age", "race", "education", "marital_status", "household_size")
+#: Bin widths offered first for NHANES's numeric columns (blank = exact values).
+SUGGESTED_BINS = {"height_cm": 5, "weight_kg": 5, "waist_cm": 5, "bmi": 1, "self_height_cm": 5, "self_weight_kg": 5,
+                  "household_income_usd": None, "age": None, "household_size": None}
+#: Base64 and the JSON around it: the request grows by 4/3 plus a little.
+REQUEST_OVERHEAD = 256 * 1024
+#: Most numeric columns offered a bin box (a wide file keeps the rest exact).
+MAX_BIN_BOXES = 40
+
+
+def upload_limit(max_body_bytes: int | None = None) -> int:
+    """Largest file accepted: the core's limit, or less when the server's request limit is lower."""
+    if max_body_bytes is None:
+        max_body_bytes = settings_module.load().max_body_bytes
+    return int(max(0, min(M.MAX_BYTES, (max_body_bytes - REQUEST_OVERHEAD) * 3 // 4)))
+
+
+def table_for(source: str | None, contents: str | None, filename: str | None) -> M.Table:
+    """The shipped sample, or the uploaded file decoded in memory (never stored)."""
+    if source not in SOURCES:
+        raise InputError("choose the NHANES sample or upload a CSV file")
+    if source == "nhanes":
+        return M.nhanes_table()
+    name = str(filename or "the file")[:80]
+    if not contents:
+        raise InputError("upload a CSV file first (or choose the NHANES sample)")
+    if not isinstance(contents, str) or "," not in contents:
+        raise InputError(f"{name}: the upload could not be read")
+    b64 = contents.split(",", 1)[1]
+    limit = upload_limit()
+    if len(b64) * 3 // 4 > limit + 3:
+        raise InputError(f"{name} is {len(b64) * 3 / 4 / 1e6:.1f} MB; files of at most {limit / 1e6:.0f} MB are accepted")
+    try:
+        raw = base64.b64decode(b64, validate=True)
+    except (binascii.Error, ValueError):
+        raise InputError(f"{name}: the upload could not be read") from None
+    return M.read_csv(raw, name, max_bytes=limit)
+
+
+def column_options(table_: M.Table) -> list[dict]:
+    out = []
+    for row in table_.describe():
+        kind = "numeric" if row["kind"] == "numeric" else "text"
+        label = f"{row['name']} — {kind}, {row['distinct']:,} values" + (f", {row['missing']:,} missing" if row["missing"] else "")
+        out.append({"label": label, "value": row["name"]})
+    return out
+
+
+def default_columns(table_: M.Table) -> list[str]:
+    if table_.source == "nhanes":
+        return list(DEFAULT_COLUMNS)
+    # an upload: the first few columns that are neither all-distinct nor constant
+    rows = [r for r in table_.describe() if 1 < r["distinct"] < max(2, table_.n_rows)]
+    return [r["name"] for r in rows[:4]] or [r["name"] for r in table_.describe()[:2]]
+
+
+def bin_boxes(table_: M.Table) -> list:
+    """One labelled box per numeric column (pattern-matching ids), prefilled with a suggestion."""
+    boxes = []
+    for row in [r for r in table_.describe() if r["kind"] == "numeric"][:MAX_BIN_BOXES]:
+        col = row["name"]
+        box_id = {"type": BIN_TYPE, "column": col}
+        value = SUGGESTED_BINS.get(col) if table_.source == "nhanes" else None
+        boxes.append(html.Label([
+            html.Span(col, className="bin-label"),
+            dcc.Input(id=box_id, type="text", inputMode="decimal", value=None if value is None else str(value),
+                      placeholder="exact", debounce=True, className="bin-input"),
+        ], className="bin-row"))
+    return boxes
+
+
+@dataclass(frozen=True)
+class Request:
+    source: str
+    columns: tuple[str, ...]
+    bins: tuple[tuple[str, float], ...]
+    missing: str
+    population: float | None
+    fraction: float
+    trials: int
+
+    def key(self) -> tuple:
+        return (self.columns, self.bins, self.missing, self.population, self.fraction, self.trials)
+
+
+def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials) -> Request:
+    if source not in SOURCES:
+        raise InputError("choose the NHANES sample or upload a CSV file")
+    if isinstance(columns, str):
+        columns = [columns]
+    cols = tuple(str(c) for c in (columns or []) if isinstance(c, (str, int, float)))
+    if not cols:
+        raise InputError("Choose at least one quasi-identifier column.")
+    bins = []
+    for value, bid in zip(bin_values or [], bin_ids or []):
+        col = bid.get("column") if isinstance(bid, dict) else None
+        if col in cols and value not in (None, ""):
+            bins.append((str(col), M.check_width(value, str(col))))
+    miss = missing if missing in M.MISSING_POLICIES else "drop"
+    pop = None
+    if population not in (None, ""):
+        try:
+            pop = float(str(population).replace(",", "").replace("_", "").strip())
+        except ValueError:
+            raise InputError(f"Population N: {str(population)[:20]!r} is not a number (e.g. 330e6)") from None
+        if not math.isfinite(pop):
+            raise InputError("Population N: please enter a finite number")
+    return Request(source=source, columns=cols, bins=tuple(sorted(bins)), missing=miss, population=pop,
+                   fraction=ds.check_fraction(fraction if fraction not in (None, "") else ds.DEFAULT_FRACTION),
+                   trials=ds.check_trials(trials if trials not in (None, "") else ds.DEFAULT_TRIALS))
+
+
+#: Results for the shipped sample only, keyed by the settings (never by an upload's content).
+_NHANES_MEMO = Memo(16, name="views.dataset.nhanes", max_bytes=256 * 2**20)
+
+
+def analyse(req: Request, table_: M.Table) -> ds.Analysis:
+    def run():
+        return ds.analyse(table_, list(req.columns), dict(req.bins), req.missing, req.population,
+                          req.fraction, req.trials)
+
+    if req.source == "nhanes":
+        return _NHANES_MEMO.get(req.key(), run)
+    return run()
+
+
+def command(req: Request, filename: str | None = None) -> str:
+    src = "nhanes" if req.source == "nhanes" else shlex.quote(str(filename or "FILE.csv")[:80])
+    parts = ["anonset", "dataset", src, "--columns", shlex.quote(",".join(req.columns))]
+    if req.bins:
+        parts += ["--bins", shlex.quote(",".join(f"{c}={w:g}" for c, w in req.bins))]
+    if req.population is not None:
+        parts += ["--population", f"{req.population:g}"]
+    if req.missing != "drop":
+        parts += ["--missing", req.missing]
+    if req.fraction != ds.DEFAULT_FRACTION:
+        parts += ["--fraction", f"{req.fraction:g}"]
+    if req.trials != ds.DEFAULT_TRIALS:
+        parts += ["--trials", str(req.trials)]
+    return " ".join(parts)
+
+
+def _fmt(x, digits=3) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def render(analysis: ds.Analysis, req: Request, filename: str | None = None) -> dict:
+    """Everything the results area shows, as plain data and components (no callbacks)."""
+    s = analysis.summary()
+    e, c, t, p = s["empirical"], s["copula"], s["tfrr"], s["pyc"]
+    v = c.get("validation", {})
+    n, N = s["n_records"], analysis.population
+    cards = [
+        card("Records analysed", f"{n:,}", f"of {s['n_input']:,}; columns: {', '.join(s['columns'])}", value_id=_id("n")),
+        card("Unique in the data set", percent(e["uniqueness"]), "records no other record shares (empirical)",
+             value_id=_id("emp-unique")),
+        card("Copula: unique at this size", percent(c["uniqueness"]),
+             "the Gaussian copula's prediction for a data set of this size, fitted on all records",
+             value_id=_id("cop-unique")),
+        card(f"Copula: unique among N = {N:,.0f}", percent(c["uniqueness_at_population"]),
+             f"mean ξ; mean correctness κ {percent(c['correctness_at_population'])}", value_id=_id("cop-pop")),
+        card("TFRR AUC", _fmt(t["auc"]),
+             f"binomial approximation {_fmt(t['auc_binomial'])}" if t["auc"] is not None else
+             "undefined: " + ("no record is unique" if e["uniqueness"] == 0 else "every record is unique"),
+             value_id=_id("tfrr-auc")),
+        card("Pitman–Yor fit", f"h = {p['h_bits']:.3g} bits" if p.get("available") else "not available",
+             f"γ = {p['gamma']:.3g}" if p.get("available") else p.get("reason", ""), value_id=_id("pyc")),
+    ]
+    k_rows = [{"k": f"k = {k}", "records in classes below k": val["records"], "share": percent(val["share"]),
+               "classes below k": val["classes"]} for k, val in e["k_anonymity"].items()]
+    if v.get("mae") is not None:
+        val_rows = [{"": "Ξ (share unique)", "predicted from the fraction": percent(v["predicted_mean"]),
+                     "empirical, whole data set": percent(v["empirical"]),
+                     "mean absolute error": _fmt(v["mae"]), "AUC of ξ (held-out records)": _fmt(v["auc"])}]
+        val_text = (f"Fitted {v['trials']} times on a random {v['fraction']:.0%} of the records "
+                    f"({v['train_records']:,} each), predicting the whole data set.")
+    else:
+        val_rows, val_text = [], v.get("reason", "The validation was not run.")
+    greedy = c.get("one_more_attribute", [])
+    risky = ds.riskiest(analysis, 10)
+    risky_rows = [{"record": " · ".join(str(r[col]) for col in s["columns"]), "ξ": _fmt(r["xi"]),
+                   "κ": _fmt(r["kappa"]), "class size": r["class_size"],
+                   "TFRR risk": _fmt(r["tfrr_risk"])} for r in risky]
+    integ = c["integration"]
+    return {
+        "cards": cards,
+        "warnings": list(s["warnings"]),
+        "k_table": table(k_rows, "k-anonymity violations: records whose class has fewer than k records"),
+        "figures": {
+            "curve": figs.uniqueness_curve(analysis.curves["grid"], analysis.curves["copula"],
+                                           p.get("curve") if p.get("available") else None, n, e["uniqueness"], N),
+            "classes": figs.counts_of_counts(e["counts_of_counts"]),
+            "records": figs.xi_kappa_histogram(analysis.xi, analysis.kappa, N),
+            "greedy": figs.one_more_attribute(greedy, N) if greedy else None,
+            "roc": figs.roc(t["roc"], t["auc"], t["auc_binomial"]),
+        },
+        "validation_table": table(val_rows, "Validation (Rocher et al. 2019)") if val_rows else None,
+        "validation_text": val_text,
+        "riskiest": table(risky_rows, f"The records most likely unique among N = {N:,.0f} (copula)"),
+        "integration": (f"Cell probabilities: {integ['method']}; relative standard error median "
+                        f"{integ['rel_se_median']:.1e}, largest {integ['rel_se_max']:.1e}."),
+        "tfrr_text": (f"Mean risk of being unique: {percent(t['mean_risk'])} (exact), {percent(t['mean_risk_binomial'])} "
+                      f"(binomial); largest difference between the two forms for one record "
+                      f"{t['max_abs_difference']:.2g}. AUC for k = 5: {_fmt(t['auc_k'].get('5'))}, "
+                      f"k = 10: {_fmt(t['auc_k'].get('10'))}."),
+        "pyc": p,
+        "scaling_url": p.get("scaling_url"),
+        "command": command(req, filename),
+        "seconds": s["seconds"],
+    }
+
+
+def graph(figure: dict | None, graph_id: str, label: str):
+    if figure is None:
+        return None
+    return html.Div(dcc.Graph(id=graph_id, figure=figure, config=GRAPH_CONFIG), className="dataset-graph",
+                    role="figure", **{"aria-label": label})
+
+
+def results_section(out: dict) -> list:
+    """The results area from :func:`render`'s dict (components only; the page maps it to one output)."""
+    f = out["figures"]
+    p = out["pyc"]
+    py_children = [html.P("The class sizes' counts of counts fitted by the Pitman–Yor law (SPEC §3).")]
+    if p.get("available"):
+        py_children.append(html.P(f"h = {p['h_bits']:.4g} bits, γ = {p['gamma']:.4g} (d = {p['d']:.4g}, "
+                                  f"α = {p['alpha']:.4g}); the law's uniqueness at this size "
+                                  f"{percent(p['uniqueness_at_n'])}."))
+        if out["scaling_url"]:
+            py_children.append(dcc.Link("Open the scaling page on these parameters →", href=out["scaling_url"],
+                                        id=_id("scaling-link"), className="button secondary"))
+    else:
+        py_children.append(html.P(f"Not available: {p.get('reason', '')}", className="muted"))
+    return [
+        *[html.Div(w, className="warning", role="status") for w in out["warnings"]],
+        html.Div(out["cards"], className="cards"),
+        html.H2("Empirical"),
+        html.Div([graph(f["classes"], _id("classes-graph"), "records by the size of their class"),
+                  html.Div(out["k_table"], className="table-wrap")], className="grid"),
+        html.H2("Gaussian copula (Rocher et al. 2019)"),
+        html.Div([graph(f["curve"], _id("curve-graph"), "population uniqueness over N"),
+                  graph(f["records"], _id("records-graph"), "distribution of ξ and κ")], className="grid"),
+        graph(f["greedy"], _id("greedy-graph"), "uniqueness as attributes are added"),
+        html.H3("Validation"),
+        html.P(out["validation_text"], id=_id("validation-text")),
+        html.Div(out["validation_table"], className="table-wrap", id=_id("validation")),
+        html.P(out["integration"], className="field-help"),
+        html.Div(out["riskiest"], className="table-wrap"),
+        html.H2("TFRR (Yang et al. 2021)"),
+        html.Div([graph(f["roc"], _id("roc-graph"), "ROC of the TFRR risk"),
+                  html.Div([html.P("Each record's risk from the per-attribute counts alone: the tuple frequency is "
+                                   "recursive hypergeometric (exact) or binomial (approximation); the AUC measures how "
+                                   "well the risk picks out the records that are really unique here."),
+                            html.P(out["tfrr_text"], id=_id("tfrr-text"))])], className="grid"),
+        html.H2("Pitman–Yor fit"),
+        html.Div(py_children, id=_id("pyc-section")),
+        html.H2("Reproduce this"),
+        *command_block(out["command"], "The same figures from the command line."),
+    ]
+
+
+def warm() -> None:
+    """Load the NHANES sample only: the gunicorn master warms with its socket open, so the first
+    analysis (about 1.3 CPU seconds) runs on the first visit instead and is memoised from then on."""
+    try:
+        M.nhanes_table()
+    except Exception as exc:  # noqa: BLE001 - warming must never stop the server
+        LOG.warning("dataset warm-up failed with %s", type(exc).__name__)

@@ -1,0 +1,96 @@
+"""The data-set view without a browser: uploads decoded in memory and never memoised, limits, links, rendering."""
+from __future__ import annotations
+
+import base64
+import logging
+
+import pytest
+
+from dashboard.core import dataset as ds
+from dashboard.core.errors import InputError
+from dashboard.views import dataset as V
+from dashboard.views import scaling as S
+
+
+def _upload(text: str, mime: str = "text/csv") -> str:
+    return f"data:{mime};base64," + base64.b64encode(text.encode()).decode()
+
+
+CSV = "age,sex,zip\n" + "\n".join(f"{20 + i % 50},{'FM'[i % 2]},{10100 + i % 37}" for i in range(600)) + "\n"
+
+
+def test_upload_is_analysed_and_never_memoised(caplog):
+    caplog.set_level(logging.DEBUG)
+    V._NHANES_MEMO.clear()
+    req = V.parse_request("upload", ["age", "sex", "zip"], ["10"], [{"type": V.BIN_TYPE, "column": "age"}],
+                          "drop", None, "0.2", "1")
+    table = V.table_for("upload", _upload(CSV), "mine.csv")
+    out = V.render(V.analyse(req, table), req, "mine.csv")
+    assert len(V._NHANES_MEMO._data) == 0  # results of an upload are not kept
+    assert out["command"].startswith("anonset dataset mine.csv --columns age,sex,zip --bins age=10")
+    V.results_section(out)
+    assert "10117" not in caplog.text and "mine.csv" not in caplog.text  # nothing of the file is logged
+
+
+def test_nhanes_results_are_memoised_by_settings(cache_root):
+    V._NHANES_MEMO.clear()
+    req = V.parse_request("nhanes", ["sex", "age", "race"], [], [], "drop", None, None, None)
+    table = V.table_for("nhanes", None, None)
+    a = V.analyse(req, table)
+    assert V.analyse(req, table) is a and len(V._NHANES_MEMO._data) == 1
+
+
+def test_upload_limit_fits_the_request_limit():
+    for body in (16 * 2**20, 4 * 2**20, 512 * 1024):
+        limit = V.upload_limit(body)
+        assert limit * 4 / 3 + V.REQUEST_OVERHEAD <= body
+    assert V.upload_limit(16 * 2**20) == 10_000_000
+
+
+@pytest.mark.parametrize("contents, message", [
+    (None, "upload a CSV file first"),
+    ("garbage", "could not be read"),
+    ("data:text/csv;base64,@@@", "could not be read"),
+    (_upload(""), "is empty"),
+    (_upload("one\n1\n"), "single column"),
+])
+def test_bad_uploads(contents, message):
+    with pytest.raises(InputError, match=message):
+        V.table_for("upload", contents, "x.csv")
+
+
+def test_too_large_upload(monkeypatch):
+    monkeypatch.setattr(V, "upload_limit", lambda max_body_bytes=None: 100)
+    with pytest.raises(InputError, match="at most"):
+        V.table_for("upload", _upload("a,b\n" + "1,2\n" * 100), "big.csv")
+
+
+def test_parse_request_errors():
+    with pytest.raises(InputError, match="at least one"):
+        V.parse_request("nhanes", [], [], [], "drop", None, None, None)
+    with pytest.raises(InputError, match="not a number"):
+        V.parse_request("nhanes", ["age"], [], [], "drop", "many", None, None)
+    with pytest.raises(InputError, match="positive"):
+        V.parse_request("nhanes", ["age"], ["-1"], [{"type": V.BIN_TYPE, "column": "age"}], "drop", None, None, None)
+    with pytest.raises(InputError, match="between 0 and 1"):
+        V.parse_request("nhanes", ["age"], [], [], "drop", None, "1.5", None)
+    r = V.parse_request("nhanes", ["age", "sex"], ["5", "3"], [{"type": V.BIN_TYPE, "column": "age"},
+                                                               {"type": V.BIN_TYPE, "column": "height_cm"}],
+                        "weird", "1,000,000", None, None)
+    assert r.bins == (("age", 5.0),) and r.missing == "drop" and r.population == 1e6
+
+
+def test_scaling_link_is_understood_by_the_scaling_page():
+    assert ds.SCALING_H_BITS == S.H_LIMITS and ds.SCALING_GAMMA == S.GAMMA_LIMITS
+    url = ds.scaling_url(16.8, 0.2757, 330e6)
+    query = dict(part.split("=") for part in url.split("?", 1)[1].split("&"))
+    link = S.settings_from_link(**query)
+    assert not link.notices and link.view == "explore"
+    assert link.h_bits == pytest.approx(16.8) and link.gamma == pytest.approx(0.2757) and link.cursor == 330e6
+    assert ds.scaling_url(150.0, 0.3, 1e6) is None
+
+
+def test_layout_builds(dash_page):
+    page = dash_page("dataset")
+    text = str(page.layout())
+    assert "never written to disk, logged or cached" in text
