@@ -487,7 +487,8 @@ def test_country_tables_compare_whole_five_year_groups_by_default(E):
     de = next(r for r in rows if r["id"] == "DE-female")
     us = next(r for r in rows if r["id"] == "US-female")
     assert "(of" not in "".join(str(r["min_age"]) for r in rows)  # no trimmed group anywhere
-    assert all(float(r["min_cas"]).is_integer() for r in rows if r["min_cas"] is not None)  # whole people
+    whole = ("DE", "GB", "US", "AU", "FR", "IT")  # census counts of people (some data sets publish estimates)
+    assert all(float(r["min_cas"]).is_integer() for r in rows if r["country"] in whole)  # whole people
     assert us["min_cas"] >= 1
     # the UK's single years summed into 5-year groups: its cell mean is of the same order as Germany's
     census = {r["id"]: r for r in E.on_table("18-75", "census")[0]}

@@ -249,9 +249,9 @@ def table_note(ages, grain: str) -> str:
     lo, hi = age_grain.comparable_ages(ages)
     return (f"Compared on whole 5-year age groups inside the chosen ages ({format_age_band(lo, hi)}): the UK's "
             "single years are summed into 5-year groups, and no census group is cut in part, so the data sets have "
-            "cells of the same kind and a minimum is a whole number of people (a data set that publishes a wider "
-            "group, such as Germany's 65–75, keeps it). Choose “each data set's own age groups” for the census "
-            "grain.")
+            "cells of the same kind and no minimum comes from a fraction of a group (a data set that publishes a "
+            "wider group, such as Germany's 65–75, keeps it; one that publishes estimated counts, such as Morocco, "
+            "can still show fractions of a person). Choose “each data set's own age groups” for the census grain.")
 
 
 def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES, table_grain: str = DEFAULT_TABLE_GRAIN) -> dict[str, str]:
