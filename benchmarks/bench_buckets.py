@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dashboard.core import body_model as bm
+from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 
 TARGETS = (("US", False, 5.0), ("DE", True, 10.0), ("DE", False, None), ("US", True, None))
@@ -73,7 +74,7 @@ def main() -> int:
               f"(model from the cache files: {t_load:.2f} s)")
         print(f"  {len(a.evaluated)} configurations, {len(a.front)} on the front, "
               f"{a.n_exact_bits} needed exact entropies; finest full grid {grid:,} cells ({grid * 8 / 1e9:.1f} GB)")
-        print(f"  {bk.recommendation_text(a)}")
+        print(f"  {br.recommendation_text(a)}")
         if per_district:
             rows = a.per_district.rows()
             print(f"  per {a.district_label}: {sum(r['withhold_district'] for r in rows)} of {len(rows)} need the "

@@ -24,6 +24,7 @@ def _idle(pg):
 
 
 def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, page):
+    from dashboard.core import bucket_report as br
     from dashboard.core import buckets as bk
 
     pg = page.page
@@ -32,7 +33,7 @@ def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, pag
     pg.wait_for_url("**/explore/buckets**")
     advice = bk.advise("DE", 10, 0.95)
     text = _wait_sentence(pg, "Collect age")
-    assert text == bk.recommendation_text(advice)
+    assert text == br.recommendation_text(advice)
     assert pg.title().startswith("AnonSet — For app developers")
     cards = pg.inner_text("#buckets-cards")
     assert f"{advice.recommended.coverage:.1%}" in cards and f"{len(advice.evaluated):,}" in cards
@@ -64,19 +65,20 @@ def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, pag
 
 
 def test_settings_change_the_advice_and_the_link(app_url, page):
+    from dashboard.core import bucket_report as br
     from dashboard.core import buckets as bk
 
     pg = page.page
     pg.goto(f"{app_url.url}/explore/buckets?country=MT&k=5&coverage=0.9")
     advice = bk.advise("MT", 5, 0.9)
-    assert _wait_sentence(pg, "Collect") == bk.recommendation_text(advice)
+    assert _wait_sentence(pg, "Collect") == br.recommendation_text(advice)
     pg.fill("#buckets-k", "20")
     pg.press("#buckets-k", "Enter")
     pg.fill("#buckets-coverage", "80")
     pg.press("#buckets-coverage", "Enter")
     advice = bk.advise("MT", 20, 0.8)
     pg.wait_for_function("() => window.location.search.includes('k=20') && window.location.search.includes('coverage=0.8')")
-    assert _wait_sentence(pg, f"{advice.recommended.coverage:.1%}") == bk.recommendation_text(advice)
+    assert _wait_sentence(pg, f"{advice.recommended.coverage:.1%}") == br.recommendation_text(advice)
     # per district: one row per district with its own finest safe buckets
     pg.check("#buckets-per-district input[type=checkbox]")
     pg.wait_for_selector("#buckets-per-district-table td[data-dash-column='district']", timeout=60_000)
@@ -87,7 +89,7 @@ def test_settings_change_the_advice_and_the_link(app_url, page):
     pg.press("#buckets-k", "Enter")
     pg.wait_for_function("() => document.querySelector('#buckets-message').innerText.includes('k must be a positive')")
     _idle(pg)
-    assert bk.recommendation_text(advice) in pg.inner_text(SENTENCE)
+    assert br.recommendation_text(advice) in pg.inner_text(SENTENCE)
     pg.fill("#buckets-coverage", "150")
     pg.press("#buckets-coverage", "Enter")
     pg.wait_for_function("() => document.querySelector('#buckets-message').innerText.length > 0")
@@ -96,6 +98,7 @@ def test_settings_change_the_advice_and_the_link(app_url, page):
 
 
 def test_downloads_are_the_core_exports(app_url, page, tmp_path):
+    from dashboard.core import bucket_report as br
     from dashboard.core import buckets as bk
 
     pg = page.page
@@ -108,11 +111,11 @@ def test_downloads_are_the_core_exports(app_url, page, tmp_path):
     info.value.save_as(path)
     assert info.value.suggested_filename == "anonset-buckets-LI-k10-q0.9.json"
     got = json.loads(path.read_text(encoding="utf-8"))
-    assert got == json.loads(bk.export_json(bk.advise("LI", 10, 0.9)))
+    assert got == json.loads(br.export_json(bk.advise("LI", 10, 0.9)))
     with pg.expect_download() as info:
         pg.click("#buckets-button-csv")
     info.value.save_as(tmp_path / "all.csv")
-    assert (tmp_path / "all.csv").read_text(encoding="utf-8") == bk.export_csv(bk.advise("LI", 10, 0.9))
+    assert (tmp_path / "all.csv").read_text(encoding="utf-8") == br.export_csv(bk.advise("LI", 10, 0.9))
 
 
 def test_a_bad_link_is_repaired_with_notices(app_url, page):

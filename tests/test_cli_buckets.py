@@ -7,6 +7,7 @@ import json
 import pytest
 
 from dashboard import cli
+from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 
 
@@ -51,7 +52,7 @@ def test_text_per_district_and_exports(run, cache_root, tmp_path):
                          "--export-json", str(j), "--export-csv", str(c))
     assert code == 0 and err == ""
     advice = bk.advise("MT", 5, 0.9, per_district=True)
-    assert bk.recommendation_text(advice) in out
+    assert br.recommendation_text(advice) in out
     assert "on the front" in out and "* " in out and "Per NUTS-3 region" in out
     config = json.loads(j.read_text(encoding="utf-8"))
     assert config["recommended"]["coverage"] == pytest.approx(advice.recommended.coverage)

@@ -20,8 +20,8 @@ def test_every_source_row_carries_the_files_sha256():
     rows = source_rows(manifest)
     assert rows and all(len(r["sha256"]) == 64 for r in rows)
     kinds = {r["kind"] for r in rows}
-    assert {"population", "boundaries", "body statistics", "auxiliary knowledge", "individual records"} <= kinds
-    nhanes = [r for r in rows if r["kind"] == "individual records"]
+    assert {"population", "boundaries", "body statistics", "auxiliary knowledge", "record-level data"} <= kinds
+    nhanes = [r for r in rows if r["kind"] == "record-level data" and "NHANES" in r["data set"]]
     assert nhanes[0]["sha256"] == manifest["microdata"]["nhanes"]["sources"][0]["sha256"]
 
 

@@ -84,7 +84,7 @@ def source_rows(manifest: dict) -> list[dict]:
             rows.append(
                 {
                     "data set": m["name"],
-                    "kind": "individual records",
+                    "kind": "record-level data",
                     "publisher": s["publisher"],
                     "table": s["table_id"],
                     "date": s["reference_date"],
@@ -93,11 +93,6 @@ def source_rows(manifest: dict) -> list[dict]:
                     "sha256": s["sha256"],
                 }
             )
-    for key, m in sorted(manifest.get("microdata", {}).items()):
-        for s in m["sources"]:
-            rows.append({"data set": m["name"], "kind": "record-level data", "publisher": s["publisher"],
-                         "table": s["table_id"], "date": s["reference_date"], "licence": s["licence"],
-                         "file": s["file"]})
     return rows
 
 
