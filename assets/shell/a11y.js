@@ -53,6 +53,15 @@
       var panel = list.parentElement && list.parentElement.querySelector(":scope > .tab-content");
       if (panel) { panel.setAttribute("role", "tabpanel"); panel.setAttribute("aria-label", selectedName); }
     });
+    /* a table wider than its box scrolls sideways: keyboard users reach it too (one tab stop, named) */
+    root.querySelectorAll(".table-wrap").forEach(function (w) {
+      if (w.scrollWidth > w.clientWidth + 1 && !w.hasAttribute("tabindex")) {
+        var cap = w.querySelector("caption");
+        w.setAttribute("tabindex", "0");
+        w.setAttribute("role", "region");
+        w.setAttribute("aria-label", ((cap && cap.textContent.trim()) || "Table") + " (scrolls sideways)");
+      }
+    });
     /* Plotly's modebar: one tab stop per chart (arrows reach the other buttons); a map's canvas is its stop */
     root.querySelectorAll(".modebar").forEach(function (bar) {
       var plot = bar.closest(".js-plotly-plot");
