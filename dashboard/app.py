@@ -16,9 +16,11 @@ from . import cache as cache_module
 from . import ids
 from . import server as server_module
 from . import settings as settings_module
+from .core import memo
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings_module.load()
+memo.set_budget(SETTINGS.cache_budget_bytes)  # every in-process memo of this worker, together
 
 
 app = Dash(

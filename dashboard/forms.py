@@ -214,6 +214,11 @@ def parse_csv(contents: str | None, filename: str | None = None) -> list[dict]:
     return _rows_from_lines(text.splitlines(), name, line_word="Line")
 
 
+def points_from_lines(lines, source: str) -> list[dict]:
+    """Measurements from the lines of a CSV (header ``n,kappa`` optional) → table rows (``anonset pyc forecast --csv``)."""
+    return _rows_from_lines(lines, source, line_word="Line")
+
+
 def _rows_from_lines(lines, source: str, line_word: str) -> list[dict]:
     numbered = [(i, ln.split("#", 1)[0].strip()) for i, ln in enumerate(lines, start=1)]
     numbered = [(i, ln) for i, ln in numbered if ln]

@@ -28,11 +28,17 @@ _settings = _load_settings()
 
 bind = [b.strip() for b in _settings.bind.split(",") if b.strip()]
 workers = _settings.workers
-worker_class = "sync"
+# gthread: each worker serves ANONSET_THREADS requests at once, so one slow callback does not
+# queue the worker's other requests behind it (numpy releases the GIL in its heavy loops)
+worker_class = "gthread"
+threads = _settings.threads
 preload_app = True
 timeout = _settings.timeout          # a worker silent this long is restarted
 graceful_timeout = 30                # time to finish in-flight requests on SIGTERM / HUP
-keepalive = 5                        # seconds, for a reverse proxy's keep-alive connections
+# seconds an idle keep-alive connection stays open (gthread workers keep them; sync workers do not).
+# Longer than a proxy's upstream keep-alive (nginx: 60 s) and than a person's pause between clicks,
+# so the client side closes first: a request racing the server's close would fail with a reset.
+keepalive = 75
 max_requests = 5000                  # recycle workers now and then (forks from the warm master: cheap)
 max_requests_jitter = 500
 limit_request_line = 8190
@@ -82,7 +88,12 @@ def on_starting(server):
 
 
 def when_ready(server):
-    """Master, after preloading and before forking: load every country once."""
+    """Master, after preloading and before forking: say if the cache backend does not answer; load every country once."""
+    from dashboard import cache
+
+    problem = cache.check_backend()
+    if problem:
+        server.log.warning("%s", problem)
     if not _settings.warm:
         return
     from dashboard.server import warm

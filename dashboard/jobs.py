@@ -9,11 +9,18 @@
   the host (the README deploys four).  Entries expire after :data:`JOB_TIMEOUT` seconds.
 * A worker that dies mid-run leaves a status that stops being updated; the poll reports
   it as lost after :data:`STALE_AFTER` seconds instead of spinning forever.
-* At most :data:`MAX_RUNNING` reruns per worker process at once (more are refused, not queued).
+* At most :data:`MAX_RUNNING` reruns at once **per server** — across its gunicorn workers — (more are
+  refused, not queued; ``ANONSET_MAX_RERUNS``).  The slots live beside the shared cache: with the
+  folder backend a slot is an exclusive ``flock`` on ``<cache folder>/anonland-slot-<i>.lock``
+  (released by the kernel if the worker dies), with Redis an atomic ``SET NX`` key that expires
+  after :data:`SLOT_TTL` seconds.
+* A cache that cannot be written (a read-only folder, Redis down) is said as such — one line in the
+  log, and "the server's cache cannot be written" in the page — never "no longer known".
 """
 from __future__ import annotations
 
 import logging
+import os
 import re
 import secrets
 import threading
@@ -21,21 +28,25 @@ import time
 
 import pandas as pd
 
+from dashboard import cache as cache_module
 from dashboard.cache import cache
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
 
 LOG = logging.getLogger("anonset.anonland")
 
-#: Reruns one worker process runs at the same time (more are refused, not queued).
+#: Reruns the server runs at the same time, all workers together (more are refused, not queued).
 MAX_RUNNING = 2
+#: Seconds a Redis slot key lives if its worker dies without releasing it.
+SLOT_TTL = 300
 #: Seconds a job's status and result stay in the cache.
 JOB_TIMEOUT = 3600
 #: A running job whose status has not changed for this long is reported as lost.
 STALE_AFTER = 60.0
 
 _JOB_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-_SLOTS = threading.BoundedSemaphore(MAX_RUNNING)
+CACHE_UNWRITABLE = ("The server's cache cannot be written, so reruns are unavailable right now "
+                    "(the site's operator can see why in the server log).")
 #: Columns of a rerun kept in the cache (what the charts need).
 _KEEP = ("citizen", "district_class", "ras", "cas", "cas_noisy", "divergence", "divergence_noisy", "noisy_minus_plain")
 
@@ -54,9 +65,69 @@ def valid_job(job) -> str | None:
     return job if isinstance(job, str) and _JOB_RE.match(job) else None
 
 
-def _set_status(job: str, state: str, fraction: float, message: str) -> None:
-    cache.set(_key(job, "status"), {"state": state, "fraction": float(fraction), "message": message,
-                                       "updated": time.time()}, timeout=JOB_TIMEOUT)
+def _set_status(job: str, state: str, fraction: float, message: str) -> bool:
+    try:
+        return bool(cache.set(_key(job, "status"), {"state": state, "fraction": float(fraction), "message": message,
+                                                    "updated": time.time()}, timeout=JOB_TIMEOUT))
+    except Exception as exc:  # noqa: BLE001 - e.g. Redis down: one line, no traceback
+        LOG.warning("anonland: cache write failed (%s)", type(exc).__name__)
+        return False
+
+
+def max_running() -> int:
+    settings = cache_module.SETTINGS
+    return int(getattr(settings, "max_reruns", MAX_RUNNING) or MAX_RUNNING)
+
+
+class _Slot:
+    """One of the server's rerun slots, held until :meth:`release`."""
+
+    def __init__(self, kind: str, handle, key=None):
+        self.kind, self.handle, self.key = kind, handle, key
+
+    def release(self) -> None:
+        try:
+            if self.kind == "file":
+                import fcntl
+
+                fcntl.flock(self.handle, fcntl.LOCK_UN)
+                self.handle.close()
+            elif cache.get(self.key) == self.handle:
+                cache.delete(self.key)
+        except Exception as exc:  # noqa: BLE001
+            LOG.warning("anonland: releasing a rerun slot failed (%s)", type(exc).__name__)
+
+
+def acquire_slot() -> _Slot | None:
+    """A free rerun slot of the server (None when all are taken); CacheFault when the cache cannot be written."""
+    settings = cache_module.SETTINGS
+    n = max_running()
+    if settings is not None and settings.cache_type == "RedisCache":
+        token = secrets.token_hex(8)
+        for i in range(n):
+            key = f"anonland-slot:{i}"
+            try:
+                if cache.add(key, token, timeout=SLOT_TTL):  # SET NX EX: atomic across workers and hosts
+                    return _Slot("redis", token, key)
+            except Exception as exc:  # noqa: BLE001
+                raise cache_module.CacheFault(type(exc).__name__) from None
+        return None
+    import fcntl
+
+    folder = cache_module.folder()
+    for i in range(n):
+        try:
+            os.makedirs(folder, exist_ok=True)
+            handle = open(os.path.join(folder, f"anonland-slot-{i}.lock"), "a")  # noqa: SIM115 - held while running
+        except OSError as exc:
+            raise cache_module.CacheFault(type(exc).__name__) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        return _Slot("file", handle)
+    return None
 
 
 def job_status(job: str) -> dict | None:
@@ -81,7 +152,7 @@ def request_cancel(job: str) -> None:
     cache.set(_key(job, "cancel"), True, timeout=JOB_TIMEOUT)
 
 
-def _run_job(job: str, cfg: core.AnonLandConfig) -> None:
+def _run_job(job: str, cfg: core.AnonLandConfig, slot: _Slot) -> None:
     """The thread body: run AnonLand, reporting progress (and honouring Cancel) through the cache."""
     last = [0.0]
 
@@ -107,18 +178,30 @@ def _run_job(job: str, cfg: core.AnonLandConfig) -> None:
         LOG.error("anonland rerun failed: %s", type(exc).__name__)
         _set_status(job, "error", 0.0, "Sorry — this rerun failed. Please try other parameters.")
     finally:
-        _SLOTS.release()
+        slot.release()
 
 
 def start_job(cfg: core.AnonLandConfig) -> str:
-    """Start a rerun in a daemon thread and return its job id; refuses when this worker is busy."""
-    if not _SLOTS.acquire(blocking=False):
-        raise InputError(f"{MAX_RUNNING} reruns are already running on this server; please try again in a moment.")
+    """Start a rerun in a daemon thread and return its job id; refuses when the server is busy.
+
+    InputError (shown in the page) when every slot of the server is taken or the cache cannot be written.
+    """
+    try:
+        slot = acquire_slot()
+    except cache_module.CacheFault as exc:
+        LOG.warning("anonland: the cache (%s) cannot be written (%s); rerun refused", cache_module.describe(), exc)
+        raise InputError(CACHE_UNWRITABLE) from None
+    if slot is None:
+        n = max_running()
+        raise InputError(f"{n} reruns are already running on this server (its limit for all visitors together); "
+                         "please try again in a moment.")
     job = secrets.token_urlsafe(18)
     try:
-        _set_status(job, "running", 0.0, "Starting…")
-        threading.Thread(target=_run_job, args=(job, cfg), name=f"anonland-{job[:6]}", daemon=True).start()
+        if not _set_status(job, "running", 0.0, "Starting…"):
+            LOG.warning("anonland: the cache (%s) cannot be written; rerun refused", cache_module.describe())
+            raise InputError(CACHE_UNWRITABLE)
+        threading.Thread(target=_run_job, args=(job, cfg, slot), name=f"anonland-{job[:6]}", daemon=True).start()
     except Exception:
-        _SLOTS.release()
+        slot.release()
         raise
     return job

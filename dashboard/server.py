@@ -11,19 +11,22 @@ exception *class* only — never its message or the request, which may hold a pe
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import re
+import time
 import traceback
 from pathlib import Path
 
 import dash
 from dash import html
 from dash.exceptions import DependencyException, PreventUpdate
-from flask import Response, make_response, request
+from flask import Response, g, make_response, request
 from werkzeug.exceptions import HTTPException
 
-from . import views
+from . import limits, views
 from .cache import cache
+from .core import memo
 
 LOG = logging.getLogger("anonset.app")
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +35,21 @@ SHELL_ASSETS = ROOT / "assets" / "shell"
 
 CALLBACK_PATH = "/_dash-update-component"
 PAGES_CONTENT = "_pages_content"  # dash.page_container's content div
+ROUTER_OUTPUT = ".._pages_content.children..._pages_store.data.."  # the page router's callback
+#: Deepest JSON nesting a callback body may have (the renderer's bodies are < 15 deep; figures ~10).
+MAX_JSON_DEPTH = 64
+#: Pages whose callbacks answer from the request body alone, with nothing personal in it: their
+#: serialised answers are kept (keyed by the body's hash) and repeated requests served from them.
+#: NEVER the personal page ("me-…": a person's attributes), the page router (its query may carry them)
+#: or AnonLand (a job's state lives in the shared cache, not in the body).
+#: (The data-set page analyses uploaded records: never.)  "attack": the answer is a function of the
+#: parameters and the seed in the body; "buckets": of the country, k and coverage.
+CACHEABLE_PAGES = ("explore", "scaling", "buckets", "attack")
+#: Paths whose layout (the page router's answer, a function of the path and query only) is kept too.
+CACHEABLE_ROUTES = ("/explore", "/scaling", "/about", "/explore/buckets", "/attack", "/real-people")
+#: The largest answer kept in the response cache.
+MAX_CACHED_RESPONSE = 2 * 1024 * 1024
+_RESPONSES = memo.Memo(4096, name="dashboard.server.responses")
 
 _APP: dash.Dash | None = None
 _SETTINGS = None
@@ -80,7 +98,8 @@ def install(app: dash.Dash, settings) -> None:
         a11y_js, mimetype="text/javascript", headers={"Cache-Control": "public, max-age=3600"}), methods=["GET"])
     server.add_url_rule("/_shell/a11y.css", "shell_a11y_css", lambda: Response(
         a11y_css, mimetype="text/css", headers={"Cache-Control": "public, max-age=3600"}), methods=["GET"])
-    server.after_request(_security_headers)
+    server.before_request(_check_callback_request)
+    server.after_request(_after_request)
     server.register_error_handler(Exception, _unexpected_error)
     server.add_url_rule("/geo/<code>.geojson", "district_geojson", district_geojson, methods=["GET"])
     server.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
@@ -153,6 +172,127 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
+# --------------------------------------------------------------------------- request hooks
+
+
+def _too_deep(value, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when ``value`` nests deeper than ``limit`` (iterative: no recursion to overflow)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(v, dict):
+            stack.extend((x, depth + 1) for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            stack.extend((x, depth + 1) for x in v if isinstance(x, (dict, list)))
+    return False
+
+
+def _malformed(reason: str):
+    LOG.warning("malformed callback request (%s)", reason)
+    return {"error": "malformed callback request"}, 400
+
+
+def _shipped_anonland_view(body: dict) -> bool:
+    """AnonLand's result view of the *shipped* run (not a rerun: a job's result lives in the shared cache)."""
+    if "anonland-box.figure" not in str(body.get("output")):
+        return False
+    view = next((i.get("value") for i in body.get("inputs") or [] if isinstance(i, dict) and i.get("id") == "anonland-view"),
+                None)
+    return isinstance(view, dict) and view.get("source") == "full" and set(view) == {"source"}
+
+
+def _cacheable(body: dict) -> bool:
+    if _shipped_anonland_view(body):
+        return True
+    if body.get("output") == ROUTER_OUTPUT:
+        inputs = body.get("inputs") or []
+        path = next((i.get("value") for i in inputs if isinstance(i, dict) and i.get("property") == "pathname"), None)
+        return isinstance(path, str) and path.rstrip("/") in CACHEABLE_ROUTES
+    outputs = body.get("outputs")
+    outputs = outputs if isinstance(outputs, list) else [outputs]
+    ids_ = [o.get("id") for o in outputs if isinstance(o, dict)]
+    return bool(ids_) and len(ids_) == len(outputs) and all(
+        isinstance(i, str) and i.split("-", 1)[0] in CACHEABLE_PAGES for i in ids_)
+
+
+def _check_callback_request():
+    """Before a callback runs: a body the renderer could have sent, parsed once, or 400 without a traceback.
+
+    Then, for the non-personal pages (:data:`CACHEABLE_PAGES`), a repeated body is answered from
+    the response cache.
+    """
+    g.t0 = time.perf_counter()
+    if request.path != CALLBACK_PATH or request.method != "POST":
+        return None
+    if request.content_length is not None and request.content_length > _SETTINGS.max_body_bytes:
+        LOG.warning("callback request too large (%d bytes)", request.content_length)
+        return {"error": "request too large"}, 413
+    try:
+        raw = request.get_data(cache=True)
+        body = request.get_json(force=True, silent=False)
+    except RecursionError:
+        return _malformed("JSON nested too deeply")
+    except HTTPException as exc:
+        if exc.code == 413:
+            LOG.warning("callback request too large")
+            return {"error": "request too large"}, 413
+        return _malformed("not JSON")
+    except (ValueError, UnicodeDecodeError):
+        return _malformed("not JSON")
+    if _too_deep(body):
+        return _malformed("JSON nested too deeply")
+    if not isinstance(body, dict) or not isinstance(body.get("output"), str) or body["output"] not in _APP.callback_map:
+        return _malformed("unknown callback")
+    if not isinstance(body.get("inputs"), list) or "outputs" not in body:
+        return _malformed("no inputs or outputs")
+    g.callback_body = body
+    if _SETTINGS.response_cache and _cacheable(body):
+        g.response_key = hashlib.sha256(raw).digest()
+        hit = _RESPONSES.peek(g.response_key)
+        if hit is not None:
+            status, payload = hit
+            g.response_hit = True
+            return Response(payload, status=status, mimetype="application/json")
+    return None
+
+
+def _after_request(response: Response) -> Response:
+    """Keep cacheable answers, log callbacks over their time budget, 404 for unknown pages, headers."""
+    if request.path == CALLBACK_PATH and request.method == "POST":
+        key = g.get("response_key")
+        if key is not None and not g.get("response_hit") and response.status_code in (200, 204):
+            payload = response.get_data()
+            if len(payload) <= MAX_CACHED_RESPONSE:
+                _RESPONSES.put(key, (response.status_code, payload))
+        elapsed = time.perf_counter() - g.get("t0", time.perf_counter())
+        if elapsed > limits.CALLBACK_BUDGET_S:
+            LOG.warning("callback %s took %.1f s (budget %g s)", _known_output(), elapsed, limits.CALLBACK_BUDGET_S)
+    elif request.method in ("GET", "HEAD") and response.status_code == 200 and _is_unknown_page():
+        response.status_code = 404  # the shell still renders the friendly "page not found" layout
+    return _security_headers(response)
+
+
+def _is_unknown_page() -> bool:
+    """True for an index-page request (Dash serves the shell for any path) whose path is no registered page."""
+    rule = request.url_rule.rule if request.url_rule is not None else None
+    if rule not in ("/", "/<path:path>"):
+        return False
+    path = _APP.strip_relative_path(request.path) or ""
+    for page in dash.page_registry.values():
+        if page.get("module", "").split(".")[-1] == "not_found_404":
+            continue
+        template = page.get("path_template")
+        if template:
+            t_parts, p_parts = template.strip("/").split("/"), path.split("/")
+            if len(t_parts) == len(p_parts) and all(a.startswith("<") or a == b for a, b in zip(t_parts, p_parts)):
+                return False
+        if path == page["path"].strip("/"):
+            return False
+    return True
+
+
 # --------------------------------------------------------------------------- errors
 
 _REQUEST_PARSING = {"_initialize_context", "_prepare_callback", "_inputs_to_vals", "inputs_to_vals",
@@ -161,8 +301,12 @@ _REQUEST_PARSING = {"_initialize_context", "_prepare_callback", "_inputs_to_vals
 
 
 def _malformed_request(exc: Exception) -> bool:
-    """True when the request is not one the Dash renderer sends (or failed to parse before any callback ran)."""
-    body = request.get_json(silent=True)
+    """True when the request is not one the Dash renderer sends (or failed to parse before any callback ran).
+
+    Reads the body :func:`_check_callback_request` parsed — never ``get_json`` here, inside the error
+    handler, where a body that cannot be parsed would raise again.
+    """
+    body = g.get("callback_body")
     if not isinstance(body, dict) or body.get("output") not in _APP.callback_map:
         return True
     if not isinstance(body.get("inputs"), list) or "outputs" not in body:
@@ -173,10 +317,8 @@ def _malformed_request(exc: Exception) -> bool:
 
 def _known_output() -> str:
     """The callback's output spec if it is one of the app's (component ids, never values), else "?"."""
-    try:
-        output = (request.get_json(silent=True) or {}).get("output")
-    except Exception:  # noqa: BLE001
-        return "?"
+    body = g.get("callback_body")
+    output = body.get("output") if isinstance(body, dict) else None
     if isinstance(output, str) and output in _APP.callback_map:
         return re.sub(r"@[0-9a-f]+", "", output)[:300]
     return "?"
@@ -276,11 +418,12 @@ def warm() -> dict:
 
     t0 = time.perf_counter()
     codes = cl.countries()
-    for code in codes:
-        load_country_model(code)
-        cl.boundaries(code)
-        cl.auxiliary_tables(code)
-    views.warm_all()  # each page's view precomputes what every visit opens with
+    with memo.pinned():  # what every visit opens with stays, outside the workers' memo budget
+        for code in codes:
+            load_country_model(code)
+            cl.boundaries(code)
+            cl.auxiliary_tables(code)
+        views.warm_all()  # each page's view precomputes what every visit opens with
     with _APP.server.test_client() as client:  # builds callbacks, routes and the index once, pre-fork
         for path in ("/", "/_dash-layout", "/_dash-dependencies"):
             client.get(path)

@@ -6,12 +6,18 @@ variable                   meaning                                     default
 ANONSET_HOST / _PORT       development server (``anonset serve``)      127.0.0.1 / 8050
 ANONSET_BIND               gunicorn bind address(es), comma-separated  ``HOST:PORT``
 ANONSET_WORKERS            gunicorn worker processes                   2 × CPUs + 1, ≤ 8
+ANONSET_THREADS            threads per worker (gthread workers)        4
 ANONSET_TIMEOUT            gunicorn worker timeout (s)                 60
 ANONSET_DEBUG              ``1``: Dash debug mode (never in production) off
 ANONSET_FLASK_CACHE_DIR    Flask-Caching filesystem folder             <tmp>/anonset-flask-cache
 REDIS_URL                  use Redis for Flask-Caching instead         unset
 ANONSET_CACHE_TIMEOUT      Flask-Caching entry lifetime (s)            3600
 ANONSET_MAX_BODY_MB        largest accepted request body (MB)          16
+ANONSET_CACHE_BUDGET_MB    bytes all in-process memos of one worker    300
+                           may hold together (LRU across memos)
+ANONSET_RESPONSE_CACHE     ``0``: no cache of repeated callback        1
+                           answers (non-personal outputs only)
+ANONSET_MAX_RERUNS         AnonLand reruns running at once per server  2
 ANONSET_WARM               ``0``: do not load every country at start   1
 =========================  ==========================================  =====================
 """
@@ -37,6 +43,10 @@ class Settings:
     timeout: int = 60
     max_body_bytes: int = 16 * 1024 * 1024
     warm: bool = True
+    threads: int = 4
+    cache_budget_bytes: int = 300 * 1024 * 1024
+    response_cache: bool = True
+    max_reruns: int = 2
 
     def cache_config(self) -> dict:
         """The Flask-Caching configuration for these settings (filesystem, or Redis with REDIS_URL)."""
@@ -84,4 +94,8 @@ def load() -> Settings:
         timeout=_int("ANONSET_TIMEOUT", 60),
         max_body_bytes=_int("ANONSET_MAX_BODY_MB", 16) * 1024 * 1024,
         warm=os.environ.get("ANONSET_WARM", "1") != "0",
+        threads=_int("ANONSET_THREADS", 4),
+        cache_budget_bytes=_int("ANONSET_CACHE_BUDGET_MB", 300, low=16) * 1024 * 1024,
+        response_cache=os.environ.get("ANONSET_RESPONSE_CACHE", "1") != "0",
+        max_reruns=_int("ANONSET_MAX_RERUNS", 2),
     )

@@ -86,3 +86,66 @@ def test_every_cache_is_bounded():
     offenders = [str(p.relative_to(ROOT)) for p in [*ROOT.glob("dashboard/**/*.py"), *ROOT.glob("census_loaders/*.py")]
                  if unbounded.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_one_byte_budget_across_memos_evicts_the_least_recently_used_anywhere():
+    a = memo.Memo(100, name="test.budget.a")
+    b = memo.Memo(100, name="test.budget.b")
+    before = memo.budget()["limit"]
+    base = memo.budget()["bytes"]
+    try:
+        memo.set_budget(base + 5 * 8000)
+        a.get(1, lambda: np.zeros(1000))
+        b.get(1, lambda: np.zeros(1000))
+        a.get(2, lambda: np.zeros(1000))
+        b.get(2, lambda: np.zeros(1000))
+        a.get(1, lambda: None)  # a[1] is used again: b[1] is now the oldest anywhere
+        b.get(3, lambda: np.zeros(1000))  # 5 arrays fit
+        assert len(a) + len(b) == 5
+        a.get(3, lambda: np.zeros(1000))  # one over: the least recently used (b[1]) goes
+        assert 1 not in b and 1 in a and 3 in a
+        assert memo.budget()["bytes"] <= base + 5 * 8000
+        a.get("huge", lambda: np.zeros(100_000))  # larger than the budget: it alone stays (the newest)
+        assert "huge" in a and len(b) == 0 and len(a) == 1
+    finally:
+        memo.set_budget(before)
+        a.clear()
+        b.clear()
+    assert memo.budget()["bytes"] <= base  # (entries of other memos may have been evicted too)
+
+
+def test_pinned_entries_stay_outside_the_budget():
+    m = memo.Memo(100, name="test.pinned")
+    before = memo.budget()["limit"]
+    base = memo.budget()["bytes"]
+    try:
+        with memo.pinned():
+            m.get("warm", lambda: np.zeros(10_000))
+        assert memo.budget()["bytes"] == base  # pinned bytes are not counted
+        memo.set_budget(base + 8000)
+        m.get("x", lambda: np.zeros(1000))
+        m.get("y", lambda: np.zeros(1000))
+        assert "warm" in m and "y" in m and "x" not in m
+    finally:
+        memo.set_budget(before)
+        m.clear()
+    assert memo.budget()["bytes"] <= base  # (entries of other memos may have been evicted too)
+
+
+def test_lru_decorator_counts_towards_the_budget_and_keeps_lru_cache_interface():
+    @memo.lru(2, name="test.lru.budget")
+    def f(n, scale=1):
+        return np.zeros(n) * scale
+
+    f(10)
+    f(10)
+    f(20, scale=2)
+    info = f.cache_info()
+    assert (info.hits, info.misses, info.currsize, info.maxsize) == (1, 2, 2, 2)
+    assert memo.stats()["test.lru.budget"]["bytes"] == 80 + 160
+    f.cache_clear()
+    assert f.cache_info().currsize == 0
+    import pytest
+
+    with pytest.raises(TypeError):
+        f([1, 2])

@@ -330,11 +330,12 @@ def test_a_run_whose_worker_died_is_reported_lost(page_module):
 
 def test_the_busy_limit_refuses_instead_of_queueing(page_module):
     P = page_module
-    held = [jobs._SLOTS.acquire(blocking=False) for _ in range(jobs.MAX_RUNNING)]
+    held = [jobs.acquire_slot() for _ in range(jobs.max_running())]
     try:
+        assert all(held) and jobs.acquire_slot() is None
         out = _start(P, scale=0.001, citizens=5)
-        assert out[0] is no_update and "already running" in out[4].children
+        assert out[0] is no_update and "already running on this server" in out[4].children
     finally:
-        for ok in held:
-            if ok:
-                jobs._SLOTS.release()
+        for slot in held:
+            if slot:
+                slot.release()

@@ -236,13 +236,8 @@ def test_cursor_controls(S):
     assert n == cl.dataset_info("DE")["population"] and slider == pytest.approx(math.log10(n))
     assert V.cursor_target(ID["preset-country"], None, None, None) == (None, None)
     assert any(o["value"] == "US" for o in V.country_preset_options())
-    assert _in_callback(ID["preset-10k"] + ".n_clicks", S.sync_cursor, 9, 8e9, 1, 0, 0, None) == (4.0, 1e4)
-    assert _in_callback(ID["h-input"] + ".value", S.sync_h, 20, 60) == (40, S.no_update)
-    assert _in_callback(ID["gamma-slider"] + ".value", S.sync_gamma, -1.5, 0.3) == (S.no_update, -1.5)
-    # slider ↔ number box: values beyond the slider clamp it, the box keeps them
-    assert V._sync(ID["h-input"], ID["h-slider"], 20, 60, 1, 40) == (40, S.no_update)
-    assert V._sync(ID["h-slider"], ID["h-slider"], 12, 60, 1, 40) == (S.no_update, 12)
-    assert V._sync(ID["h-input"], ID["h-slider"], 20, None, 1, 40) == (S.no_update, S.no_update)
+    # the browser does the same (assets/scaling.js, tests/test_clientside_scaling.py) with these populations
+    assert V.client_config()["populations"]["DE"] == n
 
 
 # --------------------------------------------------------------------------- census
@@ -258,7 +253,7 @@ def _census(S, **kw):
 def test_on_census_matches_the_core_and_the_cli(S, capsys):
     out = _census(S)
     assert out[0] is None
-    sentence, cards, fig, table, notes, command = out[1:]
+    sentence, cards, fig, table, notes, command = out[1:-1]  # the last output is the view's link (census-query)
     fig = go.Figure(fig)
     sc = cp.census_scaling(cp.Scenario(countries=("DE",)), "DE", [1e4])
     assert f"{figs.pct(sc.exact[0])} of them (exact" in sentence and "10,000 users" in sentence
@@ -363,7 +358,7 @@ def test_census_country_ignores_a_malformed_choice(S, chosen):
 def test_on_forecast_shows_four_models_formulas_and_the_band(S):
     out = S.on_forecast("forecast", _rows(V.EXAMPLE_POINTS), 1)
     assert out[0] is None
-    fig, models, band, formulas, command = out[1:]
+    fig, models, band, formulas, command = out[1:-1]  # the last output is the view's link (forecast-query)
     fig = go.Figure(fig)
     text = component_text(models)
     for name in ("PYC-MB", "ENT", "EXP (our form)", "POL (our form)"):
@@ -413,8 +408,10 @@ def test_forecast_bad_points_give_a_message(S, rows, message):
 
 
 def test_forecast_too_many_rows(S):
+    """The page fits at most 1,000 measurements and says how to fit more (the CLI's --csv)."""
     rows = _rows((i + 2, 0.5) for i in range(V.MAX_POINTS + 1))
-    assert "At most 10,000" in _error(S.on_forecast("forecast", rows, 1)[0])
+    message = _error(S.on_forecast("forecast", rows, 1)[0])
+    assert "at most 1,000" in message and "anonset pyc forecast --csv" in message
 
 
 def test_blank_rows_are_skipped_and_holdout_adapts(S):
@@ -505,16 +502,19 @@ def test_points_sources(cache_root):
 
 
 def test_query_of_each_view(S):
-    q = S.on_query("explore", 24, -0.5, 10, 8e9, "DE", ["female", "male"], "18-75", ["body"], 5, 5, [], 10_000,
-                   [], 1)
+    """The explore view's query is built in the browser (tests/test_clientside_scaling.py, same string);
+    the census and forecast views' come from their callbacks."""
+    q = V.link_query("explore", 24, -0.5, 10, 8e9, "DE", ["female", "male"], "18-75", ["body"], 5, 5, [], 10_000,
+                     [], 1)
     assert q == "?view=explore&h=24&gamma=-0.5&k=10&n=8e9"
-    q = S.on_query("census", 20, 0.3, 5, 1e6, "DE", ["female"], "30-60", ["body"], 10, 5, ["de_wearables"], 5000,
-                   [], 1)
+    q = V.census_query("DE", ["female"], "30-60", ["body"], 10, 5, ["de_wearables"], 5000)
     assert q == "?view=census&country=DE&sex=female&ages=30-60&height_width=10&aux=de_wearables&users=5000"
-    q = S.on_query("forecast", 20, 0.3, 5, 1e6, "DE", [], "", [], 5, 5, [], 1, _rows([(10, 0.9), (100, 0.5)]), 0)
+    assert S.on_census("census", "DE", ["female"], "30-60", ["body"], 10, 5, ["de_wearables"], 5000)[-1] == q
+    q = V.forecast_query(_rows([(10, 0.9), (100, 0.5)]), 0)
     assert q == "?view=forecast&holdout=0&points=10:0.9,100:0.5"
-    with pytest.raises(PreventUpdate):
-        S.on_query("explore", 0, 0.3, 5, 1e6, "DE", [], "", [], 5, 5, [], 1, [], 1)
+    assert S.on_forecast("forecast", _rows([(10, 0.9), (100, 0.5)]), 0)[-1] == q
+    with pytest.raises(InputError):
+        V.census_query("DE", ["female"], "nonsense", ["body"], 10, 5, [], 5000)
 
 
 def _by_id(page) -> dict:
@@ -580,4 +580,4 @@ def test_layout_reports_bad_link_values(S):
     for part in ("Unknown view", "Ignoring h", "Ignoring γ", "Ignoring n", "Ignoring the census settings",
                  "Ignoring the points", "Ignoring holdout"):
         assert part in text
-    assert page.children[-3].value == "explore"
+    assert next(c for c in page.children if type(c).__name__ == "Tabs").value == "explore"

@@ -179,8 +179,20 @@ def _format_fit(r: dict) -> str:
 # ------------------------------------------------------------------ forecast
 
 
+def _points_from_csv(path: str) -> tuple[np.ndarray, np.ndarray]:
+    from dashboard import forms
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"--csv: cannot read {path}: {exc.strerror if isinstance(exc, OSError) else 'not UTF-8 text'}") \
+            from None
+    rows = forms.points_from_lines(text.splitlines(), Path(path).name)
+    return forms.rows_to_points(rows)
+
+
 def _forecast(args) -> int:
-    n, k = pyc_fit.parse_points(args.points)
+    n, k = _points_from_csv(args.csv) if args.csv else pyc_fit.parse_points(args.points)
     at = np.array([_number(v, "--at") for v in args.at])
     if args.holdout is None:
         holdout = 1 if n.size >= 3 else 0
@@ -275,8 +287,10 @@ def add_parser(sub) -> None:
     f.set_defaults(func=_fit)
 
     fc = psub.add_parser("forecast", help="extrapolate measured correctness (PYC-MB, ENT, EXP, POL)")
-    fc.add_argument("--points", required=True, help='measurements "n:kappa,n:kappa,...", '
-                                                    'e.g. "100:0.99,1000:0.80"')
+    given = fc.add_mutually_exclusive_group(required=True)
+    given.add_argument("--points", help='measurements "n:kappa,n:kappa,...", e.g. "100:0.99,1000:0.80"')
+    given.add_argument("--csv", metavar="FILE", help="measurements from a CSV file with columns n,kappa "
+                                                     "(up to 10,000; the web page fits at most 1,000)")
     fc.add_argument("--at", required=True, action="append", metavar="N",
                     help="gallery size to forecast (repeatable)")
     fc.add_argument("--holdout", default=None,

@@ -28,7 +28,6 @@ from __future__ import annotations
 import itertools
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr
 
+from . import memo
 from .body_v2 import (  # noqa: F401 - re-exported: the v2 pieces are part of this module's interface
     COVERAGE,
     DEFAULT_MODEL,
@@ -80,6 +80,11 @@ PROFILE_SDS: float = 4.0
 _EPS = 1e-9
 #: Guards the small LRU caches on models: a Dash server may call from several threads.
 _LOCK = threading.RLock()
+#: Every model's memoised values (joints, grids, fraction arrays …) in one byte-bounded memo (the process's
+#: budget, memo.set_budget), and the variants of each data set's home model (other study ranges, body models).
+_MODEL_MEMO = memo.OwnedMemo(50_000, name="dashboard.core.body_model.model_memo")
+_FAMILY = memo.Memo(4096, name="dashboard.core.body_model.variants",
+                    sizeof=lambda m: int(m.counts.nbytes + m.body_weights.nbytes + m.nearest_body.nbytes) + 4096)
 
 
 # --------------------------------------------------------------------------- ages
@@ -393,7 +398,7 @@ def interval_probability(mean, sd, lo, hi) -> np.ndarray:
     return np.maximum(p, 0.0)
 
 
-@lru_cache(maxsize=256)
+@memo.lru(256, name="dashboard.core.body_model:_band_matrix_cached")
 def _band_matrix_cached(means: tuple, sds: tuple, start: float, width: float, n: int, edges: tuple | None = None) -> np.ndarray:
     edges = start + width * np.arange(n + 1) if edges is None else np.asarray(edges, float)
     m = np.asarray(means)[:, None]
@@ -572,8 +577,8 @@ class CountryModel(BandProbabilities):
     height_shift: np.ndarray | None = None  # v2: cm added per body group (NCD-RisC cohort shift)
     height_shift_note: str = ""  # … and what the interface says about it
     self_report_correction: bool = False  # v2 option: self-reported statistics corrected to measured
-    _cache: dict = field(default_factory=dict, repr=False)
-    _family: dict = field(default_factory=dict, repr=False)  # (study range, model, correction) → model, shared
+    _family: dict = field(default_factory=dict, repr=False)  # {"home": the model load_country_model keeps}, shared
+    __memo_shared__ = True  # memo.nbytes counts a model where it is kept (_FAMILY), not in values referring to it
 
     # ---- construction
 
@@ -711,11 +716,10 @@ class CountryModel(BandProbabilities):
     def _variant(self, study: tuple[float, float], model: str, self_report: bool) -> CountryModel:
         key = (study, model, bool(self_report))
         with _LOCK:
-            if not self._family:
-                self._family[(self.study, self.body_model, self.self_report_correction)] = self
-            if key not in self._family:
-                self._family[key] = self._restricted(study, model, self_report)
-            return self._family[key]
+            home = self._family.setdefault("home", self)
+        if key == (home.study, home.body_model, bool(home.self_report_correction)):
+            return home
+        return _FAMILY.get((home, key), lambda: home._restricted(study, model, self_report))
 
     def with_study(self, study: Sequence[float]) -> CountryModel:
         """The same data set restricted to another study range (memoised; same body model)."""
@@ -797,33 +801,20 @@ class CountryModel(BandProbabilities):
         )
 
     def _memo(self, key, make):
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
+        return _MODEL_MEMO.get((self, key), make)
 
     def memo(self, key, make):
-        """Public memo API (nobody reaches into ``_cache``): the value memoised under ``key``, made by ``make()`` once (a raising make stores nothing)."""
+        """Public memo API: the value memoised under ``key``, made by ``make()`` (a raising make stores nothing);
+        in the byte-bounded model memo, so an old value may be forgotten and made again."""
         return self._memo(("memo", key), make)
 
     def memo_lru(self, bucket: str, key, make, maxsize: int):
         """A bounded memo on this model: the ``maxsize`` most recently used values of ``bucket`` (thread-safe)."""
-        with _LOCK:
-            memo = self._cache.setdefault(("lru", bucket), OrderedDict())
-            if key in memo:
-                memo.move_to_end(key)
-                return memo[key]
-        value = make()
-        with _LOCK:
-            memo[key] = value
-            while len(memo) > maxsize:
-                memo.popitem(last=False)
-        return value
+        return _MODEL_MEMO.lru_for(self, bucket, key, make, maxsize)
 
     def forget(self, bucket: str | None = None) -> None:
         """Drop this model's memos: one bucket (``"joints"``, an LRU bucket's name) or, without one, all."""
-        with _LOCK:
-            for key in ([*self._cache] if bucket is None else [bucket, ("lru", bucket)]):
-                self._cache.pop(key, None)
+        _MODEL_MEMO.forget(self, bucket)
 
     def district_lookup(self) -> dict:
         """``{"id": {district id: index}, "name": {casefolded name: [indices]}}`` (memoised)."""

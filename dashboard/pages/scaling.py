@@ -6,7 +6,19 @@ message in the page, and an unexpected error logs only its class.
 from __future__ import annotations
 
 import dash
-from dash import Input, Output, Patch, State, callback, clientside_callback, ctx, dcc, html, no_update
+from dash import (
+    ClientsideFunction,
+    Input,
+    Output,
+    Patch,
+    State,
+    callback,
+    clientside_callback,
+    ctx,
+    dcc,
+    html,
+    no_update,
+)
 from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
@@ -14,16 +26,14 @@ from dashboard import forms
 from dashboard.components import apology, error_box
 from dashboard.core.errors import InputError
 from dashboard.views.scaling import (
-    GAMMA_SLIDER,
-    H_SLIDER,
     ID,
     LOG,
-    _sync,
+    census_query,
     census_section,
-    cursor_target,
+    client_config,
     explore_section,
+    forecast_query,
     forecast_section,
-    link_query,
     points_from_source,
     render_census,
     render_cursor,
@@ -49,6 +59,9 @@ def layout(**query):
             dcc.Tab(forecast_section(link.rows, link.holdout), label="Forecast a technique", value="forecast"),
         ]),
         dcc.Store(id=ID["query"]),
+        dcc.Store(id=ID["config"], data=client_config()),
+        dcc.Store(id=ID["census-query"]),
+        dcc.Store(id=ID["forecast-query"]),
         html.Div(id=ID["url-sync"], hidden=True),
     ], className="scaling-page")
 
@@ -58,28 +71,27 @@ def _failed(where: str, exc: Exception) -> html.Div:
                    "scaling page: %s in %s", type(exc).__name__, where)
 
 
-@callback(Output(ID["h-slider"], "value"), Output(ID["h-input"], "value"),
-          Input(ID["h-slider"], "value"), Input(ID["h-input"], "value"), prevent_initial_call=True)
-def sync_h(slider, value):
-    """Slider and number box show the same h (the box also takes values beyond the slider)."""
-    return _sync(ctx.triggered_id, ID["h-slider"], slider, value, *H_SLIDER)
+# Interface synchronisation runs in the browser (assets/scaling.js): no request per slider move.
+# Slider and number box show the same h / γ (the box also takes values beyond the slider).
+for _slider, _box in (("h-slider", "h-input"), ("gamma-slider", "gamma-input")):
+    clientside_callback(
+        ClientsideFunction(namespace="anonset", function_name="scalingSync"),
+        Output(ID[_slider], "value"), Output(ID[_box], "value"),
+        Input(ID[_slider], "value"), Input(ID[_box], "value"),
+        State(ID[_slider], "min"), State(ID[_slider], "max"),
+        prevent_initial_call=True,
+    )
 
-
-@callback(Output(ID["gamma-slider"], "value"), Output(ID["gamma-input"], "value"),
-          Input(ID["gamma-slider"], "value"), Input(ID["gamma-input"], "value"), prevent_initial_call=True)
-def sync_gamma(slider, value):
-    return _sync(ctx.triggered_id, ID["gamma-slider"], slider, value, *GAMMA_SLIDER)
-
-
-@callback(Output(ID["cursor-slider"], "value"), Output(ID["cursor-input"], "value"),
-          Input(ID["cursor-slider"], "value"), Input(ID["cursor-input"], "value"),
-          Input(ID["preset-10k"], "n_clicks"), Input(ID["preset-1m"], "n_clicks"),
-          Input(ID["preset-earth"], "n_clicks"), Input(ID["preset-country"], "value"),
-          prevent_initial_call=True)
-def sync_cursor(log_n, n, _a, _b, _c, country):
-    """The cursor's slider (log n), its number box and the presets move together."""
-    slider, value = cursor_target(ctx.triggered_id, log_n, n, country)
-    return (no_update if slider is None else slider), (no_update if value is None else value)
+# The cursor's slider (log n), its number box and the presets move together.
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="scalingCursor"),
+    Output(ID["cursor-slider"], "value"), Output(ID["cursor-input"], "value"),
+    Input(ID["cursor-slider"], "value"), Input(ID["cursor-input"], "value"),
+    Input(ID["preset-10k"], "n_clicks"), Input(ID["preset-1m"], "n_clicks"),
+    Input(ID["preset-earth"], "n_clicks"), Input(ID["preset-country"], "value"),
+    State(ID["config"], "data"),
+    prevent_initial_call=True,
+)
 
 
 @callback(
@@ -155,6 +167,7 @@ CENSUS_OUTPUTS = ("c-message", "c-sentence", "c-summary", "c-graph", "c-table", 
 
 @callback(
     *[Output(ID[key], "figure" if key == "c-graph" else "children") for key in CENSUS_OUTPUTS],
+    Output(ID["census-query"], "data"),
     Input(ID["tabs"], "value"),
     Input(ID["c-country"], "value"),
     Input(ID["c-sex"], "value"),
@@ -169,14 +182,15 @@ def on_census(view, country, sexes, ages, body, hw, ww, aux, users):
     """Partition → fit → exact and PYC κ; only while the census view is shown."""
     if view != "census":
         raise PreventUpdate
-    rest = [no_update] * (len(CENSUS_OUTPUTS) - 1)
+    rest = [no_update] * len(CENSUS_OUTPUTS)
     try:
         out = render_census(country, sexes, ages, body, hw, ww, aux, users)
+        query = census_query(country, sexes, ages, body, hw, ww, aux, users)
     except InputError as exc:
         return (error_box(str(exc)), *rest)
     except Exception as exc:  # noqa: BLE001
         return (_failed("on_census", exc), *rest)
-    return (None, *[out[key] for key in CENSUS_OUTPUTS[1:]])
+    return (None, *[out[key] for key in CENSUS_OUTPUTS[1:]], query)
 
 
 # --------------------------------------------------------------------------- callbacks: forecast
@@ -211,6 +225,7 @@ FORECAST_OUTPUTS = ("f-message", "f-graph", "f-models", "f-band", "f-formulas", 
 
 @callback(
     *[Output(ID[key], "figure" if key == "f-graph" else "children") for key in FORECAST_OUTPUTS],
+    Output(ID["forecast-query"], "data"),
     Input(ID["tabs"], "value"),
     Input(ID["f-table"], "data"),
     Input(ID["f-holdout"], "value"),
@@ -219,39 +234,31 @@ def on_forecast(view, rows, holdout):
     """Fit the four models and extrapolate; only while the forecast view is shown."""
     if view != "forecast":
         raise PreventUpdate
-    rest = [no_update] * (len(FORECAST_OUTPUTS) - 1)
+    rest = [no_update] * len(FORECAST_OUTPUTS)
     try:
         out = render_forecast(rows, holdout)
+        query = forecast_query(rows, holdout)
     except InputError as exc:
         return (error_box(str(exc)), *rest)
     except Exception as exc:  # noqa: BLE001
         return (_failed("on_forecast", exc), *rest)
-    return (None, *[out[key] for key in FORECAST_OUTPUTS[1:]])
+    return (None, *[out[key] for key in FORECAST_OUTPUTS[1:]], query)
 
 
 # --------------------------------------------------------------------------- the link
 
 
-@callback(
+# The address bar's query for the current view: the explore view's four numbers are checked in the
+# browser; the census and forecast views' parts come from their callbacks above (which parse them anyway).
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="scalingQuery"),
     Output(ID["query"], "data"),
     Input(ID["tabs"], "value"),
     Input(ID["h-input"], "value"), Input(ID["gamma-input"], "value"), Input(ID["k"], "value"),
     Input(ID["cursor-input"], "value"),
-    Input(ID["c-country"], "value"), Input(ID["c-sex"], "value"), Input(ID["c-ages"], "value"),
-    Input(ID["c-body"], "value"), Input(ID["c-height-width"], "value"), Input(ID["c-weight-width"], "value"),
-    Input(ID["c-aux"], "value"), Input(ID["c-users"], "value"),
-    Input(ID["f-table"], "data"), Input(ID["f-holdout"], "value"),
+    Input(ID["census-query"], "data"), Input(ID["forecast-query"], "data"),
+    State(ID["config"], "data"),
 )
-def on_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, ww, aux, users, rows, holdout):
-    """The address bar's query for the current view (only settings that parse)."""
-    try:
-        return link_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, ww, aux, users, rows,
-                          holdout)
-    except InputError:
-        raise PreventUpdate from None
-    except Exception as exc:  # noqa: BLE001
-        LOG.error("scaling page: %s in on_query", type(exc).__name__)
-        raise PreventUpdate from None
 
 
 clientside_callback(

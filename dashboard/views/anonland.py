@@ -10,7 +10,7 @@ once per process).  A smaller AnonLand can be rerun in the background:
   server-side cache (:mod:`dashboard.cache`), so the poll may reach any gunicorn worker.
 
 Reruns are capped (:data:`MAX_PEOPLE`, :data:`MAX_CITIZENS_PER_CLASS`, at most
-:data:`dashboard.jobs.MAX_RUNNING` at once per worker); at the cap a run takes about a second.
+:data:`dashboard.jobs.MAX_RUNNING` at once per server, across its workers); at the cap a run takes about a second.
 
 This module holds what the page computes or draws without a callback; the layout and the
 callbacks are in :mod:`dashboard.pages.anonland`.
@@ -23,7 +23,7 @@ from typing import NamedTuple
 import pandas as pd
 from dash import dcc, html, no_update
 
-from dashboard import forms, ids
+from dashboard import forms, ids, limits
 from dashboard.components import card, field, kv_table, table
 from dashboard.core import anonland as core
 from dashboard.core import memo
@@ -113,15 +113,17 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
             if size < 1:
                 raise InputError(f"Scale: at {f:g} a {c.name} of {c.size:,} people would be empty")
         classes.append(core.DistrictClass(c.name, int(size), c.number))
-    population = sum(c.size * c.number for c in classes)
-    if population > MAX_PEOPLE:
-        raise InputError(f"This AnonLand would have {population:,} people; reruns are limited to {MAX_PEOPLE:,}. "
-                         "Choose a smaller scale or smaller districts.")
     eps = _number(epsilon, "ε (privacy parameter)", 0, EPSILON_MAX, lo_open=True)
     hw = _number(height_width, "Height band (cm)", *WIDTH_RANGE)
     ww = _number(weight_width, "Weight band (kg)", *WIDTH_RANGE)
     k = _number(citizens, "Test citizens per class", 1, MAX_CITIZENS_PER_CLASS, whole=True)
     s = _number(seed, "Seed", 0, SEED_MAX, whole=True)
+    population = sum(c.size * c.number for c in classes)
+    if population > MAX_PEOPLE:
+        cmd = limits.anonland_command(1, eps, hw, ww, k, s)  # only custom sizes get here (any scale ≤ 0.1 fits)
+        raise limits.CostError(f"This AnonLand would have {population:,} people; reruns are limited to "
+                               f"{MAX_PEOPLE:,} people on the page. Choose a smaller scale or smaller districts, "
+                               f"or run the full AnonLand (no limit) on your own machine with: {cmd}")
     return core.AnonLandConfig(classes=tuple(classes), epsilon=eps, height_width=hw, weight_width=ww,
                                citizens_per_class=k, seed=s)
 

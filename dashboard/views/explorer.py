@@ -24,7 +24,7 @@ import numpy as np
 from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
-from dashboard import forms, ids
+from dashboard import forms, ids, limits
 from dashboard.components import apology, card, error_box, field
 from dashboard.core import age_grain, catalog, memo
 from dashboard.core import aggregates as ag
@@ -140,6 +140,13 @@ def scenario_from_link(query: Mapping) -> LinkState:
         else:
             good[key] = q[key]
     scenario = Scenario.from_query(good)
+    try:
+        limits.check_scenario(scenario, what="The link's scenario")
+    except limits.CostError as exc:
+        notices.append(_clip(f"{exc}. Showing the first data set at the default bands instead.", 600))
+        default = Scenario()
+        scenario = scenario.replace(countries=scenario.countries[:1], height_width=default.height_width,
+                                    weight_width=default.weight_width)
     district = None
     if q.get("district"):
         model = load_country_model(scenario.countries[0])
@@ -214,14 +221,18 @@ def scenario_from_form(countries, sexes, ages, body, height_width, weight_width,
     q["k"] = repr(kval)
     q["stat"] = stat or "person_mean"
     q["model"] = str(model or "v2")
-    return Scenario.from_query(q)
+    s = Scenario.from_query(q)
+    limits.check_scenario(s)
+    return s
 
 
 def scenario_from_store(query) -> Scenario:
-    """The scenario a store holds (it was validated when written; checked again, it costs nothing)."""
+    """The scenario a store holds (it was validated when written; checked again, it costs next to nothing)."""
     if not isinstance(query, Mapping) or not query.get("country"):
         raise InputError("no scenario yet")
-    return Scenario.from_query(query)
+    s = Scenario.from_query(query)
+    limits.check_scenario(s)  # a store is written by the form, which checks the same; a forged one is refused
+    return s
 
 
 def profile_sig(query: Mapping) -> str:

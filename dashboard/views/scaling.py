@@ -28,7 +28,7 @@ from dash import dash_table, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
-from dashboard import forms, ids
+from dashboard import forms, ids, limits
 from dashboard.components import card, chart_reading, command_block, field
 from dashboard.core import aggregates, catalog, memo, pyc, pyc_fit
 from dashboard.core import census_partition as cp
@@ -61,7 +61,7 @@ CURSOR_PRESETS = {"10k": 1e4, "1m": 1e6, "earth": WORLD}
 DEFAULT_APP_USERS = 10_000
 # forecast
 UPLOAD_REFUSED_BYTES = 20_000_000
-MAX_POINTS = forms.MAX_POINTS
+MAX_POINTS = limits.MAX_FORECAST_POINTS  # the page's limit (the CLI fits up to forms.MAX_POINTS)
 MAX_POINTS_IN_LINK = 50
 MAX_POINTS_IN_COMMAND = 200
 HOLDOUT_CHOICES = (0, 1, 2, 3)
@@ -74,7 +74,7 @@ def _id(name: str) -> str:
 
 
 ID = {name: _id(name) for name in (
-    "tabs", "notices", "query", "url-sync",
+    "tabs", "notices", "query", "url-sync", "config", "census-query", "forecast-query",
     # explore
     "h-slider", "h-input", "gamma-slider", "gamma-input", "k", "cursor-slider", "cursor-input",
     "preset-10k", "preset-1m", "preset-earth", "preset-country", "law-graph", "law-message", "readouts",
@@ -238,7 +238,9 @@ def census_scenario(country, sexes, ages, body, height_width, weight_width, aux,
         q["aux"] = ";".join(aux)
     if k is not None:
         q["k"] = str(k)
-    return Scenario.from_query(q)
+    s = Scenario.from_query(q)
+    limits.check_scenario(s, cp.to_cli(s), what="This census view")
+    return s
 
 
 def parse_users(value) -> float:
@@ -716,6 +718,29 @@ def link_query(view, h_bits, gamma, k, cursor, country, sexes, ages, body, hw, w
     return page_query(view, explore, census, forecast)
 
 
+def census_query(country, sexes, ages, body, hw, ww, aux, users) -> str:
+    """The census view's ``?…`` (InputError when a setting does not parse); the browser puts it in the address bar."""
+    return link_query("census", None, None, None, None, country, sexes, ages, body, hw, ww, aux, users, None, None)
+
+
+def forecast_query(rows, holdout) -> str:
+    """The forecast view's ``?…`` (InputError when the points do not parse)."""
+    return link_query("forecast", None, None, None, None, None, None, None, None, None, None, None, None, rows,
+                      holdout)
+
+
+def client_config() -> dict:
+    """What the page's clientside callbacks (assets/scaling.js) check and use: the limits of the explore
+    view's numbers, the cursor presets and each data set's population (the country preset)."""
+    pops = {}
+    for option in country_preset_options():
+        pop = country_population(option["value"])
+        if pop:
+            pops[option["value"]] = pop
+    return {"h": list(H_LIMITS), "gamma": list(GAMMA_LIMITS), "k": [2, max(K_CHOICES)], "n": [1, WORLD],
+            "presets": dict(CURSOR_PRESETS), "populations": pops}
+
+
 class LinkSettings(NamedTuple):
     """What a link asks every view to show, repaired (bad values are reported in ``notices``)."""
 
@@ -827,7 +852,7 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
     if trigger == ID["f-add"]:
         rows = list(rows or [])
         if len(rows) >= MAX_POINTS:
-            raise InputError(f"At most {MAX_POINTS:,} measurements are accepted")
+            limits.check_points(len(rows) + 1)
         return rows + [{"n": None, "kappa": None}], None
     if trigger == ID["f-example"]:
         return _example_rows(), None
@@ -835,9 +860,11 @@ def points_from_source(trigger, contents, filename, pasted, rows) -> tuple[list[
         return [{"n": None, "kappa": None}, {"n": None, "kappa": None}], None
     if trigger == ID["f-use-paste"]:
         new = forms.parse_points_text(pasted)
+        limits.check_points(len(new), "The pasted text")
         return new, html.Div(f"{len(new):,} points from the pasted text.", className="field-help")
     if trigger == ID["f-upload"]:
         new = forms.parse_csv(contents, filename)
+        limits.check_points(len(new), "The file")
         return new, html.Div(f"{len(new):,} points from {str(filename or 'the file')[:80]}.", className="field-help")
     raise PreventUpdate
 
@@ -852,6 +879,8 @@ def render_forecast(rows, holdout) -> dict:
     band takes ~0.3 s; the example is every visitor's first answer) and shared between
     requests: treat the answer as read-only.
     """
+    if isinstance(rows, list):
+        limits.check_points(len(rows))
     n, k = forms.rows_to_points(rows)
     hold = parse_holdout(holdout, n.size)
     key = (np.asarray(n, dtype=float).tobytes(), np.asarray(k, dtype=float).tobytes(), hold)

@@ -1,0 +1,152 @@
+"""The cost model of one request: what a page computes while a person waits, and where it stops.
+
+A worker serves many people; one request must not hold it (or the machine's memory) for
+seconds.  Every view that computes on a person's request checks its cost here *before*
+computing, and a request beyond a limit is refused with a message that says the limit and
+how to get the answer anyway — the exact ``anonset`` command, which has no such limit.
+
+=============================  =======================================  ======================
+limit                          what it bounds                            value
+=============================  =======================================  ======================
+:data:`MAX_DATASETS`           data sets one scenario compares           12
+:data:`MAX_BAND_CELLS`         Σ over data sets of age groups × height   2,000,000
+                               bands × weight bands (the joint grids a
+                               scenario builds; ~1 s of one core)
+:data:`MAX_DISTRICT_CELLS`     districts × age groups × height bands ×   500 million
+                               weight bands of the *first* data set (its
+                               map, district table, census view)
+:data:`MAX_FORECAST_POINTS`    measurements one forecast fits            1,000
+AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,000 / 400 per
+                               running at once *per server*              class / 2
+:data:`CALLBACK_BUDGET_S`      a callback slower than this is logged     2 s
+=============================  =======================================  ======================
+
+The band-cell count is the measured driver of a scenario's cost (joint band probabilities
+and profile cells per sex × age group).  Measured on this project's shared 2-core machine
+under heavy load (so several times slower than a quiet core): a million cells took 1.3 s
+with the paper's body model and 2.5–4 s with the v2 model (bivariate normal rectangles);
+a quiet core is 3–5 times faster.  The limit allows e.g. three data sets at 1 cm × 1 kg,
+twelve at 2 cm × 2 kg or every data set at
+5 cm × 5 kg.  Views over every district of one data set (the explorer's map and district
+table, the scaling page's census partition) also scale with the districts: US counties at
+1 cm × 1 kg (3.3 billion district cells) took 5 s, Germany's 400 districts (0.2 billion) 1 s,
+so the first data set of a scenario is held to :data:`MAX_DISTRICT_CELLS` (US at 5 cm × 5 kg,
+Germany at 1 cm × 1 kg).  Cached answers cost nothing, but the limit does not depend on the cache: the
+same request is always allowed or always refused.
+
+New pages: estimate with :func:`scenario_cells` (or a cost of your own), refuse with
+:class:`CostError` (an :class:`~dashboard.core.errors.InputError`, so the page shows its
+message like any other input problem).
+"""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from dashboard.core.body_model import load_country_model
+from dashboard.core.errors import InputError
+
+#: Data sets one scenario may compare (the explorer's curves; each data set is one more bound grid).
+MAX_DATASETS = 12
+#: Σ over the scenario's data sets of (age groups × height bands × weight bands).
+MAX_BAND_CELLS = 2_000_000
+#: Districts × age groups × height bands × weight bands of a scenario's first data set (map, census view).
+MAX_DISTRICT_CELLS = 500_000_000
+#: Measurements one forecast on the page may fit (the CLI takes up to pyc_fit.MAX_POINTS).
+MAX_FORECAST_POINTS = 1_000
+#: A callback that takes longer than this is logged (class and outputs only) as over its budget.
+CALLBACK_BUDGET_S = 2.0
+
+
+class CostError(InputError):
+    """A request beyond a cost limit; the message says the limit and the command that has none."""
+
+
+def _millions(x: float) -> str:
+    return f"{x / 1e6:.1f}".rstrip("0").rstrip(".") + " million"
+
+
+def band_cells(code: str, ages: Sequence[float], height_width: float, weight_width: float) -> int:
+    """Age groups × height bands × weight bands of one data set's joint grid (cheap: grids are memoised)."""
+    model = load_country_model(code, tuple(ages))
+    n_age = model.counts.shape[2]
+    return int(n_age * model.grid("height", height_width).n * model.grid("weight", weight_width).n)
+
+
+def district_cells(code: str, ages: Sequence[float], height_width: float, weight_width: float,
+                   include_body: bool = True) -> int:
+    """Districts × age groups (× height bands × weight bands with body measurements) of one data set."""
+    model = load_country_model(code, tuple(ages))
+    n_d, _, n_age = model.counts.shape
+    if not include_body:
+        return int(n_d * n_age)
+    return int(n_d * band_cells(code, ages, height_width, weight_width))
+
+
+def scenario_cells(scenario) -> int:
+    """The band cells a scenario builds over all its data sets (0 without height × weight)."""
+    if not scenario.include_body:
+        return 0
+    return sum(band_cells(code, scenario.ages, scenario.height_width, scenario.weight_width)
+               for code in scenario.countries)
+
+
+def check_scenario(scenario, command: str | None = None, *, what: str = "This scenario") -> None:
+    """Refuse (CostError) a scenario beyond :data:`MAX_DATASETS` or :data:`MAX_BAND_CELLS`.
+
+    ``command`` is the ``anonset`` command that computes the same without a limit
+    (default: the scenario's ``anonset cdf`` command).
+    """
+    cmd = command or scenario.to_cli("cdf")
+    n = len(scenario.countries)
+    if n > MAX_DATASETS:
+        raise CostError(f"{what} compares {n} data sets; the page compares at most {MAX_DATASETS} at once. "
+                        f"Choose fewer, or compute them all with: {cmd}")
+    first = scenario.countries[0]
+    per_district = district_cells(first, scenario.ages, scenario.height_width, scenario.weight_width,
+                                  scenario.include_body)
+    if per_district > MAX_DISTRICT_CELLS:
+        hw, ww = scenario.height_width, scenario.weight_width
+        raise CostError(
+            f"{what}: {first} at {hw:g} cm × {ww:g} kg has {per_district / 1e9:.1f} billion district × age × "
+            f"height × weight cells; the page computes at most {MAX_DISTRICT_CELLS / 1e9:g} billion for one data set's "
+            f"districts (e.g. Germany at 1 cm × 1 kg, the US counties at 5 cm × 5 kg). Choose wider bands, or "
+            f"compute it with: {command or scenario.replace(countries=(first,)).to_cli('districts')}")
+    cells = scenario_cells(scenario)
+    if cells > MAX_BAND_CELLS:
+        hw, ww = scenario.height_width, scenario.weight_width
+        raise CostError(
+            f"{what} needs {_millions(cells)} height × weight cells ({n} data set{'s' if n != 1 else ''} at "
+            f"{hw:g} cm × {ww:g} kg); the page computes at most {_millions(MAX_BAND_CELLS)} per request "
+            f"(e.g. 3 data sets at 1 cm × 1 kg, 12 at 2 cm × 2 kg, or every data set at 5 cm × 5 kg). Choose wider "
+            f"bands or fewer "
+            f"data sets, or compute it with: {cmd}")
+
+
+def check_points(n_points: int, what: str = "The forecast") -> None:
+    """Refuse a forecast of more than :data:`MAX_FORECAST_POINTS` measurements (the CLI fits up to 10,000)."""
+    if n_points > MAX_FORECAST_POINTS:
+        raise CostError(f"{what} has {n_points:,} measurements; the page fits at most {MAX_FORECAST_POINTS:,}. "
+                        "Fit them all with: anonset pyc forecast --csv points.csv --at 1e9 "
+                        "(a CSV with columns n,kappa)")
+
+
+def anonland_command(scale: float, epsilon: float, height_width: float, weight_width: float,
+                     citizens_per_class: int, seed: int) -> str:
+    """The ``anonset anonland`` command for a rerun's parameters (the CLI runs any size)."""
+    args = ["anonset", "anonland", "--scale", f"{scale:g}", "--epsilon", f"{epsilon:g}",
+            "--height-width", f"{height_width:g}", "--weight-width", f"{weight_width:g}",
+            "--test-citizens", str(int(citizens_per_class) * 5), "--seed", str(int(seed))]
+    return shlex.join(args)
+
+
+def limits_table() -> list[dict]:
+    """The limits as rows (for the README, the about page or ``anonset`` output)."""
+    return [
+        {"limit": "data sets per scenario", "value": MAX_DATASETS},
+        {"limit": "height × weight cells per request", "value": MAX_BAND_CELLS},
+        {"limit": "district cells of the first data set", "value": MAX_DISTRICT_CELLS},
+        {"limit": "measurements per forecast", "value": MAX_FORECAST_POINTS},
+        {"limit": "callback time budget (s)", "value": CALLBACK_BUDGET_S},
+    ]
+
