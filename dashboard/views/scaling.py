@@ -521,10 +521,7 @@ def explore_section(h_bits, gamma, k, cursor):
     results = html.Section([
         html.Div(id=ID["law-message"], role="alert"),
         html.Div(id=ID["readouts"], className="cards readouts", **{"aria-live": "polite"}),
-        chart_reading("How the risk grows with the size of the gallery: left to right the number of records n (log "
-                      "scale), up the share of records; the blue line is the chance exact matching picks the right "
-                      "person, the dashed one the share that are unique, the dotted one the share in sets smaller "
-                      "than k."),
+        chart_reading(figs.READING["law"]),
         dcc.Graph(id=ID["law-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
         cursor_box,
         html.H2("Reproduce this"),
@@ -577,9 +574,7 @@ def census_section(scenario: Scenario, code: str, users: float):
         dcc.Loading(html.Div([
             html.P(id=ID["c-sentence"], className="verdict"),
             html.Div(id=ID["c-summary"], className="cards"),
-            chart_reading("The thick line is the correctness computed exactly from the country's own anonymity "
-                          "sets (up to its population), the dashed one the scaling law fitted to them, carried on "
-                          "to the world's population: where the two lines agree, the law describes this census."),
+            chart_reading(figs.READING["census"]),
             dcc.Graph(id=ID["c-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["c-table"]),
             html.Ul(id=ID["c-notes"], className="notes"),
@@ -640,9 +635,7 @@ def forecast_section(rows: list[dict], holdout: int):
     results = html.Section([
         html.Div(id=ID["f-message"], role="alert"),
         dcc.Loading(html.Div([
-            chart_reading("Dots are the correctness you measured at small n; each line is a model fitted to them "
-                          "and extended to larger n (right of the dotted line is extrapolation). The shaded band is "
-                          "PYC-MB's uncertainty; hollow diamonds are held-out points the models did not see."),
+            chart_reading(figs.READING["forecast"]),
             dcc.Graph(id=ID["f-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["f-models"], className="table-wrap"),
             html.P(id=ID["f-band"], className="field-help"),
