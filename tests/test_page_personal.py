@@ -60,11 +60,15 @@ def test_core_keeps_no_memo_of_answers():
     p = Profile.build("DE", "11000", "female", "40-45", 163.7, 5, 71.9, 5,
                       aux=("de_wearables", user_fraction("secret hobby", 12.5)))
     profile_report(model, p, users=1234)
-    dump = repr(model._cache)
+    from dashboard.core.body_model import _MODEL_MEMO
+
+    # the model's memos live in the byte-budgeted model memo, keyed (model, key)
+    mine = {k[1]: v for k, v in list(_MODEL_MEMO._data.items()) if k[0] is model}
+    dump = repr(mine)
     assert "secret hobby" not in dump and "Profile(" not in dump and "163.7" not in dump and "160.0, 165.0" not in dump
     from dashboard.core.cas import Profile as P
 
-    for key, value in model._cache.items():
+    for key, value in mine.items():
         assert not (isinstance(key, tuple) and key[:2] in (("lru", "resolved"), ("lru", "aux"))), key
         if isinstance(value, dict):
             assert not any(isinstance(k, P) for k in value), key
