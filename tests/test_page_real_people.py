@@ -19,8 +19,7 @@ def test_render_matches_the_validation():
     assert len(out["divergence"]["data"]) == 2
 
 
-def test_layout_accepts_unknown_queries():
-    from dashboard.pages import real_people as P
-
+def test_layout_accepts_unknown_queries(dash_page):
+    P = dash_page("real_people")  # the module Dash loaded (importing dashboard.pages.* would register it twice)
     page = str(P.layout(foo="bar"))
     assert "Real people" in page and "What the numbers mean" in page
