@@ -13,7 +13,7 @@ import dash
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from . import cache as cache_module
-from . import ids
+from . import ids, tables_route
 from . import server as server_module
 from . import settings as settings_module
 from .core import memo
@@ -64,6 +64,7 @@ app.index_string = """<!DOCTYPE html>
 
 cache_module.init_app(server, SETTINGS)
 server_module.install(app, SETTINGS)
+tables_route.install(server)  # the personal page's public tables (issue 15)
 
 
 # --------------------------------------------------------------------------- layout
@@ -102,7 +103,8 @@ app.layout = html.Div(
         html.Main(dash.page_container, id="main", className="page"),
         html.Footer(
             [
-                "AnonSet estimates anonymity sets from public statistics; nothing you type is stored or sent anywhere. ",
+                "AnonSet estimates anonymity sets from public statistics. Your answers on the personal page stay in "
+                "your browser; other pages send their settings to this server only, which keeps none of them. ",
                 dcc.Link("Sources and licences", href="/about"),
             ],
             className="footer",

@@ -25,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# typed into the personal page's callbacks below; must never reach a cache, a log or a file
+# typed answers (the personal page keeps them in the browser); must never reach a cache, a log or a file
 SECRET_HEIGHT, SECRET_WEIGHT, SECRET_FACT = 181.37, 77.73, "uses-secret-app-4711"
 
 
@@ -47,20 +47,21 @@ def _pages():
 
 
 def _personal_body(**overrides):
-    """A realistic personal-page profile request (from /_dash-dependencies, via the load test's helper)."""
+    """The personal page's only server request: its country callback (issue 15: the answers are handled in the
+    browser and have no server callback to go to; tests/test_page_personal.py checks the callback map).  The
+    secrets below are in the renderer's state but, as in the browser, not in the request."""
     from dash_protocol import callback_body
 
     from dashboard.app import app
 
     app.server.test_client().get("/")  # Dash moves the pages' callbacks into the app on its first request
     deps = app._callback_list
-    dep = next(d for d in deps if d["output"].startswith("..me-message.children"))
-    values = {"me-country": "DE", "me-district": "11000", "me-sex": "male", "me-ages": ["40–45"],
-              "me-units": "metric", "me-height-cm": SECRET_HEIGHT, "me-weight-kg": SECRET_WEIGHT,
-              "me-height-width": 5, "me-weight-width": 5, "me-aux": [], "me-aux-name": SECRET_FACT,
-              "me-aux-percent": 12, "me-users": 10000, "me-k": [2, 5, 10], **overrides}
+    dep = next(d for d in deps if d["output"].startswith("..me-district.options"))
+    assert not dep.get("clientside_function")
+    values = {"me-country": "DE", "me-height-cm": SECRET_HEIGHT, "me-weight-kg": SECRET_WEIGHT,
+              "me-aux-name": SECRET_FACT, **overrides}
     state = {(k, "value"): v for k, v in values.items()}
-    return callback_body(dep, state, ["me-height-cm.value"])
+    return callback_body(dep, state, ["me-country.value"])
 
 
 # --------------------------------------------------------------------------- health, headers, errors

@@ -1,13 +1,14 @@
-"""Callbacks of the personal page, called directly (no browser): parsing, numbers, messages."""
+"""The personal page without a browser: the privacy line in the callback map, the one server callback,
+the public tables and their route, and no memo of answers in the core (issue 15)."""
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
-from dash import html
 from page_checks import checked_figure
 
-from dashboard import forms
+from dashboard import forms, ids
 from dashboard.core.errors import InputError
 from dashboard.views import personal as V
 
@@ -17,93 +18,138 @@ def personal(dash_page):
     return dash_page("personal")
 
 
-def _call(P, **kw):
-    args = dict(country="DE", district="11000", sex="female", ages=["40–45"], units="metric", h_cm=162, h_ft=None,
-                h_in=None, w_kg=72, w_lb=None, h_width=5, w_width=5, aux=[], aux_name=None, aux_percent=None,
-                users=None, ks=[10, 100])
-    args.update(kw)
-    return P.on_profile(*args.values())
+@pytest.fixture(scope="module")
+def app(personal):
+    from dashboard.app import app
+
+    with app.server.test_client() as client:  # Dash merges the pages' callbacks on the first request
+        assert client.get("/_dash-dependencies").status_code == 200
+    return app
 
 
-def test_headline_matches_the_cli(personal, capsys):
-    from dashboard.cli import main
-
-    out = _call(personal)
-    assert out[0] is None
-    assert main(["cas", "--country", "DE", "--district", "11000", "--sex", "female", "--age", "40-45",
-                 "--height", "160-165", "--weight", "70-75", "--json"]) == 0
-    cli = json.loads(capsys.readouterr().out)
-    # the person's own set (SPEC §1.7): you and about (N − 1)·p others; the CLI's expected_anonymity_set
-    assert cli["expected_anonymity_set"] == pytest.approx(1 + cli["others"]) and cli["expected_anonymity_set"] >= 1
-    assert out[1] == f"You and about {int(cli['others']):,} others share these attributes"
+# --------------------------------------------------------------------------- the privacy line
 
 
-@pytest.mark.parametrize(
-    "change, message",
-    [
-        (dict(h_cm=20), "Height (cm): 20 is outside"),
-        (dict(h_cm=400), "Height (cm): 400 is outside"),
-        (dict(h_cm="abc"), "is not a number"),
-        (dict(w_kg=float("nan")), "finite number"),
-        (dict(district="99999"), "District"),
-        (dict(country="XX"), "Country"),
-        (dict(ages=["3–6"]), "Age group(s)"),
-        (dict(sex="other"), "Sex"),
-        (dict(h_width=7), "Height band"),
-        (dict(users=-5), "Users of the app"),
-        (dict(users=2.5), "whole number"),
-        (dict(aux_percent=150), "outside the range 0–100"),
-        (dict(aux=["no_such_preset"]), "Auxiliary knowledge"),
-        (dict(units="imperial", h_ft=12), "Height (feet)"),
-    ],
-)
-def test_bad_input_gives_a_clear_message(personal, change, message):
-    out = _call(personal, **change)
-    assert isinstance(out[0], html.Div) and out[0].className == "error"
-    assert message in out[0].children
-    assert all(o is personal.no_update for o in out[1:])
+def test_no_server_callback_takes_an_answer(app):
+    """Over the whole app: no server-side callback has an answer of the personal page as input or state,
+    and none reads the address bar's fragment (where a link keeps the answers)."""
+    personal_ids = set(V.PERSONAL)
+    assert {"me-district", "me-sex", "me-ages", "me-height-cm", "me-weight-kg", "me-aux", "me-users", "me-k"} <= personal_ids
+    server = {k: v for k, v in app.callback_map.items() if v.get("callback") is not None}
+    assert server, "the callback map lists no server callbacks: the test would prove nothing"
+    for key, cb in server.items():
+        deps = cb["inputs"] + cb["state"]
+        carried = {d["id"] for d in deps if isinstance(d["id"], str)} & personal_ids
+        assert not carried, f"server callback {key[:60]} receives {carried}"
+        for d in deps:
+            assert not (d["id"] == ids.URL and d["property"] in ("hash", "href")), f"{key[:60]} reads the fragment"
+    # the personal page's own callbacks that handle answers exist, and are clientside
+    clientside = [v for v in app.callback_map.values() if v.get("callback") is None]
+    handled = {d["id"] for v in clientside for d in v["inputs"] + v["state"] if isinstance(d["id"], str)}
+    assert personal_ids - {"me-map", "me-link-text"} <= handled
+    me_server = [k for k in server if "me-" in k]
+    assert len(me_server) == 1 and [d["id"] for d in server[me_server[0]]["inputs"]] == ["me-country"]
 
 
-def test_imperial_units_give_the_same_bands(personal):
-    metric = _call(personal)[1]
-    imperial = _call(personal, units="imperial", h_cm=None, w_kg=None, h_ft=5, h_in=3.8, w_lb=158.7)[1]
-    assert metric == imperial  # 5 ft 3.8 in = 162.1 cm, 158.7 lb = 72.0 kg
+def test_core_keeps_no_memo_of_answers():
+    from census_loaders.auxiliary import user_fraction
+    from dashboard.core.body_model import load_country_model
+    from dashboard.core.cas import Profile, profile_report
+
+    model = load_country_model("DE")
+    p = Profile.build("DE", "11000", "female", "40-45", 163.7, 5, 71.9, 5,
+                      aux=("de_wearables", user_fraction("secret hobby", 12.5)))
+    profile_report(model, p, users=1234)
+    from dashboard.core.body_model import _MODEL_MEMO
+
+    # the model's memos live in the byte-budgeted model memo, keyed (model, key)
+    mine = {k[1]: v for k, v in list(_MODEL_MEMO._data.items()) if k[0] is model}
+    dump = repr(mine)
+    assert "secret hobby" not in dump and "Profile(" not in dump and "163.7" not in dump and "160.0, 165.0" not in dump
+    from dashboard.core.cas import Profile as P
+
+    for key, value in mine.items():
+        assert not (isinstance(key, tuple) and key[:2] in (("lru", "resolved"), ("lru", "aux"))), key
+        if isinstance(value, dict):
+            assert not any(isinstance(k, P) for k in value), key
 
 
-def test_empty_form_gives_the_country_total(personal):
-    out = _call(personal, district=None, sex=None, ages=[], h_cm=None, w_kg=None)
-    assert out[0] is None and "others share these attributes" in out[1]
+# --------------------------------------------------------------------------- the one server callback
 
 
-def test_user_defined_fraction_multiplies_in(personal):
-    base = _call(personal, aux_percent=None)[1]
-    tenth = _call(personal, aux_name="uses app X", aux_percent=10)[1]
-    n = lambda s: int(s.split()[3].replace(",", ""))  # "You and about 1,234 others …"
-    assert n(tenth) == pytest.approx(n(base) / 10, abs=1)
-
-
-def test_likely_unique_warning(personal):
-    out = _call(personal, district="03354", ages=["20–25"], h_cm=199, w_kg=54, h_width=1, w_width=1)
-    codes = [w.to_plotly_json()["props"].get("data-code") for w in out[3]]
-    # body model v2 (the default): a BMI outside 17–30 is no "implausible" combination
-    assert "likely_unique" in codes and "implausible_bmi" not in codes
-    # the person's own set (SPEC §1.7): you and about X others, never "0 people"
-    assert out[1].startswith("You") and "0 people" not in out[1]
+def test_country_callback_gives_options_and_map(personal):
+    out = personal.on_country("AU")
+    assert out[4] == {"display": "none"} and "map" in out[5]
+    out = personal.on_country("US")
+    assert out[4] == {} and any(o["value"] == "06037" for o in out[0])
+    assert personal.on_country("XX")[0] == []
 
 
 def test_layout_accepts_unknown_queries(personal):
-    page = personal.layout(country="XX", district="nope", foo="bar")
-    text = str(page)
+    text = str(personal.layout(country="XX", district="nope", foo="bar"))
     assert "Unknown country" in text
-    page = personal.layout(country="DE", district="nope")
-    assert "Unknown district" in str(page)
+    assert "Unknown district" in str(personal.layout(country="DE", district="nope"))
 
 
-def test_country_without_boundaries_hides_the_map(personal):
-    out = personal.on_country("AU", None)
-    assert out[4] == {"display": "none"} and "map" in out[5]
-    out = personal.on_country("US", "06037")
-    assert out[4] == {} and out[6] == "06037"
+def test_district_search_knows_english_names():
+    munich = [o for o in V.country_choices("DE").districts if o["value"] == "09162"][0]
+    assert "Munich" in munich["search"] and "München" in munich["label"]
+
+
+def test_map_is_a_plain_dict_without_a_chosen_district():
+    import numpy as np
+
+    fig = V.map_figure("DE")
+    assert type(fig) is dict
+    checked_figure(fig)
+    main = fig["data"][0]
+    assert main["geojson"] == "/geo/DE.geojson" and isinstance(main["z"], np.ndarray)
+    assert all(t.get("name") != "selected district" or not t.get("locations") for t in fig["data"])
+
+
+# --------------------------------------------------------------------------- the public tables
+
+
+def test_tables_route(app):
+    client = app.server.test_client()
+    r = client.get("/_tables/DE.json?model=paper&hw=5&ww=5", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in r.headers["Cache-Control"] and "public" in r.headers["Cache-Control"]
+    table = json.loads(gzip.decompress(r.data))
+    assert table["code"] == "DE" and table["hw"] == 5 and len(table["districts"]["ids"]) == 400
+    tag = r.headers["ETag"]
+    assert client.get("/_tables/DE.json?model=paper&hw=5&ww=5", headers={"If-None-Match": tag}).status_code == 304
+    assert client.get("/_tables/DE.json?model=paper&hw=10&ww=5").headers["ETag"] != tag
+    plain = client.get("/_tables/DE.json?model=paper&hw=5&ww=5")
+    assert "Content-Encoding" not in plain.headers and json.loads(plain.data) == table
+
+
+@pytest.mark.parametrize("query, message", [
+    ("XX.json", "unknown data set"),
+    ("DE.json?hw=3", "hw 3 is not one of the band widths"),
+    ("DE.json?ww=abc", "ww 'abc' is not a number"),
+    ("DE.json?model=nope", "unknown body model"),
+])
+def test_tables_route_rejects_bad_parameters(app, query, message):
+    r = app.server.test_client().get("/_tables/" + query)
+    assert r.status_code == 400 and message in r.get_json()["error"]
+
+
+def test_us_table_is_small():
+    from dashboard.core.public_tables import tables_json
+
+    assert len(gzip.compress(tables_json("US", "paper", 5, 5))) < 1.5e6
+    assert len(gzip.compress(tables_json("US", "paper", 1, 1))) < 1.5e6
+
+
+def test_table_holds_every_band_a_page_can_ask_for():
+    from dashboard.core.public_tables import band_intervals
+
+    bands = band_intervals("height", 2)
+    keys = {(lo, hi) for lo, hi in bands}
+    assert (170.0, 172.0) in keys and (170.0, 175.0) in keys  # the 2-cm band and the 5-cm what-if band
+    assert (170.0, 180.0) in keys  # 174–176 widened to 5 is 170–180 (widths 2 and 5 do not nest)
+    assert min(lo for lo, _ in bands) == 40 and max(lo for lo, _ in bands) < 250  # 50–52 widened to 20 is 40–60
 
 
 def test_forms_module():
@@ -112,69 +158,5 @@ def test_forms_module():
     assert forms.number("", "x") is None
     with pytest.raises(InputError, match="please enter a number"):
         forms.number(" ", "x", required=True)
-    with pytest.raises(InputError):
-        forms.selection(["a", {"b": 1}], ["a"], "x")
-    with pytest.raises(InputError, match="too many"):
-        forms.selection(list(range(600)), range(600), "x")
-
-
-def test_one_sided_bounds():
     with pytest.raises(InputError, match="below 0"):
         forms.number(-1, "x", lo=0)
-    with pytest.raises(InputError, match="above 10"):
-        forms.number(11, "x", hi=10)
-
-
-def test_user_defined_fraction_per_age_group(personal):
-    """SPEC §1.3: a percentage per age group, e.g. 20 % under 45 and 5 % from 45."""
-    n = lambda s: int(s.split()[3].replace(",", ""))  # "You and about 1,234 others …"
-    base = n(_call(personal, aux_percent=None)[1])
-    young = n(_call(personal, aux_name="uses app X", aux_percent="18-45:20,45+:5")[1])  # the profile is 40–45
-    assert young == pytest.approx(base * 0.20, abs=1)
-    out = _call(personal, aux_percent="18-45:abc")
-    assert out[0].className == "error"
-
-
-def test_map_is_a_plain_dict_and_the_answer_patches_only_colours_and_hover(personal):
-    """The map is built by the shared builder (figures.maps) as a dict with array columns; an answer
-    patches z, the colour bar and the hover line, never geometry or names."""
-    import numpy as np
-
-    fig = V.map_figure("DE", "11000")
-    assert type(fig) is dict
-    checked = checked_figure(fig)
-    main = fig["data"][0]
-    assert main["geojson"] == "/geo/DE.geojson" and main["locations"].dtype.kind == "U"
-    assert isinstance(main["z"], np.ndarray) and main["customdata"][list(main["locations"]).index("11000")] == "Berlin"
-    assert [t.name for t in checked.data][-1] == "selected district" and list(checked.data[-1].locations) == ["11000"]
-    patch = _call(personal)[-2]
-    ops = {tuple(op["location"]): op["params"]["value"] for op in patch.to_plotly_json()["operations"]}
-    assert set(ops) <= {("data", 0, "z"), ("data", 0, "colorbar"), ("data", 0, "hovertext")}
-    berlin = list(main["locations"]).index("11000")
-    assert ops[("data", 0, "hovertext")][berlin].endswith("people like you")
-    assert len(ops[("data", 0, "z")]) == len(main["locations"])
-
-
-def test_model_switch_paper_reproduces_the_paper_numbers(personal):
-    """The visible switch: v2 by default; 'paper' gives the paper model's CAS and its BMI warning."""
-    from dashboard.core.body_model import load_country_model
-    from dashboard.core.cas import Profile, compute_cas
-
-    kw = dict(ages=["20–25"], h_cm=190, w_kg=58)
-    v2 = _call(personal, **kw)
-    paper = personal.on_profile(*dict(country="DE", district="11000", sex="female", ages=["20–25"], units="metric",
-                                      h_cm=190, h_ft=None, h_in=None, w_kg=58, w_lb=None, h_width=5, w_width=5,
-                                      aux=[], aux_name=None, aux_percent=None, users=None, ks=[10, 100],
-                                      model="paper").values())
-    profile = Profile.build("DE", "11000", "female", "20-25", 190, 5, 58, 5)
-    want_v2 = compute_cas(load_country_model("DE"), profile)
-    want_paper = compute_cas(load_country_model("DE", model="paper"), profile)
-    assert f"{want_v2.others:.1f}" in v2[1] and f"{want_paper.others:.1f}" in paper[1]
-    codes = lambda out: [w.to_plotly_json()["props"].get("data-code") for w in out[3]]
-    assert "body_model_v2" in codes(v2) and "implausible_bmi" not in codes(v2)
-    assert "body_model_paper" in codes(paper) and "implausible_bmi" in codes(paper)
-    bad = personal.on_profile(*dict(country="DE", district="11000", sex="female", ages=["20–25"], units="metric",
-                                    h_cm=190, h_ft=None, h_in=None, w_kg=58, w_lb=None, h_width=5, w_width=5,
-                                    aux=[], aux_name=None, aux_percent=None, users=None, ks=[10, 100],
-                                    model="v3").values())
-    assert "Body model" in bad[0].children

@@ -240,11 +240,15 @@ def _resolve_ages(model: CountryModel, specs: tuple) -> np.ndarray:
 
 
 def _resolve(model: CountryModel, profile: Profile) -> _Resolved:
-    """Bind a profile to a model (memoised per model and profile)."""
+    """Bind a profile to a model.
+
+    Not memoised: a memo keyed by profiles would keep people's answers in the
+    server's memory (issue 15); binding is cheap next to the sums that follow.
+    """
     if profile.country != model.code:
         raise InputError(f"the profile is for {profile.country}, but the data set is {model.code}")
     model = model.with_study(profile.study)
-    return model.memo_lru("resolved", profile, lambda: _bind(model, profile), maxsize=64)
+    return _bind(model, profile)
 
 
 def _bind(model: CountryModel, profile: Profile) -> _Resolved:

@@ -73,13 +73,13 @@ def _country_matches(table_country: str | None, code: str) -> bool:
 
 
 def fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:
-    """Put a fraction table on the model's districts × sexes × study age groups (memoised).
+    """Put a fraction table on the model's districts × sexes × study age groups (presets are memoised by preset_array).
 
     Age-keyed rows apply to census groups by the overlap rule (a year-weighted mean
     over the bands a group overlaps, SPEC §1.3).  Overlapping rows are an error.
     """
-    # user tables are many (one per typed percentage): a bounded memo, not one per table for ever
-    return model.memo_lru("aux", (table.id, _table_digest(table)), lambda: _fraction_array(model, table), maxsize=128)
+    # user tables (a typed percentage) are answers: never memoised (issue 15); presets are, by preset_array
+    return _fraction_array(model, table)
 
 
 def _fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:

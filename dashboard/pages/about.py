@@ -29,8 +29,13 @@ The method follows Berrang, Gerhart & Schröder, *Measuring Conditional Anonymit
 Study*, and the re-identification and scaling laws of Rocher, Hendrickx & de Montjoye
 (2019, 2025).
 
-**Privacy.** What you type into AnonSet stays in your browser: it is never logged, stored or
-sent to another host, and the page loads nothing from the internet.
+**Privacy — what goes where.** On the personal page (“Me”) your answers — district, sex, age,
+height, weight, what an attacker might know, the app's users, k — stay in your browser: the page
+downloads public tables that are the same for every visitor (chosen by the country, the band
+widths and the body model, which are the only things it sends) and computes your result in the
+browser. Your answers reach the address bar only in the `#fragment` of a link, which browsers
+never send. The other pages send their settings to this AnonSet server, which computes with them
+and neither logs nor stores them. No page loads anything from, or sends anything to, another host.
 """
 SHA_NOTE = (
     "Each file's sha256 is the checksum of the published file the cache was built from "

@@ -1,43 +1,47 @@
 """“How many people are like me?” (SPEC §1–2): layout and callbacks over :mod:`dashboard.views.personal`.
 
-Privacy: the URL query carries the country and district only; the other answers travel
-in callback requests and are never logged, cached or stored (see the view's docstring).
+Private by construction (issue 15): the only server callback takes the country.
+Everything a person answers is handled by clientside callbacks
+(``assets/personal_page.js`` over ``assets/anonset_engine.js``) on public tables
+fetched by country, band widths and body model.
 """
 from __future__ import annotations
 
 import dash
-from dash import ClientsideFunction, Input, Output, Patch, State, callback, clientside_callback, html, no_update
+from dash import ClientsideFunction, Input, Output, State, callback, clientside_callback, dcc, html
 
 import census_loaders as cl
 from dashboard import ids
-from dashboard.components import error_box
-from dashboard.core.errors import InputError
 from dashboard.views.personal import (
     DEFAULT_COUNTRY,
     ID,
-    LOG,
-    build_profile,
+    TABS,
+    answer_section,
     country_choices,
     data_note,
     form_section,
     has_map,
-    map_colours,
     map_figure,
-    profile_aux_notes,
-    render,
+    page_config,
+    panel_id,
     results_section,
+    tab_id,
 )
 
 dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
 
 
 def layout(country: str | None = None, district: str | None = None, **_query):
-    """The page; ``?country=DE&district=11000`` preselects (unknown values are reported, not fatal)."""
+    """The page; ``?country=DE`` preselects (unknown values are reported, not fatal).
+
+    ``district=`` in the query (links from before issue 15, the explorer's link) is
+    still accepted; the page then moves it into the fragment.
+    """
     notices = []
     codes = cl.countries()
     code = country if country in codes else DEFAULT_COUNTRY
     if country and country not in codes:
-        notices.append(f"Unknown country {str(country)[:20]!r} in the link; showing {cl.dataset_info(code)['name']}.")
+        notices.append(f"Unknown country {str(country)[:20]!r} in the link; showing {cl.dataset_info(code)['name']} instead.")
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
     chosen = district if district in valid else None
@@ -48,146 +52,190 @@ def layout(country: str | None = None, district: str | None = None, **_query):
             html.H1("How many people are like you?"),
             html.P(
                 "Tell AnonSet your district, sex, age, height and weight to see how many people share them — "
-                "estimated from public census statistics. A health app holding these attributes could link them "
-                "to you if that number is small. Nothing you type is stored.",
+                "estimated from public census statistics. Your answers stay in this browser: the page downloads "
+                "the same public tables for everyone and computes your result here.",
                 className="lead",
             ),
-            *[html.Div(n, className="warning", role="status") for n in notices],
-            html.Div([form_section(code, chosen, choices), results_section()], className="personal-grid"),
+            html.Div([html.Div(n, className="warning", role="status") for n in notices], id=ID["notice"]),
+            html.Div([answer_section(), form_section(code, chosen, choices), results_section()],
+                     className="personal-grid"),
+            dcc.Store(id=ID["config"], data=page_config()),
+            dcc.Store(id=ID["table-status"]),
+            dcc.Store(id=ID["map-values"]),
+            dcc.Store(id=ID["map-base"], data={"code": code, "figure": map_figure(code)} if has_map(code) else None),
             html.Div(id=ID["url-sync"], hidden=True),
+            html.Div(id=ID["units-sync"], hidden=True),
         ]
     )
 
 
-# --------------------------------------------------------------------------- callbacks
+# --------------------------------------------------------------------------- the one server callback
 
 
 @callback(
     Output(ID["district"], "options"),
     Output(ID["ages"], "options"),
     Output(ID["aux"], "options"),
-    Output(ID["map"], "figure"),
+    Output(ID["map-base"], "data"),
     Output(ID["map"], "style"),
     Output(ID["data-note"], "children"),
-    Output(ID["district"], "value", allow_duplicate=True),
-    Output(ID["ages"], "value", allow_duplicate=True),
-    Output(ID["aux"], "value", allow_duplicate=True),
     Input(ID["country"], "value"),
-    State(ID["district"], "value"),
     prevent_initial_call=True,  # the layout already holds the first country's options and map
 )
-def on_country(code, district):
-    """A new country: its districts, age groups, presets and map (geometry sent once per country)."""
+def on_country(code):
+    """A new country: its districts, age groups, presets and map (a setting, not an answer)."""
     if code not in cl.countries():
-        return [], [], [], {}, {"display": "none"}, "Choose a country.", None, [], []
+        return [], [], [], None, {"display": "none"}, "Choose a country."
     choices = country_choices(code)
-    valid = {d["value"] for d in choices.districts}
-    district = district if isinstance(district, str) and district in valid else None
-    fig = map_figure(code, district)
+    fig = map_figure(code)
     style = {} if fig is not None else {"display": "none"}
-    note = data_note(code, choices)
-    return (choices.districts, choices.ages, choices.aux, fig or {}, style, note, district,
-            no_update if district else [], no_update if district else [])
+    base = {"code": code, "figure": fig} if fig is not None else None
+    return choices.districts, choices.ages, choices.aux, base, style, data_note(code, choices)
 
 
-@callback(
+# --------------------------------------------------------------------------- in the browser
+
+_cs = lambda name: ClientsideFunction(namespace="anonsetMe", function_name=name)  # noqa: E731
+
+# the public table of the country, widths and model (fetched once; a failure offers a retry)
+clientside_callback(
+    _cs("loadTable"),
+    Output(ID["table-status"], "data"),
+    Output(ID["retry"], "style"),
+    Input(ID["country"], "value"),
+    Input(ID["height-width"], "value"),
+    Input(ID["weight-width"], "value"),
+    Input(ID["model"], "value"),
+    Input(ID["retry"], "n_clicks"),
+    State(ID["config"], "data"),
+)
+
+# the answers → every result (computed here, in the browser)
+RESULTS = [
+    Output(ID["status"], "children"),
+    Output(ID["message"], "children"),
+    Output(ID["headline"], "children"),
+    Output(ID["verdict"], "children"),
+    Output(ID["warnings"], "children"),
+    Output(ID["funnel"], "figure"),
+    Output(ID["funnel-text"], "children"),
+    Output(ID["reid"], "children"),
+    Output(ID["what-district"], "figure"),
+    Output(ID["what-age"], "figure"),
+    Output(ID["what-height"], "figure"),
+    Output(ID["what-weight"], "figure"),
+    Output(ID["what-sex"], "figure"),
+    Output(ID["changes"], "children"),
+    Output(ID["advice"], "children"),
+    Output(ID["map-values"], "data"),
+    Output(ID["aux-note"], "children"),
+    Output(ID["results"], "className"),
+    Output(ID["answer"], "className"),
+]
+clientside_callback(
+    _cs("compute"),
+    *RESULTS,
+    Input(ID["table-status"], "data"),
+    *[Input(ID[k], "value") for k in ("district", "sex", "ages", "units", "height-cm", "height-ft", "height-in",
+                                        "weight-kg", "weight-lb", "aux", "aux-name", "aux-percent", "users", "k")],
+    Input(ids.PRESENTER_STORE, "data"),
+    Input(ID["country"], "value"),
+    Input(ID["height-width"], "value"),
+    Input(ID["weight-width"], "value"),
+    Input(ID["model"], "value"),
+    State(ID["config"], "data"),
+    prevent_initial_call="initial_duplicate",
+)
+
+# the map (a new country's, or its colours for an answer) is drawn a frame later, so the answer comes first
+clientside_callback(
+    _cs("colourMap"),
+    Output(ID["map"], "figure"),
+    Input(ID["map-values"], "data"),
+    Input(ID["map-base"], "data"),
+)
+
+# metric ↔ imperial: show the other boxes and convert what was typed (never empty them)
+clientside_callback(
+    _cs("toggleUnits"),
+    Output(ID["metric-box"], "style"),
+    Output(ID["imperial-box"], "style"),
+    Output(ID["height-cm"], "value", allow_duplicate=True),
+    Output(ID["height-ft"], "value", allow_duplicate=True),
+    Output(ID["height-in"], "value", allow_duplicate=True),
+    Output(ID["weight-kg"], "value", allow_duplicate=True),
+    Output(ID["weight-lb"], "value", allow_duplicate=True),
+    Input(ID["units"], "value"),
+    State(ID["height-cm"], "value"),
+    State(ID["height-ft"], "value"),
+    State(ID["height-in"], "value"),
+    State(ID["weight-kg"], "value"),
+    State(ID["weight-lb"], "value"),
+    prevent_initial_call="initial_duplicate",
+)
+
+# a click on the map chooses the district
+clientside_callback(
+    _cs("districtFromMap"),
     Output(ID["district"], "value", allow_duplicate=True),
     Input(ID["map"], "clickData"),
     prevent_initial_call=True,
 )
-def on_map_click(click):
-    """Clicking a district on the map selects it."""
-    try:
-        return str(click["points"][0]["location"])
-    except (TypeError, KeyError, IndexError):
-        return no_update
 
-
-RESULT_OUTPUTS = ("headline", "verdict", "warnings", "funnel", "funnel_text", "reid", "what_district", "what_age",
-                  "what_height", "what_weight", "what_sex", "changes", "advice")
-
-
-@callback(
-    Output(ID["message"], "children"),
-    *[Output(ID[key.replace("_", "-")], "figure" if key == "funnel" or key.startswith("what_") else "children")
-      for key in RESULT_OUTPUTS],
-    Output(ID["map"], "figure", allow_duplicate=True),
-    Output(ID["aux-note"], "children"),
+# another country: its districts, age groups and presets differ, so those answers start afresh
+# (in the browser, so the answer does not wait for the server's district list)
+clientside_callback(
+    _cs("clearOnCountry"),
+    Output(ID["district"], "value", allow_duplicate=True),
+    Output(ID["ages"], "value", allow_duplicate=True),
+    Output(ID["aux"], "value", allow_duplicate=True),
     Input(ID["country"], "value"),
-    Input(ID["district"], "value"),
-    Input(ID["sex"], "value"),
-    Input(ID["ages"], "value"),
-    Input(ID["units"], "value"),
-    Input(ID["height-cm"], "value"),
-    Input(ID["height-ft"], "value"),
-    Input(ID["height-in"], "value"),
-    Input(ID["weight-kg"], "value"),
-    Input(ID["weight-lb"], "value"),
-    Input(ID["height-width"], "value"),
-    Input(ID["weight-width"], "value"),
-    Input(ID["aux"], "value"),
-    Input(ID["aux-name"], "value"),
-    Input(ID["aux-percent"], "value"),
-    Input(ID["users"], "value"),
-    Input(ID["k"], "value"),
-    Input(ID["model"], "value"),
-    prevent_initial_call="initial_duplicate",
-)
-def on_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb, h_width, w_width,
-               aux, aux_name, aux_percent, users, ks, body_model="v2"):
-    """Recompute the anonymity set. Never logs, caches or stores the attributes."""
-    n_out = len(RESULT_OUTPUTS) + 2
-    try:
-        profile = build_profile(country, district, sex, ages, units, h_cm, h_ft, h_in, w_kg, w_lb, h_width,
-                                w_width, aux, aux_name, aux_percent)
-        out = render(profile, users, ks, body_model)
-    except InputError as exc:
-        return (error_box(str(exc)), *([no_update] * n_out))
-    except Exception as exc:  # never a traceback in the page or the log (which would hold the inputs)
-        LOG.error("personal page: %s while computing a profile", type(exc).__name__)
-        return (error_box("Sorry — this estimate could not be computed. Please check your answers."),
-                *([no_update] * n_out))
-    patch = Patch()
-    for key, value in map_colours(profile, out["district_cas"]).items():
-        patch["data"][0][key] = value
-    aux_notes = [w.message for w in profile_aux_notes(profile)]
-    return (None, *[out[key] for key in RESULT_OUTPUTS], patch if has_map(profile.country) else no_update,
-            html.Ul([html.Li(n) for n in aux_notes]) if aux_notes else None)
-
-
-clientside_callback(
-    ClientsideFunction(namespace="anonset", function_name="toggleUnits"),
-    Output(ID["metric-box"], "style"),
-    Output(ID["imperial-box"], "style"),
-    Input(ID["units"], "value"),
+    prevent_initial_call=True,
 )
 
+# keep ?country=… in the address bar (never an answer), and the fragment of an opened link in step
 clientside_callback(
-    ClientsideFunction(namespace="anonset", function_name="syncQuery"),
+    _cs("syncAddress"),
     Output(ID["url-sync"], "children"),
     Input(ID["country"], "value"),
-    Input(ID["district"], "value"),
+    *[Input(ID[k], "value") for k in ("district", "sex", "ages", "units", "height-cm", "height-ft", "height-in",
+                                        "weight-kg", "weight-lb", "height-width", "weight-width", "aux", "model")],
 )
 
 clientside_callback(
-    ClientsideFunction(namespace="anonset", function_name="linkWithAnswers"),
+    _cs("linkWithAnswers"),
     Output(ID["link-text"], "value"),
     Input(ID["copy-link"], "n_clicks"),
     [State(ID[k], "value") for k in ("country", "district", "sex", "ages", "units", "height-cm", "height-ft",
-                                      "height-in", "weight-kg", "weight-lb", "height-width", "weight-width", "aux")],
+                                      "height-in", "weight-kg", "weight-lb", "height-width", "weight-width", "aux",
+                                      "model")],
     prevent_initial_call=True,
 )
 
 clientside_callback(
-    ClientsideFunction(namespace="anonset", function_name="answersFromFragment"),
+    _cs("answersFromFragment"),
     [Output(ID[k], "value", allow_duplicate=True) for k in ("sex", "ages", "units", "height-cm", "height-ft",
                                                              "height-in", "weight-kg", "weight-lb", "height-width",
-                                                             "weight-width", "aux")],
-    Output(ID["district"], "value", allow_duplicate=True),
+                                                             "weight-width", "aux", "model", "district")],
+    Output(ID["notice"], "children", allow_duplicate=True),
     Input(ids.URL, "hash"),
     Input(ID["example"], "n_clicks"),
     State(ID["ages"], "options"),
     State(ID["district"], "options"),
     State(ID["district"], "value"),
+    State(ID["notice"], "children"),
     prevent_initial_call="initial_duplicate",
 )
+
+# the "What if…" tabs (no answers involved)
+clientside_callback(
+    _cs("chooseTab"),
+    *[Output(tab_id(k), "aria-selected") for k, _ in TABS],
+    *[Output(tab_id(k), "className") for k, _ in TABS],
+    *[Output(tab_id(k), "tabIndex") for k, _ in TABS],
+    *[Output(panel_id(k), "style") for k, _ in TABS],
+    *[Input(tab_id(k), "n_clicks") for k, _ in TABS],
+    prevent_initial_call=True,
+)
+
+__all__ = ["layout", "on_country", "has_map"]

@@ -1,0 +1,662 @@
+/* The personal page's clientside callbacks (issue 15): the answers never leave this tab.
+ *
+ * loadTable fetches the public table of a country, band widths and body model (the same
+ * for every visitor) once; compute parses the answers, runs window.AnonSetEngine on the
+ * table and draws every result.  Bad input clears the result and says what is wrong.
+ */
+(function () {
+  "use strict";
+
+  var TABLES = {};     // key → prepared table
+  var PENDING = {};    // key → Promise
+  var LAST_MS = null;
+
+  function E() { return window.AnonSetEngine; }
+  function nu() { return window.dash_clientside.no_update; }
+
+  function tableKey(country, hw, ww, model) { return [country, hw, ww, model].join("|"); }
+
+  // ---------------------------------------------------------------- components as JSON
+
+  function h(type, props, children) {
+    props = Object.assign({}, props || {});
+    if (children !== undefined) props.children = children;
+    return { type: type, namespace: "dash_html_components", props: props };
+  }
+
+  // ---------------------------------------------------------------- parsing (dashboard/forms.py rules)
+
+  var CM_PER_INCH = 2.54, KG_PER_LB = 0.45359237;
+
+  function Bad(field, message) { this.field = field; this.message = message; }
+
+  function blank(v) { return v === null || v === undefined || (typeof v === "string" && !v.trim()); }
+
+  function fmtG(x) { return E().g(Math.round(x * 1e6) / 1e6); }
+
+  function number(value, label, field, lo, hi) {
+    if (blank(value)) return null;
+    var text = String(value).trim().replace(",", ".");
+    if (text.length > 40 || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+      throw new Bad(field, label + ": \u201c" + String(value).trim().slice(0, 40) + "\u201d is not a number — type digits, e.g. 172 or 172.5");
+    }
+    var x = Number(text);
+    if (!isFinite(x)) throw new Bad(field, label + ": please enter a finite number");
+    if ((lo !== null && x < lo) || (hi !== null && x > hi)) {
+      throw new Bad(field, label + ": " + fmtG(x) + " is outside the range " + fmtG(lo) + "\u2013" + fmtG(hi));
+    }
+    return x;
+  }
+
+  function bandOf(value, width) {
+    var lo = Math.floor(value / width + 1e-9) * width;
+    return [lo, lo + width];
+  }
+
+  function checkBand(band, kind, field, limits) {
+    if (band[0] < limits[0] || band[0] >= limits[1]) {
+      throw new Bad(field, (kind === "height" ? "Height" : "Weight") + " " + E().formatBand(band, kind) +
+        " is outside the range " + limits[0] + "\u2013" + limits[1] + (kind === "height" ? " cm" : " kg"));
+    }
+    return band;
+  }
+
+  function parseUserFact(name, text) {
+    name = (name || "").trim().slice(0, 60).replace(/[=;]/g, " ") || "your own fact";
+    text = String(text).trim();
+    if (text.length > 200) throw new Bad("aux-percent", "Your own fact: that percentage is too long");
+    if (text.indexOf(":") < 0) {
+      var pct = number(text.replace(/%$/, ""), "Your own fact (%)", "aux-percent", 0, 100);
+      return { name: name, percent: pct };
+    }
+    var rows = text.split(",").map(function (part) {
+      var kv = part.split(":");
+      if (kv.length !== 2) throw new Bad("aux-percent", "Your own fact: write age bands like 18-30:20,30+:5");
+      var band = kv[0].trim(), m, lo, hi;
+      if ((m = /^(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)$/.exec(band))) { lo = Number(m[1]); hi = Number(m[2]); }
+      else if ((m = /^(\d+(?:\.\d+)?)\s*\+$/.exec(band))) { lo = Number(m[1]); hi = null; }
+      else throw new Bad("aux-percent", "Your own fact: \u201c" + band.slice(0, 20) + "\u201d is not an age band like 18-30 or 65+");
+      if (hi !== null && hi <= lo) throw new Bad("aux-percent", "Your own fact: age band " + band + " is not a valid band");
+      var p = number(kv[1].trim().replace(/%$/, ""), "Your own fact (%)", "aux-percent", 0, 100);
+      if (p === null) throw new Bad("aux-percent", "Your own fact: give a percentage for ages " + band);
+      return [lo, hi, p];
+    });
+    rows.sort(function (a, b) { return a[0] - b[0]; });
+    for (var i = 1; i < rows.length; i++) {
+      if (rows[i - 1][1] === null || rows[i][0] < rows[i - 1][1]) throw new Bad("aux-percent", "Your own fact: the age bands overlap");
+    }
+    return { name: name, by_age: rows };
+  }
+
+  /** The form → an engine profile (or a Bad naming the field). */
+  function parseForm(T, a) {
+    var t = T.table, lim = t.constants.limits, profile = { area: "district", aux: [] };
+    if (!blank(a.district)) {
+      if (T.index[a.district] === undefined) throw new Bad("district", "District: choose one from the list");
+      profile.district = a.district;
+    } else profile.district = null;
+    profile.sex = a.sex === "female" || a.sex === "male" ? a.sex : null;
+    var picked = {};
+    (a.ages || []).forEach(function (label) {
+      var m = /^5y:(\d+)$/.exec(label);
+      if (m) {  // a five-year block of single-year groups (GB)
+        var lo = Number(m[1]);
+        t.ages.forEach(function (g, i) { if (g.lo >= lo && g.hi !== null && g.hi <= lo + 5) picked[i] = true; });
+        return;
+      }
+      var i = T.ageLabels.indexOf(label);
+      if (i < 0) throw new Bad("ages", "Age group: choose from the list");
+      picked[i] = true;
+    });
+    profile.ages = Object.keys(picked).map(Number).sort(function (x, y) { return x - y; });
+    var height = null, weight = null;
+    if (a.units === "imperial") {
+      var ft = number(a.hft, "Height (feet)", "height-ft", 0, 9);
+      var inch = number(a.hin, "Height (inches)", "height-in", 0, 120);
+      if (ft !== null || inch !== null) {
+        if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
+        height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
+        if (height < lim.height[0] || height > lim.height[1]) {
+          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) + " inches is not a plausible adult height");
+        }
+      }
+      var lb = number(a.wlb, "Weight (lb)", "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
+      weight = lb === null ? null : lb * KG_PER_LB;
+    } else {
+      height = number(a.hcm, "Height (cm)", "height-cm", lim.height[0], lim.height[1]);
+      weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
+    }
+    var hf = a.units === "imperial" ? "height-ft" : "height-cm", wf = a.units === "imperial" ? "weight-lb" : "weight-kg";
+    profile.height = height === null ? null : checkBand(bandOf(height, t.hw), "height", hf, lim.height);
+    profile.weight = weight === null ? null : checkBand(bandOf(weight, t.ww), "weight", wf, lim.weight);
+    (a.aux || []).forEach(function (id) {
+      if (!T.aux[id]) throw new Bad("aux", "Auxiliary knowledge: unknown choice");
+      profile.aux.push(id);
+    });
+    if (!blank(a.auxPct)) profile.aux.push(parseUserFact(a.auxName, a.auxPct));
+    var users = null;
+    if (!blank(a.users)) {
+      var m = number(a.users, "Users of the app", "users", null, null);
+      if (m < 1) throw new Bad("users", "Users of the app: " + fmtG(m) + " is not possible — the app needs at least 1 user (leave the box empty if you do not know)");
+      if (m !== Math.floor(m)) throw new Bad("users", "Users of the app: please enter a whole number");
+      if (m > 8e9) throw new Bad("users", "Users of the app: more than the world's population");
+      users = m;
+    }
+    var ks = (a.ks || []).map(Number).filter(function (k) { return k > 0; });
+    return { profile: profile, users: users, ks: ks.length ? ks : t.constants.default_ks };
+  }
+
+  // ---------------------------------------------------------------- text
+
+  function headline(res) {
+    var others = res.others, fmt = E().formatCount;
+    if (!(others >= 1)) return "You — and probably nobody else: fewer than one other person is expected to share these attributes";
+    if (Math.floor(others) === 1) return "You and about 1 other person share these attributes";
+    return "You and about " + fmt(others) + " others share these attributes";
+  }
+
+  /** core/verdict.py verdict(), word for word. */
+  function verdict(cas) {
+    var n = E().formatCount(cas);
+    if (cas < 1) return "You are likely unique: anyone who links a data set holding these attributes to a list of names can probably single you out.";
+    if (cas < 5) return "Very few people look like you: exact matching would pick you with probability about 1 in " + n + ". Consider giving less precise values.";
+    if (cas < 20) return "A small group: matching narrows you down to a handful of people, which many re-identification attacks can finish with one more fact.";
+    if (cas < 100) return "A modest crowd: you are not unique on these attributes, but one or two more facts (a birth date, a postcode) could change that.";
+    return "You blend into a crowd of " + n + ": exact matching on these attributes alone would pick you with probability about 1 in " + n + ".";
+  }
+
+  var ROUGH_BELOW = 25;
+
+  function rough(cas) {
+    return cas < ROUGH_BELOW ? " Small numbers are rough estimates: in AnonSet's synthetic-country validation, sets below " +
+      ROUGH_BELOW + " people are often off by more than 25 %." : "";
+  }
+
+  // ---------------------------------------------------------------- figures
+
+  function logTicks(lo, hi) {
+    lo = Math.max(lo, 1e-3);
+    hi = Math.max(hi, lo * 10);
+    var vals = [], text = [];
+    for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      [1, 2, 5].forEach(function (m) {
+        var v = m * Math.pow(10, e);
+        if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) { vals.push(v); text.push(shortNumber(v)); }
+      });
+    }
+    if (vals.length > 9) {
+      var keep = text.map(function (t, i) { return t.charAt(0) === "1" || t.indexOf("0.001") === 0 ? i : -1; }).filter(function (i) { return i >= 0; });
+      vals = keep.map(function (i) { return vals[i]; }); text = keep.map(function (i) { return text[i]; });
+    }
+    return [vals, text];
+  }
+
+  /** 0.5, 20, 5k, 2M, 1B — never "10m", "1G" or "1e-5". */
+  function shortNumber(v) {
+    if (v >= 1e9) return E().g(v / 1e9) + "B";
+    if (v >= 1e6) return E().g(v / 1e6) + "M";
+    if (v >= 1e3) return E().g(v / 1e3) + "k";
+    if (v >= 1) return E().g(v);
+    return v.toFixed(Math.max(0, Math.ceil(-Math.log10(v) - 1e-9))).replace(/0+$/, "").replace(/\.$/, "");
+  }
+
+  function fontFor(presenter, cfg) {
+    var f = Object.assign({}, cfg.style.font);
+    f.size = presenter ? 20 : 14;
+    if (presenter) f.color = "#000000";
+    return f;
+  }
+
+  function base(extra, font) {
+    return Object.assign({ font: font, margin: { l: 10, r: 10, t: 40, b: 10 }, paper_bgcolor: "white", plot_bgcolor: "white",
+      hoverlabel: { font: { size: font.size } } }, extra);
+  }
+
+  var STEP = { country: "Country", district: "District", sex: "Sex", age: "Age", height: "Height", weight: "Weight" };
+
+  function studyLabel(t) { return E().formatAgeBand(t.study[0], t.study[1] === null ? Infinity : t.study[1]); }
+
+  function funnelFigure(res, t, font, cfg) {
+    var lines = res.funnel;
+    var labels = lines.map(function (l) {
+      if (l.step === "country") return "All " + studyLabel(t);
+      return l.step === "auxiliary" ? (l.value.length > 16 ? l.value.slice(0, 15) + "\u2026" : l.value) : STEP[l.step];
+    });
+    var counts = lines.map(function (l) { return Math.max(l.count, 1e-3); });
+    var text = lines.map(function (l) { return l.count < 1 ? "<1" : E().formatCount(l.count); });
+    var hover = lines.map(function (l, i) {
+      var what = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : (STEP[l.step] || "Also known") + ": " + l.value;
+      return what + "<br><b>" + (l.count < 1 ? "fewer than one" : text[i]) + "</b> people";
+    });
+    var colours = lines.map(function (_, i) { return i === lines.length - 1 ? cfg.style.highlight : cfg.style.bar; });
+    var lo = Math.min.apply(null, counts), hi = Math.max.apply(null, counts);
+    var ticks = logTicks(Math.pow(10, Math.floor(Math.log10(lo))), hi);
+    var step = Math.ceil(ticks[0].length / 7);
+    var tv = ticks[0].filter(function (_, i) { return i % step === 0; }), tt = ticks[1].filter(function (_, i) { return i % step === 0; });
+    return { data: [{ type: "bar", x: counts, y: labels, orientation: "h", marker: { color: colours }, text: text,
+        textposition: "outside", cliponaxis: false, hovertext: hover, hoverinfo: "text" }],
+      layout: base({ margin: { l: 10, r: 70, t: 10, b: 50 }, height: 70 + (font.size + 26) * lines.length,
+        xaxis: { type: "log", title: { text: "people (log scale)" }, tickvals: tv, ticktext: tt,
+          range: [Math.log10(lo) - 0.3, Math.log10(hi) + 1.0], gridcolor: "#e5e9ee", automargin: true },
+        yaxis: { autorange: "reversed", automargin: true }, showlegend: false }, font) };
+  }
+
+  function whatIfFigure(rows, title, opts, font, cfg, model) {
+    opts = opts || {};
+    var idx = rows.map(function (_, i) { return i; }), gap = false;
+    if (opts.maxBars && rows.length > 2 * opts.maxBars + 1) {
+      var keep = {};
+      for (var i = 0; i < opts.maxBars; i++) { keep[i] = 1; keep[rows.length - 1 - i] = 1; }
+      rows.forEach(function (r, j) { if (r.chosen) keep[j] = 1; });
+      idx = Object.keys(keep).map(Number).sort(function (a, b) { return a - b; });
+      gap = true;
+    }
+    var horizontal = !!opts.horizontal;
+    var cats = [], vals = [], colours = [], patterns = [], hover = [];
+    var prev = null;
+    idx.forEach(function (j) {
+      var r = rows[j];
+      if (gap && prev !== null && j > prev + 1) {   // a visible gap between the largest and the smallest
+        cats.push("\u2026 " + (j - prev - 1) + " more \u2026"); vals.push(null); colours.push("rgba(0,0,0,0)"); patterns.push(""); hover.push("");
+      }
+      prev = j;
+      var plaus = r.plausible !== false;
+      var label = String(r.label) + (opts.unit || "");
+      var short = label.length > 30 ? label.slice(0, 29) + "\u2026" : label;
+      cats.push(gap ? (j + 1) + ". " + short : short);
+      vals.push(Math.max(r.cas, 1e-3));
+      colours.push(r.chosen ? cfg.style.highlight : (plaus ? cfg.style.bar : cfg.style.muted));
+      patterns.push(plaus ? "" : "/");
+      hover.push(label + "<br><b>" + (r.cas < 1 ? "fewer than one" : E().formatCount(r.cas)) + "</b> people" +
+        (plaus ? "" : "<br>outside the paper model's range (BMI)") + (r.chosen ? " \u2014 your value" : ""));
+    });
+    if (rows.some(function (r) { return r.plausible === false; })) title += " \u2014 hatched: outside the paper model's range";
+    var pos = rows.map(function (r) { return r.cas; }).filter(function (v) { return v > 0; });
+    var lo = pos.length ? Math.min.apply(null, pos) : 1, hi = pos.length ? Math.max.apply(null, pos) : 10;
+    var ticks = logTicks(lo, hi);
+    var valueAxis = { type: "log", title: { text: "people like you", standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
+      gridcolor: "#e5e9ee", automargin: true };
+    var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) } };
+    var layout;
+    if (horizontal) {
+      catAxis.autorange = "reversed";
+      valueAxis.side = "top";
+      valueAxis.title = { text: "" };
+      layout = base({ margin: { l: 10, r: 20, t: 70, b: 10 }, title: { text: title, x: 0.01, font: { size: font.size + 1 } },
+        height: 110 + cats.length * (font.size + 6), bargap: 0.15, xaxis: valueAxis, yaxis: catAxis, showlegend: false }, font);
+    } else {
+      catAxis.tickangle = cats.length > 8 ? -45 : 0;
+      layout = base({ margin: { l: 10, r: 10, t: 40, b: 10 }, title: { text: title, x: 0.01, font: { size: font.size + 1 } },
+        height: 340, bargap: cats.length < 80 ? 0.08 : 0, yaxis: valueAxis, xaxis: catAxis, showlegend: false }, font);
+    }
+    if (rows.some(function (r) { return r.chosen; }) && !idx.some(function (j) { return rows[j].chosen; })) {
+      layout.annotations = [{ text: "your value is outside the range shown", xref: "paper", yref: "paper", x: 1, y: 1.08, showarrow: false,
+        font: { size: 12, color: cfg.style.muted } }];
+    }
+    var bar = { type: "bar", marker: { color: colours, pattern: { shape: patterns } }, hovertext: hover, hoverinfo: "text" };
+    if (horizontal) { bar.orientation = "h"; bar.x = vals; bar.y = cats; } else { bar.x = cats; bar.y = vals; }
+    return { data: [bar], layout: layout };
+  }
+
+  function emptyFigure() { return { data: [], layout: { xaxis: { visible: false }, yaxis: { visible: false }, height: 60 } }; }
+
+  function mapFigure(fig, values, district) {
+    if (!fig || !fig.data || !fig.data.length || !values) return nu();
+    var byId = {};
+    values.forEach(function (r) { byId[r[0]] = r[1]; });
+    var ids = fig.data[0].locations || [];
+    var vals = ids.map(function (id) { var v = byId[id]; return v === undefined ? NaN : v; });
+    var pos = vals.filter(function (v) { return v > 0 && isFinite(v); });
+    var out = Object.assign({}, fig, { data: fig.data.slice() });
+    var tr = Object.assign({}, fig.data[0]);
+    tr.z = vals.map(function (v) { return v > 0 ? Math.log10(v) : null; });
+    tr.hovertext = vals.map(function (v, i) { return (fig.data[0].text ? "" : "") + (v < 1 ? "fewer than one" : E().formatCount(v)) + " people like you"; });
+    var cb = Object.assign({}, tr.colorbar || {});
+    if (pos.length) {
+      var tk = logTicks(Math.min.apply(null, pos), Math.max.apply(null, pos));
+      cb.tickvals = tk[0].map(Math.log10); cb.ticktext = tk[1];
+      tr.zmin = Math.log10(Math.max(Math.min.apply(null, pos), 1e-3)); tr.zmax = Math.log10(Math.max.apply(null, pos));
+    }
+    tr.colorbar = cb;
+    out.data[0] = tr;
+    var sel = out.data.findIndex(function (d) { return d.name === "selected district"; });
+    var selTrace = { type: "choroplethmap", geojson: tr.geojson, locations: district ? [district] : [], z: district ? [0] : [],
+      colorscale: [[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]], showscale: false, marker: { line: { width: 3, color: "#000000" } },
+      hoverinfo: "skip", name: "selected district", visible: !!district };
+    if (sel >= 0) out.data[sel] = selTrace; else out.data.push(selTrace);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- cards, tables, advice
+
+  function card(title, value, explain) {
+    return h("Div", { className: "card", title: explain, tabIndex: 0 }, [
+      h("Div", { className: "card-title" }, title), h("Div", { className: "card-value" }, value),
+      h("Div", { className: "card-explain" }, explain)]);
+  }
+
+  function reidCards(r, t) {
+    var P = E().formatPercent, src = "Census: " + t.source.publisher + " " + t.source.table_id + " (" + t.source.reference_date + ").";
+    var cards = [
+      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). " + src),
+      card("Uniqueness \u03be", r.uniqueness === 0 && r.p < 1 ? "less than 0.0001 %" : P(r.uniqueness), "Chance nobody else in the population of " + E().formatCount(r.population) +
+        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019). " + src),
+      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019). " + src),
+    ];
+    Object.keys(r.k_indistinguishable).sort(function (a, b) { return a - b; }).forEach(function (k) {
+      cards.push(card(k + "-indistinguishable", P(r.k_indistinguishable[k]), "Chance your record shares its attributes with at least " + (k - 1) +
+        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.). " + src));
+    });
+    return cards;
+  }
+
+  function people(x) { return x < 1 ? "fewer than one" : E().formatCount(x); }
+
+  function changesTable(wi) {
+    var rows = [["Now", wi.cas]].concat(wi.widen.concat(wi.withhold).map(function (c) { return [c.label, c.cas]; }));
+    return h("Table", { className: "table" }, [
+      h("Thead", {}, h("Tr", {}, [h("Th", { scope: "col" }, "Change"), h("Th", { scope: "col", className: "num" }, "People like you")])),
+      h("Tbody", {}, rows.map(function (r) { return h("Tr", {}, [h("Td", {}, r[0]), h("Td", { className: "num" }, people(r[1]))]); })),
+    ]);
+  }
+
+  function adviceList(advice) {
+    return h("Div", {}, advice.map(function (a) {
+      var k = E().formatCount(a.k);
+      if (a.met) return h("P", { className: "ok" }, "k = " + k + ": already met \u2014 at least " + k + " people share your attributes.");
+      if (!a.options.length) return h("P", { className: "warning" }, "k = " + k + ": no combination of widening or withholding reaches " + k + " people.");
+      return h("Div", {}, [h("P", {}, "To be one of at least " + k + " people:"), h("Ol", {}, a.options.map(function (o) {
+        return h("Li", {}, [h("B", {}, o.changes.join("; ")), " \u2192 " + people(o.cas) + " people",
+          h("Span", { className: "muted" }, isFinite(o.bits) ? " (gives up " + o.bits.toFixed(1) + " bits)" : "")]);
+      }))]);
+    }));
+  }
+
+  function warningBoxes(res) {
+    return res.warnings.map(function (w) {
+      return h("Div", { className: w.code === "likely_unique" ? "error" : "warning", "data-code": w.code }, w.message);
+    });
+  }
+
+  // ---------------------------------------------------------------- field marks (aria-invalid)
+
+  var FIELDS = ["district", "ages", "height-cm", "height-ft", "height-in", "weight-kg", "weight-lb", "aux-percent", "users"];
+
+  function markInvalid(field) {
+    FIELDS.forEach(function (f) {
+      var el = document.getElementById("me-" + f);
+      if (!el) return;
+      var input = el.tagName === "INPUT" ? el : el.querySelector("input");
+      (input ? [input, el] : [el]).forEach(function (node) {
+        if (f === field) node.setAttribute("aria-invalid", "true"); else node.removeAttribute("aria-invalid");
+      });
+      if (input) {
+        if (f === field) input.setAttribute("aria-describedby", "me-message"); else if (input.getAttribute("aria-describedby") === "me-message") input.removeAttribute("aria-describedby");
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- the callbacks
+
+  var N_OUT = 19;
+
+  function cleared(status, message, headlineText, answerClass) {
+    var out = [status, message, headlineText, "", [], emptyFigure(), [], [], emptyFigure(), emptyFigure(), emptyFigure(),
+      emptyFigure(), emptyFigure(), [], [], { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
+    return out;
+  }
+
+  window.dash_clientside = Object.assign({}, window.dash_clientside, {
+    anonsetMe: {
+      /* fetch the public table (country, widths, model: settings, never answers) once */
+      loadTable: function (country, hw, ww, model, nRetry, config) {
+        if (!country || !config) return [nu(), nu()];
+        model = model || config.default_model;
+        var key = tableKey(country, hw, ww, model);
+        if (TABLES[key]) return [{ key: key, ok: true }, { display: "none" }];
+        var url = config.tables + encodeURIComponent(country) + ".json?model=" + encodeURIComponent(model) +
+          "&hw=" + encodeURIComponent(hw) + "&ww=" + encodeURIComponent(ww) + "&v=" + encodeURIComponent(config.v);
+        if (!PENDING[key]) {
+          PENDING[key] = fetch(url, { credentials: "omit", cache: "default" }).then(function (resp) {
+            return resp.json().then(function (body) {
+              if (!resp.ok) throw new Error(body && body.error ? body.error : "HTTP " + resp.status);
+              return body;
+            });
+          }).then(function (table) {
+            TABLES[key] = E().prepare(table);
+            delete PENDING[key];
+            return [{ key: key, ok: true }, { display: "none" }];
+          }).catch(function (err) {
+            delete PENDING[key];
+            return [{ key: key, ok: false, error: String(err && err.message || err) }, {}];
+          });
+        }
+        return PENDING[key];
+      },
+
+      compute: function (status, district, sex, ages, units, hcm, hft, hin, wkg, wlb, aux, auxName, auxPct, users, ks,
+                         presenter, country, hw, ww, model, config) {
+        var t0 = performance.now();
+        model = model || (config && config.default_model);
+        var key = tableKey(country, hw, ww, model);
+        if (!status || status.key !== key || (status.ok && !TABLES[key])) {
+          markInvalid(null);
+          return cleared("Loading the public tables for this country\u2026", null, "Loading\u2026");
+        }
+        if (!status.ok) {
+          return cleared("", h("Div", { className: "error" }, "Could not load the public tables (" + status.error + "). " +
+            "No result is shown rather than a wrong one \u2014 press Retry."), "No result: the tables did not load.");
+        }
+        var T = TABLES[key], parsed;
+        try {
+          parsed = parseForm(T, { district: district, sex: sex, ages: ages, units: units, hcm: hcm, hft: hft, hin: hin,
+            wkg: wkg, wlb: wlb, aux: aux, auxName: auxName, auxPct: auxPct, users: users, ks: ks });
+        } catch (e) {
+          if (!(e instanceof Bad)) throw e;
+          markInvalid(e.field);
+          return cleared("", h("Div", { className: "error" }, e.message), "No result until the answer marked in the form is fixed.",
+            "answer-panel invalid");
+        }
+        markInvalid(null);
+        var res;
+        try {
+          res = E().report(T, parsed.profile, { users: parsed.users, ks: parsed.ks });
+        } catch (e2) {
+          return cleared("", h("Div", { className: "error" }, "Sorry \u2014 this estimate could not be computed: " + (e2.message || e2)), "No result.");
+        }
+        var t = T.table, font = fontFor(presenter === true, config), wi = res.what_ifs;
+        var funnelText = res.funnel.map(function (l) {
+          var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
+          return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
+        });
+        var auxNotes = parsed.profile.aux.map(function (a) {
+          var fa = typeof a === "string" ? T.aux[a] : null;
+          return fa && fa.note ? h("Li", {}, fa.name + ": " + fa.note) : null;
+        }).filter(Boolean);
+        var out = [
+          t.model === "paper" ? "Body model: paper (as published)." : "",
+          null,
+          headline(res),
+          verdict(res.cas) + rough(res.cas),
+          warningBoxes(res),
+          funnelFigure(res, t, font, config),
+          funnelText,
+          reidCards(res.reidentification, t),
+          whatIfFigure(wi.district, "People like you in other " + t.district_label + "s: the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
+          whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
+          whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
+          whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
+          whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model),
+          changesTable(wi),
+          adviceList(res.advice),
+          { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
+          auxNotes.length ? h("Ul", {}, auxNotes) : null,
+          "results-panel",
+          "answer-panel",
+        ];
+        LAST_MS = performance.now() - t0;
+        window.__anonsetLastCompute = { ms: LAST_MS, at: performance.now() };
+        return out;
+      },
+
+      /* colour the map by the answer, a frame after the answer itself is drawn */
+      colourMap: function (mv, base) {
+        if (!base || !base.figure) return nu();
+        var ok = !!(mv && mv.key && mv.key.split("|")[0] === base.code && mv.values && mv.values.length);
+        return new Promise(function (resolve) {
+          requestAnimationFrame(function () { setTimeout(function () {
+            resolve(ok ? mapFigure(base.figure, mv.values, mv.district) : base.figure);
+          }, 0); });
+        });
+      },
+
+      /* the "What if…" tabs: the clicked (or Enter/Space-pressed) tab is shown */
+      chooseTab: function () {
+        var trig = ((window.dash_clientside.callback_context || {}).triggered || [])[0] || {};
+        var keys = ["district", "age", "height", "weight", "sex"];
+        var chosen = keys.filter(function (k) { return (trig.prop_id || "").indexOf("me-tab-" + k + ".") === 0; })[0] || "district";
+        var sel = keys.map(function (k) { return k === chosen ? "true" : "false"; });
+        var cls = keys.map(function (k) { return "tab-button" + (k === chosen ? " selected" : ""); });
+        var idx = keys.map(function (k) { return k === chosen ? 0 : -1; });
+        var style = keys.map(function (k) { return k === chosen ? {} : { display: "none" }; });
+        setTimeout(function () { window.dispatchEvent(new Event("resize")); }, 0);  // the shown chart takes its width
+        return sel.concat(cls, idx, style);
+      },
+
+      /* metric ↔ imperial: convert the typed values instead of emptying them */
+      toggleUnits: function (units, hcm, hft, hin, wkg, wlb) {
+        var hide = { display: "none" }, keep = nu();
+        var num = function (v) { if (blank(v)) return null; var x = Number(String(v).trim().replace(",", ".")); return isFinite(x) ? x : NaN; };
+        if (units === "imperial") {
+          var cm = num(hcm), kg = num(wkg), ft = keep, inch = keep, lb = keep;
+          if (cm !== null && !isNaN(cm) && blank(hft) && blank(hin)) {
+            var totalIn = Math.round(cm / CM_PER_INCH);
+            ft = String(Math.floor(totalIn / 12)); inch = String(totalIn % 12);
+          }
+          if (kg !== null && !isNaN(kg) && blank(wlb)) lb = String(Math.round(kg / KG_PER_LB));
+          return [hide, {}, keep, ft, inch, keep, lb];
+        }
+        var f = num(hft), i = num(hin), p = num(wlb), outCm = keep, outKg = keep;
+        if ((f !== null || i !== null) && !isNaN(f) && !isNaN(i) && blank(hcm)) outCm = String(Math.round(((f || 0) * 12 + (i || 0)) * CM_PER_INCH));
+        if (p !== null && !isNaN(p) && blank(wkg)) outKg = String(Math.round(p * KG_PER_LB));
+        return [{}, hide, outCm, keep, keep, outKg, keep];
+      },
+
+      districtFromMap: function (click) {
+        try { return String(click.points[0].location); } catch (e) { return nu(); }
+      },
+
+      clearOnCountry: function () { return [null, [], []]; },
+
+      /* ?country=… only; an opened link's #fragment follows the edits (so a reload shows what the address claims) */
+      syncAddress: function (country) {
+        var keep = new URLSearchParams(), q = new URLSearchParams(window.location.search);
+        if (country) keep.set("country", country);
+        if (q.get("presenter")) keep.set("presenter", q.get("presenter"));
+        var hash = window.location.hash;
+        if (hash && hash.length > 1 && window.__meFragmentApplied) {
+          hash = "#" + fragmentOf(Array.prototype.slice.call(arguments, 1)).toString();
+          if (hash === "#") hash = "";
+        }
+        window.history.replaceState(window.history.state, "", window.location.pathname + (keep.toString() ? "?" + keep.toString() : "") + hash);
+        return "";
+      },
+
+      linkWithAnswers: function (n, country, district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model) {
+        var q = new URLSearchParams();
+        if (country) q.set("country", country);
+        var f = fragmentOf([district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model]);
+        var url = window.location.origin + window.location.pathname + "?" + q.toString() + "#" + f.toString();
+        if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(function () {}); }
+        return url;
+      },
+
+      /* fill the form from the #fragment of a shared link, or with an example */
+      answersFromFragment: function (hash, nExample, ageOptions, districtOptions, district, notices) {
+        var NU = nu();
+        var trig = (window.dash_clientside.callback_context.triggered || [])[0] || {};
+        if (trig.prop_id && trig.prop_id.indexOf("example") >= 0) {
+          var labels = (ageOptions || []).map(function (o) { return o.value; });
+          var age = labels.filter(function (l) { return /^(65|60|40)/.test(l); })[0] || labels[Math.floor(labels.length / 2)];
+          var d = district || ((districtOptions || [])[0] || {}).value || NU;
+          return ["female", age ? [age] : [], "metric", "162", null, null, "72", null, 5, 5, [], NU, d, NU];
+        }
+        var q = new URLSearchParams(window.location.search);
+        if ((!hash || hash.length < 2) && !q.get("district")) return new Array(14).fill(NU);
+        var f = new URLSearchParams((hash || "#").substring(1));
+        if (!f.get("district") && q.get("district")) f.set("district", q.get("district"));
+        var num = function (k) { var v = f.get(k); return v === null || v === "" ? NU : v; };
+        var width = function (k) { var v = Number(f.get(k)); return [1, 2, 5, 10, 20].indexOf(v) >= 0 ? v : NU; };
+        var str = function (k, allowed) { var v = f.get(k); return v === null || (allowed && allowed.indexOf(v) < 0) ? NU : v; };
+        var notes = [];
+        var ages = NU;
+        if (f.get("ages")) {
+          var valid = (ageOptions || []).map(function (o) { return o.value; });
+          var asked = f.get("ages").split("|");
+          ages = asked.filter(function (a) { return valid.indexOf(a) >= 0; });
+          if (ages.length !== asked.length) notes.push("The link names age group(s) this country's census does not have; please choose again.");
+        }
+        var dist = NU;
+        if (f.get("district")) {
+          if ((districtOptions || []).some(function (o) { return o.value === f.get("district"); })) dist = f.get("district");
+          else { dist = null; notes.push("Unknown district \u201c" + f.get("district").slice(0, 20) + "\u201d in the link; please choose one."); }
+        }
+        window.__meFragmentApplied = !!(hash && hash.length > 1);
+        var notice = NU;
+        if (notes.length) notice = (notices || []).concat(notes.map(function (n) { return h("Div", { className: "warning", role: "status" }, n); }));
+        return [str("sex", ["female", "male"]), ages, str("units", ["metric", "imperial"]), num("hcm"), num("hft"), num("hin"),
+          num("wkg"), num("wlb"), width("hw"), width("ww"), f.get("aux") ? f.get("aux").split("|") : NU, str("model", ["v2", "paper"]), dist, notice];
+      },
+    },
+  });
+
+  function fragmentOf(a) {
+    var names = ["district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "hw", "ww", "aux", "model"];
+    var f = new URLSearchParams();
+    names.forEach(function (k, i) {
+      var v = a[i];
+      if (v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && !v.length)) f.set(k, Array.isArray(v) ? v.join("|") : v);
+    });
+    return f;
+  }
+
+  // arrow keys move between the tabs (WAI-ARIA tabs pattern); Enter and Space press the focused button
+  document.addEventListener("keydown", function (ev) {
+    var tab = ev.target && ev.target.getAttribute && ev.target.getAttribute("role") === "tab" ? ev.target : null;
+    if (!tab || ["ArrowRight", "ArrowLeft", "Home", "End"].indexOf(ev.key) < 0) return;
+    var tabs = Array.prototype.slice.call(tab.parentNode.querySelectorAll("[role=tab]"));
+    var i = tabs.indexOf(tab), n = tabs.length;
+    var j = ev.key === "ArrowRight" ? (i + 1) % n : ev.key === "ArrowLeft" ? (i - 1 + n) % n : ev.key === "Home" ? 0 : n - 1;
+    ev.preventDefault();
+    tabs[j].focus();
+    tabs[j].click();
+  });
+
+  // a reopened dropdown focuses its selected option, so typing did not search (issue 16): give the
+  // search box the focus whenever a dropdown of this page opens, and send typed letters there
+  function searchBox() {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll("input.dash-dropdown-search"));
+    return boxes.filter(function (b) { return b.offsetParent !== null; })[0] || null;
+  }
+  document.addEventListener("click", function (ev) {
+    // mouse clicks only (detail > 0): a keyboard-opened dropdown already focuses its search box
+    if (!ev.detail || !ev.target || !ev.target.closest || !ev.target.closest("#me-district, #me-ages, #me-k")) return;
+    setTimeout(function () {
+      var box = searchBox(), a = document.activeElement;
+      if (box && a && a !== box && a.classList && a.classList.contains("dash-options-list-option-checkbox")) box.focus();
+    }, 30);
+  }, true);
+  document.addEventListener("keydown", function (ev) {
+    var a = ev.target;
+    if (!a || !a.classList || !a.classList.contains("dash-options-list-option-checkbox") || ev.key.length !== 1 || ev.ctrlKey || ev.metaKey) return;
+    var box = searchBox();
+    if (!box) return;
+    ev.preventDefault();  // type the letter into the search box ourselves, so none is lost on the way
+    box.focus();
+    var setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+    setter.call(box, box.value + ev.key);
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  }, true);
+
+  window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, shortNumber: shortNumber, tables: TABLES };
+})();

@@ -1,0 +1,251 @@
+"""The non-personal tables the personal page combines in the browser (issue 15).
+
+A person's answers never reach the server: the server hands every visitor the
+same tables for a data set, body model and pair of band widths, and
+``assets/anonset_engine.js`` does the lookups, multiplications and sums of
+:mod:`dashboard.core.cas` on them.  Everything here is public statistics or a
+number the body model computes for *every* band — no profile goes in.
+
+What a table holds (:func:`public_tables`, a JSON-ready dict):
+
+* the data set: district ids, names, regions, filled flags; the census age groups
+  of the study population (trimmed as SPEC §1.1) with their ``share``; the census
+  counts of the kept groups ``[district][sex][age]`` (the browser multiplies by
+  ``share`` exactly as :meth:`CountryModel._restricted` does);
+* the body model: the mixture weights ``W[sex][age][body group]``, the body
+  groups' means and SDs (to choose the range of the what-if bands, as the core
+  does), the nearest-group notes, and for every height and weight **interval** a
+  page can ask about — every band of the chosen width between the input limits,
+  every 5-wide band (the what-if width of a withheld attribute), and every widened
+  band (:func:`body_model.widen_band`) — the probability of each body group,
+  computed by the model's own :meth:`CountryModel.group_interval` (bitwise the
+  numbers the core multiplies);
+* the auxiliary presets as fraction arrays on the model's grid (with their gaps
+  and notes);
+* the constants of the interface (limits, widths, BMI range, advice targets).
+
+Numbers are float64 written with ``repr`` precision (JSON numbers), so the
+browser's results equal the core's to rounding (the parity test checks 1e-9).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import body_model as bm
+from .body_model import BAND_WIDTHS, DEFAULT_BMI_RANGE, SEXES, CountryModel, load_country_model
+from .cas import DEFAULT_KS
+from .errors import InputError
+from .fractions import preset_array
+from .parsing import BAND_LIMITS, DEFAULT_WIDTH
+
+TABLE_VERSION = 1
+#: Body models the browser engine can combine: ``paper`` (SPEC §1.1) multiplies each body
+#: group's height and weight probabilities, which the interval tables give exactly.  v2
+#: (SPEC §1.6) correlates them, so it needs a joint table per pair of intervals; until the
+#: tables carry one, the page offers the paper model only (and says so).
+ENGINE_MODELS: tuple[str, ...] = ("paper",)
+
+
+def available_models() -> tuple[str, ...]:
+    """The body models both the core and the browser engine offer."""
+    return tuple(m for m in getattr(bm, "MODELS", ("paper",)) if m in ENGINE_MODELS) or ("paper",)
+
+
+def default_model() -> str:
+    core_default = getattr(bm, "DEFAULT_MODEL", "paper")
+    return core_default if core_default in available_models() else available_models()[0]
+
+
+def check_params(code: str, model: str | None, hw, ww, codes) -> tuple[str, str, int, int]:
+    """Validate a table request; InputError with a message naming the bad parameter."""
+    if code not in codes:
+        raise InputError(f"unknown data set {str(code)[:40]!r}")
+    model = default_model() if model in (None, "") else str(model).strip().lower()
+    if model not in available_models():
+        raise InputError(f"unknown body model {model[:20]!r}: use {' or '.join(available_models())}")
+    widths = []
+    for name, value in (("hw", hw), ("ww", ww)):
+        if value in (None, ""):
+            widths.append(DEFAULT_WIDTH)
+            continue
+        try:
+            w = float(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} {str(value)[:20]!r} is not a number") from None
+        if w not in BAND_WIDTHS:
+            raise InputError(f"{name} {w:g} is not one of the band widths {', '.join(map(str, BAND_WIDTHS))}")
+        widths.append(int(w))
+    return code, model, widths[0], widths[1]
+
+
+def _num(x: float):
+    """A JSON-ready number: whole floats as ints (shorter), others as floats (repr precision)."""
+    x = float(x)
+    if not math.isfinite(x):
+        return None
+    if x.is_integer() and abs(x) < 2**53:
+        return int(x)
+    return x
+
+
+def _key(lo: float, hi: float) -> str:
+    return f"{lo:g},{hi:g}"
+
+
+def band_intervals(kind: str, width: int) -> list[tuple[float, float]]:
+    """Every interval a page with this ``width`` may ask the probability of (see the module notes)."""
+    lo_lim, hi_lim = BAND_LIMITS[kind]
+    out: dict[str, tuple[float, float]] = {}
+
+    def grid(w: float):
+        start = math.ceil(lo_lim / w) * w
+        return [(float(s), float(s + w)) for s in np.arange(start, hi_lim - 1e-9, w)]
+
+    for w in sorted({width, DEFAULT_WIDTH}):
+        for band in grid(w):
+            out[_key(*band)] = band
+    for band in grid(width):
+        for wider in BAND_WIDTHS:
+            if wider <= width:
+                continue
+            nb = bm.widen_band(band, wider)
+            out[_key(*nb)] = nb
+    return sorted(out.values())
+
+
+def _interval_table(model: CountryModel, kind: str, width: int) -> dict:
+    bands = band_intervals(kind, width)
+    return {_key(*b): [float(x) for x in model.group_interval(kind, b)] for b in bands}
+
+
+def _model_for(code: str, model_name: str, root: Path | None) -> CountryModel:
+    m = load_country_model(code, root=root)
+    if hasattr(m, "with_model"):
+        m = m.with_model(model_name)
+    return m
+
+
+def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: int = DEFAULT_WIDTH,
+                  root: Path | None = None) -> dict:
+    """The tables of one data set, body model and pair of widths (see the module notes)."""
+    m = _model_for(code, model, root)
+    import census_loaders as cl
+
+    info = cl.dataset_info(code) if root is None else {}
+    kept = [m.census_groups.index((g.census_lo, g.census_hi)) for g in m.age_groups]
+    cc = m.census_counts[:, :, kept]
+    region_ids, region_index = np.unique(np.asarray(m.region_ids, dtype=str), return_inverse=True)
+    first = {}
+    for d, r in enumerate(region_index.tolist()):
+        first.setdefault(r, d)
+    ages = []
+    for g in m.age_groups:
+        ages.append({
+            "label": g.label, "lo": _num(g.lo), "hi": _num(g.hi), "census_lo": _num(g.census_lo),
+            "census_hi": _num(g.census_hi), "share": g.share, "trimmed": g.trimmed,
+            "span_hi": _num(bm.open_group_end(g.lo) if math.isinf(g.hi) else g.hi),
+        })
+    ns, na = len(SEXES), len(m.age_groups)
+    nearest_notes = [[m.body_mapping_note(s, a) if m.nearest_body[s, a] else None for a in range(na)] for s in range(ns)]
+    aux = []
+    for t in (cl.auxiliary_tables(code) if root is None else []):
+        fa = preset_array(m, t["id"])
+        aux.append({
+            "id": fa.id, "name": fa.name, "note": fa.note, "shape": list(fa.f.shape),
+            "f": [_num(x) for x in fa.f.ravel()], "gaps": list(fa.gaps),
+        })
+    hm, hs = m.body.params("height")
+    wm, ws = m.body.params("weight")
+    prior = info.get("body_prior", {}) if info else {}
+    src = (info.get("sources") or [{}])[0] if info else {}
+    return {
+        "version": TABLE_VERSION,
+        "code": m.code,
+        "name": m.name,
+        "model": getattr(m, "body_model", "paper"),
+        "hw": hw,
+        "ww": ww,
+        "study": [_num(m.study[0]), _num(m.study[1])],
+        "district_label": m.district_label,
+        "region_label": m.region_label,
+        "districts": {
+            "ids": [str(x) for x in m.district_ids],
+            "names": [str(x) for x in m.district_names],
+            "region": region_index.tolist(),
+            "filled": [int(x) for x in m.filled],
+        },
+        "regions": {"ids": region_ids.tolist(), "names": [str(m.region_names[first[r]]) for r in range(len(region_ids))]},
+        "ages": ages,
+        "census_counts": [_num(x) for x in cc.ravel()],
+        "body": {
+            "n": len(m.body),
+            "weights": [float(x) for x in m.body_weights.ravel()],
+            "nearest": [[bool(x) for x in row] for row in m.nearest_body],
+            "nearest_notes": nearest_notes,
+            "height_mean": [float(x) for x in hm], "height_sd": [float(x) for x in hs],
+            "weight_mean": [float(x) for x in wm], "weight_sd": [float(x) for x in ws],
+            "borrowed_from": m.borrowed_from,
+            "prior_country_name": m.prior_country_name,
+            "intervals": {"height": _interval_table(m, "height", hw), "weight": _interval_table(m, "weight", ww)},
+        },
+        "aux": aux,
+        "source": {"publisher": src.get("publisher", ""), "table_id": src.get("table_id", ""),
+                   "reference_date": info.get("reference_date", "") if info else "",
+                   "body_source": prior.get("source", "")},
+        "constants": {
+            "sexes": list(SEXES),
+            "widths": list(BAND_WIDTHS),
+            "default_width": DEFAULT_WIDTH,
+            "limits": {k: list(v) for k, v in BAND_LIMITS.items()},
+            "whatif_sds": bm.PROFILE_SDS,
+            "bmi_range": list(DEFAULT_BMI_RANGE),
+            "default_ks": list(DEFAULT_KS),
+        },
+    }
+
+
+def tables_json(code: str, model: str, hw: int, ww: int) -> bytes:
+    """The table as compact JSON bytes (memoised: the same for every visitor)."""
+    return _tables_json(code, model, hw, ww, _stamp())
+
+
+@lru_cache(maxsize=48)
+def _tables_json(code: str, model: str, hw: int, ww: int, stamp: str) -> bytes:
+    data = public_tables(code, model, hw, ww)
+    return json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8")
+
+
+def _stamp() -> str:
+    from census_loaders.paths import cache_dir
+
+    try:
+        return str((cache_dir() / "manifest.json").stat().st_mtime_ns)
+    except FileNotFoundError:
+        return "-"
+
+
+@lru_cache(maxsize=8)
+def _manifest_hash(stamp: str) -> str:
+    from census_loaders.paths import cache_dir
+
+    try:
+        raw = (cache_dir() / "manifest.json").read_bytes()
+    except FileNotFoundError:
+        raw = b""
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def manifest_hash() -> str:
+    """The data cache's manifest hash (tables change only with it and with this module's version)."""
+    return _manifest_hash(_stamp())
+
+
+def etag(code: str, model: str, hw: int, ww: int) -> str:
+    h = hashlib.sha256(f"{manifest_hash()}|{TABLE_VERSION}|{code}|{model}|{hw}|{ww}".encode()).hexdigest()[:24]
+    return f'"{h}"'

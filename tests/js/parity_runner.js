@@ -1,0 +1,21 @@
+// Parity runner: reads {"tables": {name: table}, "cases": [{table, profile, users, ks}]} on stdin,
+// writes the engine's reports as JSON on stdout (tests/test_engine_parity.py compares them with the core).
+"use strict";
+const path = require("path");
+const E = require(path.join(__dirname, "..", "..", "assets", "anonset_engine.js"));
+let input = "";
+process.stdin.on("data", (c) => { input += c; });
+process.stdin.on("end", () => {
+  const data = JSON.parse(input);
+  const prepared = {};
+  for (const [name, table] of Object.entries(data.tables)) prepared[name] = E.prepare(table);
+  const out = data.cases.map((c) => {
+    try {
+      const r = E.report(prepared[c.table], c.profile, { users: c.users, ks: c.ks });
+      return { ok: true, report: r };
+    } catch (e) {
+      return { ok: false, error: String(e && e.message || e) };
+    }
+  });
+  process.stdout.write(JSON.stringify(out, (k, v) => (v === Infinity ? "Infinity" : (v instanceof Float64Array ? Array.from(v) : v))));
+});
