@@ -8,7 +8,8 @@
       var q = Object.assign({}, scenario || {});
       var first = String(q.country || "").split(",")[0];
       if (selected && selected.district && selected.country === first) { q.district = selected.district; }
-      if (tableAges) { q.table_ages = tableAges; }
+      if (tableAges && typeof tableAges === "object") { Object.assign(q, tableAges); }
+      else if (tableAges) { q.table_ages = tableAges; }
       var parts = Object.keys(q).map(function (k) {
         return encodeURIComponent(k) + "=" +
           encodeURIComponent(String(q[k])).replace(/%2C/g, ",").replace(/%3A/g, ":");

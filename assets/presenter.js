@@ -34,3 +34,97 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     }
   }
 });
+
+/* Presenter mode enlarges chart type too.  Every figure reaches plotly.js through Plotly.react or
+   Plotly.newPlot (dcc.Graph calls them on each new figure or Patch); while <body> has class "presenter"
+   these get a copy of the figure whose font sizes are PRESENTER_SCALE times larger (the page's own
+   figure is left as it is), and switching the mode redraws every chart on the page. */
+(function () {
+  var PRESENTER_SCALE = 1.4;
+  var FONT_KEYS = {font: 1, tickfont: 1, textfont: 1, insidetextfont: 1, outsidetextfont: 1};
+
+  function presenterOn() { return document.body && document.body.classList.contains("presenter"); }
+
+  function scaleFonts(node, f, depth) {  /* a copy of node with every font's size times f (arrays of numbers kept) */
+    if (depth > 8 || node === null || typeof node !== "object" || ArrayBuffer.isView(node)) return node;
+    if (Array.isArray(node)) {
+      return node.length && typeof node[0] === "object" ? node.map(function (v) { return scaleFonts(v, f, depth + 1); }) : node;
+    }
+    var out = {};
+    for (var k in node) {
+      if (!Object.prototype.hasOwnProperty.call(node, k)) continue;
+      var v = node[k];
+      if (FONT_KEYS[k] && v && typeof v === "object" && !Array.isArray(v)) {
+        out[k] = Object.assign({}, scaleFonts(v, f, depth + 1));
+        if (typeof v.size === "number") out[k].size = Math.round(v.size * f * 10) / 10;
+      } else if (k === "x" || k === "y" || k === "z" || k === "locations" || k === "customdata" || k === "text"
+                 || k === "hovertext" || k === "geojson") {
+        out[k] = v;  /* data columns: never walked or copied */
+      } else {
+        out[k] = scaleFonts(v, f, depth + 1);
+      }
+    }
+    return out;
+  }
+
+  function presenterFigure(data, layout) {
+    var f = PRESENTER_SCALE;
+    var lay = scaleFonts(layout || {}, f, 0);
+    lay.font = Object.assign({}, lay.font || {});
+    if (!(layout && layout.font && typeof layout.font.size === "number")) lay.font.size = Math.round(12 * f);
+    var traces = (data || []).map(function (t) {
+      var c = Object.assign({}, t);
+      ["textfont", "colorbar", "hoverlabel", "marker"].forEach(function (k) {
+        if (t[k] && typeof t[k] === "object") c[k] = scaleFonts(t[k], f, 1);
+      });
+      if (t.textfont) c.textfont = Object.assign({}, t.textfont, {size: (t.textfont.size || 12) * f});
+      return c;
+    });
+    return {data: traces, layout: lay};
+  }
+
+  function wrap(P) {
+    if (!P || P.__anonsetPresenter) return P;
+    ["react", "newPlot"].forEach(function (name) {
+      var orig = P[name];
+      if (typeof orig !== "function") return;
+      P[name] = function (gd, data, layout, config) {
+        var fig = (data && !Array.isArray(data) && typeof data === "object")
+          ? data : {data: data, layout: layout, config: config};
+        var el = typeof gd === "string" ? document.getElementById(gd) : gd;
+        if (el) el.__anonsetFigure = fig;  /* the unscaled figure, for redrawing when the mode changes */
+        if (!presenterOn()) return orig.call(P, gd, fig);
+        var big = presenterFigure(fig.data, fig.layout);
+        return orig.call(P, gd, Object.assign({}, fig, {data: big.data, layout: big.layout}));
+      };
+    });
+    P.__anonsetPresenter = true;
+    return P;
+  }
+
+  if (window.Plotly) {
+    wrap(window.Plotly);
+  } else {
+    var current;
+    Object.defineProperty(window, "Plotly", {
+      configurable: true, enumerable: true,
+      get: function () { return current; },
+      set: function (v) { current = wrap(v); }
+    });
+  }
+
+  function redrawAll() {
+    if (!window.Plotly) return;
+    document.querySelectorAll(".js-plotly-plot").forEach(function (gd) {
+      if (gd.__anonsetFigure) window.Plotly.react(gd, gd.__anonsetFigure);
+    });
+  }
+  function watch() {
+    var last = presenterOn();
+    new MutationObserver(function () {
+      var on = presenterOn();
+      if (on !== last) { last = on; redrawAll(); }
+    }).observe(document.body, {attributes: true, attributeFilter: ["class"]});
+  }
+  if (document.body) watch(); else document.addEventListener("DOMContentLoaded", watch);
+})();

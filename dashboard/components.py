@@ -137,3 +137,8 @@ def data_table(rows: list[dict], table_id: str, *, page_size: int = 15, nowrap: 
         style_cell_conditional=style_cell_conditional,
         **TABLE_STYLE,
     )
+
+
+def chart_reading(text: str, **props) -> html.P:
+    """One plain-language sentence above a chart: what it shows and how to read it."""
+    return html.P(text, className="chart-reading", **props)

@@ -141,6 +141,7 @@ def test_cdf_readouts_and_comparison(app_url, page):
             assert f"{percent(shares[code][k])} of people have an anonymity set below {k}" in text
     traces = pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').data.map(t => t.name)")
     assert traces == ["Germany: people", "Germany: combinations", "France: people", "France: combinations"]
+    assert "France" in pg.inner_text("#explore-cdf-legend")
     assert pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').layout.xaxis.type") == "log"
     # SPEC §1.8: shares of the covered people, the covered share stated (body model v2 by default)
     assert "of the people the model covers" in pg.inner_text("#explore-cdf-note")

@@ -493,3 +493,18 @@ def test_format_counts_matches_format_count():
     got = format_counts(values)
     assert got.dtype.kind == "U" and got.tolist() == [format_count(v) for v in values]
     assert format_counts(np.array([])).tolist() == []
+
+
+def test_readable_numbers_never_use_scientific_notation():
+    import re
+
+    from dashboard.core.formatting import format_number, format_small, power_label
+
+    assert format_small(3.3e-05) == "0.000033" and format_small(0.066) == "0.066" and format_small(0) == "0"
+    assert format_small(1e-9) == "< 0.000001" and format_small(-0.0002) == "−0.0002"
+    assert format_number(20390.2) == "20,390" and format_number(1.5e6) == "1.5 million"
+    assert format_number(999_999_999) == "1 billion" and format_number(8e9) == "8 billion"
+    assert format_number(3.9e18) == "3.9 × 10¹⁸" and format_number(1.234) == "1.23"
+    assert power_label(1e-6) == "10⁻⁶" and power_label(3e-5) == "3 × 10⁻⁵"
+    for x in (1e-300, 1e-7, 1.7e-6, 0.5, 12.5, 2.039e4, 1e6, 7.7e9, 1e21, float("nan")):
+        assert not re.search(r"\de[+-]?\d", format_number(x) + format_small(x)), x

@@ -13,6 +13,7 @@ import pytest
 from dash import html
 from page_checks import checked_figure, component_text
 
+from dashboard.core import age_grain
 from dashboard.core import aggregates as ag
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
@@ -38,10 +39,10 @@ def test_log_ticks_are_readable_over_any_range():
     assert text == ["5", "10", "20", "50", "100", "200", "500"]
     assert vals == [round(math.log10(float(t)), 6) for t in text]
     vals, text = fx.log_ticks(1e-15, 2e3)  # a minimum CAS spans many decades
-    assert 2 <= len(vals) <= 8 and text[0] == "1e-15"
+    assert 2 <= len(vals) <= 8 and text[0] == "10⁻¹⁵"
     assert vals == sorted(set(vals))
     assert fx.log_ticks(0, 10) == ([], [])
-    assert fx.tick_label(2e-5) == "2e-5" and fx.tick_label(5000) == "5k" and fx.tick_label(0.01) == "0.01"
+    assert fx.tick_label(2e-5) == "2 × 10⁻⁵" and fx.tick_label(5000) == "5k" and fx.tick_label(0.01) == "0.01"
 
 
 def test_numbers_as_text():
@@ -49,7 +50,8 @@ def test_numbers_as_text():
     assert fx.format_cas(0.00264) == "0.0026"
     assert fx.format_cas(float("nan")) == "–" and fx.format_cas(None) == "–"
     assert fx.percent(0.1994) == "19.9 %" and fx.percent(0.0053) == "0.53 %" and fx.percent(0) == "0 %"
-    assert fx.percent(3e-9) == "3.0e-07 %"
+    assert fx.percent(3e-9) == "< 0.0001 %"  # never "3.0e-07 %"
+    assert fx.format_cas(3.3e-05) == "0.000033" and fx.format_cas(1e-9) == "< 0.000001"
 
 
 def _frame(values, filled=None, stat_col="person_mean"):
@@ -128,14 +130,37 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     cdfs = ag.cdfs(s)
     fig = go.Figure(fx.cdf_figure(cdfs, {"DE": "Germany", "FR": "France"}))
     assert len(fig.data) == 4 and fig.layout.xaxis.type == "log"
-    assert fig.data[0].line.dash is None and fig.data[1].line.dash == "dot"
+    assert fig.data[0].line.dash == "solid" and fig.data[1].line.dash == "dot"
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
     # shares of the people the model covers (SPEC §1.8): the curve ends at 100 %, the covered share is stated
     assert fig.data[0].y[-1] == pytest.approx(100.0)
     ends = [a.text for a in fig.layout.annotations if "covered" in a.text]
     assert ends == [f"Germany: shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
                     f"France: shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
-    assert {a.text for a in fig.layout.annotations} >= {"k = 5", "k = 20", "k = 100"}
+    assert {a.text for a in fig.layout.annotations} >= {"k = 5", "20", "100"}
+
+
+TWELVE = ("DE", "FR", "IT", "ES", "PL", "NL", "BE", "AT", "CH", "GB", "US", "AU")
+
+
+def test_cdf_figure_with_twelve_countries_keeps_its_plot_and_distinct_colours():
+    s = Scenario(countries=TWELVE, model="paper")
+    cdfs = ag.cdfs(s)
+    names = {c: c for c in TWELVE}
+    fig = fx.cdf_figure(cdfs, names)
+    people = [t for t in fig["data"] if t["name"].endswith(": people")]
+    styles = {(t["line"]["color"], t["line"]["dash"]) for t in people}
+    assert len(styles) == 12 and len({t["line"]["color"] for t in people}) == 12  # no colour repeats
+    assert fig["layout"]["height"] == fx.CDF_HEIGHT and fig["layout"]["showlegend"] is False  # key is a list below
+    assert [e.code for e in fx.cdf_key(cdfs, names)] == list(TWELVE)
+    assert not [a for a in fig["layout"]["annotations"] if "covered" in a["text"]]  # too many: the key lists them
+
+
+def test_series_style():
+    from dashboard.figures.style import QUALITATIVE_WIDE, series_style
+
+    assert len({series_style(i) for i in range(3 * len(QUALITATIVE_WIDE))}) == 3 * len(QUALITATIVE_WIDE)
+    assert len({series_style(i)[0] for i in range(len(QUALITATIVE_WIDE))}) == len(QUALITATIVE_WIDE)
 
 
 def test_distribution_figure():
@@ -217,17 +242,18 @@ def _form(E, **kw):
         (dict(stat="median"), "unknown statistic"),
     ],
 )
-def test_bad_form_input_gives_a_message_and_keeps_the_views(E, change, message):
+def test_bad_form_input_gives_a_message_and_marks_the_views_stale(E, change, message):
     out = _form(E, **change)
     assert out[0] is E.no_update and out[2] is E.no_update
-    assert isinstance(out[1], html.Div) and out[1].className == "error"
-    assert message in out[1].children
+    error = out[1].children[0]
+    assert isinstance(error, html.Div) and error.className == "error" and message in error.children
+    assert "last valid scenario" in component_text(out[1]) and out[4] == "explorer-results stale"
 
 
 def test_form_writes_the_scenario_and_the_commands(E):
-    store, message, cli_map, cli_cdf = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
-                                             user_name="Runs marathons", user_percent="2.5")
-    assert message is None
+    store, message, cli_map, cli_cdf, results = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
+                                                      user_name="Runs marathons", user_percent="2.5")
+    assert message is None and results == "explorer-results"
     assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
     assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
     assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map
@@ -405,8 +431,10 @@ def _walk(c):
 
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
-    fig, readouts, note, notes, key = E.on_cdf(q, None)
+    fig, readouts, note, legend, notes, key = E.on_cdf(q, None)
     assert len(fig["data"]) == 4
+    legend_text = component_text(legend)
+    assert "Germany" in legend_text and "dotted: share of combinations" in legend_text
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
     text = component_text(readouts)
     for code in ("DE", "US"):
@@ -430,8 +458,9 @@ def test_cdf_callback_readouts_and_note(E):
 def test_country_tables_for_every_data_set(E):
     import census_loaders as cl
 
-    rows, message, cli, query = E.on_table("18-75")
-    assert message is None and query is None and cli == "anonset country-table --ages 18-75"
+    rows, message, cli, query, note = E.on_table("18-75", "census")
+    assert message is None and query == {"table_grain": "census"}
+    assert cli == "anonset country-table --ages 18-75 --grain census" and "not comparable" in note
     assert len(rows) == 2 * len(cl.countries())
     ref = ag.country_table(["DE"]).set_index("sex")
     de_f = next(r for r in rows if r["id"] == "DE-female")
@@ -441,11 +470,32 @@ def test_country_tables_for_every_data_set(E):
     assert de_f["share_deviating"] == pytest.approx(100 * ref.loc["female", "share_deviating"], abs=0.05)
     assert de_f["mean_middle_half_pct"] == pytest.approx(ref.loc["female", "mean_middle_half_pct"], abs=0.05)
     assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
-    rows85, _, cli85, query85 = E.on_table("15-85")
-    assert query85 == "15-85" and cli85.endswith("--ages 15-85") and rows85 != rows
+    rows85, _, cli85, query85, _ = E.on_table("15-85", "census")
+    assert query85 == {"table_ages": "15-85", "table_grain": "census"} and "--ages 15-85" in cli85 and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
-        out = E.on_table(bad)
-        assert out[0] is E.no_update and message in out[1].children
+        out = E.on_table(bad, "5")
+        assert out[0] == [] and message in out[1].children  # no stale table under the error
+
+
+def test_country_tables_compare_whole_five_year_groups_by_default(E):
+    from dashboard.core import age_grain
+
+    rows, message, cli, query, note = E.on_table("18-75", "5")
+    assert message is None and query is None and cli.endswith("--ages 18-75 --grain 5")
+    assert "whole 5-year age groups inside the chosen ages (20–75)" in note
+    gb = next(r for r in rows if r["id"] == "GB-female")
+    de = next(r for r in rows if r["id"] == "DE-female")
+    us = next(r for r in rows if r["id"] == "US-female")
+    assert "(of" not in "".join(str(r["min_age"]) for r in rows)  # no trimmed group anywhere
+    whole = ("DE", "GB", "US", "AU", "FR", "IT")  # census counts of people (some data sets publish estimates)
+    assert all(float(r["min_cas"]).is_integer() for r in rows if r["country"] in whole)  # whole people
+    assert us["min_cas"] >= 1
+    # the UK's single years summed into 5-year groups: its cell mean is of the same order as Germany's
+    census = {r["id"]: r for r in E.on_table("18-75", "census")[0]}
+    assert census["GB-female"]["cell_mean"] < census["DE-female"]["cell_mean"] / 4
+    assert 0.5 < gb["cell_mean"] / de["cell_mean"] < 1.5
+    assert gb["population"] == pytest.approx(age_grain.country_table(["GB"], (20, 75), "census")
+                                             .set_index("sex").loc["female", "population"], abs=1)
 
 
 def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
@@ -460,7 +510,7 @@ def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
     assert got["11000"] == pytest.approx(page["11000"])
     assert main([*shlex.split(cli["table"])[1:], "--json", "--country", "DE"]) == 0
     table = json.loads(capsys.readouterr().out)
-    assert table["rows"][0]["min_cas"] == pytest.approx(ag.country_table(["DE"])["min_cas"].iloc[0])
+    assert table["rows"][0]["min_cas"] == pytest.approx(age_grain.country_table(["DE"])["min_cas"].iloc[0])  # the page's grain
 
 
 def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):

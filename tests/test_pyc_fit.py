@@ -250,7 +250,18 @@ def test_forecast_band_reflects_noise():
 def test_forecast_holdout_needs_enough_points():
     fc = pf.forecast([(100, 0.99), (1000, 0.8)], at=[1e4])
     assert all(not s.available and "fewer than two" in s.reason for s in fc.holdout.values())
-    assert not fc.band.available and "three" in fc.band.reason
+    assert not fc.band.available and "at least 4 measurements" in fc.band.reason
+
+
+def test_forecast_says_when_three_points_cannot_tell_much():
+    """The README's old example: 3 points give a 2-point hold-out fit and a jackknife of exact 2-point fits."""
+    fc = pf.forecast([(100, 0.99), (1000, 0.80), (10_000, 0.55)], at=[1e5])
+    assert not fc.band.available and "passes through them exactly" in fc.band.reason
+    assert all(s.available and "as many as the model's parameters" in s.note for s in fc.holdout.values())
+    if np.allclose(fc.holdout["PYC-MB"].predicted, fc.holdout["ENT"].predicted, atol=1e-4):
+        assert "uniform limit" in fc.holdout["PYC-MB"].note and "uniform limit" in fc.holdout["ENT"].note
+    four = pf.forecast((GALLERY[:4], pyc.kappa_h_gamma(GALLERY[:4], 8.0, 0.4)), at=[1e5], holdout=0)
+    assert four.band.available
 
 
 @pytest.mark.parametrize("n,k,match", [

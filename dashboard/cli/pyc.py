@@ -9,6 +9,7 @@ import numpy as np
 
 from dashboard.core import pyc, pyc_fit
 from dashboard.core.errors import InputError
+from dashboard.core.formatting import format_number
 
 from . import CliError, emit
 
@@ -165,7 +166,7 @@ def _format_fit(r: dict) -> str:
     lines = [
         f"{r['file']}: {f['n_records']:,} records in {f['n_sets']:,} sets",
         f"Pitman-Yor fit: d = {f['d']:.6g}, alpha = {f['alpha']:.6g}"
-        + (f" (finite support: {f['support']:.4g} sets)" if f["support"] is not None else ""),
+        + (f" (finite support: {format_number(f['support'], 4)} sets)" if f["support"] is not None else ""),
         (f"  entropy h = {f['h_bits']:.4g} bits ({f['h_nats']:.4g} nats), tail complexity "
          f"gamma = {f['gamma']:.4g}, log-likelihood = {f['log_likelihood']:.6g} ({f['message']})"),
     ]
@@ -209,11 +210,11 @@ def _params_text(name: str, p: dict) -> str:
         return ""
     if name == "PYC-MB":
         return (f"h = {p['h_bits']:.4g} bits, gamma = {p['gamma']:.4g} "
-                f"(d = {p['d']:.4g}, alpha = {p['alpha']:.4g})")
+                f"(d = {p['d']:.4g}, alpha = {format_number(p['alpha'], 4)})")
     if name == "ENT":
-        return f"h = {p['h_bits']:.4g} bits (K = {p['K']:.4g} sets)"
+        return f"h = {p['h_bits']:.4g} bits (K = {format_number(p['K'], 4)} sets)"
     if name == "EXP":
-        return f"c = {p['c']:.4g}, lambda = {p['lambda']:.4g}"
+        return f"c = {p['c']:.4g}, lambda = {format_number(p['lambda'], 4)}"
     return f"a = {p['a']:.4g}, b = {p['b']:.4g}"
 
 
@@ -247,11 +248,16 @@ def _format_forecast(r: dict) -> str:
         first = next(iter(r["holdout"].values()))
         held = ", ".join(_fmt_n(float(x)) for x in first["n"])
         lines.append(f"Held out n = {held} (fitted on the smaller n):")
+        notes = []
         for name, h in r["holdout"].items():
             if h["available"]:
                 lines.append(f"  {name:<7} RMSE {100 * h['rmse']:.2f} percentage points")
+                for part in (h.get("note") or "").split("; "):
+                    if part and part not in notes:
+                        notes.append(part)
             else:
                 lines.append(f"  {name:<7} not available: {h['reason']}")
+        lines += [f"  Note: {n}." for n in notes]
     lines.append("EXP and POL are our forms (the paper's supplement, which defines its own, is "
                  "not available).")
     return "\n".join(lines)

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from dashboard.core import census_partition as cp
-from dashboard.core.formatting import format_count
+from dashboard.core.formatting import format_count, format_number
 
 from . import CliError, emit
 from .regions import _root, _scenario, _scenario_options
@@ -77,7 +77,7 @@ def _text(r: dict) -> str:
          f"sizes; built in {p['seconds']:.2f} s"),
         (f"Pitman-Yor fit: h = {f['h_bits']:.4g} bits ({f['h_nats']:.4g} nats), gamma = {f['gamma']:.4g}"
          f"  <->  d = {f['d']:.6g}, alpha = {f['alpha']:.6g}"
-         + (f" (finite support: {f['support']:.4g} sets)" if f["support"] is not None else "")
+         + (f" (finite support: {format_number(f['support'], 4)} sets)" if f["support"] is not None else "")
          + f"; {f['message']}"),
         f"{'n':>16} {'exact kappa':>12} {'PYC kappa':>10} {'PYC - exact':>12}",
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from dashboard.core import age_grain
 from dashboard.core import aggregates as ag
 from dashboard.core.body_model import DEFAULT_STUDY
 from dashboard.core.formatting import format_count
@@ -100,7 +101,7 @@ def _num_label(x: float) -> str:
 def _run_table(args) -> int:
     codes = _split(args.country) or None
     ages = parse_range(args.ages, "--ages", allow_open=True) if args.ages else DEFAULT_STUDY
-    df = ag.country_table(codes, ages, root=_root(args))
+    df = age_grain.country_table(codes, ages, args.grain, root=_root(args))
     rows = df.to_dict("records")
     out = {"ages": df["ages"].iloc[0] if len(df) else None, "rows": [_plain(r) for r in rows]}
     return emit(out, args.json, _table_text)
@@ -246,6 +247,9 @@ def add_parser(sub) -> None:
     p.add_argument("--country", action="append", metavar="CODE",
                    help="data set code; repeat or comma-separate (default: every data set)")
     p.add_argument("--ages", help="study population [from, to) (default 18-75; published comparisons used 15-85)")
+    p.add_argument("--grain", choices=age_grain.GRAINS, default="census",
+                   help="age groups compared: 5 = whole 5-year groups inside --ages (comparable across countries; "
+                        "the UK's single years summed), census = each data set's own (default)")
     p.add_argument("--cache", help="cache folder to read (default: data_cache/)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_run_table)

@@ -33,3 +33,61 @@ def format_band(band: tuple[float, float] | None, kind: str) -> str:
     if band is None:
         return "any"
     return f"{band[0]:g}–{band[1]:g} {UNITS[kind]}"
+
+
+#: Below this a positive number is shown as "< 0.000001" (a millionth of a person is "nobody").
+SMALLEST_SHOWN = 1e-6
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def format_small(x: float, sig: int = 2) -> str:
+    """A number below one as a plain decimal with ``sig`` significant digits — ``0.066``, ``0.000033`` —
+    never ``3.3e-05``; below :data:`SMALLEST_SHOWN` it reads ``< 0.000001``."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "–"
+    if not math.isfinite(x):
+        return "–"
+    if x == 0:
+        return "0"
+    if abs(x) < SMALLEST_SHOWN:
+        return ("< " if x > 0 else "> −") + f"{SMALLEST_SHOWN:.6f}"
+    decimals = max(0, sig - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.replace("-", "−")
+
+
+def format_number(x: float, sig: int = 3) -> str:
+    """Any magnitude, readable, without scientific notation: ``0.00012``, ``3.14``, ``20,390``,
+    ``1.5 million``, ``8 billion``; beyond 10¹⁵ ``3.9 × 10¹⁸``."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "–"
+    if not math.isfinite(x):
+        return "–"
+    a = abs(x)
+    sign = "−" if x < 0 else ""
+    if a < 1:
+        return format_small(x, sig)
+    if a < 1e6:
+        if a >= 10 ** (sig - 1):
+            return f"{sign}{round(a):,}"
+        return sign + format_small(a, sig)
+    a = float(f"{a:.{sig}g}")  # rounded first: 999,999,999 is "1 billion", not "1000 million"
+    if a < 1e15:
+        scale, word = next((v, w) for v, w in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")) if a >= v)
+        return f"{sign}{float(f'{a / scale:.{sig}g}'):g} {word}"
+    mant, exp = f"{a:.{sig - 1}e}".split("e")
+    mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
+    return f"{sign}{mant} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
+
+
+def power_label(v: float) -> str:
+    """A tick below 0.001 as people read it: ``10⁻⁶``, ``3 × 10⁻⁵`` (never ``1e-6``)."""
+    mant, exp = f"{v:.0e}".split("e")
+    sup = str(int(exp)).translate(_SUPERSCRIPT)
+    return f"10{sup}" if mant == "1" else f"{mant} × 10{sup}"

@@ -673,10 +673,11 @@ class HoldoutScore:
     rmse: float | None
     available: bool
     reason: str = ""
+    note: str = ""  # why an available score says little (too few points, two models alike)
 
     def to_dict(self) -> dict:
         return {"n": self.n, "observed": self.observed, "predicted": self.predicted,
-                "rmse": self.rmse, "available": self.available, "reason": self.reason}
+                "rmse": self.rmse, "available": self.available, "reason": self.reason, "note": self.note}
 
 
 @dataclass
@@ -718,6 +719,8 @@ class Forecast:
 
 #: z for the PYC-MB band (about 95 % under a normal approximation).
 BAND_Z = 1.96
+#: PYC-MB has two parameters: a jackknife refit (one point left out) must keep more than two points.
+MIN_BAND_POINTS = 4
 #: Above this many points the jackknife deletes interleaved groups instead of single points.
 JACKKNIFE_GROUPS = 20
 
@@ -729,8 +732,11 @@ BAND_METHOD = (f"jackknife: PYC-MB refitted without each measurement (or, above 
 def _jackknife_band(n, k, at, full: ModelFit) -> Band:
     if not full.available:
         return Band(None, None, BAND_METHOD, False, f"PYC-MB is not available: {full.reason}")
-    if n.size < 3:
-        return Band(None, None, BAND_METHOD, False, "the band needs at least three measurements")
+    if n.size < MIN_BAND_POINTS:
+        return Band(None, None, BAND_METHOD, False,
+                    f"the band needs at least {MIN_BAND_POINTS} measurements: with {n.size}, a jackknife refit has "
+                    f"{max(n.size - 1, 0)} points for PYC-MB's two parameters and passes through them exactly, "
+                    "so its spread says nothing about the forecast")
     groups = min(n.size, JACKKNIFE_GROUPS)
     label = np.arange(n.size) % groups
     start = (full.params["h_nats"], full.params["gamma"])
@@ -787,8 +793,20 @@ def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool =
                 scores[name] = HoldoutScore(test_n, test_k, None, None, False, fit.reason)
                 continue
             pred = fit.predict(test_n)
+            note = ""
+            if np.count_nonzero(train_n > 1) <= 2:
+                note = (f"fitted on {np.count_nonzero(train_n > 1)} measurements, as many as the model's parameters: "
+                        "it passes through them exactly, so the score checks one extrapolation, not the fit — "
+                        "give at least four points")
             scores[name] = HoldoutScore(test_n, test_k, pred,
-                                        float(np.sqrt(np.mean((pred - test_k) ** 2))), True)
+                                        float(np.sqrt(np.mean((pred - test_k) ** 2))), True, note=note)
+        pyc_mb, ent = scores.get("PYC-MB"), scores.get("ENT")
+        if (pyc_mb and ent and pyc_mb.available and ent.available
+                and np.allclose(pyc_mb.predicted, ent.predicted, atol=1e-4)):
+            alike = ("PYC-MB's best fit on these points is its uniform limit, which is ENT's model: "
+                     "the two predict the same")
+            for sc in (pyc_mb, ent):
+                sc.note = f"{sc.note}; {alike}" if sc.note else alike
     if band:
         band_result = _jackknife_band(n, k, at_arr, models["PYC-MB"])
     else:

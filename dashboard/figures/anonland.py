@@ -23,6 +23,7 @@ from dashboard.core.anonland import (
     box_frame,
     ras_range_label,
 )
+from dashboard.core.formatting import format_small
 
 from .style import (
     MUTED,
@@ -84,7 +85,7 @@ def number(x: float | None, digits: int = 3) -> str:
         return "–"
     if abs(x) >= 10 ** digits:
         return f"{x:,.0f}"
-    return f"{x:,.{digits}g}" if abs(x) >= 1e-4 or x == 0 else f"{x:.2e}"
+    return f"{x:,.{digits}g}" if abs(x) >= 1e-4 or x == 0 else format_small(x, 2)
 
 
 def threshold_label(t: float) -> str:

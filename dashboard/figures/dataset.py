@@ -80,7 +80,7 @@ def one_more_attribute(steps: list[dict], population: float) -> dict:
              name=f"copula Ξ at N = {population:,.0f}", line=dict(color=QUALITATIVE[2], width=2)),
     ], layout=base_layout(title=dict(text="What if one more attribute? (most identifying first)", x=0.01),
                           yaxis=dict(title="share unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
-                          xaxis=dict(gridcolor=GRID), legend=dict(orientation="h", y=-0.3), height=380,
+                          xaxis=dict(gridcolor=GRID, automargin=True), legend=dict(orientation="h", y=-0.3), height=380,
                           margin=dict(l=60, r=10, t=50, b=40)))
 
 

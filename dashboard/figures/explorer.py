@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from dashboard.core.formatting import format_count
+from dashboard.core.formatting import format_count, format_small, power_label
 
 from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
@@ -26,6 +26,7 @@ from .style import (
     figure,
     labels,
     percent,
+    series_style,
     short_number,
     vline,
 )
@@ -70,7 +71,7 @@ def format_cas(x) -> str:
         x = float(x)
     except (TypeError, ValueError):
         return "–"
-    return f"{x:.2g}" if 0 < x < 1 else format_count(x)  # format_count says "–" for NaN and ±inf
+    return format_small(x) if 0 < x < 1 else format_count(x)  # format_count says "–" for NaN and ±inf
 
 
 def stat_label(stat: str, k: float) -> str:
@@ -104,10 +105,9 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 8) -> tuple[list[float], li
 
 
 def tick_label(v: float) -> str:
-    """``1e-6``, ``0.01``, ``5``, ``20k``, ``3M``."""
+    """``10⁻⁶``, ``0.01``, ``5``, ``20k``, ``3M`` (never ``1e-6``)."""
     if v < 1e-3:
-        mant, exp = f"{v:.0e}".split("e")
-        return f"{mant}e{int(exp)}" if mant != "1" else f"1e{int(exp)}"
+        return power_label(v)
     return short_number(float(f"{v:.3g}"))
 
 
@@ -229,52 +229,83 @@ def district_map(
 # --------------------------------------------------------------------------- distributions
 
 
+#: The CDF chart's height in pixels, whatever the number of countries: its legend is a list below the chart
+#: (:func:`cdf_key`, drawn by the page), so twelve countries never squeeze the plot.
+CDF_HEIGHT = 470
+#: Up to this many countries the covered shares are labelled in the plot (the key below always lists them).
+MAX_END_LABELS = 4
+
+
+class CdfKey(NamedTuple):
+    """One country in the CDF chart's key: its name, line colour and dash, and where its people curve ends."""
+
+    code: str
+    name: str
+    colour: str
+    dash: str
+    end: float  # the share of everyone the model covers (NaN when it covers everyone)
+
+
+def cdf_key(cdfs: dict, names: dict[str, str]) -> list[CdfKey]:
+    """The key of :func:`cdf_figure`: one entry per country, in the chart's order and colours."""
+    out = []
+    for i, (code, c) in enumerate(cdfs.items()):
+        colour, dash = series_style(i)
+        share = float(c.covered_share)
+        out.append(CdfKey(code, names.get(code, code), colour, dash,
+                          share if math.isfinite(share) else float("nan")))
+    return out
+
+
 def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     """Person-weighted (solid) and cell-weighted (dotted) CDFs of CAS, one colour per country, log x axis.
 
-    Shares of people are of the people the model covers (SPEC §1.8), so both
-    curves end at 100 %; the covered share is labelled (paper model: the people in
-    plausible BMI cells; v2: ≥ 99.9 %).
+    Shares of people are of the people the model covers (SPEC §1.8), so both curves
+    end at 100 %.  Twelve countries get twelve distinct colours (then dash patterns,
+    :func:`.style.series_style`); the key is a list under the chart (:func:`cdf_key`,
+    with each country's covered share), so the plot keeps its height; with a few
+    countries the covered shares are also labelled in the plot, one line each.
     """
     traces, annotations, shapes = [], [], []
     top = 1e-3
-    for i, (code, c) in enumerate(cdfs.items()):
-        colour = QUALITATIVE[i % len(QUALITATIVE)]
+    key = cdf_key(cdfs, names)
+    for entry, c in zip(key, cdfs.values()):
         x = column(c.x)
         person = 100.0 * column(c.person)
         cells = 100.0 * column(c.cells)
-        name = names.get(code, code)
+        name = entry.name
         end = float(np.nanmax(person, initial=0))  # shares of the covered people (SPEC §1.8): 100 %
         done = np.flatnonzero((person >= end - 1e-3) & (cells >= 100.0 - 1e-3))
         top = max(top, float(x[done[0]]) if done.size else float(x[-1]))
         traces.append(dict(
-            type="scatter", x=x, y=person, mode="lines", line=dict(color=colour, width=3), name=f"{name}: people",
-            legendgroup=code, hovertemplate=f"{name}<br>%{{y:.2f}} % of people have CAS ≤ %{{x:,.3~g}}<extra></extra>"))
+            type="scatter", x=x, y=person, mode="lines", line=dict(color=entry.colour, width=3, dash=entry.dash),
+            name=f"{name}: people", legendgroup=entry.code,
+            hovertemplate=f"{name}<br>%{{y:.2f}} % of people have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
         traces.append(dict(
-            type="scatter", x=x, y=cells, mode="lines", line=dict(color=colour, width=2, dash="dot"),
-            name=f"{name}: combinations", legendgroup=code,
-            hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~g}}<extra></extra>"))
+            type="scatter", x=x, y=cells, mode="lines", line=dict(color=entry.colour, width=2, dash="dot"),
+            name=f"{name}: combinations", legendgroup=entry.code,
+            hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
     hi = min(top * 5, 1e8)
-    for i, (code, c) in enumerate(cdfs.items()):
-        share = c.plausible_share
-        if math.isfinite(share):
+    ends = [e for e in key if math.isfinite(e.end)]
+    if 0 < len(ends) <= MAX_END_LABELS:  # one line each, bottom right (the curves end at the top)
+        for j, e in enumerate(ends):
             annotations.append(dict(
-                x=math.log10(hi), y=6.0 + 7.0 * (len(cdfs) - 1 - i), xanchor="right", yanchor="bottom", showarrow=False,
-                text=f"{names.get(code, code)}: shares of the {percent(share)} covered",
-                font=dict(size=12, color=QUALITATIVE[i % len(QUALITATIVE)]), yshift=-3,
-                bgcolor="rgba(255,255,255,0.8)"))
-    for k in ks:
+                x=math.log10(hi), y=6.0 + 7.0 * (len(ends) - 1 - j), xanchor="right", yanchor="bottom",
+                showarrow=False, text=f"{e.name}: shares of the {percent(e.end)} covered",
+                font=dict(size=12, color="#1b1f24"), bgcolor="rgba(255,255,255,0.85)",
+                bordercolor=e.colour, borderwidth=2, borderpad=2))
+    for i, k in enumerate(ks):
         shapes.append(vline(k, dict(color=MUTED, width=1, dash="dash")))
-        annotations.append(dict(x=math.log10(k), y=1.0, yref="paper", text=f"k = {k:g}", showarrow=False,
-                                yanchor="bottom", font=dict(size=12, color="#4a5562")))
+        annotations.append(dict(x=math.log10(k), y=1.0, yref="paper", text=f"k = {k:g}" if i == 0 else f"{k:g}",
+                                showarrow=False, yanchor="bottom", font=dict(size=12, color="#4a5562")))
     tickvals = [10.0**e for e in range(-3, 9) if 10.0**e <= hi * 1.01]
     layout = base_layout(
         margin=dict(l=10, r=20, t=30, b=10),
-        height=440,
-        xaxis=axis("anonymity set size x (CAS, people; log scale)", type="log", range=[-3, math.log10(hi)],
+        height=CDF_HEIGHT,
+        xaxis=axis("anonymity set size x<br>(CAS, people; log scale)", type="log", range=[-3, math.log10(hi)],
                    tickvals=tickvals, ticktext=[tick_label(v) for v in tickvals]),
         yaxis=axis("share with CAS ≤ x (%)", range=[0, 102], ticksuffix=" %", ticklabelstandoff=8),
-        legend=dict(orientation="h", y=-0.22, x=0, yanchor="top"),
+        showlegend=False,
         hovermode="closest",
         shapes=shapes,
         annotations=annotations,
@@ -302,7 +333,7 @@ def distribution_figure(distribution: pd.DataFrame, title: str = "") -> dict:
         barmode="group",
         bargap=0.15,
         xaxis=axis("age group", tickangle=-60 if n_ages > 6 else 0, tickfont=dict(size=12)),
-        yaxis=axis("people", tickformat=",~s"),
+        yaxis=axis("people", tickformat=",", rangemode="tozero"),  # never "200m" people
         legend=dict(orientation="h", y=1.0, x=0, xanchor="left", yanchor="bottom"),
     )
     return figure(traces, layout)

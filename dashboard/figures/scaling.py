@@ -30,6 +30,21 @@ AXIS_LINE = "#8a96a3"
 MODEL_DASH = {"PYC-MB": "solid", "ENT": "dash", "EXP": "dot", "POL": "dashdot"}
 
 
+#: One plain-language sentence per chart of the page (what it shows, how to read it), shown above it.
+READING = {
+    "law": ("How the risk grows with the size of the gallery: left to right the number of records n (log "
+             "scale), up the share of records; the blue line is the chance exact matching picks the right "
+             "person, the dashed one the share that are unique, the dotted one the share in sets smaller than "
+             "k."),
+    "census": ("The thick line is the correctness computed exactly from the country's own anonymity sets (up to "
+             "its population), the dashed one the scaling law fitted to them, carried on to the world's "
+             "population: where the two lines agree, the law describes this census."),
+    "forecast": ("Dots are the correctness you measured at small n; each line is a model fitted to them and "
+             "extended to larger n (right of the dotted line is extrapolation). The shaded band is PYC-MB's "
+             "uncertainty; hollow diamonds are held-out points the models did not see."),
+}
+
+
 def n_label(n: float) -> str:
     """Gallery sizes as people read them: 950, 12,000, 1.5M, 8B."""
     if not math.isfinite(n):

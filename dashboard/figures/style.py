@@ -9,6 +9,13 @@ import numpy as np
 SEQUENTIAL = "Viridis"
 #: Okabe–Ito, a qualitative palette distinguishable with colour-vision deficiencies.
 QUALITATIVE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+#: Twelve distinct colours for charts with one line per country: Okabe–Ito, then Paul Tol's wine, olive and
+#: indigo and a grey (each distinguishable from the others with the common colour-vision deficiencies);
+#: yellow last (weak on white).  Beyond twelve, lines repeat a colour with another dash pattern (:func:`series_style`).
+QUALITATIVE_WIDE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#882255",
+                    "#999933", "#332288", "#777777", "#F0E442"]
+#: Dash patterns of the solid line of series 13–24, 25–36, …
+SERIES_DASHES = ["solid", "longdash", "dashdot", "dash"]
 HIGHLIGHT = "#D55E00"
 GRID = "#e5e9ee"
 MUTED = "#9AA5B1"
@@ -22,6 +29,11 @@ GRAPH_CONFIG = {
     "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "lasso2d", "select2d"],
     "responsive": True,
 }
+
+
+def series_style(i: int) -> tuple[str, str]:
+    """Colour and dash pattern of the ``i``-th series: distinct colours first, then dash patterns."""
+    return QUALITATIVE_WIDE[i % len(QUALITATIVE_WIDE)], SERIES_DASHES[(i // len(QUALITATIVE_WIDE)) % len(SERIES_DASHES)]
 
 
 def base_layout(**extra) -> dict:
@@ -47,7 +59,7 @@ def percent(share) -> str:
     if x == 0:
         return "0 %"
     if x < 1e-4:
-        return f"{x:.1e} %"
+        return "< 0.0001 %"  # never "1.7e-06 %"
     if x < 1:
         return f"{x:.2g} %"
     return f"{x:.1f} %"

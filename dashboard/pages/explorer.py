@@ -24,16 +24,19 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import TABLE_STYLE, command_snippet, field
+from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, field
 from dashboard.core import aggregates as ag
+from dashboard.core.age_grain import GRAINS
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
-    DEFAULT_TABLE_AGES,
+    DEFAULT_TABLE_GRAIN,
+    GRAIN_OPTIONS,
     ID,
     LOG,
     SORRY,
+    cdf_legend,
     cdf_note,
     cli_snippets,
     country_table_rows,
@@ -58,6 +61,8 @@ from dashboard.views.explorer import (
     scenario_notes,
     selected_district,
     selection_after,
+    table_note,
+    table_query,
 )
 
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
@@ -73,7 +78,7 @@ def layout(**query):
         return html.Div([html.H1("Explore regions"), html.Div(SORRY, className="error", role="alert")])
     s = link.scenario
     v = form_values(s)
-    cli = cli_snippets(s, link.table_ages)
+    cli = cli_snippets(s, link.table_ages, link.table_grain)
     selected = {"country": s.countries[0], "district": link.district} if link.district else None
     graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
     results = html.Div(
@@ -83,6 +88,9 @@ def layout(**query):
             html.Section(
                 [
                     html.H2("District map"),
+                    chart_reading("Each district coloured by the chosen statistic: dark purple is a small anonymity "
+                                  "set (few people alike, easier to single out), yellow a large one; the scale is "
+                                  "logarithmic. Click a district for its detail, or list them all in a table."),
                     html.Div(graph("map", scrollZoom=True), id=ID["map-box"], className="map-box"),
                     html.Div(id=ID["no-map"]),
                     html.Div(id=ID["map-legend"], className="map-legend"),
@@ -113,7 +121,11 @@ def layout(**query):
                 [
                     html.H2("How anonymity sets are distributed"),
                     html.Div(id=ID["readouts"], className="cards readouts"),
+                    chart_reading("For each anonymity set size x (left to right, log scale), the share of people "
+                                  "whose set is at most x: the further left a curve rises, the more people sit in "
+                                  "small crowds. Solid lines count people, dotted ones combinations."),
                     graph("cdf"),
+                    html.Div(id=ID["cdf-legend"]),
                     html.P(id=ID["cdf-note"], className="field-help cdf-note"),
                     command_snippet(ID["cli-cdf"], cli["cdf"], "The command prints shares of CAS ≤ x; the readouts count CAS < k "
                                                 "(they differ only for a CAS exactly equal to k)."),
@@ -121,7 +133,7 @@ def layout(**query):
                 className="explorer-section", **{"aria-label": "Distributions"},
             ),
         ],
-        className="explorer-results",
+        className="explorer-results", id=ID["results"],
     )
     tables = html.Section(
         [
@@ -132,10 +144,14 @@ def layout(**query):
             html.Div(
                 [field("Ages of the country tables", dcc.Input(id=ID["table-ages"], type="text", debounce=True,
                                                                 value=range_text(link.table_ages), maxLength=20),
-                        "Default 18-75; published comparisons used e.g. 15-85.", ID["table-ages"])],
+                        "Default 18-75; published comparisons used e.g. 15-85.", ID["table-ages"]),
+                 field("Age groups compared", dcc.RadioItems(id=ID["table-grain"], options=GRAIN_OPTIONS,
+                                                              value=link.table_grain, className="checklist"),
+                       control_id=ID["table-grain"])],
                 className="table-settings",
             ),
             html.Div(id=ID["table-message"], role="alert"),
+            html.P(id=ID["table-note"], className="field-help"),
             dcc.Loading(dash_table.DataTable(
                 id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,
                 export_format="csv", export_headers="display", merge_duplicate_headers=True,
@@ -162,8 +178,7 @@ def layout(**query):
             dcc.Store(id=ID["selected"], data=selected),
             dcc.Store(id=ID["loaded-map"], data=None),
             dcc.Store(id=ID["loaded-cdf"], data=None),
-            dcc.Store(id=ID["table-query"], data=None if link.table_ages == DEFAULT_TABLE_AGES
-                      else range_text(link.table_ages)),
+            dcc.Store(id=ID["table-query"], data=table_query(link.table_ages, link.table_grain)),
         ],
         className="explorer",
     )
@@ -197,6 +212,7 @@ def on_countries(countries, chosen):
     Output(ID["message"], "children"),
     Output(ID["cli-map"], "children"),
     Output(ID["cli-cdf"], "children"),
+    Output(ID["results"], "className"),
     Input(ID["countries"], "value"),
     Input(ID["sex"], "value"),
     Input(ID["ages"], "value"),
@@ -214,14 +230,18 @@ def on_countries(countries, chosen):
 )
 def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k, stat,
             model="v2"):
-    """Validate the form into the scenario store; a bad setting leaves the views as they were and says why."""
+    """Validate the form into the scenario store; a bad setting says why and greys the views out (they still show
+    the last valid scenario, marked as such — never a stale answer that looks current)."""
     try:
         s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
                                user_percent, k, stat, model)
         cli = cli_snippets(s)
     except Exception as exc:  # noqa: BLE001 - InputError → its message; anything else → apology
-        return no_update, error_for(exc, "form"), no_update, no_update
-    return s.to_query(), None, cli["map"], cli["cdf"]
+        message = html.Div([error_for(exc, "form"),
+                            html.P("The views below still show the last valid scenario (greyed out) until the "
+                                   "setting is fixed.", className="field-help")], **{"data-stale": "true"})
+        return no_update, message, no_update, no_update, "explorer-results stale"
+    return s.to_query(), None, cli["map"], cli["cdf"], "explorer-results"
 
 
 @callback(
@@ -318,6 +338,7 @@ def on_detail(selected, query):
     Output(ID["cdf"], "figure"),
     Output(ID["readouts"], "children"),
     Output(ID["cdf-note"], "children"),
+    Output(ID["cdf-legend"], "children"),
     Output(ID["notes"], "children"),
     Output(ID["loaded-cdf"], "data"),
     Input(ID["scenario"], "data"),
@@ -329,12 +350,13 @@ def on_cdf(query, loaded):
         s = scenario_from_store(query)
         key = {"countries": list(s.countries), "profile": profile_sig(s.to_query())}
         if key == loaded:
-            return no_update, no_update, no_update, no_update, no_update
+            return no_update, no_update, no_update, no_update, no_update, no_update
         cdfs = ag.cdfs(s)
         names = {c: cl.dataset_info(c)["name"] for c in s.countries}
-        return fx.cdf_figure(cdfs, names), readouts(s), cdf_note(s, cdfs), scenario_notes(s), key
+        return (fx.cdf_figure(cdfs, names), readouts(s), cdf_note(s, cdfs), cdf_legend(cdfs, names),
+                scenario_notes(s), key)
     except Exception as exc:  # noqa: BLE001
-        return no_update, no_update, no_update, error_for(exc, "distributions"), no_update
+        return no_update, no_update, no_update, no_update, error_for(exc, "distributions"), no_update
 
 
 @callback(
@@ -342,17 +364,22 @@ def on_cdf(query, loaded):
     Output(ID["table-message"], "children"),
     Output(ID["cli-table"], "children"),
     Output(ID["table-query"], "data"),
+    Output(ID["table-note"], "children"),
     Input(ID["table-ages"], "value"),
+    Input(ID["table-grain"], "value"),
 )
-def on_table(ages_text):
-    """Country tables of every data set for the chosen ages (memoised per data set and ages)."""
+def on_table(ages_text, grain):
+    """Country tables of every data set for the chosen ages and age grain (memoised per data set and ages).
+
+    Bad ages empty the table (no stale numbers under an error)."""
+    grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     try:
         ages = parse_table_ages(ages_text)
-        rows = country_table_rows(ages)
+        rows = country_table_rows(ages, grain)
+        note = table_note(ages, grain)
     except Exception as exc:  # noqa: BLE001
-        return no_update, error_for(exc, "country tables"), no_update, no_update
-    query = None if ages == DEFAULT_TABLE_AGES else range_text(ages)
-    return rows, None, cli_snippets(Scenario(), ages)["table"], query
+        return [], error_for(exc, "country tables"), no_update, no_update, None
+    return rows, None, cli_snippets(Scenario(), ages, grain)["table"], table_query(ages, grain), note
 
 
 clientside_callback(

@@ -52,7 +52,7 @@ def layout(**query):
     return html.Div([
         html.H1("The scaling law of re-identification"),
         *[html.Div(msg, className="warning", role="status") for msg in link.notices],
-        dcc.Tabs(id=ID["tabs"], value=link.view, className="scaling-tabs", children=[
+        dcc.Tabs(id=ID["tabs"], value=link.view, className="scaling-tabs", mobile_breakpoint=0, children=[
             dcc.Tab(explore_section(link.h_bits, link.gamma, link.k, link.cursor), label="Explore the law",
                     value="explore"),
             dcc.Tab(census_section(link.scenario, link.code, link.app_users), label="From a census", value="census"),

@@ -151,6 +151,16 @@ def _pooled_share(summary: dict, keep) -> tuple[float | None, int]:
     return (sum(r["share_diverging"] * r["n"] for r in rows) / n if n else None), n
 
 
+def small_crowd_error(below: float = 5) -> tuple[float | None, int, float]:
+    """From the shipped AnonLand: the share of test citizens whose real crowd is under ``below`` and whose
+    estimate is off by more than the divergence threshold, their number and the threshold (for the
+    humility notes next to small results on other pages)."""
+    result = full_result()
+    summary = result.summary if result else {}
+    share, n = _pooled_share(summary, lambda r: r["ras_hi"] is not None and r["ras_hi"] < below)
+    return share, n, float(summary.get("divergence_threshold", core.DIVERGENCE_THRESHOLD))
+
+
 def headline_cards(summary: dict, citizens: pd.DataFrame | None = None) -> list:
     """Four numbers that answer the question before the charts do (five with the citizens: the own set)."""
     t = summary.get("divergence_threshold", core.DIVERGENCE_THRESHOLD)

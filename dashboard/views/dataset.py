@@ -21,6 +21,7 @@ from dashboard.components import card, command_block, table
 from dashboard.core import dataset as ds
 from dashboard.core import microdata as M
 from dashboard.core.errors import InputError
+from dashboard.core.formatting import format_number
 from dashboard.core.memo import Memo
 from dashboard.figures import dataset as figs
 from dashboard.figures.style import GRAPH_CONFIG, percent
@@ -240,10 +241,10 @@ def render(analysis: ds.Analysis, req: Request, filename: str | None = None) -> 
         "validation_text": val_text,
         "riskiest": table(risky_rows, f"The records most likely unique among N = {N:,.0f} (copula)"),
         "integration": (f"Cell probabilities: {integ['method']}; relative standard error median "
-                        f"{integ['rel_se_median']:.1e}, largest {integ['rel_se_max']:.1e}."),
+                        f"{percent(integ['rel_se_median'])}, largest {percent(integ['rel_se_max'])}."),
         "tfrr_text": (f"Mean risk of being unique: {percent(t['mean_risk'])} (exact), {percent(t['mean_risk_binomial'])} "
                       f"(binomial); largest difference between the two forms for one record "
-                      f"{t['max_abs_difference']:.2g}. AUC for k = 5: {_fmt(t['auc_k'].get('5'))}, "
+                      f"{format_number(t['max_abs_difference'], 2)}. AUC for k = 5: {_fmt(t['auc_k'].get('5'))}, "
                       f"k = 10: {_fmt(t['auc_k'].get('10'))}."),
         "pyc": p,
         "scaling_url": p.get("scaling_url"),

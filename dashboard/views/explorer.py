@@ -26,8 +26,8 @@ from dash import Patch, dcc, html, no_update
 import census_loaders as cl
 from dashboard import forms, ids, limits
 from dashboard.components import apology, card, error_box, field
+from dashboard.core import age_grain, catalog, memo
 from dashboard.core import aggregates as ag
-from dashboard.core import catalog, memo
 from dashboard.core.body_model import (
     DEFAULT_BMI_RANGE,
     DEFAULT_STUDY,
@@ -39,12 +39,19 @@ from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.views import anonland as anonland_view
 
 PAGE = "explore"
 LOG = logging.getLogger("anonset.explorer")
 #: Query keys the scenario reads, in the order a link is repaired (countries first: presets depend on them).
 SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat", "model")
 DEFAULT_TABLE_AGES = DEFAULT_STUDY
+#: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.age_grain`).
+DEFAULT_TABLE_GRAIN = "5"
+GRAIN_OPTIONS = [
+    {"label": "whole 5-year age groups (comparable across countries)", "value": "5"},
+    {"label": "each data set's own age groups (the UK: single years)", "value": "census"},
+]
 SORRY = "Sorry — this view could not be computed. Please check the settings."
 
 
@@ -54,10 +61,10 @@ def _id(name: str) -> str:
 
 ID = {name: _id(name) for name in (
     "countries", "sex", "ages", "body", "height-width", "weight-width", "bmi", "aux", "user-name", "user-percent",
-    "k", "stat", "message", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
+    "k", "stat", "message", "results", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
-    "loaded-cdf", "table-ages", "country-table", "table-message", "table-query", "cli-map", "cli-cdf",
-    "cli-table", "link-text", "link-copy", "link-notices", "model",
+    "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
+    "table-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
 )}
 
 #: The visible body-model switch (SPEC §1.6): v2 by default, the paper model selectable.
@@ -86,6 +93,7 @@ class LinkState(NamedTuple):
     district: str | None
     table_ages: tuple[float, float]
     notices: tuple[str, ...]
+    table_grain: str = "5"
 
 
 def _clip(text: str, n: int = 300) -> str:
@@ -152,7 +160,14 @@ def scenario_from_link(query: Mapping) -> LinkState:
             table_ages = parse_table_ages(q["table_ages"])
         except InputError as exc:
             notices.append(_clip(f"In the link: {exc}. The country tables use 18–75 instead."))
-    return LinkState(scenario, district, table_ages, tuple(notices))
+    table_grain = DEFAULT_TABLE_GRAIN
+    if q.get("table_grain"):
+        if q["table_grain"] in age_grain.GRAINS:
+            table_grain = q["table_grain"]
+        else:
+            notices.append(f"Unknown age grain {_clip(q['table_grain'], 20)!r} in the link: the country tables "
+                           "compare whole 5-year age groups.")
+    return LinkState(scenario, district, table_ages, tuple(notices), table_grain)
 
 
 def parse_table_ages(text) -> tuple[float, float]:
@@ -225,12 +240,37 @@ def profile_sig(query: Mapping) -> str:
     return json.dumps({k: v for k, v in sorted(query.items()) if k not in ("country", "k", "stat")})
 
 
-def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES) -> dict[str, str]:
+def table_query(ages, grain: str) -> dict | None:
+    """The country tables' part of the link (only what differs from the defaults)."""
+    q = {}
+    if tuple(ages) != DEFAULT_TABLE_AGES:
+        q["table_ages"] = range_text(ages)
+    if grain != DEFAULT_TABLE_GRAIN:
+        q["table_grain"] = grain
+    return q or None
+
+
+def table_note(ages, grain: str) -> str:
+    """What the country tables compare (said under the table, because the UK's ages are single years)."""
+    if grain == "census":
+        return ("Each data set on its own age groups, trimmed to the ages by overlap: not comparable across "
+                "countries. The UK publishes single years of age, so its cells hold about a fifth of the people of "
+                "a 5-year cell; a trimmed group such as 18–20 (of 15–20) holds part of its people, which is where "
+                "most minima and the fractional people come from.")
+    lo, hi = age_grain.comparable_ages(ages)
+    return (f"Compared on whole 5-year age groups inside the chosen ages ({format_age_band(lo, hi)}): the UK's "
+            "single years are summed into 5-year groups, and no census group is cut in part, so the data sets have "
+            "cells of the same kind and no minimum comes from a fraction of a group (a data set that publishes a "
+            "wider group, such as Germany's 65–75, keeps it; one that publishes estimated counts, such as Morocco, "
+            "can still show fractions of a person). Choose “each data set's own age groups” for the census grain.")
+
+
+def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES, table_grain: str = DEFAULT_TABLE_GRAIN) -> dict[str, str]:
     """The ``anonset`` commands that reproduce the map, the CDFs and the country tables."""
     return {
         "map": s.replace(countries=s.countries[:1]).to_cli("districts"),
         "cdf": s.to_cli("cdf", at=fx.READOUT_KS),
-        "table": shlex.join(["anonset", "country-table", "--ages", range_text(table_ages)]),
+        "table": shlex.join(["anonset", "country-table", "--ages", range_text(table_ages), "--grain", table_grain]),
     }
 
 
@@ -493,10 +533,58 @@ def readouts(s: Scenario) -> list:
                  for k in fx.READOUT_KS]
         out.append(html.Div([html.Div(f"{name} ({code})", className="card-title"), html.Ul(items)],
                             className="card readout", **{"data-country": code}))
+    caveat = small_sets_caveat()
+    if caveat:
+        out.append(html.P(caveat, className="field-help readout-caveat", **{"data-caveat": "small-sets"}))
     return out
 
 
+def small_sets_caveat() -> str:
+    """Humility next to "below 5": how often the AnonLand check found small estimates more than 25 % off."""
+    share, n, threshold = anonland_view.small_crowd_error(5)
+    if share is None or not n:
+        return ""
+    return (f"Small numbers are rough estimates: in the AnonLand check, {fx.percent(share)} of the {n:,} test "
+            f"citizens whose real crowd was under 5 got an estimate more than {threshold * 100:g} % off. Read "
+            "“below 5” as “very few people alike”, not as an exact count.")
+
+
+_CSS_DASH = {"solid": "solid", "longdash": "dashed", "dashdot": "dashed", "dash": "dashed"}
+
+
+def _swatch(colour: str, style: str, width: int = 3) -> html.Span:
+    return html.Span(className="line-swatch", style={"borderTop": f"{width}px {style} {colour}"}, **{"aria-hidden": "true"})
+
+
+def cdf_legend(cdfs: dict, names: dict[str, str]) -> html.Div:
+    """The CDF chart's key as a list under it (wraps on a phone, never squeezes the plot): one entry per country
+    with its colour and where its people curve ends, then the two line styles."""
+    items = []
+    for e in fx.cdf_key(cdfs, names):
+        end = f" — shares of the {fx.percent(e.end)} covered" if math.isfinite(e.end) else ""
+        items.append(html.Li([_swatch(e.colour, _CSS_DASH.get(e.dash, "solid")), f"{e.name}{end}"],
+                             **{"data-country": e.code}))
+    key = [html.Li([_swatch("#4a5562", "solid"), "solid: share of people"], className="key"),
+           html.Li([_swatch("#4a5562", "dotted", 3), "dotted: share of combinations"], className="key")]
+    return html.Div(html.Ul(items + key, className="line-legend"), **{"aria-label": "Key to the curves"})
+
+
+def single_year_note(codes) -> str:
+    """A sentence when some chosen data sets count single years of age (the UK) and others 5-year groups."""
+    single = [load_country_model(c).name for c in codes
+              if all(g.census_hi - g.census_lo <= 1 for g in load_country_model(c).age_groups)]
+    if not single or len(single) == len(codes):
+        return ""
+    return (f" Not comparable on age: {', '.join(single)} count{'s' if len(single) == 1 else ''} single years of age, "
+            "the others 5-year groups, so their anonymity sets are smaller partly because their age cells are "
+            "narrower (the country tables below compare whole 5-year groups).")
+
+
 def cdf_note(s: Scenario, cdfs: dict) -> str:
+    return _cdf_note(s, cdfs) + single_year_note(s.countries)
+
+
+def _cdf_note(s: Scenario, cdfs: dict) -> str:
     if not s.include_body:
         return ("Without height × weight every combination is plausible, so the person-weighted curves reach 100 %. "
                 "Solid: share of people; dotted: share of district × sex × age combinations.")
@@ -511,17 +599,18 @@ def cdf_note(s: Scenario, cdfs: dict) -> str:
             f"no cell is left out for its BMI.")
 
 
-def country_table_rows(ages) -> list[dict]:
+def country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
     """Country tables of every data set (district × sex × age only) as displayed: people rounded down.
 
-    Memoised per age range (every visit shows the default one): shared by requests, read-only.
+    ``grain`` "5" compares whole 5-year groups (the default), "census" each data set's own groups.
+    Memoised per age range and grain (every visit shows the default one): shared by requests, read-only.
     """
     ages = tuple(float(a) for a in ages)
-    return _TABLES.get(ages, lambda: _country_table_rows(ages))
+    return _TABLES.get((ages, grain), lambda: _country_table_rows(ages, grain))
 
 
-def _country_table_rows(ages) -> list[dict]:
-    df = ag.country_table(None, ages)
+def _country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
+    df = age_grain.country_table(None, ages, grain)
 
     def cas(v):
         v = float(v)

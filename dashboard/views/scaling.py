@@ -29,12 +29,12 @@ from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
 from dashboard import forms, ids, limits
-from dashboard.components import card, command_block, field
+from dashboard.components import card, chart_reading, command_block, field
 from dashboard.core import aggregates, catalog, memo, pyc, pyc_fit
 from dashboard.core import census_partition as cp
 from dashboard.core.body_model import BAND_WIDTHS, SEXES
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import format_count
+from dashboard.core.formatting import format_count, format_number, format_small
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario
 from dashboard.figures import scaling as figs
@@ -310,7 +310,7 @@ def readout_cards(n: float, values: tuple[float, float, float, float], k: int) -
              tooltip=True),
         card(f"Violating {k}-anonymity", figs.pct(viol), f"share of records in sets of fewer than {k}",
              value_id=_id("readout-viol"), tooltip=True),
-        card("Distinct sets E[Kₙ]", format_count(sets) if sets >= 1 else f"{sets:.3g}",
+        card("Distinct sets E[Kₙ]", format_count(sets) if sets >= 1 else format_small(sets, 3),
              "expected number of different attribute combinations among the n records", tooltip=True),
     ]
 
@@ -438,12 +438,13 @@ def models_table(fc: pyc_fit.Forecast, sizes: np.ndarray) -> html.Table:
 
 def _params_text(name: str, p: dict) -> str:
     if name == "PYC-MB":
-        return f"h = {p['h_bits']:.3g} bits, γ = {p['gamma']:.3g} (d = {p['d']:.3g}, α = {p['alpha']:.4g})"
+        return (f"h = {format_number(p['h_bits'])} bits, γ = {format_number(p['gamma'])} "
+                f"(d = {figs.sci(p['d'], 3)}, α = {figs.sci(p['alpha'])})")
     if name == "ENT":
-        return f"h = {p['h_bits']:.3g} bits (K = {p['K']:.4g} sets)"
+        return f"h = {format_number(p['h_bits'])} bits (K = {format_number(p['K'], 4)} sets)"
     if name == "EXP":
-        return f"c = {p['c']:.3g}, λ = {p['lambda']:.3g}"
-    return f"a = {p['a']:.3g}, b = {p['b']:.3g}"
+        return f"c = {format_number(p['c'])}, λ = {figs.sci(p['lambda'], 3)}"
+    return f"a = {format_number(p['a'])}, b = {format_number(p['b'])}"
 
 
 def formulas_list(fc: pyc_fit.Forecast) -> html.Dl:
@@ -520,6 +521,7 @@ def explore_section(h_bits, gamma, k, cursor):
     results = html.Section([
         html.Div(id=ID["law-message"], role="alert"),
         html.Div(id=ID["readouts"], className="cards readouts", **{"aria-live": "polite"}),
+        chart_reading(figs.READING["law"]),
         dcc.Graph(id=ID["law-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
         cursor_box,
         html.H2("Reproduce this"),
@@ -572,6 +574,7 @@ def census_section(scenario: Scenario, code: str, users: float):
         dcc.Loading(html.Div([
             html.P(id=ID["c-sentence"], className="verdict"),
             html.Div(id=ID["c-summary"], className="cards"),
+            chart_reading(figs.READING["census"]),
             dcc.Graph(id=ID["c-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["c-table"]),
             html.Ul(id=ID["c-notes"], className="notes"),
@@ -632,6 +635,7 @@ def forecast_section(rows: list[dict], holdout: int):
     results = html.Section([
         html.Div(id=ID["f-message"], role="alert"),
         dcc.Loading(html.Div([
+            chart_reading(figs.READING["forecast"]),
             dcc.Graph(id=ID["f-graph"], config=GRAPH_CONFIG, figure=message_figure("Computing…")),
             html.Div(id=ID["f-models"], className="table-wrap"),
             html.P(id=ID["f-band"], className="field-help"),

@@ -1,0 +1,43 @@
+"""Comparing countries on one age grain: single years summed into 5-year groups, study ranges narrowed to whole groups."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dashboard.core import age_grain
+from dashboard.core import aggregates as ag
+from dashboard.core.errors import InputError
+
+
+def test_comparable_ages_are_whole_five_year_groups():
+    assert age_grain.comparable_ages((18, 75)) == (20, 75)
+    assert age_grain.comparable_ages((15, 85)) == (15, 85)
+    assert age_grain.comparable_ages((18, float("inf"))) == (20, float("inf"))
+    assert age_grain.comparable_ages((17.5, 30.2)) == (20, 30)
+    with pytest.raises(InputError, match="no whole 5-year"):
+        age_grain.comparable_ages((18, 22))
+
+
+def test_five_year_groups_sum_single_years_and_keep_wider_groups():
+    bounds = [(20, 21), (21, 22), (22, 23), (23, 24), (24, 25), (25, 30), (30, 31), (85, float("inf"))]
+    counts = np.arange(2 * len(bounds), dtype=float).reshape(2, len(bounds))
+    out, groups = age_grain.five_year_groups(counts, bounds)
+    assert groups == [(20, 25), (25, 30), (30, 35), (85, float("inf"))]
+    np.testing.assert_allclose(out[:, 0], counts[:, :5].sum(axis=1))
+    np.testing.assert_allclose(out[:, 1:], counts[:, 5:])
+    assert out.sum() == counts.sum()  # totals kept
+    with pytest.raises(ValueError):
+        age_grain.five_year_groups(counts, bounds[:-1])
+
+
+def test_five_year_data_are_unchanged_and_the_uk_is_regrouped():
+    m, counts, labels = age_grain.comparable_model_counts("DE", (18, 75))
+    ref = ag.country_table(["DE"], (20, 75)).set_index("sex")
+    rows = {r["sex"]: r for r in age_grain.comparable_country_rows("DE", (18, 75))}
+    assert rows["female"]["cell_mean"] == pytest.approx(ref.loc["female", "cell_mean"])
+    assert labels[0] == "20–25" and counts.shape[2] == m.counts.shape[2]  # Destatis groups (65–75 too) kept
+    m, counts, labels = age_grain.comparable_model_counts("GB", (18, 75))
+    assert m.counts.shape[2] == 55 and counts.shape[2] == 11  # 55 single years → 11 groups
+    assert counts.sum() == pytest.approx(m.counts.sum())
+    with pytest.raises(InputError):
+        age_grain.country_table(["DE"], (18, 75), "weekly")

@@ -1,0 +1,279 @@
+"""Checks every page (but the personal page, which computes in the browser and has its own) as a newcomer sees it.
+
+For each page in ``dash.page_registry`` — pages added later are checked too — at 1440 × 900 and
+390 × 844: no visible number in scientific notation or with an SI prefix below one, every axis
+tick label inside its figure, every tab reachable and operable by keyboard, one tab stop per
+chart, chart fonts that follow presenter mode, links that round-trip the state they claim,
+unknown countries reported, and no stale result after invalid input.  One server and one browser
+for the module (session fixtures); each page is loaded once per viewport for the static checks.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+DESKTOP, PHONE = (1440, 900), (390, 844)
+#: The personal page (/) computes in the browser and is checked by its own tests.
+SKIP = {"/"}
+
+
+def _pages() -> list[str]:
+    import dash
+
+    import dashboard.app  # noqa: F401 - registers the pages
+
+    return sorted(p["path"] for p in dash.page_registry.values() if p["path"] not in SKIP)
+
+
+PAGES = _pages()
+#: Views that once showed unreadable numbers (a UK minimum CAS of 3.3e-05, a fitted "K = 2.039e+04 sets"),
+#: checked beside each page's default view.
+HARD_VIEWS = {
+    "/explore": ["/explore?country=GB&stat=min&district=E06000053"],
+    "/scaling": ["/scaling?view=forecast", "/scaling?view=census&country=GB"],
+}
+VIEWS = PAGES + [v for p in PAGES for v in HARD_VIEWS.get(p, [])]
+
+#: Per page, a link carrying state and the query keys it must keep after a load (pages without an entry are
+#: checked as a fixed point: the address after settling must load to itself).
+STATE_LINKS = {
+    "/explore": ("/explore?country=DE,FR&stat=min&k=20&table_ages=15-85&table_grain=census",
+                 {"country": "DE,FR", "stat": "min", "k": "20", "table_ages": "15-85", "table_grain": "census"}),
+    "/scaling": ("/scaling?view=census&country=FR", {"view": "census", "country": "FR"}),
+    "/explore/buckets": ("/explore/buckets?country=FR&k=20&coverage=0.9", {"country": "FR", "k": "20", "coverage": "0.9"}),
+    "/attack": ("/attack?known=8&days=3", {"known": "8", "days": "3"}),
+}
+#: Per page, a link with an unknown country (pages that take a country).
+UNKNOWN_COUNTRY = {
+    "/explore": "/explore?country=ZZ",
+    "/scaling": "/scaling?view=census&country=ZZ",
+    "/explore/buckets": "/explore/buckets?country=ZZ",
+}
+
+SCAN_TEXT = r"""() => {
+  const bad = [];
+  const sci = /\b\d(?:\.\d+)?e[+-]?\d+\b/i;            // 1e-5, 2.039e+04
+  const milli = /^\s*[\d.,]+\s*[mµμunp]\s*$/;            // "10m" people on an axis
+  const giga = /\b\d+(?:\.\d+)?\s*G\b/;                 // "1G"
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = walker.nextNode())) {
+    const t = n.textContent, el = n.parentElement;
+    if (!t.trim() || !el || el.closest("script, style, pre, code, textarea")) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    if (getComputedStyle(el).visibility === "hidden") continue;
+    if (sci.test(t) || milli.test(t) || giga.test(t)) bad.push(t.trim().slice(0, 80));
+  }
+  return bad;
+}"""
+
+TICKS_OUTSIDE = r"""() => {
+  const out = [];
+  document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+    const svg = gd.querySelector(".main-svg");
+    if (!svg) return;
+    const box = svg.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    gd.querySelectorAll(".xtick text, .ytick text, .cbaxis text, .colorbar text").forEach((t) => {
+      if (!t.textContent.trim()) return;
+      const r = t.getBoundingClientRect();
+      if (!r.width) return;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) {
+        out.push(`${gd.parentElement.id || "graph"}: "${t.textContent}" ${Math.round(r.left)}–${Math.round(r.right)} `
+                 + `× ${Math.round(r.top)}–${Math.round(r.bottom)} outside ${Math.round(box.left)}–${Math.round(box.right)} `
+                 + `× ${Math.round(box.top)}–${Math.round(box.bottom)}`);
+      }
+    });
+  });
+  return out;
+}"""
+
+TAB_STOPS_PER_CHART = r"""() => Array.from(document.querySelectorAll(".js-plotly-plot")).map((gd) => {
+  const stops = Array.from(gd.querySelectorAll("a[href], button, input, canvas, [tabindex]"))
+    .filter((e) => e.tabIndex >= 0 && !e.disabled && e.getAttribute("tabindex") !== "-1"
+            && (e.tagName !== "CANVAS" || e.hasAttribute("tabindex")));
+  return [gd.parentElement.id || "graph", stops.length];
+})"""
+
+
+def _settle(pg, timeout: int = 30_000) -> None:
+    pg.wait_for_load_state("networkidle")
+    pg.wait_for_function(
+        "() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending')", timeout=timeout)
+    pg.wait_for_timeout(300)
+
+
+def _open(browser, app_url, path: str, size=DESKTOP, presenter: bool = False):
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{app_url.url}{path}")
+    _settle(pg)
+    return ctx, pg, errors
+
+
+@pytest.fixture(scope="module", params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def loaded(request, browser, app_url):
+    """Every page loaded once per viewport: {path: (page, errors)}; closed at the end of the module."""
+    out, contexts = {}, []
+    for path in VIEWS:
+        ctx, pg, errors = _open(browser, app_url, path, request.param)
+        contexts.append(ctx)
+        out[path] = (pg, errors)
+    yield request.param, out
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.mark.parametrize("path", VIEWS)
+def test_numbers_are_readable(loaded, path):
+    _, pages = loaded
+    pg, errors = pages[path]
+    assert pg.evaluate(SCAN_TEXT) == []
+    assert errors == []
+
+
+@pytest.mark.parametrize("path", VIEWS)
+def test_every_tick_label_is_inside_its_figure(loaded, path):
+    _, pages = loaded
+    pg, _ = pages[path]
+    assert pg.evaluate(TICKS_OUTSIDE) == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_one_tab_stop_per_chart(loaded, path):
+    _, pages = loaded
+    pg, _ = pages[path]
+    for graph, stops in pg.evaluate(TAB_STOPS_PER_CHART):
+        assert stops <= 1, f"{graph}: {stops} tab stops"
+
+
+def test_phone_navigation_is_one_row(loaded):
+    size, pages = loaded
+    if size != PHONE:
+        pytest.skip("phone only")
+    for path, (pg, _) in pages.items():
+        assert pg.evaluate("document.querySelector('.navbar').getBoundingClientRect().height") < 70, path
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_tabs_are_reachable_and_operable_by_keyboard(browser, app_url, path):
+    ctx, pg, _ = _open(browser, app_url, path)
+    try:
+        lists = pg.locator(".tab-container, [role=tablist]")
+        for i in range(lists.count()):
+            tablist = lists.nth(i)
+            if not tablist.is_visible():
+                continue
+            tabs = tablist.locator("[role=tab]")
+            n = tabs.count()
+            assert n >= 2 and n == tablist.locator(":scope > *").count(), "every tab has role=tab"
+            stops = [tabs.nth(j).get_attribute("tabindex") for j in range(n)]
+            assert stops.count("0") == 1, f"one tab stop per tablist, got {stops}"
+            first = stops.index("0")
+            tabs.nth(first).focus()
+            pg.keyboard.press("ArrowRight")
+            nxt = (first + 1) % n
+            pg.wait_for_function("([sel, i, j]) => { const t = document.querySelectorAll(sel)[j];"
+                                 " return t.getAttribute('aria-selected') === 'true' && document.activeElement === t; }",
+                                 arg=[f"#{tablist.get_attribute('id')} [role=tab]" if tablist.get_attribute("id")
+                                      else "[role=tab]", first, nxt])
+            pg.keyboard.press("ArrowLeft")
+            pg.keyboard.press("Enter")
+            pg.wait_for_function("(sel) => document.activeElement.getAttribute('aria-selected') === 'true'",
+                                 arg="[role=tab]")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_chart_fonts_follow_presenter_mode(browser, app_url, path):
+    ctx, pg, errors = _open(browser, app_url, path)
+    try:
+        sizes = "() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => g._fullLayout)" \
+                ".map(g => g._fullLayout.font.size)"
+        before = pg.evaluate(sizes)
+        if not before:
+            pytest.skip(f"{path} draws no chart when it opens")
+        pg.click("#shell-presenter-toggle" if pg.locator("#shell-presenter-toggle").count() else ".presenter-toggle")
+        pg.wait_for_function(f"(b) => ({sizes})().every((s, i) => i >= b.length || s > b[i] * 1.2)", arg=before)
+        pg.click(".presenter-toggle")
+        pg.wait_for_function(f"(b) => ({sizes})().every((s, i) => i >= b.length || s === b[i])", arg=before)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def _query(url: str) -> dict:
+    from urllib.parse import parse_qsl, urlparse
+
+    return dict(parse_qsl(urlparse(url).query))
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_links_round_trip_the_state_they_claim(browser, app_url, path):
+    link, want = STATE_LINKS.get(path, (path, {}))
+    ctx, pg, errors = _open(browser, app_url, link)
+    try:
+        first = pg.url
+        got = _query(first)
+        for key, value in want.items():
+            assert got.get(key) == value, (key, first)
+        # the address the page settled on loads to itself (a plain reload keeps the state)
+        pg.reload()
+        _settle(pg)
+        assert _query(pg.url) == got
+        assert not pg.locator(".warning[role=status]").count() or "Unknown" not in pg.inner_text("main")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("path", sorted(UNKNOWN_COUNTRY))
+def test_unknown_country_in_a_link_is_reported(browser, app_url, path):
+    ctx, pg, _ = _open(browser, app_url, UNKNOWN_COUNTRY[path])
+    try:
+        notices = pg.locator(".warning, [role=status]")
+        text = " ".join(notices.all_inner_texts())
+        assert re.search(r"[Uu]nknown country.*ZZ", text), text
+    finally:
+        ctx.close()
+
+
+def test_no_stale_result_after_invalid_input_explorer(browser, app_url):
+    ctx, pg, _ = _open(browser, app_url, "/explore")
+    try:
+        pg.fill("#explore-ages", "abc")
+        pg.press("#explore-ages", "Enter")
+        pg.wait_for_selector("#explore-message .error")
+        assert "stale" in pg.get_attribute("#explore-results", "class")
+        assert float(pg.evaluate("getComputedStyle(document.querySelector('#explore-results > section')).opacity")) < 0.5
+        pg.fill("#explore-table-ages", "300-400")
+        pg.press("#explore-table-ages", "Enter")
+        pg.wait_for_selector("#explore-table-message .error")
+        pg.wait_for_function("!document.querySelector(\"#explore-country-table td[data-dash-column='country']\")")
+        pg.fill("#explore-ages", "18-75")
+        pg.press("#explore-ages", "Enter")
+        pg.wait_for_function("!document.querySelector('#explore-results').classList.contains('stale')")
+    finally:
+        ctx.close()
+
+
+def test_no_stale_result_after_invalid_input_scaling(browser, app_url):
+    ctx, pg, _ = _open(browser, app_url, "/scaling")
+    try:
+        pg.fill("#scaling-h-input", "0")
+        pg.press("#scaling-h-input", "Enter")
+        pg.wait_for_selector("#scaling-law-message .error")
+        opacity = "getComputedStyle(document.querySelector('#scaling-readouts')).opacity"
+        assert float(pg.evaluate(opacity)) < 0.5
+        pg.fill("#scaling-h-input", "20")
+        pg.press("#scaling-h-input", "Enter")
+        pg.wait_for_function(f"{opacity} === '1'")
+    finally:
+        ctx.close()
