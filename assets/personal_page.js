@@ -648,14 +648,12 @@
   }, true);
   document.addEventListener("keydown", function (ev) {
     var a = ev.target;
-    if (!a || !a.classList || !a.classList.contains("dash-options-list-option-checkbox") || ev.key.length !== 1 || ev.ctrlKey || ev.metaKey) return;
+    if (!a || !a.closest || !a.closest(".dash-dropdown-content") || ev.key.length !== 1 || ev.ctrlKey || ev.metaKey) return;
     var box = searchBox();
-    if (!box) return;
-    ev.preventDefault();  // type the letter into the search box ourselves, so none is lost on the way
+    if (!box || box === a) return;
+    // focus moved during keydown: the browser then types this very letter into the search box, natively,
+    // so React's own onChange sees every letter (writing the value ourselves raced its state and lost letters)
     box.focus();
-    var setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
-    setter.call(box, box.value + ev.key);
-    box.dispatchEvent(new Event("input", { bubbles: true }));
   }, true);
 
   window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, shortNumber: shortNumber, tables: TABLES };

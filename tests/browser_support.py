@@ -121,7 +121,11 @@ def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
 
     pg.locator(f"#{dropdown_id}").evaluate("el => el.scrollIntoView({block: 'start'})")
     pg.click(f"#{dropdown_id}")
-    pg.keyboard.type(search)
+    # type as a person does: once the list is open and holds the focus (keys pressed while it is still
+    # opening land on the trigger button, where Dash 4 keeps only the first of them)
+    pg.wait_for_function("(() => { const a = document.activeElement;"
+                         " return !!(a && a.closest && a.closest('.dash-dropdown-content')); })()")
+    pg.keyboard.type(search, delay=15)
     option = pg.locator(f"label.dash-dropdown-option:has(input[value='{value}'])")
     for attempt in range(3):
         try:

@@ -82,7 +82,7 @@ def _focus_trail(pg, presses: int) -> list[str]:
 
 def test_keyboard_reaches_the_personal_inputs_in_order(app_url, page):
     pg = page.page
-    pg.goto(f"{app_url.url}/?country=DE&district=11000")
+    pg.goto(f"{app_url.url}/?country=DE#district=11000")
     pg.wait_for_selector("#me-country", state="attached")
     wait_for_dash(pg)
     pg.wait_for_timeout(300)

@@ -113,7 +113,7 @@ def test_click_a_district_and_see_its_detail(app_url, page):
     assert "Berlin (11000)" in text and "Smallest non-zero cells" in text and "Largest cells" in text
     assert pg.locator("#explore-detail .js-plotly-plot").count() == 1  # the sex × age bar chart
     link = pg.get_attribute("#explore-personal-link", "href")
-    assert link == "/?country=DE&district=11000"
+    assert link == "/?country=DE#district=11000"  # the district is an answer there: fragment only
     pg.wait_for_function("location.search.includes('district=11000')")
     # the selection is outlined on the map (one feature, not the country again)
     pg.wait_for_function("document.querySelector('#explore-map .js-plotly-plot').data[2].locations[0] === '11000'")
@@ -121,7 +121,9 @@ def test_click_a_district_and_see_its_detail(app_url, page):
     # the link opens the personal page with the district chosen
     pg.click("#explore-personal-link")
     pg.wait_for_selector("#me-country", state="attached")
-    pg.wait_for_function("location.pathname === '/' && location.search.includes('district=11000')")
+    pg.wait_for_function("location.pathname === '/' && location.hash.includes('district=11000')"
+                         " && !location.search.includes('district')")
+    pg.wait_for_function("(document.querySelector('#me-district') || {}).innerText?.includes('Berlin')", timeout=30_000)
     assert page.console_errors == []
     assert page.foreign_requests() == []
 

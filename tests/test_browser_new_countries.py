@@ -61,7 +61,8 @@ def test_a_municipality_is_found_by_its_province(app_url, page):
     labels = pg.locator("label.dash-dropdown-option").all_inner_texts()
     assert "Castro — Lecce (075096)" in labels and "Castro — Bergamo (016065)" in labels
     pg.locator("label.dash-dropdown-option:has(input[value='075096'])").click()
-    pg.wait_for_function("location.search.includes('district=075096')")
+    pg.wait_for_function("document.querySelector('#me-district').innerText.includes('Castro')")
+    assert "075096" not in pg.url  # a chosen district is an answer: never in the address (issue 15)
     assert page.console_errors == []
 
 

@@ -409,7 +409,7 @@ def test_detail_of_a_district(E):
     assert "Smallest non-zero cells" in text and "Largest cells" in text
     assert fx.format_cas(d.smallest["cas"].iloc[0]) in text and fx.format_cas(d.largest["cas"].iloc[0]) in text
     links = [c for c in _walk(panel) if type(c).__name__ == "Link"]
-    assert links and links[0].href == "/?country=DE&district=11000"
+    assert links and links[0].href == "/?country=DE#district=11000"
     graphs = [c for c in _walk(panel) if type(c).__name__ == "Graph"]
     assert graphs and [t["name"] for t in graphs[0].figure["data"]] == ["female", "male"]
     hint = E.on_detail(None, _q())

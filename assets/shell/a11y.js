@@ -110,6 +110,6 @@
     window.requestAnimationFrame(function () { queued = false; repair(document); });
   }
   new MutationObserver(schedule).observe(document.documentElement,
-    {childList: true, subtree: true, attributes: true, attributeFilter: ["class"]});
+    {childList: true, subtree: true, attributes: true, attributeFilter: ["class", "tabindex"]});  /* React may reset a repaired tabindex */
   schedule();
 })();

@@ -489,7 +489,7 @@ def _detail_panel(s: Scenario, district: str) -> html.Div:
     st = d.stats
     title = f"{d.district_name} ({d.district_id})"
     link = dcc.Link(f"Open “How many people are like you?” for {d.district_name} →",
-                    href=f"/?country={code}&district={d.district_id}", className="button", id=_id("personal-link"))
+                    href=f"/?country={code}#district={d.district_id}", className="button", id=_id("personal-link"))
     cards = [
         card(f"People aged {_ages_label(s)}", fx.format_cas(st["population"]),
               "" if st["people"] == st["population"] else f"{fx.format_cas(st['people'])} with the auxiliary knowledge"),
