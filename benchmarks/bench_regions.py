@@ -93,8 +93,7 @@ def bench_maps(root: Path | None) -> None:
     for code in ("DE", "US"):
         # forget loaded models and parsed parquet files: the first request after a start
         bm._load_base.cache_clear()
-        cache._population.cache_clear()
-        cache._body_priors.cache_clear()
+        cache.clear_tables()
         ag.clear_caches()
         df, t_files = timed(lambda code=code: ag.district_statistics(scenario, code, root=root))
         ag.clear_caches()

@@ -28,7 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cache", type=Path, default=None)
     args = ap.parse_args(argv)
-    cache._microdata.cache_clear()
+    cache.clear_tables()
     t = time.perf_counter()
     out = validate_nhanes(root=args.cache)
     cold = time.perf_counter() - t

@@ -97,21 +97,27 @@ def read_parquet(path: Path) -> pd.DataFrame:
     return pd.read_parquet(path, use_threads=False, pre_buffer=False)
 
 
-@lru_cache(maxsize=64)
-def _population(path: Path, stamp: float) -> pd.DataFrame:
+@lru_cache(maxsize=128)
+def _table_at(path: Path, stamp: float) -> pd.DataFrame:
     return read_parquet(path)
+
+
+def stamped_table(path: Path) -> pd.DataFrame:
+    """A cache table, read once per file version: the modification stamp is part of the key,
+    so a rebuilt cache is read again.  Shared by every reader here; callers copy before changing it."""
+    return _table_at(path, _stamp(path))
+
+
+def clear_tables() -> None:
+    """Forget every table read (benchmarks time cold reads with it)."""
+    _table_at.cache_clear()
 
 
 def population(code: str, root: Path | None = None) -> pd.DataFrame:
     """The population table of a data set (a fresh copy, safe to modify)."""
     dataset_info(code, root)
     path = _root(root) / "population" / f"{code}.parquet"
-    return _population(path, _stamp(path)).copy()
-
-
-@lru_cache(maxsize=8)
-def _body_priors(path: Path, stamp: float) -> pd.DataFrame:
-    return read_parquet(path)
+    return stamped_table(path).copy()
 
 
 def body_priors(code: str, root: Path | None = None) -> pd.DataFrame:
@@ -123,7 +129,7 @@ def body_priors(code: str, root: Path | None = None) -> pd.DataFrame:
     info = dataset_info(code, root)
     prior = info["body_prior"]
     path = _root(root) / "body_priors.parquet"
-    table = _body_priors(path, _stamp(path))
+    table = stamped_table(path)
     df = table[table["prior_country"] == prior["country"]].drop(columns="prior_country").reset_index(drop=True)
     df.attrs.update(
         prior_country=prior["country"],
@@ -158,11 +164,6 @@ def auxiliary_tables(code: str | None = None, root: Path | None = None) -> list[
     ]
 
 
-@lru_cache(maxsize=32)
-def _aux(path: Path, stamp: float) -> pd.DataFrame:
-    return read_parquet(path)
-
-
 def auxiliary_table(table_id: str, root: Path | None = None) -> FractionTable:
     """One auxiliary-knowledge preset as a :class:`FractionTable`."""
     entries = manifest(root).get("auxiliary", {})
@@ -179,7 +180,7 @@ def auxiliary_table(table_id: str, root: Path | None = None) -> FractionTable:
     return FractionTable(
         id=table_id,
         name=entry["name"],
-        table=_aux(path, _stamp(path)).copy(),
+        table=stamped_table(path).copy(),
         sources=sources,
         country=entry.get("country"),
         note=entry.get("note", ""),
@@ -195,21 +196,11 @@ def microdata_info(dataset_id: str, root: Path | None = None) -> dict:
     return entries[dataset_id]
 
 
-@lru_cache(maxsize=8)
-def _microdata(path: Path, stamp: float) -> pd.DataFrame:
-    return read_parquet(path)
-
-
 def microdata(dataset_id: str, root: Path | None = None) -> pd.DataFrame:
     """A record-level data set (one row per person), a fresh copy safe to modify."""
     microdata_info(dataset_id, root)
     path = _root(root) / "microdata" / f"{dataset_id}.parquet"
-    return _microdata(path, _stamp(path)).copy()
-
-
-@lru_cache(maxsize=2)
-def _height_cohorts(path: Path, stamp: float) -> pd.DataFrame:
-    return read_parquet(path)
+    return stamped_table(path).copy()
 
 
 def height_cohorts(root: Path | None = None) -> pd.DataFrame | None:
@@ -219,4 +210,4 @@ def height_cohorts(root: Path | None = None) -> pd.DataFrame | None:
     path = _root(root) / "height_cohorts.parquet"
     if not path.exists():
         return None
-    return _height_cohorts(path, _stamp(path)).copy()
+    return stamped_table(path).copy()
