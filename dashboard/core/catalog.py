@@ -35,65 +35,22 @@ def _slug(name: str) -> str:
 def source_rows(manifest: dict) -> list[dict]:
     """One row per (data set, source file): what was used, by whom, under which licence, and the
     file's sha256 (so anyone can check that a cited file is the one the cache was built from)."""
-    rows = []
+    groups: list[tuple[str, str, list]] = []
     for code, d in sorted(manifest["datasets"].items()):
-        for kind, sources in (("population", d["sources"]), ("boundaries", (d.get("boundaries") or {}).get("sources", []))):
-            for s in sources:
-                rows.append(
-                    {
-                        "data set": f"{d['name']} ({code})",
-                        "kind": kind,
-                        "publisher": s["publisher"],
-                        "table": s["table_id"],
-                        "date": s["reference_date"],
-                        "licence": s["licence"],
-                        "file": s["file"],
-                        "sha256": s["sha256"],
-                    }
-                )
+        groups.append((f"{d['name']} ({code})", "population", d["sources"]))
+        groups.append((f"{d['name']} ({code})", "boundaries", (d.get("boundaries") or {}).get("sources", [])))
     for country, p in sorted(manifest.get("body_priors", {}).items()):
-        for s in p["sources"]:
-            rows.append(
-                {
-                    "data set": f"height and weight ({country})",
-                    "kind": "body statistics",
-                    "publisher": s["publisher"],
-                    "table": s["table_id"],
-                    "date": s["reference_date"],
-                    "licence": s["licence"],
-                    "file": s["file"],
-                    "sha256": s["sha256"],
-                }
-            )
-    for key, a in sorted(manifest.get("auxiliary", {}).items()):
-        for s in a["sources"]:
-            rows.append(
-                {
-                    "data set": a["name"],
-                    "kind": "auxiliary knowledge",
-                    "publisher": s["publisher"],
-                    "table": s["table_id"],
-                    "date": s["reference_date"],
-                    "licence": s["licence"],
-                    "file": s["file"],
-                    "sha256": s["sha256"],
-                }
-            )
-    for key, m in sorted(manifest.get("microdata", {}).items()):
-        for s in m["sources"]:
-            rows.append(
-                {
-                    "data set": m["name"],
-                    "kind": "record-level data",
-                    "publisher": s["publisher"],
-                    "table": s["table_id"],
-                    "date": s["reference_date"],
-                    "licence": s["licence"],
-                    "file": s["file"],
-                    "sha256": s["sha256"],
-                }
-            )
-    return rows
+        groups.append((f"height and weight ({country})", "body statistics", p["sources"]))
+    for _key, a in sorted(manifest.get("auxiliary", {}).items()):
+        groups.append((a["name"], "auxiliary knowledge", a["sources"]))
+    for _key, m in sorted(manifest.get("microdata", {}).items()):
+        groups.append((m["name"], "record-level data", m["sources"]))
+    return [
+        {"data set": name, "kind": kind, "publisher": s["publisher"], "table": s["table_id"],
+         "date": s["reference_date"], "licence": s["licence"], "file": s["file"], "sha256": s["sha256"]}
+        for name, kind, sources in groups
+        for s in sources
+    ]
 
 
 def dataset_rows(manifest: dict) -> list[dict]:
