@@ -106,14 +106,7 @@ def read_text(path: Path, encoding: str = "utf-8") -> str:
     published encoding (a re-encoded file) each raise :class:`LoaderError`.
     """
     path = Path(path)
-    if not path.exists():
-        raise LoaderError(path, None, "file not found")
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise LoaderError(path, None, f"gzip stream is damaged or truncated ({exc})") from None
+    raw = _gunzipped_bytes(path)
     if not raw.strip():
         raise LoaderError(path, None, "file is empty")
     try:
@@ -129,6 +122,14 @@ def read_text(path: Path, encoding: str = "utf-8") -> str:
 def open_bytes(path: Path) -> io.BytesIO:
     """The (gunzipped) bytes of a binary file such as a workbook, or a clear error."""
     path = Path(path)
+    raw = _gunzipped_bytes(path)
+    if not raw:
+        raise LoaderError(path, None, "file is empty")
+    return io.BytesIO(raw)
+
+
+def _gunzipped_bytes(path: Path) -> bytes:
+    """A file's bytes, gunzipped when it ends in .gz; a missing or damaged file is a LoaderError."""
     if not path.exists():
         raise LoaderError(path, None, "file not found")
     raw = path.read_bytes()
@@ -137,9 +138,7 @@ def open_bytes(path: Path) -> io.BytesIO:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as exc:
             raise LoaderError(path, None, f"gzip stream is damaged or truncated ({exc})") from None
-    if not raw:
-        raise LoaderError(path, None, "file is empty")
-    return io.BytesIO(raw)
+    return raw
 
 
 def parse_count(text: object, file: Path | str, line: int | None, what: str = "count") -> float:
