@@ -98,14 +98,15 @@ class _Slot:
             LOG.warning("anonland: releasing a rerun slot failed (%s)", type(exc).__name__)
 
 
-def acquire_slot() -> _Slot | None:
-    """A free rerun slot of the server (None when all are taken); CacheFault when the cache cannot be written."""
+def acquire_slot(pool: str = "anonland", n: int | None = None) -> _Slot | None:
+    """A free slot of the server's ``pool`` (None when all ``n`` are taken; default: the rerun pool of
+    :func:`max_running` slots); CacheFault when the cache cannot be written."""
     settings = cache_module.SETTINGS
-    n = max_running()
+    n = max_running() if n is None else int(n)
     if settings is not None and settings.cache_type == "RedisCache":
         token = secrets.token_hex(8)
         for i in range(n):
-            key = f"anonland-slot:{i}"
+            key = f"{pool}-slot:{i}"
             try:
                 if cache.add(key, token, timeout=SLOT_TTL):  # SET NX EX: atomic across workers and hosts
                     return _Slot("redis", token, key)
@@ -118,7 +119,7 @@ def acquire_slot() -> _Slot | None:
     for i in range(n):
         try:
             os.makedirs(folder, exist_ok=True)
-            handle = open(os.path.join(folder, f"anonland-slot-{i}.lock"), "a")  # noqa: SIM115 - held while running
+            handle = open(os.path.join(folder, f"{pool}-slot-{i}.lock"), "a")  # noqa: SIM115 - held while running
         except OSError as exc:
             raise cache_module.CacheFault(type(exc).__name__) from None
         try:

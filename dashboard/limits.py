@@ -19,6 +19,9 @@ limit                          what it bounds                            value
 AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,000 / 400 per
                                running at once *per server*              class / 2
 :data:`CALLBACK_BUDGET_S`      a callback slower than this is logged     2 s
+:func:`heavy_slot`             bucket advice, attack runs and data-set   1 at once per server,
+                               analyses not yet in memory (1–9 s of CPU  a wait of up to 4 s
+                               each)
 =============================  =======================================  ======================
 
 The band-cell count is the measured driver of a scenario's cost (joint band probabilities
@@ -40,8 +43,12 @@ message like any other input problem).
 """
 from __future__ import annotations
 
+import logging
+import os
 import shlex
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from dashboard.core.body_model import load_country_model
 from dashboard.core.errors import InputError
@@ -56,6 +63,12 @@ MAX_DISTRICT_CELLS = 500_000_000
 MAX_FORECAST_POINTS = 1_000
 #: A callback that takes longer than this is logged (class and outputs only) as over its budget.
 CALLBACK_BUDGET_S = 2.0
+#: Expensive page computations not yet in memory (bucket advice, attack runs, data-set analyses) that
+#: the whole server runs at once (``ANONSET_HEAVY_AT_ONCE``); a request waits up to HEAVY_WAIT_S for one.
+HEAVY_AT_ONCE = 1
+HEAVY_WAIT_S = 4.0
+
+LOG = logging.getLogger("anonset.limits")
 
 
 class CostError(InputError):
@@ -140,6 +153,51 @@ def anonland_command(scale: float, epsilon: float, height_width: float, weight_w
     return shlex.join(args)
 
 
+def heavy_at_once() -> int:
+    try:
+        return max(1, int(os.environ.get("ANONSET_HEAVY_AT_ONCE", HEAVY_AT_ONCE)))
+    except ValueError:
+        return HEAVY_AT_ONCE
+
+
+@contextmanager
+def heavy_slot(what: str, command: str, wait_s: float | None = None) -> Iterator[None]:
+    """Run a seconds-long computation in one of the server's few heavy slots (all workers together).
+
+    A bucket advice or an attack run costs 1–9 s of CPU on this class of machine; several at once
+    would stall every other visitor.  The request waits up to ``wait_s`` for a free slot (waiting
+    costs no CPU), then is refused with a CostError naming the command that computes the same on
+    the visitor's machine (``wait_s`` default: :data:`HEAVY_WAIT_S`).  A cache that cannot hold the slots
+    does not block the page: it computes.
+    """
+    from dashboard import cache as cache_module
+    from dashboard import jobs
+
+    deadline = time.monotonic() + (HEAVY_WAIT_S if wait_s is None else wait_s)
+    slot, fault = None, False
+    while slot is None and not fault:
+        try:
+            slot = jobs.acquire_slot("heavy", heavy_at_once())
+        except cache_module.CacheFault as exc:
+            LOG.warning("heavy slot unavailable (%s): computing without one", exc)
+            fault = True
+        if slot is None and not fault:
+            if time.monotonic() >= deadline:
+                raise CostError(
+                    f"{what} is not in the server's memory yet, and the server is busy computing another visitor's "
+                    f"request (it runs {heavy_at_once()} such computation{'s' if heavy_at_once() > 1 else ''} at a "
+                    f"time, so that every other page stays fast). Please try again in a few seconds, or compute it "
+                    f"on your machine with: {command}")
+            time.sleep(0.1)
+    if fault:
+        yield
+        return
+    try:
+        yield
+    finally:
+        slot.release()
+
+
 def limits_table() -> list[dict]:
     """The limits as rows (for the README, the about page or ``anonset`` output)."""
     return [
@@ -148,5 +206,6 @@ def limits_table() -> list[dict]:
         {"limit": "district cells of the first data set", "value": MAX_DISTRICT_CELLS},
         {"limit": "measurements per forecast", "value": MAX_FORECAST_POINTS},
         {"limit": "callback time budget (s)", "value": CALLBACK_BUDGET_S},
+        {"limit": "expensive computations at once per server", "value": heavy_at_once()},
     ]
 

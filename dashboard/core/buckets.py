@@ -691,6 +691,16 @@ def advise(
                         age_levels=age_levels, widths=widths)
 
 
+def advice_if_cached(code: str, k: float = 10, q: float = 0.95, *, per_district: bool = False,
+                     ages: Sequence[float] = DEFAULT_STUDY, model: str = DEFAULT_MODEL,
+                     root: Path | None = None) -> Advice | None:
+    """The memoised :func:`advise` answer on the full ladder, or None; computes no advice (for a
+    server that rations its seconds-long searches, :func:`dashboard.limits.heavy_slot`)."""
+    country = _load(code, check_ages(ages), root)
+    return _ADVICE.peek((country, check_model(model), check_k(k), check_coverage(q), bool(per_district),
+                         AREAS, AGE_LEVELS, WIDTHS))
+
+
 def advise_model(
     country: CountryModel,
     k: float = 10,

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 from dash import dcc, html
 
-from dashboard import forms, ids
+from dashboard import forms, ids, limits
 from dashboard.components import card, command_block, error_box, field
 from dashboard.core import sparse_attack as sa
 from dashboard.core.errors import InputError
@@ -167,7 +167,11 @@ def known_curve(cfg: sa.AttackConfig) -> list[dict]:
 
 def render(cfg: sa.AttackConfig) -> dict:
     """Everything the results area shows for a validated configuration (shared between requests: read-only)."""
-    return _RESULTS.get(cfg, lambda: _render(cfg))
+    known = _RESULTS.peek(cfg)
+    if known is not None:
+        return known
+    with limits.heavy_slot("This attack", command(cfg)):
+        return _RESULTS.get(cfg, lambda: _render(cfg))
 
 
 def _render(cfg: sa.AttackConfig) -> dict:
@@ -259,9 +263,9 @@ def run(known, stars, days, wrong, sizes, repeats, seed, phi) -> tuple[dict | No
     """What the Run button shows: (results, message); bad input gives (None, an error box)."""
     try:
         cfg = parse_form(known, stars, days, wrong, sizes, repeats, seed, phi)
-    except InputError as exc:
+        return render(cfg), None
+    except InputError as exc:  # a bad value, or a busy server (limits.CostError)
         return None, error_box(str(exc))
-    return render(cfg), None
 
 
 # --------------------------------------------------------------------------- layout

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from urllib.parse import urlencode
 
 import census_loaders as cl
-from dashboard import ids
+from dashboard import ids, limits
 from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 from dashboard.core import catalog
@@ -128,7 +128,12 @@ def form_values(s: Settings) -> dict:
 
 
 def advice(s: Settings) -> bk.Advice:
-    return bk.advise(s.country, s.k, s.q, per_district=s.per_district)
+    """The advice for ``s``: from memory, or computed in one of the server's heavy slots (1–9 s of CPU)."""
+    known = bk.advice_if_cached(s.country, s.k, s.q, per_district=s.per_district)
+    if known is not None:
+        return known
+    with limits.heavy_slot("This advice", cli_command(s)):
+        return bk.advise(s.country, s.k, s.q, per_district=s.per_district)
 
 
 def file_name(s: Settings, ext: str) -> str:

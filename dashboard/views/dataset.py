@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from dash import dcc, html
 
-from dashboard import ids
+from dashboard import ids, limits
 from dashboard import settings as settings_module
 from dashboard.components import card, command_block, table
 from dashboard.core import dataset as ds
@@ -163,8 +163,13 @@ def analyse(req: Request, table_: M.Table) -> ds.Analysis:
                           req.fraction, req.trials)
 
     if req.source == "nhanes":
-        return _NHANES_MEMO.get(req.key(), run)
-    return run()
+        known = _NHANES_MEMO.peek(req.key())
+        if known is not None:
+            return known
+        with limits.heavy_slot("This analysis", command(req)):
+            return _NHANES_MEMO.get(req.key(), run)
+    with limits.heavy_slot("This analysis", command(req)):
+        return run()
 
 
 def command(req: Request, filename: str | None = None) -> str:
