@@ -333,6 +333,9 @@ class Adversary:
         self.cdf, self.map = dep("..explore-cdf.figure"), dep("..explore-map.figure")
         self.census = next(d for d in model.server_deps if "scaling-c-sentence.children" in d["output"])
         self.forecast = next(d for d in model.server_deps if "scaling-f-graph.figure" in d["output"])
+        # the seconds-long pages (issue 14): a new bucket advice and a new attack run each time
+        self.buckets = next(d for d in model.server_deps if "buckets-cards.children" in d["output"])
+        self.attack = next(d for d in model.server_deps if "attack-cards.children" in d["output"])
         # the costliest single data set the limits allow (district × age × band cells), for the map and census view
         allowed = []
         for c in model.countries:
@@ -398,8 +401,27 @@ class Adversary:
                   ("scaling-f-holdout", "value"): 1}
         self._post("adversary forecast", callback_body(self.forecast, values, ["scaling-f-table.data"]))
 
+    def bucket_advice(self):
+        values = {("buckets-country", "value"): self.rng.choice(["US", "IT-COM", "GB", "US-ZCTA"]),
+                  ("buckets-k", "value"): str(round(self.rng.uniform(2, 200), 3)),
+                  ("buckets-coverage", "value"): str(round(self.rng.uniform(50, 99.9), 2)),
+                  ("buckets-per-district", "value"): ["yes"]}
+        self._post("adversary bucket advice", callback_body(self.buckets, values, ["buckets-k.value"]))
+
+    def attack_run(self):
+        from dashboard.core import sparse_attack as sa
+        from dashboard.views import attack as av
+
+        sizes = sorted(self.rng.sample(range(2, sa.movielens().n_users + 1), av.PAGE_MAX_SIZES))
+        values = {("attack-run", "n_clicks"): 1, ("attack-known", "value"): sa.MAX_KNOWN,
+                  ("attack-stars", "value"): 2.0, ("attack-days", "value"): 90, ("attack-wrong", "value"): 0.5,
+                  ("attack-sizes", "value"): ", ".join(map(str, sizes)), ("attack-repeats", "value"): av.PAGE_MAX_REPEATS,
+                  ("attack-seed", "value"): self.rng.randint(0, 2**31 - 1), ("attack-phi", "value"): 0.1}
+        self._post("adversary attack run", callback_body(self.attack, values, ["attack-run.n_clicks"]))
+
     def run(self):
-        moves = [self.curves, self.district_map, self.census_view, self.forecast_fit]
+        moves = [self.curves, self.district_map, self.census_view, self.forecast_fit, self.bucket_advice,
+                 self.attack_run]
         i = 0
         while time.monotonic() < self.deadline:
             moves[i % len(moves)]()

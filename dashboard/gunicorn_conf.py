@@ -20,6 +20,12 @@ import sys
 
 from gunicorn import glogging
 
+# one core per request: the server's parallelism is its workers and threads, and a BLAS thread pool per
+# request (OpenBLAS defaults to every core) would let one seconds-long computation take the whole machine.
+# Set before the app (and numpy) is imported; an operator's own setting wins.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from dashboard.settings import load as _load_settings

@@ -19,8 +19,8 @@ limit                          what it bounds                            value
 AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,000 / 400 per
                                running at once *per server*              class / 2
 :data:`CALLBACK_BUDGET_S`      a callback slower than this is logged     2 s
-:func:`heavy_slot`             bucket advice, attack runs and data-set   1 at once per server,
-                               analyses not yet in memory (1–9 s of CPU  a wait of up to 4 s
+:func:`heavy_slot`             bucket advice, attack runs and data-set   1 at once per server;
+                               analyses not yet in memory (1–9 s of CPU  busy → refused at once
                                each)
 =============================  =======================================  ======================
 
@@ -64,9 +64,10 @@ MAX_FORECAST_POINTS = 1_000
 #: A callback that takes longer than this is logged (class and outputs only) as over its budget.
 CALLBACK_BUDGET_S = 2.0
 #: Expensive page computations not yet in memory (bucket advice, attack runs, data-set analyses) that
-#: the whole server runs at once (``ANONSET_HEAVY_AT_ONCE``); a request waits up to HEAVY_WAIT_S for one.
+#: the whole server runs at once (``ANONSET_HEAVY_AT_ONCE``).  A request finding them all busy is refused at
+#: once (HEAVY_WAIT_S): a worker thread waiting for seconds is the stall the cost model exists to prevent.
 HEAVY_AT_ONCE = 1
-HEAVY_WAIT_S = 4.0
+HEAVY_WAIT_S = 0.0
 
 LOG = logging.getLogger("anonset.limits")
 

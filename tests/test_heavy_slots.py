@@ -112,6 +112,27 @@ def test_attack_runs_and_dataset_analyses_share_the_slots(slots):
             A.render(cfg)
         out, message = A.run(5, 0, 3, 0, "20, 40, 80", 1, 12345, sa.DEFAULT_PHI)
         assert out is None and "busy computing" in str(message)
+        req = D.parse_request("nhanes", ["sex", "age", "race", "education"], [], [], "drop", None, None, "7")
+        with pytest.raises(limits.CostError, match="anonset dataset nhanes"):
+            D.analyse(req, D.table_for("nhanes", None, None))
     finally:
         held.release()
     assert A.render(cfg)["cards"]
+    assert D.analyse(req, D.table_for("nhanes", None, None)) is not None
+
+
+def test_gunicorn_gives_each_request_one_blas_thread_unless_the_operator_says_otherwise():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import os, runpy; runpy.run_path('dashboard/gunicorn_conf.py'); "
+            "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["1", "1"], out.stderr[-500:]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env={**env, "OPENBLAS_NUM_THREADS": "4"},
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["4", "1"], out.stderr[-500:]
