@@ -2,6 +2,30 @@
 (function () {
   var ns = window.dash_clientside = window.dash_clientside || {};
   ns.anonset = Object.assign(ns.anonset || {}, {
+    /* A click on the map or a table row selects its district; a new first country clears the selection
+       (interface state only, so it runs here: no request for it). */
+    explorerSelect: function (click, activeCell, scenario, selected) {
+      var NU = window.dash_clientside.no_update;
+      var trig = (((window.dash_clientside.callback_context || {}).triggered || [])[0] || {}).prop_id || "";
+      var code = scenario && scenario.country ? String(scenario.country).split(",")[0] : "";
+      if (!code) { return NU; }
+      var district = null;
+      if (trig.indexOf("explore-map.") === 0 && click) {
+        var point = (click.points || [])[0];
+        if (!point || point.location === undefined || point.location === null) { return NU; }
+        district = String(point.location);
+      } else if (trig.indexOf("explore-district-table.") === 0 && activeCell &&
+                 activeCell.row_id !== undefined && activeCell.row_id !== null) {
+        district = String(activeCell.row_id);
+      }
+      if (district !== null) {
+        if (selected && selected.country === code && selected.district === district) { return NU; }
+        return { country: code, district: district };
+      }
+      if (selected && selected.country !== code) { return null; }
+      return NU;
+    },
+
     /* Keep the address bar equal to the view (scenario, selected district, table ages) without a reload;
        return the absolute link for the "link to this view" box. Commas and colons stay readable. */
     explorerSyncQuery: function (scenario, selected, tableAges) {

@@ -28,7 +28,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from dashboard.settings import load as _load_settings
+from dashboard.settings import load as _load_settings  # noqa: E402 - after the BLAS thread defaults
 
 _settings = _load_settings()
 

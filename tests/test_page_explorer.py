@@ -382,25 +382,6 @@ def test_graphs_keep_the_png_camera_but_not_the_cloud_button(cache_root):
 # --------------------------------------------------------------------------- selection and detail
 
 
-def test_select_by_map_click_table_row_and_reset_on_country_change(E, monkeypatch):
-    page = E
-
-    class Ctx:
-        triggered = True
-
-        def __init__(self, tid):
-            self.triggered_id = tid
-
-    monkeypatch.setattr(page, "ctx", Ctx(V.ID["map"]))
-    click = {"points": [{"location": "11000"}]}
-    assert E.on_select(click, None, _q(), None) == {"country": "DE", "district": "11000"}
-    monkeypatch.setattr(page, "ctx", Ctx(V.ID["district-table"]))
-    assert E.on_select(None, {"row": 3, "column": 0, "row_id": "09162"}, _q(), None) == {"country": "DE", "district": "09162"}
-    monkeypatch.setattr(page, "ctx", Ctx(V.ID["scenario"]))
-    assert E.on_select(None, None, Scenario(countries=("FR",)).to_query(), {"country": "DE", "district": "11000"}) is None
-    assert E.on_select(None, None, _q(stat="min"), {"country": "DE", "district": "11000"}) is E.no_update
-
-
 def test_detail_of_a_district(E):
     panel = E.on_detail({"country": "DE", "district": "11000"}, _q())
     text = component_text(panel)
@@ -587,15 +568,3 @@ def test_country_options_come_from_the_catalog():
 
     options = catalog.country_options(cl.manifest())
     assert [o["value"] for o in options] == cl.countries() and {"label": "Germany (DE)", "value": "DE"} in options
-
-
-def test_selection_after_takes_the_trigger_as_an_argument(cache_root):
-    """The view decides the selection without a Dash context: the trigger is passed in."""
-    click = {"points": [{"location": "11000"}]}
-    assert V.selection_after(V.ID["map"], click, None, "DE", None) == {"country": "DE", "district": "11000"}
-    assert V.selection_after(V.ID["map"], click, None, "DE", {"country": "DE", "district": "11000"}) is V.no_update
-    assert V.selection_after(V.ID["map"], {"points": []}, None, "DE", None) is V.no_update
-    assert V.selection_after(V.ID["district-table"], None, {"row_id": "05315"}, "DE", None) == {
-        "country": "DE", "district": "05315"}
-    assert V.selection_after(V.ID["scenario"], None, None, "US", {"country": "DE", "district": "11000"}) is None
-    assert V.selection_after(V.ID["scenario"], None, None, "DE", {"country": "DE", "district": "11000"}) is V.no_update

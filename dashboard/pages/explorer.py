@@ -15,7 +15,6 @@ from dash import (
     State,
     callback,
     clientside_callback,
-    ctx,
     dash_table,
     dcc,
     html,
@@ -60,7 +59,6 @@ from dashboard.views.explorer import (
     scenario_from_store,
     scenario_notes,
     selected_district,
-    selection_after,
     table_note,
     table_query,
 )
@@ -244,7 +242,9 @@ def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, 
     return s.to_query(), None, cli["map"], cli["cdf"], "explorer-results"
 
 
-@callback(
+# a click on the map or a table row selects a district; a new first country clears the selection (clientside)
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="explorerSelect"),
     Output(ID["selected"], "data"),
     Input(ID["map"], "clickData"),
     Input(ID["district-table"], "active_cell"),
@@ -252,13 +252,6 @@ def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, 
     State(ID["selected"], "data"),
     prevent_initial_call=True,
 )
-def on_select(click, active_cell, query, selected):
-    """A click on the map or a table row selects a district; a new first country clears the selection."""
-    try:
-        code = scenario_from_store(query).countries[0]
-    except Exception:  # noqa: BLE001 - no valid scenario: keep what there is
-        return no_update
-    return selection_after(ctx.triggered_id if ctx.triggered else None, click, active_cell, code, selected)
 
 
 @callback(

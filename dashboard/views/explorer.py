@@ -754,25 +754,6 @@ def error_for(exc: Exception, where: str) -> html.Div:
     return apology(LOG, SORRY, "explorer %s: %s", where, type(exc).__name__)
 
 
-def selection_after(trigger, click, active_cell, code: str, selected):
-    """The selection after ``trigger`` fired: a map click or a table row selects its district, a new first
-    country clears it; ``no_update`` when nothing changes (pure: the trigger is an argument)."""
-    district = None
-    if trigger == ID["map"] and click:
-        try:
-            district = str(click["points"][0]["location"])
-        except (TypeError, KeyError, IndexError):
-            return no_update
-    elif trigger == ID["district-table"] and active_cell and active_cell.get("row_id") is not None:
-        district = str(active_cell["row_id"])
-    if district is not None:
-        new = {"country": code, "district": district}
-        return new if new != selected else no_update
-    if selected and selected.get("country") != code:
-        return None
-    return no_update
-
-
 def selected_district(selected, code: str) -> str | None:
     if isinstance(selected, Mapping) and selected.get("country") == code and selected.get("district"):
         return str(selected["district"])
