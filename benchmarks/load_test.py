@@ -580,11 +580,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--adversarial", action="store_true",
                     help="add one client sending the costliest allowed requests as fast as it can (target: the "
                          "normal users' p95 < 500 ms, 0 errors; use with --users 100)")
-    ap.add_argument("--personal-tables", metavar="ROUTE", default=None,
-                    help="personal-page visits fetch one table per country from ROUTE (e.g. /data/{country}.json) "
-                         "instead of firing callbacks (the page computing in the browser)")
+    ap.add_argument("--personal-tables", metavar="ROUTE", default="/_tables/{country}.json",
+                    help="personal-page visits fetch one table per country from ROUTE (default: the app's "
+                         "/_tables/{country}.json; the page computes in the browser); 'callbacks' fires the page's "
+                         "server callbacks instead (before issue 15)")
     args = ap.parse_args(argv)
-    if args.personal_tables:
+    if args.personal_tables and args.personal_tables != "callbacks":
         PERSONAL_MODE.update(mode="tables", route=args.personal_tables)
 
     proc = None
