@@ -83,7 +83,7 @@ def layout(**query):
     graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
     results = html.Div(
         [
-            html.Div(id=ID["message"], role="alert"),
+            html.Div(id=ID["message"], role="alert", **{"data-results": ID["results"]}),
             html.Div(id=ID["notes"]),
             html.Section(
                 [
@@ -150,7 +150,7 @@ def layout(**query):
                        control_id=ID["table-grain"])],
                 className="table-settings",
             ),
-            html.Div(id=ID["table-message"], role="alert"),
+            html.Div(id=ID["table-message"], role="alert", **{"data-results": ID["country-table"]}),
             html.P(id=ID["table-note"], className="field-help"),
             dcc.Loading(dash_table.DataTable(
                 id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,

@@ -723,7 +723,7 @@ def form_section(s: Scenario, v: dict) -> html.Section:
             ),
             field("Map statistic", dcc.RadioItems(id=ID["stat"], options=STAT_OPTIONS, value=v["stat"],
                                                    className="checklist"), control_id=ID["stat"]),
-            field("k", dcc.Input(id=ID["k"], type="number", value=v["k"], min=0, debounce=True),
+            field("k", dcc.Input(id=ID["k"], type="number", value=v["k"], debounce=True),  # no min: Dash empties a value below it
                    "Threshold of the map's “share of people with CAS below k”.", ID["k"]),
             html.Div([html.Label("Link to this view", htmlFor=ID["link-text"], className="field-label"),
                       html.Div([dcc.Input(id=ID["link-text"], type="text", readOnly=True, className="link-text"),
