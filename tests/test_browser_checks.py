@@ -369,3 +369,29 @@ def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, ap
         assert errors == []
     finally:
         ctx.close()
+
+
+ACTIVE_NAV_LINK = r"""() => {
+  const row = document.querySelector('.navbar .nav-links');
+  const on = Array.from(row.querySelectorAll('a.nav-link[aria-current=page]'));
+  if (on.length !== 1) return {marked: on.map((a) => a.textContent)};
+  const r = row.getBoundingClientRect(), a = on[0].getBoundingClientRect();
+  // the row's last 15 % fades out (style.css): the link must sit in the clear part
+  return {marked: [on[0].textContent], href: on[0].getAttribute('href'), active: on[0].classList.contains('active'),
+          inside: a.left >= r.left - 1 && a.right <= r.left + 0.85 * r.width + 1, pageX: window.scrollX};
+}"""
+
+
+def test_phone_navigation_shows_the_page_you_are_on(loaded):
+    size, pages = loaded
+    if size != PHONE:
+        pytest.skip("phone only: on a desktop the links wrap")
+    for path in PAGES:
+        pg, _ = pages[path]
+        pg.wait_for_function("() => document.querySelector('.navbar .nav-link[aria-current=page]')")
+        got = pg.evaluate(ACTIVE_NAV_LINK)
+        href = got.get("href") or ""
+        # a page without its own link (the bucket advisor) is under its section's link
+        assert (href == path or path.startswith(href.rstrip("/") + "/")) and got["active"], (path, got)
+        assert got["inside"], f"{path}: the active link {got['marked']} is scrolled out of the navigation row"
+        assert got["pageX"] == 0, "the page itself does not scroll sideways"
