@@ -121,13 +121,13 @@ def layout(**query):
             html.Section(
                 [
                     html.H2("How anonymity sets are distributed"),
+                    field("Age groups compared", dcc.RadioItems(id=ID["cdf-grain"], options=GRAIN_OPTIONS,
+                                                                 value=link.cdf_grain, className="checklist"),
+                          control_id=ID["cdf-grain"]),
                     html.Div(id=ID["readouts"], className="cards readouts"),
                     chart_reading("For each anonymity set size x (left to right, log scale), the share of people "
                                   "whose set is at most x: the further left a curve rises, the more people sit in "
                                   "small crowds. Solid lines count people, dotted ones combinations."),
-                    field("Age groups compared", dcc.RadioItems(id=ID["cdf-grain"], options=GRAIN_OPTIONS,
-                                                                 value=link.cdf_grain, className="checklist"),
-                          control_id=ID["cdf-grain"]),
                     graph("cdf"),
                     html.Div(id=ID["cdf-legend"]),
                     html.P(id=ID["cdf-note"], className="field-help cdf-note"),
