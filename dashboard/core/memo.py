@@ -40,11 +40,8 @@ _COUNTER = itertools.count(1)
 #: models), cleared by :func:`clear_all` when those modules are loaded.
 EXTERNAL = (
     "census_loaders.cache:_manifest",
-    "census_loaders.cache:_population",
-    "census_loaders.cache:_body_priors",
+    "census_loaders.cache:_table_at",  # every stamped table (population, body priors, aux, height cohorts)
     "census_loaders.cache:_boundaries",
-    "census_loaders.cache:_aux",
-    "census_loaders.cache:_height_cohorts",
     "dashboard.core.body_model:_load_base",
     "dashboard.core.body_model:_band_matrix_cached",
 )
