@@ -59,6 +59,8 @@ app.index_string = """<!DOCTYPE html>
         {%scripts%}
         {%renderer%}
         <script src="/_shell/a11y.js"></script>
+        <script src="/_shell/nav.js"></script>
+        <script src="/_shell/fields.js"></script>
     </body>
 </html>"""
 

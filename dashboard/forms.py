@@ -48,10 +48,24 @@ def number(value, field: str, *, lo: float | None = None, hi: float | None = Non
     if not math.isfinite(x):
         raise InputError(f"{field}: please enter a finite number")
     if lo is not None and x < lo:
-        raise InputError(f"{field}: {x:g} is " + (f"outside the range {lo:g}–{hi:g}" if hi is not None else f"below {lo:g}"))
+        raise InputError(f"{field}: {plain(x)} is "
+                         + (f"outside the range {plain(lo)}–{plain(hi)}" if hi is not None else f"below {plain(lo)}"))
     if hi is not None and x > hi:
-        raise InputError(f"{field}: {x:g} is " + (f"outside the range {lo:g}–{hi:g}" if lo is not None else f"above {hi:g}"))
+        raise InputError(f"{field}: {plain(x)} is "
+                         + (f"outside the range {plain(lo)}–{plain(hi)}" if lo is not None else f"above {plain(hi)}"))
     return x
+
+
+def plain(x: float) -> str:
+    """A number as a person reads it in a message: 8,000,000,000 and 0.01, never 8e+09 or 1e-05."""
+    if abs(x) >= 1e15:
+        e = int(math.floor(math.log10(abs(x))))
+        return f"{x / 10 ** e:.3g} × 10^{e}"
+    if x == int(x):
+        return f"{int(x):,}"
+    if abs(x) >= 1e-4:
+        return f"{x:,.6g}" if abs(x) < 1e6 else f"{x:,.0f}"
+    return f"{x:.12f}".rstrip("0")
 
 
 def height_cm(units: str, cm=None, feet=None, inches=None) -> float | None:

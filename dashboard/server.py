@@ -32,6 +32,8 @@ LOG = logging.getLogger("anonset.app")
 ROOT = Path(__file__).resolve().parent.parent
 #: The shell's repairs of Dash component markup and styles (see :func:`install`).
 SHELL_ASSETS = ROOT / "assets" / "shell"
+#: Shell scripts served at /_shell/<name> and loaded by every page after a11y.js.
+SHELL_SCRIPTS = ("nav.js", "fields.js")
 
 CALLBACK_PATH = "/_dash-update-component"
 PAGES_CONTENT = "_pages_content"  # dash.page_container's content div
@@ -96,6 +98,11 @@ def install(app: dash.Dash, settings) -> None:
     # auto-included from assets/) so the index page loads them exactly where it says.
     server.add_url_rule("/_shell/a11y.js", "shell_a11y_js", lambda: Response(
         a11y_js, mimetype="text/javascript", headers={"Cache-Control": "public, max-age=3600"}), methods=["GET"])
+    # the navigation's "you are here" (assets/shell/nav.js) and bad-input marking (assets/shell/fields.js)
+    for name in SHELL_SCRIPTS:
+        body = (SHELL_ASSETS / name).read_text(encoding="utf-8")
+        server.add_url_rule(f"/_shell/{name}", f"shell_{name.replace('.', '_')}", lambda body=body: Response(
+            body, mimetype="text/javascript", headers={"Cache-Control": "public, max-age=3600"}), methods=["GET"])
     server.add_url_rule("/_shell/a11y.css", "shell_a11y_css", lambda: Response(
         a11y_css, mimetype="text/css", headers={"Cache-Control": "public, max-age=3600"}), methods=["GET"])
     server.before_request(_check_callback_request)

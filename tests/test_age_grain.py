@@ -41,3 +41,33 @@ def test_five_year_data_are_unchanged_and_the_uk_is_regrouped():
     assert counts.sum() == pytest.approx(m.counts.sum())
     with pytest.raises(InputError):
         age_grain.country_table(["DE"], (18, 75), "weekly")
+
+
+def test_comparable_cdfs_regroup_single_years_into_five_year_groups():
+    """The UK's CDF on the comparable grain, without body measurements, against a direct computation from its
+    census counts summed into 5-year groups; a data set already on 5-year groups gives its usual CDF."""
+    from dashboard.core.body_model import load_country_model
+    from dashboard.core.scenario import Scenario
+
+    s = Scenario(countries=("GB", "DE"), include_body=False)
+    xs = np.array([50.0, 200.0, 1000.0, 5000.0])
+    got = age_grain.comparable_cdfs(s, "5", xs)
+    base = load_country_model("GB", (20.0, 75.0))
+    years = [(lo, hi) for lo, hi in base.census_groups]
+    keep = [i for i, (lo, hi) in enumerate(years) if lo >= 20 and hi <= 75]
+    assert len(keep) == 55 and all(years[i][1] - years[i][0] == 1 for i in keep)  # single years
+    N = base.census_counts[:, :, keep].reshape(base.n_districts, 2, 11, 5).sum(axis=3)  # 5-year cells
+    want = [(N * (N <= x)).sum() / N.sum() for x in xs]
+    np.testing.assert_allclose(got["GB"].person, want, rtol=1e-12)
+    assert got["GB"].people == pytest.approx(N.sum())
+    model = age_grain.comparable_model("GB", (18, 75))
+    assert [(g.lo, g.hi) for g in model.age_groups] == [(a, a + 5.0) for a in range(20, 75, 5)]
+    # Germany publishes 5-year groups: its usual CDF on the whole groups inside 18–75 (20–75)
+    de = ag.cdfs(Scenario(countries=("DE",), include_body=False, ages=(20.0, 75.0)), xs)["DE"]
+    np.testing.assert_allclose(got["DE"].person, de.person)
+    # the census grain is each data set's own
+    own = age_grain.comparable_cdfs(s, "census", xs)
+    np.testing.assert_allclose(own["GB"].person, ag.cdfs(s, xs)["GB"].person)
+    assert own["GB"].person[1] > got["GB"].person[1]  # single-year cells are smaller
+    with pytest.raises(InputError, match="age grain"):
+        age_grain.comparable_cdfs(s, "1")

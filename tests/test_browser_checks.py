@@ -277,3 +277,121 @@ def test_no_stale_result_after_invalid_input_scaling(browser, app_url):
         pg.wait_for_function(f"{opacity} === '1'")
     finally:
         ctx.close()
+
+
+# --------------------------------------------------------------------------- bad input, every field of every page
+
+#: Per page (or view), each editable field with a value it must refuse, and the button that runs the page
+#: (None when the page recomputes as you type).  Every visible text or number field of every registered page
+#: must appear here or in FREE_TEXT (test_every_field_has_a_bad_input_case), so a new page or field is covered.
+RUN = {"/attack": "attack-run", "/dataset": "dataset-analyse", "/anonland": "anonland-start",
+       "/scaling?view=forecast": "scaling-f-use-paste"}
+BAD_INPUT = {
+    "/explore": [("explore-ages", "abc"), ("explore-bmi", "40-20"), ("explore-user-percent", "150"),
+                 ("explore-k", "-3"), ("explore-table-ages", "300-400")],
+    "/scaling": [("scaling-h-input", "0"), ("scaling-gamma-input", "99"), ("scaling-cursor-input", "-5")],
+    "/scaling?view=census": [("scaling-c-ages", "abc"), ("scaling-c-users", "0")],
+    "/scaling?view=forecast": [("scaling-f-paste", "abc")],
+    "/explore/buckets": [("buckets-k", "abc"), ("buckets-coverage", "150")],
+    "/attack": [("attack-known", "0"), ("attack-sizes", "abc"), ("attack-repeats", "0"), ("attack-seed", "-1"),
+                ("attack-phi", "-1")],
+    "/dataset": [("dataset-population", "abc"), ("dataset-fraction", "5"), ("dataset-trials", "0"),
+                 ('{"column":"age","type":"dataset-bin"}', "abc")],
+    "/anonland": [("anonland-scale", "0"), ("anonland-size-city", "-5"), ("anonland-epsilon", "-1"),
+                  ("anonland-height-width", "0"), ("anonland-weight-width", "0"), ("anonland-citizens", "0"),
+                  ("anonland-seed", "-1")],
+}
+#: Fields where any text is fine (a name), read-only fields, and fields checked through a sibling of the
+#: same kind (the data-set page's bin widths share one parser: one is typed into above).
+FREE_TEXT = {"explore-user-name", "explore-link-text"}
+SAME_KIND = ("dataset-bin", "anonland-size-")
+
+EDITABLE_FIELDS = r"""() => Array.from(document.querySelectorAll('#main input, #main textarea')).filter((e) => {
+  const r = e.getBoundingClientRect(), t = (e.type || '').toLowerCase();
+  return r.width > 0 && !e.readOnly && !e.disabled && !['hidden', 'checkbox', 'radio', 'file', 'button', 'submit'].includes(t)
+    && !e.closest('.dash-dropdown, .dash-dropdown-wrapper, .dash-dropdown-content, .dash-table-container');
+}).map((e) => e.id)"""
+
+#: Result elements (charts, number cards, table cells) shown at full strength inside a scope.
+FRESH_RESULTS = r"""(scope) => {
+  const root = document.querySelector(scope) || document.getElementById('main');
+  const strength = (el) => { let o = 1; for (let e = el; e && e.nodeType === 1; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
+  return Array.from(root.querySelectorAll('.js-plotly-plot, .card-value, td'))
+    .filter((e) => e.getBoundingClientRect().width > 0 && strength(e) >= 0.6)
+    .map((e) => ((e.closest('[id]') || {}).id || e.tagName) + ': ' + e.textContent.trim().slice(0, 30));
+}"""
+
+#: Where a field's stale results live when not the whole page (the explorer's tables and views are independent).
+RESULT_SCOPE = {"explore-table-ages": "#explore-country-table", "explore-ages": "#explore-results",
+                "explore-bmi": "#explore-results", "explore-user-percent": "#explore-results",
+                "explore-k": "#explore-results"}
+BAD_CASES = [(view, fid, bad) for view, cases in BAD_INPUT.items() for fid, bad in cases]
+
+
+def _kind(fid: str) -> str:
+    return next((k for k in SAME_KIND if k in fid), fid)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_field_has_a_bad_input_case(loaded, path):
+    size, pages = loaded
+    if size != DESKTOP:
+        pytest.skip("the fields are the same on a phone")
+    covered = {_kind(f) for cases in BAD_INPUT.values() for f, _ in cases}
+    views = [path] + HARD_VIEWS.get(path, [])
+    for view in views:
+        pg, _ = pages[view]
+        missing = [f for f in pg.evaluate(EDITABLE_FIELDS) if f not in FREE_TEXT and _kind(f) not in covered]
+        assert missing == [], f"{view}: give these fields a bad-input case in BAD_INPUT: {missing}"
+
+
+@pytest.mark.parametrize("view, field_id, bad", BAD_CASES, ids=[f"{v}:{f[:30]}" for v, f, _ in BAD_CASES])
+def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, app_url, view, field_id, bad):
+    ctx, pg, errors = _open(browser, app_url, view)
+    try:
+        sel = f"[id='{field_id}']" if field_id.startswith("{") else f"#{field_id}"
+        box = pg.locator(sel)
+        box.fill(bad)
+        box.press("Enter")
+        box.press("Tab")
+        if view in RUN:
+            pg.click(f"#{RUN[view]}")
+        pg.wait_for_function("(sel) => document.querySelector(sel).getAttribute('aria-invalid') === 'true'", arg=sel)
+        described = pg.evaluate("(sel) => (document.querySelector(sel).getAttribute('aria-describedby') || '')"
+                                ".split(/\\s+/).map((i) => document.getElementById(i)).filter(Boolean)"
+                                ".map((e) => e.textContent.trim())", arg=sel)
+        message = " ".join(described)
+        assert message and len(message) < 300, f"a clear message describes the field: {described}"
+        assert not re.search(r"\d(?:\.\d+)?e[+-]?\d", message), message
+        pg.wait_for_timeout(400)  # the greying fades in
+        fresh = pg.evaluate(FRESH_RESULTS, RESULT_SCOPE.get(field_id, "#main"))
+        assert fresh == [], f"results still looking current beside “{message}”: {fresh[:5]}"
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+ACTIVE_NAV_LINK = r"""() => {
+  const row = document.querySelector('.navbar .nav-links');
+  const on = Array.from(row.querySelectorAll('a.nav-link[aria-current=page]'));
+  if (on.length !== 1) return {marked: on.map((a) => a.textContent)};
+  const r = row.getBoundingClientRect(), a = on[0].getBoundingClientRect();
+  // the row's last 15 % fades out (style.css): the link must sit in the clear part
+  return {marked: [on[0].textContent], href: on[0].getAttribute('href'), active: on[0].classList.contains('active'),
+          inside: a.left >= r.left - 1 && a.right <= r.left + 0.85 * r.width + 1, pageX: window.scrollX};
+}"""
+
+
+def test_phone_navigation_shows_the_page_you_are_on(loaded):
+    size, pages = loaded
+    if size != PHONE:
+        pytest.skip("phone only: on a desktop the links wrap")
+    for path in PAGES:
+        pg, _ = pages[path]
+        pg.wait_for_function("() => document.querySelector('.navbar .nav-link[aria-current=page]')")
+        got = pg.evaluate(ACTIVE_NAV_LINK)
+        href = got.get("href") or ""
+        # a page without its own link (the bucket advisor) is under its section's link
+        assert (href == path or path.startswith(href.rstrip("/") + "/")) and got["active"], (path, got)
+        assert got["inside"], f"{path}: the active link {got['marked']} is scrolled out of the navigation row"
+        assert got["pageX"] == 0, "the page itself does not scroll sideways"

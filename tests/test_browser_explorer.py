@@ -129,14 +129,15 @@ def test_click_a_district_and_see_its_detail(app_url, page):
 
 
 def test_cdf_readouts_and_comparison(app_url, page):
-    from dashboard.core import aggregates as ag
+    from dashboard.core import age_grain
     from dashboard.core.scenario import Scenario
     from dashboard.figures.explorer import percent
 
     pg = page.page
     _open(pg, f"{app_url.url}/explore?country=DE,FR")
     pg.wait_for_selector("#explore-readouts .readout[data-country='FR']")
-    shares = ag.share_below(Scenario(countries=("DE", "FR")), (5, 20, 100))
+    # compared on whole 5-year age groups by default (dashboard.core.age_grain)
+    shares = age_grain.comparable_share_below(Scenario(countries=("DE", "FR")), (5, 20, 100))
     for code in ("DE", "FR"):
         text = pg.inner_text(f"#explore-readouts .readout[data-country='{code}']")
         for k in (5, 20, 100):
@@ -234,7 +235,7 @@ def test_screenshots(app_url, page, code, name, title):
 
 def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
     """The visible body-model switch (default v2): paper reproduces the paper model's shares, and the link says so."""
-    from dashboard.core import aggregates as ag
+    from dashboard.core import age_grain
     from dashboard.core.scenario import Scenario
     from dashboard.figures.explorer import percent
 
@@ -244,9 +245,36 @@ def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
     assert pg.is_checked("#explore-model input[value=v2]")
     pg.check("#explore-model input[value=paper]")
     pg.wait_for_function("document.querySelector('#explore-cdf-note').innerText.includes('Paper model')")
-    paper = ag.share_below(Scenario(countries=("DE",), model="paper"), (5,))["DE"][5.0]
+    paper = age_grain.comparable_share_below(Scenario(countries=("DE",), model="paper"), (5,))["DE"][5.0]
     pg.wait_for_function(
         f"document.querySelector(\"#explore-readouts .readout[data-country='DE']\").innerText.includes('{percent(paper)}')")
     assert "model=paper" in pg.url
     assert "--model paper" in pg.inner_text("#explore-cli-cdf")
+    assert page.console_errors == [] and page.foreign_requests() == []
+
+
+def test_cdfs_switch_between_five_year_groups_and_single_years(app_url, page):
+    """The UK (single years) beside Germany (5-year groups): one grain by default, single years one click away,
+    the grain in the note and the link."""
+    from dashboard.core import age_grain
+    from dashboard.core.scenario import Scenario
+    from dashboard.figures.explorer import percent
+
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=GB,DE")
+    pg.wait_for_selector("#explore-readouts .readout[data-country='GB']")
+    assert pg.is_checked("#explore-cdf-grain input[value='5']")
+    assert "whole 5-year age groups" in pg.inner_text("#explore-cdf-note")
+    s = Scenario(countries=("GB", "DE"))
+    five = age_grain.comparable_share_below(s, (5,))["GB"][5.0]
+    assert f"{percent(five)} of people have an anonymity set below 5" in pg.inner_text("#explore-readouts")
+    pg.check("#explore-cdf-grain input[value=census]")
+    single = age_grain.comparable_share_below(s, (5,), "census")["GB"][5.0]
+    pg.wait_for_function(
+        f"document.querySelector(\"#explore-readouts .readout[data-country='GB']\").innerText.includes('{percent(single)}')")
+    assert "Not comparable on age" in pg.inner_text("#explore-cdf-note")
+    pg.wait_for_function("window.location.search.includes('cdf_grain=census')")
+    pg.reload()
+    pg.wait_for_selector("#explore-readouts .readout[data-country='GB']")
+    assert pg.is_checked("#explore-cdf-grain input[value=census]")
     assert page.console_errors == [] and page.foreign_requests() == []

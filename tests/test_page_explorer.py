@@ -412,8 +412,8 @@ def _walk(c):
 
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
-    fig, readouts, note, legend, notes, key = E.on_cdf(q, None)
-    assert len(fig["data"]) == 4
+    fig, readouts, note, legend, notes, key, cdf_q = E.on_cdf(q, "census", None)
+    assert len(fig["data"]) == 4 and cdf_q == {"cdf_grain": "census"}
     legend_text = component_text(legend)
     assert "Germany" in legend_text and "dotted: share of combinations" in legend_text
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
@@ -423,14 +423,36 @@ def test_cdf_callback_readouts_and_note(E):
             assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
     # SPEC §1.8: shares of the people the model covers, the covered share stated (v2 by default)
     assert "Body model v2" in note and "of the people the model covers" in note and "99.9 %" in note
-    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), None)[2]
+    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), "census", None)[2]
     assert "Paper model" in paper and "plausible cells" in paper and "17–30" in paper
     assert "Notes on the data" in component_text(notes)
     # the statistic or k alone changes nothing here
-    again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), key)
+    again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), "census", key)
     assert all(o is E.no_update for o in again)
-    no_body = E.on_cdf(Scenario(include_body=False).to_query(), key)
+    no_body = E.on_cdf(Scenario(include_body=False).to_query(), "census", key)
     assert "reach 100 %" in no_body[2]
+
+
+def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
+    """The UK counts single years of age, the others 5-year groups: the default compares every country on whole
+    5-year groups (the core's numbers, the grain said), single years stay one click away."""
+    s = Scenario(countries=("GB", "DE"))
+    fig, readouts, note, _legend, _notes, key, cdf_q = E.on_cdf(s.to_query(), "5", None)
+    assert cdf_q is None and key["grain"] == "5"  # the default grain stays out of the link
+    assert "whole 5-year age groups (20–75" in note and "single years are summed" in note
+    shares = age_grain.comparable_share_below(s, (5, 20, 100))
+    text = component_text(readouts)
+    for code in ("GB", "DE"):
+        for k in (5, 20, 100):
+            assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
+    census = ag.share_below(s, (5, 20, 100))
+    # on single years the UK looks five times more exposed; on one grain it is close to Germany
+    assert census["GB"][5] > 3 * census["DE"][5]
+    assert shares["GB"][5] < 2 * shares["DE"][5]
+    # switching the grain recomputes (the key holds it) and says so
+    other = E.on_cdf(s.to_query(), "census", key)
+    assert other[5]["grain"] == "census" and "Not comparable on age" in other[2]
+    assert E.on_cdf(s.to_query(), "nonsense", None)[5]["grain"] == "5"
 
 
 # --------------------------------------------------------------------------- country tables

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .body_model import format_age_band, load_country_model
+from .body_model import DEFAULT_MODEL, format_age_band, load_country_model
 from .errors import InputError
 from .memo import Memo
 
@@ -89,6 +89,53 @@ def comparable_model_counts(code: str, ages: Sequence[float], *, root: Path | No
     return m, counts, [format_age_band(lo, hi) for lo, hi in groups]
 
 
+def comparable_model(code: str, ages: Sequence[float], model: str = DEFAULT_MODEL, *, root: Path | None = None):
+    """A data set's model on the comparable grain: its census groups summed into 5-year groups (the UK's single
+    years; 5-year and wider groups stay), restricted to the whole 5-year groups inside ``ages`` (memoised).
+
+    Every aggregate of :mod:`.aggregates` then treats the data set as if it published 5-year groups, so
+    countries are compared cell for cell.  A data set already on 5-year groups gives its usual model.
+    """
+    study = comparable_ages(ages)
+    try:
+        base = load_country_model(code, study, root=root, model=model)
+    except KeyError as exc:
+        raise InputError(exc.args[0] if exc.args else f"unknown country or data set {code!r}") from None
+    key = (base, str(model))
+    return _MODELS.get(key, lambda: _regrouped(base, study))
+
+
+def _regrouped(base, study):
+    import dataclasses
+
+    counts, groups = five_year_groups(base.census_counts, base.census_groups)
+    if [tuple(g) for g in groups] == [tuple(map(float, g)) for g in base.census_groups]:
+        return base
+    counts.setflags(write=False)
+    grouped = dataclasses.replace(base, census_groups=tuple(groups), census_counts=counts, _family={})
+    return grouped._restricted(study)
+
+
+def comparable_cdfs(scenario, grain: str = "5", xs=None, *, strict: bool = False, root: Path | None = None) -> dict:
+    """:func:`.aggregates.cdfs` of every country of ``scenario`` on ``grain``: ``"5"`` (every data set on whole
+    5-year groups inside the scenario's ages, see :func:`comparable_model`) or ``"census"`` (each its own)."""
+    from . import aggregates as ag
+
+    if grain not in GRAINS:
+        raise InputError(f"age grain {grain!r}: choose 5 (whole 5-year groups) or census (each data set's own)")
+    if grain == "census":
+        return {c: ag.country_cdf(scenario, c, xs, strict=strict, root=root) for c in scenario.countries}
+    return {c: ag.model_cdf(scenario, comparable_model(c, scenario.ages, scenario.model, root=root), xs, strict=strict)
+            for c in scenario.countries}
+
+
+def comparable_share_below(scenario, ks, grain: str = "5", *, root: Path | None = None) -> dict[str, dict[float, float]]:
+    """Per country, the share of people with CAS **< k** on ``grain`` (the readouts beside the CDFs)."""
+    ks = [float(k) for k in ks]
+    return {c: {k: float(p) for k, p in zip(ks, cdf.person)}
+            for c, cdf in comparable_cdfs(scenario, grain, ks, strict=True, root=root).items()}
+
+
 def comparable_country_rows(code: str, ages: Sequence[float], *, root: Path | None = None) -> tuple[dict, ...]:
     """The two rows (female, male) of a data set's country table on the comparable grain (see module doc)."""
     from .aggregates import sex_table  # the table's quantities, computed as for the census grain
@@ -138,3 +185,4 @@ def _memo_rows(code: str, ages: tuple[float, float], root: Path | None) -> tuple
 
 
 _ROWS = Memo(128, name="core.age_grain.rows")
+_MODELS = Memo(64, name="core.age_grain.models")

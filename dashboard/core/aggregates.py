@@ -251,7 +251,11 @@ def _aux_table(model: CountryModel, item):
 
 def bind(scenario: Scenario, code: str, *, root: Path | None = None) -> Bound:
     """Bind ``scenario`` to data set ``code`` (memoised; auxiliary tables via :mod:`.fractions`)."""
-    model = _model(code, scenario.ages, root, scenario.model)
+    return bind_model(_model(code, scenario.ages, root, scenario.model), scenario)
+
+
+def bind_model(model: CountryModel, scenario: Scenario) -> Bound:
+    """Bind ``scenario`` to a given model (e.g. one regrouped by :mod:`.age_grain`), memoised per model."""
     return _BOUND.get((model, scenario.profile_key), lambda: _make_bound(model, scenario))
 
 
@@ -407,6 +411,14 @@ def country_cdf(
     b = bind(scenario, code, root=root)
     key = ("country", b.model, scenario.profile_key, _xs_key(xs), bool(strict), method)
     return _CDF.get(key, lambda: _cdf_of(b.model.code, b.N, b.cells, xs, strict, method))
+
+
+def model_cdf(scenario: Scenario, model: CountryModel, xs=None, *, strict: bool = False) -> Cdf:
+    """:func:`country_cdf` of ``scenario`` on a given model (memoised per model)."""
+    xs = _xs(xs)
+    b = bind_model(model, scenario)
+    key = ("country", model, scenario.profile_key, _xs_key(xs), bool(strict), "auto")
+    return _CDF.get(key, lambda: _cdf_of(model.code, b.N, b.cells, xs, strict, "auto"))
 
 
 def cdfs(scenario: Scenario, xs=None, *, root: Path | None = None) -> dict[str, Cdf]:

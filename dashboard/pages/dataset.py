@@ -64,7 +64,7 @@ def layout(**query):
             control_id=ID["missing"]),
         field("Population N", dcc.Input(id=ID["population"], type="text", inputMode="decimal", placeholder="the data set's size",
                                         debounce=True),
-              "How many people the records were drawn from (e.g. 330e6). ξ and κ are computed at this N.",
+              "How many people the records were drawn from (e.g. 330,000,000). ξ and κ are computed at this N.",
               control_id=ID["population"]),
         html.Div([field("Validation fraction", dcc.Input(id=ID["fraction"], type="text", value="0.1", debounce=True),
                         control_id=ID["fraction"]),

@@ -24,7 +24,7 @@ from dash import (
 import census_loaders as cl
 from dashboard import forms
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, field
-from dashboard.core import aggregates as ag
+from dashboard.core import age_grain
 from dashboard.core.age_grain import GRAINS
 from dashboard.core.scenario import Scenario
 from dashboard.figures import explorer as fx
@@ -37,6 +37,7 @@ from dashboard.views.explorer import (
     SORRY,
     cdf_legend,
     cdf_note,
+    cdf_query,
     cli_snippets,
     country_table_rows,
     detail_panel,
@@ -81,7 +82,7 @@ def layout(**query):
     graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
     results = html.Div(
         [
-            html.Div(id=ID["message"], role="alert"),
+            html.Div(id=ID["message"], role="alert", **{"data-results": ID["results"]}),
             html.Div(id=ID["notes"]),
             html.Section(
                 [
@@ -118,6 +119,9 @@ def layout(**query):
             html.Section(
                 [
                     html.H2("How anonymity sets are distributed"),
+                    field("Age groups compared", dcc.RadioItems(id=ID["cdf-grain"], options=GRAIN_OPTIONS,
+                                                                 value=link.cdf_grain, className="checklist"),
+                          control_id=ID["cdf-grain"]),
                     html.Div(id=ID["readouts"], className="cards readouts"),
                     chart_reading("For each anonymity set size x (left to right, log scale), the share of people "
                                   "whose set is at most x: the further left a curve rises, the more people sit in "
@@ -148,7 +152,7 @@ def layout(**query):
                        control_id=ID["table-grain"])],
                 className="table-settings",
             ),
-            html.Div(id=ID["table-message"], role="alert"),
+            html.Div(id=ID["table-message"], role="alert", **{"data-results": ID["country-table"]}),
             html.P(id=ID["table-note"], className="field-help"),
             dcc.Loading(dash_table.DataTable(
                 id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,
@@ -177,6 +181,7 @@ def layout(**query):
             dcc.Store(id=ID["loaded-map"], data=None),
             dcc.Store(id=ID["loaded-cdf"], data=None),
             dcc.Store(id=ID["table-query"], data=table_query(link.table_ages, link.table_grain)),
+            dcc.Store(id=ID["cdf-query"], data=cdf_query(link.cdf_grain)),
         ],
         className="explorer",
     )
@@ -334,22 +339,26 @@ def on_detail(selected, query):
     Output(ID["cdf-legend"], "children"),
     Output(ID["notes"], "children"),
     Output(ID["loaded-cdf"], "data"),
+    Output(ID["cdf-query"], "data"),
     Input(ID["scenario"], "data"),
+    Input(ID["cdf-grain"], "value"),
     State(ID["loaded-cdf"], "data"),
 )
-def on_cdf(query, loaded):
-    """Person- and cell-weighted CDFs of every chosen country; nothing is resent when only k or the statistic changed."""
+def on_cdf(query, grain, loaded):
+    """Person- and cell-weighted CDFs of every chosen country on one age grain (whole 5-year groups by default);
+    nothing is resent when only k or the statistic changed."""
+    grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     try:
         s = scenario_from_store(query)
-        key = {"countries": list(s.countries), "profile": profile_sig(s.to_query())}
+        key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
         if key == loaded:
-            return no_update, no_update, no_update, no_update, no_update, no_update
-        cdfs = ag.cdfs(s)
+            return (no_update,) * 7
+        cdfs = age_grain.comparable_cdfs(s, grain)
         names = {c: cl.dataset_info(c)["name"] for c in s.countries}
-        return (fx.cdf_figure(cdfs, names), readouts(s), cdf_note(s, cdfs), cdf_legend(cdfs, names),
-                scenario_notes(s), key)
+        return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
+                scenario_notes(s), key, cdf_query(grain))
     except Exception as exc:  # noqa: BLE001
-        return no_update, no_update, no_update, no_update, error_for(exc, "distributions"), no_update
+        return no_update, no_update, no_update, no_update, error_for(exc, "distributions"), no_update, no_update
 
 
 @callback(
@@ -381,4 +390,5 @@ clientside_callback(
     Input(ID["scenario"], "data"),
     Input(ID["selected"], "data"),
     Input(ID["table-query"], "data"),
+    Input(ID["cdf-query"], "data"),
 )

@@ -329,6 +329,9 @@ READ_DIFFERENCE = (
 
 
 def _num_input(key: str, value=None, **kw):
+    # no min/max on the box: Dash empties a value outside them ("Scale: please enter a number" for 0);
+    # the server checks the range and names it
+    kw.pop("min", None), kw.pop("max", None)
     return dcc.Input(id=ID[key], type="number", value=value, inputMode="decimal", debounce=False, **kw)
 
 

@@ -145,7 +145,7 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
         try:
             pop = float(str(population).replace(",", "").replace("_", "").strip())
         except ValueError:
-            raise InputError(f"Population N: {str(population)[:20]!r} is not a number (e.g. 330e6)") from None
+            raise InputError(f"Population N: {str(population)[:20]!r} is not a number (e.g. 330,000,000)") from None
         if not math.isfinite(pop):
             raise InputError("Population N: please enter a finite number")
     return Request(source=source, columns=cols, bins=tuple(sorted(bins)), missing=miss, population=pop,

@@ -64,7 +64,7 @@ ID = {name: _id(name) for name in (
     "k", "stat", "message", "results", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
-    "table-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
+    "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
 )}
 
 #: The visible body-model switch (SPEC §1.6): v2 by default, the paper model selectable.
@@ -94,6 +94,7 @@ class LinkState(NamedTuple):
     table_ages: tuple[float, float]
     notices: tuple[str, ...]
     table_grain: str = "5"
+    cdf_grain: str = "5"
 
 
 def _clip(text: str, n: int = 300) -> str:
@@ -167,7 +168,14 @@ def scenario_from_link(query: Mapping) -> LinkState:
         else:
             notices.append(f"Unknown age grain {_clip(q['table_grain'], 20)!r} in the link: the country tables "
                            "compare whole 5-year age groups.")
-    return LinkState(scenario, district, table_ages, tuple(notices), table_grain)
+    cdf_grain = DEFAULT_TABLE_GRAIN
+    if q.get("cdf_grain"):
+        if q["cdf_grain"] in age_grain.GRAINS:
+            cdf_grain = q["cdf_grain"]
+        else:
+            notices.append(f"Unknown age grain {_clip(q['cdf_grain'], 20)!r} in the link: the distributions "
+                           "compare whole 5-year age groups.")
+    return LinkState(scenario, district, table_ages, tuple(notices), table_grain, cdf_grain)
 
 
 def parse_table_ages(text) -> tuple[float, float]:
@@ -522,9 +530,14 @@ def _detail_panel(s: Scenario, district: str) -> html.Div:
     )
 
 
-def readouts(s: Scenario) -> list:
-    """'x % of people have an anonymity set below k' for k = 5, 20, 100, per country."""
-    shares = ag.share_below(s, fx.READOUT_KS)
+def cdf_query(grain: str) -> dict | None:
+    """The distributions' part of the link (only when not the default grain)."""
+    return None if grain == DEFAULT_TABLE_GRAIN else {"cdf_grain": grain}
+
+
+def readouts(s: Scenario, grain: str = DEFAULT_TABLE_GRAIN) -> list:
+    """'x % of people have an anonymity set below k' for k = 5, 20, 100, per country, on the CDFs' age grain."""
+    shares = age_grain.comparable_share_below(s, fx.READOUT_KS, grain)
     out = []
     for code in s.countries:
         name = cl.dataset_info(code)["name"]
@@ -580,8 +593,19 @@ def single_year_note(codes) -> str:
             "narrower (the country tables below compare whole 5-year groups).")
 
 
-def cdf_note(s: Scenario, cdfs: dict) -> str:
-    return _cdf_note(s, cdfs) + single_year_note(s.countries)
+def cdf_note(s: Scenario, cdfs: dict, grain: str = "census") -> str:
+    if grain == "census":
+        return _cdf_note(s, cdfs) + single_year_note(s.countries)
+    return _cdf_note(s, cdfs) + " " + grain_note(s.ages)
+
+
+def grain_note(ages) -> str:
+    """Which age grain the distributions compare (the default: whole 5-year groups)."""
+    lo, hi = age_grain.comparable_ages(ages)
+    return (f"Compared on whole 5-year age groups ({format_age_band(lo, hi)}, inside the chosen ages): the UK's "
+            "single years are summed into 5-year groups so every country's cells are of the same kind. The command "
+            "below prints each data set's own age groups.")
+
 
 
 def _cdf_note(s: Scenario, cdfs: dict) -> str:
@@ -723,7 +747,7 @@ def form_section(s: Scenario, v: dict) -> html.Section:
             ),
             field("Map statistic", dcc.RadioItems(id=ID["stat"], options=STAT_OPTIONS, value=v["stat"],
                                                    className="checklist"), control_id=ID["stat"]),
-            field("k", dcc.Input(id=ID["k"], type="number", value=v["k"], min=0, debounce=True),
+            field("k", dcc.Input(id=ID["k"], type="number", value=v["k"], debounce=True),  # no min: Dash empties a value below it
                    "Threshold of the map's “share of people with CAS below k”.", ID["k"]),
             html.Div([html.Label("Link to this view", htmlFor=ID["link-text"], className="field-label"),
                       html.Div([dcc.Input(id=ID["link-text"], type="text", readOnly=True, className="link-text"),
@@ -739,7 +763,7 @@ def warm() -> None:
     s = Scenario()
     map_figure(s)
     map_legend(s)
-    ag.cdfs(s)
+    age_grain.comparable_cdfs(s)
     readouts(s)
     country_table_rows(DEFAULT_TABLE_AGES)
 
