@@ -110,6 +110,15 @@ def _has_gunicorn() -> bool:
     return True
 
 
+def open_dropdown(pg, dropdown_id: str) -> None:
+    """Click a Dash 4 dropdown open and wait until its list holds the focus, so typing searches, as for a
+    person who sees the list first (keys pressed while it is still opening land on the trigger button,
+    where Dash keeps only the first of them).  A function predicate: it also runs under the app's CSP."""
+    pg.click(f"#{dropdown_id}")
+    pg.wait_for_function("() => { const a = document.activeElement;"
+                         " return !!(a && a.closest && a.closest('.dash-dropdown-content')); }")
+
+
 def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
     """Pick ``value`` in a Dash 4 dropdown by typing ``search`` into its search box, then close it.
 
@@ -120,11 +129,7 @@ def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
     from playwright.sync_api import Error as PlaywrightError
 
     pg.locator(f"#{dropdown_id}").evaluate("el => el.scrollIntoView({block: 'start'})")
-    pg.click(f"#{dropdown_id}")
-    # type as a person does: once the list is open and holds the focus (keys pressed while it is still
-    # opening land on the trigger button, where Dash 4 keeps only the first of them)
-    pg.wait_for_function("(() => { const a = document.activeElement;"
-                         " return !!(a && a.closest && a.closest('.dash-dropdown-content')); })()")
+    open_dropdown(pg, dropdown_id)
     pg.keyboard.type(search, delay=15)
     option = pg.locator(f"label.dash-dropdown-option:has(input[value='{value}'])")
     for attempt in range(3):

@@ -4,7 +4,7 @@ data sets without a map list (and filter) their districts."""
 from __future__ import annotations
 
 import pytest
-from browser_support import choose_option
+from browser_support import choose_option, open_dropdown
 
 pytestmark = pytest.mark.browser
 
@@ -50,8 +50,8 @@ def test_a_municipality_is_found_by_its_province(app_url, page):
         pg.goto(f"{app_url.url}/?country=IT-COM")
         pg.wait_for_selector("#me-district", state="attached")
         pg.locator("#me-district").evaluate("el => el.scrollIntoView({block: 'start'})")
-        pg.click("#me-district")
-        pg.keyboard.type(search)
+        open_dropdown(pg, "me-district")
+        pg.keyboard.type(search, delay=15)
         if search == "Lecco":  # the province: its municipalities are offered
             pg.wait_for_selector("label.dash-dropdown-option:has(input[value='097001'])")  # Abbadia Lariana (LC)
             labels = pg.locator("label.dash-dropdown-option").all_inner_texts()
