@@ -115,6 +115,11 @@ def open_dropdown(pg, dropdown_id: str) -> None:
     person who sees the list first (keys pressed while it is still opening land on the trigger button,
     where Dash keeps only the first of them).  A function predicate: it also runs under the app's CSP."""
     pg.click(f"#{dropdown_id}")
+    wait_until_list_has_focus(pg)
+
+
+def wait_until_list_has_focus(pg) -> None:
+    """An opened dropdown's list (its search box or an option) holds the keyboard focus."""
     pg.wait_for_function("() => { const a = document.activeElement;"
                          " return !!(a && a.closest && a.closest('.dash-dropdown-content')); }")
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser_support import wait_until_list_has_focus
 from test_browser_offline import PAGES, wait_for_dash
 
 pytestmark = pytest.mark.browser
@@ -114,7 +115,8 @@ def test_keyboard_reaches_the_personal_inputs_in_order(app_url, page):
     # a dropdown works from the keyboard: open, search, choose, close
     pg.focus("#me-ages")
     pg.keyboard.press("Enter")
-    pg.keyboard.type("40")
+    wait_until_list_has_focus(pg)  # a person types once the list is open
+    pg.keyboard.type("40", delay=15)
     pg.keyboard.press("ArrowDown")
     pg.keyboard.press("Enter")
     pg.keyboard.press("Escape")
