@@ -9,13 +9,19 @@ import numpy as np
 UNITS = {"height": "cm", "weight": "kg"}
 
 
-def format_count(x: float) -> str:
-    """Whole people, rounded down, with a thousands separator: ``573``, ``1,234``."""
+def _finite(x) -> float | None:
+    """``x`` as a finite float, or None (shown as "–") for text, None, NaN and ±inf."""
     try:
         x = float(x)
     except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(x):
+        return None
+    return x if math.isfinite(x) else None
+
+
+def format_count(x: float) -> str:
+    """Whole people, rounded down, with a thousands separator: ``573``, ``1,234``."""
+    x = _finite(x)
+    if x is None:
         return "–"
     return f"{math.floor(max(x, 0.0)):,}"
 
@@ -43,11 +49,8 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 def format_small(x: float, sig: int = 2) -> str:
     """A number below one as a plain decimal with ``sig`` significant digits — ``0.066``, ``0.000033`` —
     never ``3.3e-05``; below :data:`SMALLEST_SHOWN` it reads ``< 0.000001``."""
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(x):
+    x = _finite(x)
+    if x is None:
         return "–"
     if x == 0:
         return "0"
@@ -63,11 +66,8 @@ def format_small(x: float, sig: int = 2) -> str:
 def format_number(x: float, sig: int = 3) -> str:
     """Any magnitude, readable, without scientific notation: ``0.00012``, ``3.14``, ``20,390``,
     ``1.5 million``, ``8 billion``; beyond 10¹⁵ ``3.9 × 10¹⁸``."""
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(x):
+    x = _finite(x)
+    if x is None:
         return "–"
     a = abs(x)
     sign = "−" if x < 0 else ""
