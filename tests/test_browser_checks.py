@@ -351,6 +351,7 @@ def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, ap
     try:
         sel = f"[id='{field_id}']" if field_id.startswith("{") else f"#{field_id}"
         box = pg.locator(sel)
+        box.evaluate("(el) => { const d = el.closest('details'); if (d) d.open = true; }")  # a person opens it
         box.fill(bad)
         box.press("Enter")
         box.press("Tab")
