@@ -97,6 +97,14 @@
       index: index, aux: aux, countryCounts: country, ageLabels: table.ages.map(function (x) { return x.label; }),
     };
     T.population = sum(country);
+    var jc = table.body.joint_cdf;
+    if (jc) {  // v2: where each band edge sits in every body group's CDF slice
+      T.jc = jc;
+      T.edgePos = { height: {}, weight: {} };
+      ["height", "weight"].forEach(function (kind) {
+        jc.edges[kind].forEach(function (x, i) { T.edgePos[kind][g(x)] = i; });
+      });
+    }
     return T;
   }
 
@@ -181,6 +189,42 @@
     return p;
   }
 
+  function edgePos(T, kind, x) {
+    var i = T.edgePos[kind][g(x)];
+    if (i === undefined) throw new EngineError("table", "The " + kind + " band edge " + g(x) + " is not in the table (stale table?)");
+    return i;
+  }
+
+  /** v2: Pr_g[h-band, w-band] for every body group by inclusion–exclusion on the server's CDF
+   *  slice (core: BandProbabilities._v2_rectangles; null = withheld = the ±∞ rows). */
+  function rectangle(T, h, w) {
+    var G = T.G, out = new Float64Array(G), ih0 = -1, ih1 = -1, iw0 = -1, iw1 = -1;
+    if (h) { ih0 = edgePos(T, "height", h[0]); ih1 = edgePos(T, "height", h[1]); }
+    if (w) { iw0 = edgePos(T, "weight", w[0]); iw1 = edgePos(T, "weight", w[1]); }
+    for (var gi = 0; gi < G; gi++) {
+      var q = T.jc.groups[gi], F = q.F, nw = q.nw;
+      var i0 = h ? q.h[ih0] : 0, i1 = h ? q.h[ih1] : q.nh - 1;
+      var j0 = w ? q.w[iw0] : 0, j1 = w ? q.w[iw1] : nw - 1;
+      var v = F[i1 * nw + j1] - F[i0 * nw + j1] - F[i1 * nw + j0] + F[i0 * nw + j0];
+      out[gi] = v > 0 ? v : 0;
+    }
+    return out;
+  }
+
+  function given(b) { return b !== null && b !== undefined; }
+
+  /** [i][j] → Pr_g[hb[i], wb[j]] per body group (core: group_cell_table): v2 rectangles when
+   *  both lists hold a band, else products of the interval tables. */
+  function cellTable(T, hb, wb) {
+    var joint = !!T.jc && hb.some(given) && wb.some(given);
+    return hb.map(function (h) {
+      return wb.map(function (w) {
+        return joint ? rectangle(T, h, w)
+          : product(given(h) ? groupInterval(T, "height", h) : null, given(w) ? groupInterval(T, "weight", w) : null, T.G);
+      });
+    });
+  }
+
   /** [s,a] Σ_g W[s,a,g]·v[g] (core: body_weights @ v). */
   function mix(T, v) {
     var K = T.ns * T.na, G = T.G, out = new Float64Array(K);
@@ -196,13 +240,13 @@
   function cell(T, h, w) {
     var K = T.ns * T.na, ph, phw, i;
     if (h === null) { ph = new Float64Array(K); ph.fill(1); }
-    else { ph = mix(T, product(groupInterval(T, "height", h), null, T.G)); for (i = 0; i < K; i++) ph[i] = Math.min(ph[i], 1); }
+    else { ph = mix(T, cellTable(T, [h], [null])[0][0]); for (i = 0; i < K; i++) ph[i] = Math.min(ph[i], 1); }
     if (w === null) phw = ph;
     else if (h === null) {
-      phw = mix(T, product(null, groupInterval(T, "weight", w), T.G));
+      phw = mix(T, cellTable(T, [null], [w])[0][0]);
       for (i = 0; i < K; i++) phw[i] = Math.min(phw[i], 1);
     } else {
-      phw = mix(T, product(groupInterval(T, "height", h), groupInterval(T, "weight", w), T.G));
+      phw = mix(T, cellTable(T, [h], [w])[0][0]);
       for (i = 0; i < K; i++) phw[i] = Math.min(phw[i], ph[i]);
     }
     return [ph, phw];
@@ -314,6 +358,8 @@
       }
     }
     var usesBody = !!(p.height || p.weight);
+    if (usesBody && t.body.height_shift_note) warnings.push({ code: "height_shift", message: t.body.height_shift_note });
+    if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: t.body.self_report_note });
     if (usesBody && t.body.borrowed_from) {
       warnings.push({ code: "borrowed_body_statistics", message: t.name + " has no height and weight statistics of its own: those of " +
         (t.body.prior_country_name || t.body.borrowed_from) + " (" + t.body.borrowed_from + ") are used." });
@@ -379,13 +425,15 @@
       v[gi] += massSel[k] * T.W[k * G + gi];
       usedW[gi] += (massSel[k] > 0 ? 1 : 0) * T.W[k * G + gi];
     }
-    for (var gj = 0; gj < G; gj++) v[gj] = v[gj] * gi_other[gj];
+    var joint = !!T.jc && !!other;  // core: group_band_cells (v2 rectangles with the other band)
+    if (!joint) for (var gj = 0; gj < G; gj++) v[gj] = v[gj] * gi_other[gj];
     var used = [];
     for (var g2 = 0; g2 < G; g2++) if (usedW[g2] > 0) used.push(g2);
     if (!used.length) for (var g3 = 0; g3 < G; g3++) used.push(g3);
     var starts = sensibleBands(T, kind, width, used, chosen);
     var rows = starts.map(function (st) {
-      var P = groupInterval(T, kind, [st, st + width]), c = 0;
+      var band = [st, st + width], c = 0;
+      var P = !joint ? groupInterval(T, kind, band) : kind === "height" ? rectangle(T, band, other) : rectangle(T, other, band);
       for (var gi = 0; gi < G; gi++) c += v[gi] * P[gi];
       var row = { key: st, label: g(st) + "\u2013" + g(st + width), cas: c, chosen: !!chosen && Math.abs(st - chosen[0]) <= 1e-8 + 1e-5 * Math.abs(chosen[0]) };
       if (other && T.table.model !== "v2") {
@@ -529,13 +577,13 @@
       return out;
     });
     var masks = sex.map(function (sl) { return age.map(function (al) { return selMask(T, sl.S, al.A); }); });
-    var ph = hlad.map(function (l) { return groupInterval(T, "height", l.band); });
-    var pw = wlad.map(function (l) { return groupInterval(T, "weight", l.band); });
+    var P = cellTable(T, hlad.map(function (l) { return l.band; }), wlad.map(function (l) { return l.band; }));
     var nh = hlad.length, nw = wlad.length;
     var B = new Float64Array(K * nh * nw);  // [s,a,i,j]
     for (var k = 0; k < K; k++) for (var i = 0; i < nh; i++) for (var j = 0; j < nw; j++) {
       var t = 0;
-      for (var gi = 0; gi < G; gi++) t += T.W[k * G + gi] * ph[i][gi] * pw[j][gi];
+      var Pij = P[i][j];
+      for (var gi = 0; gi < G; gi++) t += T.W[k * G + gi] * Pij[gi];
       B[(k * nh + i) * nw + j] = t;
     }
     var dims = [area.length].concat(new Array(nAux).fill(2)).concat([sex.length, age.length, nh, nw]);

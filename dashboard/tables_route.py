@@ -9,10 +9,10 @@ Bad parameters get HTTP 400 with a JSON ``{"error": …}`` naming the problem.
 from __future__ import annotations
 
 import gzip
-from functools import lru_cache
 
 from flask import Flask, Response, request
 
+from dashboard.core import memo
 from dashboard.core import public_tables as pt
 from dashboard.core.errors import InputError
 
@@ -25,7 +25,7 @@ def table_url(code: str, model: str, hw: int, ww: int) -> str:
     return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&v={pt.manifest_hash()}"
 
 
-@lru_cache(maxsize=48)
+@memo.lru(48, name="dashboard.tables_route:_gzipped")  # bytes count towards the process's budget
 def _gzipped(code: str, model: str, hw: int, ww: int, stamp: str) -> bytes:
     return gzip.compress(pt.tables_json(code, model, hw, ww), compresslevel=6, mtime=0)
 

@@ -149,18 +149,20 @@ def _compare(js: dict, py: dict, label: str):
 
 
 def test_engine_equals_core_on_500_random_profiles():
+    """Both body models: v2 (the default; rectangles differenced from the CDF slices) and paper."""
     rng = random.Random(20261123)
     tables, cases, expected = {}, [], []
     per_country = N_PROFILES // len(COUNTRIES)
     for code in COUNTRIES:
-        model = load_country_model(code)
-        if hasattr(model, "with_model"):  # the engine combines the paper model's tables
-            model = model.with_model("paper")
+        base = load_country_model(code)
+        models = {name: base.with_model(name) for name in ("v2", "paper")}
         for i in range(per_country):
             hw, ww = rng.choice([(5, 5), (5, 5), (1, 1), (2, 5), (10, 2), (20, 10)])
-            name = f"{code}-{hw}-{ww}"
+            body = "v2" if rng.random() < 0.7 else "paper"
+            model = models[body]
+            name = f"{code}-{body}-{hw}-{ww}"
             if name not in tables:
-                tables[name] = public_tables(code, "paper", hw, ww)
+                tables[name] = public_tables(code, body, hw, ww)
             js_p, py_p, users, ks = _random_case(rng, code, hw, ww, tables[name], model)
             cases.append({"table": name, "profile": js_p, "users": users, "ks": ks})
             expected.append(profile_report(model, py_p, ks=ks, users=users).to_dict(max_districts=None))

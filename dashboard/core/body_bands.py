@@ -16,6 +16,11 @@ from . import body_model as bm
 from . import bvn
 from .body_v2 import GRID_LOG_SDS, _log, coverage_mask, lognormal_params, self_report_offsets
 
+#: v2: a band edge further than this many SDs from a body group's mean (height, or ln weight)
+#: counts as ±∞ — Φ(−7) ≈ 1.3e-12 of the group lies beyond; it bounds the CDF tables the
+#: core and the browser share (:meth:`BandProbabilities.v2_cdf`).
+V2_EDGE_SDS: float = 7.0
+
 
 class BandProbabilities:
     """Height × weight band probabilities per body group and per sex × age group."""
@@ -129,16 +134,85 @@ class BandProbabilities:
             pw = np.stack([self.group_interval("weight", b) for b in weight_bands], axis=1)
             out = ph[:, :, None] * pw[:, None, :]
             return out if groups is None else out[np.asarray(groups)]
-        rho = self.v2_params()[4]
-        sel = slice(None) if groups is None else np.asarray(groups)
         inf = math.inf
         h0 = np.array([-inf if b is None else b[0] for b in height_bands], float)
         h1 = np.array([inf if b is None else b[1] for b in height_bands], float)
         w0 = np.array([0.0 if b is None else b[0] for b in weight_bands], float)
         w1 = np.array([inf if b is None else b[1] for b in weight_bands], float)
-        zh0, zh1 = self._z("height", h0)[sel, :, None], self._z("height", h1)[sel, :, None]
-        zw0, zw1 = self._z("weight", w0)[sel, None, :], self._z("weight", w1)[sel, None, :]
-        return bvn.rectangle(zh0, zh1, zw0, zw1, rho[sel, None, None])
+        gs = range(len(self.body)) if groups is None else np.asarray(groups).tolist()
+        return np.stack([self._v2_rectangles(int(g), h0, h1, w0, w1) for g in gs]) if len(gs) else \
+            np.empty((0, len(h0), len(w0)))
+
+    # ------------------------------------------------------------------ v2 rectangles from one CDF table
+
+    def v2_edges(self, kind: str, g: int) -> np.ndarray:
+        """Body group ``g``'s canonical finite band edges (v2): whole cm / kg within the input
+        limits widened by the widest band, no further than :data:`V2_EDGE_SDS` from the mean."""
+        def make():
+            from .parsing import BAND_LIMITS
+
+            lo, hi = BAND_LIMITS[kind]
+            pad = max(bm.BAND_WIDTHS)
+            x = np.arange(math.floor(lo - pad), math.ceil(hi + pad) + 1, dtype=float)
+            x = x[np.abs(self._zg(kind, g, x)) <= V2_EDGE_SDS]
+            x.setflags(write=False)
+            return x
+
+        return self.memo(("v2_edges", kind, int(g)), make)
+
+    def _zg(self, kind: str, g: int, x: np.ndarray) -> np.ndarray:
+        """v2 standardised coordinate of ``x`` for body group ``g`` alone."""
+        hm, hs, mu, sigma, _ = self.v2_params()
+        if kind == "height":
+            return (np.asarray(x, float) - hm[g]) / hs[g]
+        return (_log(x) - mu[g]) / sigma[g]
+
+    def v2_cdf(self, g: int) -> np.ndarray:
+        """``F[i, j] = Φ₂(z_h(i), z_w(j); ρ_g)`` on ``[−∞] + v2_edges + [+∞]`` of each kind.
+
+        The one table every v2 band probability of the personal page is differenced from,
+        in the core and (sliced, :mod:`.public_tables`) in the browser: one batch per
+        group, so a cell has the same bits whoever asks for it.
+        """
+        def make():
+            rho = float(self.v2_params()[4][g])
+            inf = np.array([math.inf])
+            zh = np.concatenate([-inf, self._zg("height", g, self.v2_edges("height", g)), inf])
+            zw = np.concatenate([-inf, self._zg("weight", g, self.v2_edges("weight", g)), inf])
+            F = bvn.bvn_cdf(zh[:, None], zw[None, :], rho)
+            F.setflags(write=False)
+            return F
+
+        return self.memo(("v2_cdf", int(g)), make)
+
+    def v2_rows(self, kind: str, g: int, x) -> np.ndarray | None:
+        """Rows (height) or columns (weight) of :meth:`v2_cdf` for the edges ``x``.
+
+        An edge further than :data:`V2_EDGE_SDS` below the mean is row 0 (−∞), above it
+        the last row (+∞); ``None`` when an edge inside that range is not a whole unit
+        (the caller then computes the rectangle directly).
+        """
+        x = np.asarray(x, float)
+        edges = self.v2_edges(kind, g)
+        z = self._zg(kind, g, x)
+        pos = np.searchsorted(edges, x)
+        found = (pos < len(edges)) & (edges[np.minimum(pos, len(edges) - 1)] == x)
+        below, above = z < -V2_EDGE_SDS, z > V2_EDGE_SDS
+        if not np.all(found | below | above):
+            return None
+        return np.where(below, 0, np.where(above, len(edges) + 1, pos + 1))
+
+    def _v2_rectangles(self, g: int, h0, h1, w0, w1) -> np.ndarray:
+        """``P[i, j] = Pr_g[h0_i ≤ H < h1_i, w0_j ≤ W < w1_j]`` by inclusion–exclusion on :meth:`v2_cdf`."""
+        rows = [self.v2_rows("height", g, h) for h in (h0, h1)]
+        cols = [self.v2_rows("weight", g, w) for w in (w0, w1)]
+        if any(r is None for r in rows + cols):  # an edge off the whole-unit grid: straight from the CDF
+            rho = self.v2_params()[4][g]
+            z = [self._zg("height", g, h)[:, None] for h in (h0, h1)] + [self._zg("weight", g, w)[None, :] for w in (w0, w1)]
+            return bvn.rectangle(*z, rho)
+        F = self.v2_cdf(g)
+        (i0, i1), (j0, j1) = rows, cols
+        return np.maximum(F[i1][:, j1] - F[i0][:, j1] - F[i1][:, j0] + F[i0][:, j0], 0.0)
 
     def group_band_cells(self, kind: str, starts: np.ndarray, width: float,
                          other: tuple[float, float] | None, groups=None) -> np.ndarray:

@@ -29,6 +29,21 @@ _RULES = {n: np.polynomial.legendre.leggauss(n) for n in (6, 12, 20)}
 
 def _rule(r_abs_max: float) -> tuple[np.ndarray, np.ndarray]:
     return _RULES[6 if r_abs_max < 0.3 else 12 if r_abs_max < 0.75 else 20]
+
+
+def _weighted_sum(w: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """``Σ_i w[i]·e[i, :]`` summed in index order: the same bits for a point whatever else is in the batch.
+
+    (``w @ e`` goes through BLAS, whose blocking and threads change the order of the sum
+    with the batch's size and the thread count; the browser's tables and the core must agree
+    to the last bit, see :meth:`BandProbabilities.v2_cdf`.)
+    """
+    acc = w[0] * e[0]
+    for i in range(1, len(w)):
+        acc = acc + w[i] * e[i]
+    return acc
+
+
 #: Arguments are clipped here: Φ(±38) is 0 / 1 in double precision.
 Z_CLIP = 38.0
 
@@ -48,7 +63,7 @@ def _bvnu_scalar(h: np.ndarray, k: np.ndarray, r: float) -> np.ndarray:
         X, W = _rule(abs(r))
         sn = np.sin(asr * (X + 1.0) / 2.0)  # (n,)
         e = np.exp((sn[:, None] * hk.reshape(1, -1) - hs.reshape(1, -1)) / (1.0 - sn * sn)[:, None])
-        bvn = (W @ e).reshape(h.shape) * asr / (4.0 * math.pi)
+        bvn = _weighted_sum(W, e).reshape(h.shape) * asr / (4.0 * math.pi)
         return bvn + ndtr(-h) * ndtr(-k)
     if r < 0:
         k = -k
@@ -75,7 +90,7 @@ def _bvnu_scalar(h: np.ndarray, k: np.ndarray, r: float) -> np.ndarray:
             term = np.exp(asr) * (np.exp(-hkf * (1.0 - rs[:, None]) / (2.0 * (1.0 + rs[:, None]))) / rs[:, None]
                                   - (1.0 + cf * xs[:, None] * (1.0 + df * xs[:, None])))
         term = np.where(asr > -100.0, np.nan_to_num(term), 0.0)
-        bvn = bvn + a * (_W @ term).reshape(h.shape)
+        bvn = bvn + a * _weighted_sum(_W, term).reshape(h.shape)
         bvn = -bvn / (2.0 * math.pi)
     if r > 0:
         return bvn + ndtr(-np.maximum(h, k))
@@ -104,7 +119,7 @@ def _bvnu(h, k, r) -> np.ndarray:
         X, W = _rule(float(np.abs(rr).max()))
         sn = np.sin(asr[None, :] * (X[:, None] + 1.0) / 2.0)  # (n, m)
         e = np.exp((sn * hk[None, :] - hs[None, :]) / (1.0 - sn * sn))
-        out[small] = (W @ e) * asr / (4.0 * math.pi) + ndtr(-hh) * ndtr(-kk)
+        out[small] = _weighted_sum(W, e) * asr / (4.0 * math.pi) + ndtr(-hh) * ndtr(-kk)
     for value in np.unique(r[~small]):
         sel = (~small) & (r == value)
         out[sel] = _bvnu_scalar(h[sel], k[sel], float(value))

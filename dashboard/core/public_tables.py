@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from . import body_model as bm
+from . import memo
 from .body_model import BAND_WIDTHS, DEFAULT_BMI_RANGE, SEXES, CountryModel, load_country_model
 from .cas import DEFAULT_KS
 from .errors import InputError
@@ -49,7 +50,7 @@ TABLE_VERSION = 1
 #: group's height and weight probabilities, which the interval tables give exactly.  v2
 #: (SPEC §1.6) correlates them, so it needs a joint table per pair of intervals; until the
 #: tables carry one, the page offers the paper model only (and says so).
-ENGINE_MODELS: tuple[str, ...] = ("paper",)
+ENGINE_MODELS: tuple[str, ...] = ("v2", "paper")
 
 
 def available_models() -> tuple[str, ...]:
@@ -124,6 +125,40 @@ def _interval_table(model: CountryModel, kind: str, width: int) -> dict:
     return {_key(*b): [float(x) for x in model.group_interval(kind, b)] for b in bands}
 
 
+def _edges(kind: str, width: int) -> list[float]:
+    """Every finite edge of :func:`band_intervals` (ascending)."""
+    return sorted({x for band in band_intervals(kind, width) for x in band})
+
+
+def _joint_cdf_table(model: CountryModel, hw: int, ww: int) -> dict | None:
+    """v2: each body group's slice of :meth:`CountryModel.v2_cdf` the page's bands need.
+
+    ``edges[kind]`` lists every finite edge a band of the page may have; per group,
+    ``h[i]`` / ``w[j]`` give the row / column of ``F`` (``nh × nw``, row-major) for edge
+    ``i`` / ``j`` — an edge beyond the group's range maps to the −∞ row (0) or the +∞ row
+    (last), as in the core — and a withheld band is rows 0 … last.  The browser differences
+    these numbers exactly as the core does, so a v2 cell has the same bits on both sides.
+    """
+    if not getattr(model, "is_v2", False):
+        return None
+    eh, ew = _edges("height", hw), _edges("weight", ww)
+    groups = []
+    for g in range(len(model.body)):
+        full = model.v2_cdf(g)
+        rows = model.v2_rows("height", g, eh)
+        cols = model.v2_rows("weight", g, ew)
+        if rows is None or cols is None:  # every page edge is a whole unit: cannot happen
+            raise RuntimeError(f"{model.code}: a band edge is off the v2 grid")
+        keep_r = np.unique(np.concatenate([[0, full.shape[0] - 1], rows]))
+        keep_c = np.unique(np.concatenate([[0, full.shape[1] - 1], cols]))
+        sub = full[np.ix_(keep_r, keep_c)]
+        groups.append({
+            "h": np.searchsorted(keep_r, rows).tolist(), "w": np.searchsorted(keep_c, cols).tolist(),
+            "nh": int(len(keep_r)), "nw": int(len(keep_c)), "F": [float(x) for x in sub.ravel()],
+        })
+    return {"edges": {"height": [_num(x) for x in eh], "weight": [_num(x) for x in ew]}, "groups": groups}
+
+
 def _model_for(code: str, model_name: str, root: Path | None) -> CountryModel:
     m = load_country_model(code, root=root)
     if hasattr(m, "with_model"):
@@ -191,8 +226,13 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
             "height_mean": [float(x) for x in hm], "height_sd": [float(x) for x in hs],
             "weight_mean": [float(x) for x in wm], "weight_sd": [float(x) for x in ws],
             "borrowed_from": m.borrowed_from,
+            "height_shift_note": (m.height_shift_note or None) if getattr(m, "is_v2", False) else None,
+            "self_report_note": (m.model_notes()[-1] if getattr(m, "is_v2", False) and m.self_report_correction
+                                 and m.body.self_reported else None),
+            "model_notes": list(m.model_notes()),
             "prior_country_name": m.prior_country_name,
             "intervals": {"height": _interval_table(m, "height", hw), "weight": _interval_table(m, "weight", ww)},
+            "joint_cdf": _joint_cdf_table(m, hw, ww),
         },
         "aux": aux,
         "source": {"publisher": src.get("publisher", ""), "table_id": src.get("table_id", ""),
@@ -215,7 +255,7 @@ def tables_json(code: str, model: str, hw: int, ww: int) -> bytes:
     return _tables_json(code, model, hw, ww, _stamp())
 
 
-@lru_cache(maxsize=48)
+@memo.lru(48, name="dashboard.core.public_tables:_tables_json")  # bytes count towards the process's budget
 def _tables_json(code: str, model: str, hw: int, ww: int, stamp: str) -> bytes:
     data = public_tables(code, model, hw, ww)
     return json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8")
