@@ -297,7 +297,7 @@
   function areaLabel(r) {
     var t = r.T.table, d = r.district;
     if (d === null) return "any " + t.district_label;
-    if (r.p.area === "region") return t.regions.names[t.districts.region[d]] + " (" + t.region_label + ", " + r.D.length + " " + t.district_label + "s)";
+    if (r.p.area === "region") return t.regions.names[t.districts.region[d]] + " (" + t.region_label + ", " + r.D.length + " " + t.district_label_plural + ")";
     return t.districts.names[d] + " (" + t.districts.ids[d] + ")";
   }
 

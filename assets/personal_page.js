@@ -474,7 +474,8 @@
           return fa && fa.note ? h("Li", {}, fa.name + ": " + fa.note) : null;
         }).filter(Boolean);
         var out = [
-          t.model === "paper" ? "Body model: paper (as published)." : "",
+          t.model === "paper" ? "Body model: paper (as published: height and weight independent, BMI outside 17\u201330 left out)."
+            : "Body model: v2 (height and weight correlated as measured in NHANES; nobody left out).",
           null,
           headline(res),
           verdict(res.cas) + rough(res.cas),
@@ -482,7 +483,7 @@
           funnelFigure(res, t, font, config),
           funnelText,
           reidCards(res.reidentification, t),
-          whatIfFigure(wi.district, "People like you in other " + t.district_label + "s: the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
+          whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
           whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
           whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
           whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),

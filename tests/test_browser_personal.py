@@ -73,13 +73,23 @@ def test_fill_form_read_headline_and_funnel(app_url, page):
     from dashboard.core.body_model import load_country_model
     from dashboard.core.cas import Profile, compute_cas
 
-    model = load_country_model("DE")
-    model = model.with_model("paper") if hasattr(model, "with_model") else model  # the page offers the paper model
-    expected = compute_cas(model, Profile.build("DE", "11000", "female", "65-75", 163.7, 5, 71.9, 5))
+    base = load_country_model("DE")
+    profile = Profile.build("DE", "11000", "female", "65-75", 163.7, 5, 71.9, 5)
+    expected = compute_cas(base.with_model("v2"), profile)  # v2 is the page's default model
     assert _funnel_last(pg) == int(expected.cas)
     n = expected.population
     assert _others(pg) == int((n - 1) * expected.cas / n)
+    assert "Body model: v2" in pg.inner_text("#me-status")
     page.screenshot("personal-desktop")
+    # the model switch: paper gives the published model's number, v2 again gives v2's
+    paper = compute_cas(base.with_model("paper"), profile)
+    assert int(paper.cas) != int(expected.cas)
+    pg.locator("#me-model input[value='paper']").check()
+    pg.wait_for_function(f"(document.querySelector('#me-funnel-text')?.innerText || '').includes('{int(paper.cas):,}')")
+    assert _funnel_last(pg) == int(paper.cas)
+    assert "Body model: paper" in pg.inner_text("#me-status")
+    pg.locator("#me-model input[value='v2']").check()
+    pg.wait_for_function(f"(document.querySelector('#me-funnel-text')?.innerText || '').includes('{int(expected.cas):,}')")
     # the address bar holds the country only (the district is an answer too: it no longer goes in the query)
     parts = urlparse(pg.url)
     assert parts.query == "country=DE" and parts.fragment == ""

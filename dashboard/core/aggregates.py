@@ -670,7 +670,7 @@ def scenario_notes(scenario: Scenario, code: str, *, root: Path | None = None) -
     if trimmed:
         notes.append(f"Age groups trimmed to the study range {format_age_band(*m.study)}: {', '.join(trimmed)}.")
     if m.filled.any():
-        notes.append(f"{int(m.filled.sum())} {m.district_label}s are filled from their {m.region_label}'s remainder (SPEC §1.4).")
+        notes.append(f"{int(m.filled.sum())} {formatting.plural(m.district_label)} are filled from their {m.region_label}'s remainder (SPEC §1.4).")
     if scenario.include_body and scenario.model == "paper":
         notes.append(f"Cells with a BMI outside {scenario.bmi_range[0]:g}–{scenario.bmi_range[1]:g} at their centre are left out.")
     if scenario.include_body:

@@ -10,17 +10,11 @@ import numpy as np
 
 from .body_model import format_age_band
 from .buckets import Advice
+from .formatting import plural  # noqa: F401 - part of this module's interface (br.plural)
 
 # --------------------------------------------------------------------------- words and exports
 
 
-def plural(label: str) -> str:
-    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` stays."""
-    if label.endswith("y") and not label.endswith(("ay", "ey", "oy")):
-        return label[:-1] + "ies"
-    if label.endswith("s"):
-        return label
-    return label + "s"
 
 
 def recommendation_text(advice: Advice) -> str:

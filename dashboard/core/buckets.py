@@ -88,6 +88,7 @@ from .bucket_config import (  # noqa: F401  (the ladder and configurations: part
     block_bands,
 )
 from .errors import InputError
+from .formatting import plural
 from .memo import Memo
 from .scenario import check_ages
 
@@ -815,7 +816,7 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
     if m.borrowed_from:
         notes.append(f"{m.name} has no body statistics of its own; those of {m.prior_country_name or m.borrowed_from} are used.")
     if m.filled.any():
-        notes.append(f"{int(m.filled.sum())} {m.district_label}s are filled from their {m.region_label}'s remainder (SPEC §1.4).")
+        notes.append(f"{int(m.filled.sum())} {plural(m.district_label)} are filled from their {m.region_label}'s remainder (SPEC §1.4).")
     return Advice(
         m.code, m.name, m.study, k, q, eng.body_model, T, m.district_label, m.region_label,
         tuple(evaluated), front, recommended, short_rec,

@@ -42,7 +42,7 @@ from .body_model import (
     CountryModel,
 )
 from .errors import InputError
-from .formatting import format_band, format_count
+from .formatting import format_band, format_count, plural
 from .fractions import FractionArray, UserAux, fraction_array, preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH, SEX_ALIASES, check_band, parse_age, parse_band
 from .reidentification import Reidentification, expected_anonymity_set, reidentification
@@ -374,7 +374,7 @@ def _area_label(r: _Resolved) -> str:
     if d is None:
         return f"any {m.district_label}"
     if r.profile.area == "region":
-        return f"{m.region_names[d]} ({m.region_label}, {len(r.D)} {m.district_label}s)"
+        return f"{m.region_names[d]} ({m.region_label}, {len(r.D)} {plural(m.district_label)})"
     return f"{m.district_names[d]} ({m.district_ids[d]})"
 
 
@@ -449,7 +449,7 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
         elif p.area == "region" and m.filled[r.D].any():
             warnings.append(CasWarning(
                 "filled_district",
-                f"{int(m.filled[r.D].sum())} of the {len(r.D)} {m.district_label}s in this {m.region_label} are filled estimates.",
+                f"{int(m.filled[r.D].sum())} of the {len(r.D)} {plural(m.district_label)} in this {m.region_label} are filled estimates.",
             ))
     uses_body = p.height is not None or p.weight is not None
     if uses_body and m.is_v2 and m.height_shift_note:

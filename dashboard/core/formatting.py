@@ -91,3 +91,16 @@ def power_label(v: float) -> str:
     mant, exp = f"{v:.0e}".split("e")
     sup = str(int(exp)).translate(_SUPERSCRIPT)
     return f"10{sup}" if mant == "1" else f"{mant} × 10{sup}"
+
+
+def plural(label: str) -> str:
+    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` stays, and the head word
+    before a parenthesis: ``ZIP code area (ZCTA)`` → ``ZIP code areas (ZCTA)``."""
+    head, sep, tail = label.partition(" (")
+    if sep:
+        return plural(head) + sep + tail
+    if label.endswith("y") and not label.endswith(("ay", "ey", "oy")):
+        return label[:-1] + "ies"
+    if label.endswith("s"):
+        return label
+    return label + "s"

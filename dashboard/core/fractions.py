@@ -17,6 +17,7 @@ from census_loaders.schema import FractionTable
 from . import body_model as bm
 from .body_model import SEXES, CountryModel
 from .errors import InputError
+from .formatting import plural
 from .parsing import SEX_ALIASES
 
 
@@ -99,7 +100,7 @@ def _fraction_array(model: CountryModel, table: FractionTable) -> FractionArray:
         d_idx = np.array([lookup.get(str(x).strip(), -1) for x in df["district_id"].tolist()], dtype=np.int64)
         unknown = int((d_idx < 0).sum())
         if unknown:
-            gaps.append(f"{unknown} row(s) name {model.district_label}s that are not in {model.name}; they are ignored")
+            gaps.append(f"{unknown} row(s) name {plural(model.district_label)} that are not in {model.name}; they are ignored")
         nd = model.n_districts
     else:
         d_idx, nd = np.zeros(n, dtype=np.int64), 1

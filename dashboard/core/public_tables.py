@@ -42,6 +42,7 @@ from . import memo
 from .body_model import BAND_WIDTHS, DEFAULT_BMI_RANGE, SEXES, CountryModel, load_country_model
 from .cas import DEFAULT_KS
 from .errors import InputError
+from .formatting import plural
 from .fractions import preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH
 
@@ -208,6 +209,7 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
         "ww": ww,
         "study": [_num(m.study[0]), _num(m.study[1])],
         "district_label": m.district_label,
+        "district_label_plural": plural(m.district_label),
         "region_label": m.region_label,
         "districts": {
             "ids": [str(x) for x in m.district_ids],

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dashboard.core.formatting import plural
+
 from .maps import district_trace, map_layout, outline_trace
 from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, figure, labels
 
@@ -97,4 +99,4 @@ def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_id
                             text=f"<span style='color:{colour}'>━</span> {legend}", x=0.01, y=0.01, xref="paper",
                             yref="paper", xanchor="left", yanchor="bottom", showarrow=False,
                             bgcolor="rgba(255,255,255,0.85)", font=dict(size=12))])
-    return figure([main, outline_trace(geo_url, outlined, colour, 2.4, f"outlined {district_label}s")], layout)
+    return figure([main, outline_trace(geo_url, outlined, colour, 2.4, f"outlined {plural(district_label)}")], layout)

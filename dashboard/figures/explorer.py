@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from dashboard.core.formatting import format_count, format_small, power_label
+from dashboard.core.formatting import format_count, format_small, plural, power_label
 
 from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
@@ -218,7 +218,7 @@ def district_map(
     if filled:
         annotations.append(dict(
             text=f"<span style='color:{FILLED_COLOUR}'>━</span> magenta outline: {len(filled)} filled (estimated) "
-                 f"{district_label}s", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
+                 f"{plural(district_label)}", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
             showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
     layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
                         uirevision=f"map-{df.attrs.get('country', '')}")

@@ -201,7 +201,7 @@ def _model_choice():
     labels = {"v2": " v2 (correlated height and weight; nobody left out)",
               "paper": " paper (independent normals, as published)"}
     return dcc.RadioItems(id=ID["model"], options=[{"label": labels.get(m, f" {m}"), "value": m} for m in models],
-                          value=pt.default_model(), className="radio")
+                          value=pt.default_model(), className="radio", inline=True)
 
 
 def form_section(code: str, district: str | None, choices: CountryChoices):
@@ -269,11 +269,11 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                           "How many people's records the app's dataset holds.", ID["users"]),
                     field("Safety targets k", dcc.Dropdown(id=ID["k"], options=[{"label": str(k), "value": k} for k in K_CHOICES],
                                                            value=list(DEFAULT_KS), multi=True), control_id=ID["k"]),
-                    field("Body model", _model_choice(),
-                          "v2 is the default; paper reproduces the published numbers (SPEC §1.6).", ID["model"]),
                 ],
                 className="details",
             ),
+            field("Body model", _model_choice(),
+                  "v2 is the default; paper reproduces the published numbers (SPEC §1.6).", ID["model"]),
             html.Div(
                 [
                     html.Button("Try an example", id=ID["example"], className="button secondary", n_clicks=0),

@@ -1,0 +1,19 @@
+"""District labels in the plural: one rule for every page, the CLI and the browser's tables."""
+import pytest
+
+from dashboard.core.formatting import plural
+from dashboard.core.public_tables import public_tables
+
+
+@pytest.mark.parametrize("label, expected", [
+    ("county", "counties"), ("municipality", "municipalities"), ("territorial authority", "territorial authorities"),
+    ("ZIP code area (ZCTA)", "ZIP code areas (ZCTA)"), ("Kreis", "Kreis"), ("SA2", "SA2s"), ("NUTS-3 region", "NUTS-3 regions"),
+    ("local authority district", "local authority districts"), ("key", "keys"),
+])
+def test_plural(label, expected):
+    assert plural(label) == expected
+
+
+def test_the_browser_table_carries_the_plural():
+    t = public_tables("US", "paper", 5, 5)
+    assert t["district_label"] == "county" and t["district_label_plural"] == "counties"
