@@ -398,13 +398,18 @@
 
   // ---------------------------------------------------------------- the callbacks
 
-  var N_OUT = 19;
+  var N_OUT = 15;
 
   function cleared(status, message, headlineText, answerClass) {
-    var out = [status, message, headlineText, "", [], emptyFigure(), [], [], emptyFigure(), emptyFigure(), emptyFigure(),
-      emptyFigure(), emptyFigure(), [], [], { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
+    var out = [status, message, headlineText, "", [], emptyFigure(), [], [],
+      [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
+      [], [], { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
     return out;
   }
+
+  var ALL_DISTRICTS_UNDER = 600, DISTRICTS_SHOWN = 100, FOLDED = new WeakMap();
+  /** Lower case without accents, for matching typed text ("munchen" finds München). */
+  function fold(s) { return String(s).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     anonsetMe: {
@@ -483,11 +488,11 @@
           funnelFigure(res, t, font, config),
           funnelText,
           reidCards(res.reidentification, t),
-          whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
-          whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
-          whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
-          whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
-          whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model),
+          [whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
+           whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
+           whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
+           whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
+           whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
           changesTable(wi),
           adviceList(res.advice),
           { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
@@ -496,8 +501,16 @@
           "answer-panel",
         ];
         LAST_MS = performance.now() - t0;
-        window.__anonsetLastCompute = { ms: LAST_MS, at: performance.now() };
+        window.__anonsetLastCompute = { ms: LAST_MS, at: performance.now(), start: t0 };
         return out;
+      },
+
+      /* the "What if…" charts, a frame after the answer itself is drawn */
+      drawWhatIfs: function (figs) {
+        if (!figs || figs.length !== 5) return [nu(), nu(), nu(), nu(), nu()];
+        return new Promise(function (resolve) {
+          requestAnimationFrame(function () { setTimeout(function () { resolve(figs); }, 0); });
+        });
       },
 
       /* colour the map by the answer, a frame after the answer itself is drawn */
@@ -559,7 +572,10 @@
           hash = "#" + fragmentOf(Array.prototype.slice.call(arguments, 1)).toString();
           if (hash === "#") hash = "";
         }
-        window.history.replaceState(window.history.state, "", window.location.pathname + (keep.toString() ? "?" + keep.toString() : "") + hash);
+        var want = window.location.pathname + (keep.toString() ? "?" + keep.toString() : "") + hash;
+        if (want !== window.location.pathname + window.location.search + window.location.hash) {
+          setTimeout(function () { window.history.replaceState(window.history.state, "", want); }, 0);  // after the answer
+        }
         return "";
       },
 
@@ -570,6 +586,30 @@
         var url = window.location.origin + window.location.pathname + "?" + q.toString() + "#" + f.toString();
         if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(function () {}); }
         return url;
+      },
+
+      /* the district options matching what is typed: every district of a small country; of a big
+         one the first SHOWN (alphabetically) or the matches, the chosen one always, and a line saying
+         how many more there are (Dash's dropdown indexes each option it holds: 0.2 s for 3,144) */
+      districtOptions: function (search, all, value) {
+        all = all || [];
+        if (all.length <= ALL_DISTRICTS_UNDER) return all;
+        var folded = FOLDED.get(all);
+        if (!folded) { folded = all.map(function (o) { return fold(o.label + " " + (o.search || "")); }); FOLDED.set(all, folded); }
+        var words = fold(search || "").split(/\s+/).filter(Boolean), out = [], matched = 0, chosen = null;
+        for (var i = 0; i < all.length; i++) {
+          if (all[i].value === value) chosen = all[i];
+          if (words.every(function (w) { return folded[i].indexOf(w) >= 0; })) {
+            matched++;
+            if (out.length < DISTRICTS_SHOWN) out.push(all[i]);
+          }
+        }
+        if (chosen && out.indexOf(chosen) < 0) out.unshift(chosen);
+        if (matched > DISTRICTS_SHOWN) {
+          out.push({ label: "\u2026 " + (matched - DISTRICTS_SHOWN).toLocaleString("en-US") + " more: type to narrow the list",
+                     value: "__more__", disabled: true });
+        }
+        return out;
       },
 
       /* fill the form from the #fragment of a shared link, or with an example */

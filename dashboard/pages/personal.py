@@ -61,6 +61,8 @@ def layout(country: str | None = None, district: str | None = None, **_query):
                      className="personal-grid"),
             dcc.Store(id=ID["config"], data=page_config()),
             dcc.Store(id=ID["table-status"]),
+            dcc.Store(id=ID["district-all"], data=choices.districts),
+            dcc.Store(id=ID["what-figures"]),
             dcc.Store(id=ID["map-values"]),
             dcc.Store(id=ID["map-base"], data={"code": code, "figure": map_figure(code)} if has_map(code) else None),
             html.Div(id=ID["url-sync"], hidden=True),
@@ -73,7 +75,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
 
 
 @callback(
-    Output(ID["district"], "options"),
+    Output(ID["district-all"], "data"),
     Output(ID["ages"], "options"),
     Output(ID["aux"], "options"),
     Output(ID["map-base"], "data"),
@@ -120,11 +122,7 @@ RESULTS = [
     Output(ID["funnel"], "figure"),
     Output(ID["funnel-text"], "children"),
     Output(ID["reid"], "children"),
-    Output(ID["what-district"], "figure"),
-    Output(ID["what-age"], "figure"),
-    Output(ID["what-height"], "figure"),
-    Output(ID["what-weight"], "figure"),
-    Output(ID["what-sex"], "figure"),
+    Output(ID["what-figures"], "data"),
     Output(ID["changes"], "children"),
     Output(ID["advice"], "children"),
     Output(ID["map-values"], "data"),
@@ -145,6 +143,14 @@ clientside_callback(
     Input(ID["model"], "value"),
     State(ID["config"], "data"),
     prevent_initial_call="initial_duplicate",
+)
+
+# the "What if…" charts are drawn a frame after the answer (Plotly takes ~5 ms a chart)
+clientside_callback(
+    _cs("drawWhatIfs"),
+    *[Output(ID[f"what-{k}"], "figure") for k in ("district", "age", "height", "weight", "sex")],
+    Input(ID["what-figures"], "data"),
+    prevent_initial_call=True,
 )
 
 # the map (a new country's, or its colours for an answer) is drawn a frame later, so the answer comes first
@@ -172,6 +178,15 @@ clientside_callback(
     State(ID["weight-kg"], "value"),
     State(ID["weight-lb"], "value"),
     prevent_initial_call="initial_duplicate",
+)
+
+# the district dropdown offers the districts matching what is typed (all of them in a small country)
+clientside_callback(
+    _cs("districtOptions"),
+    Output(ID["district"], "options"),
+    Input(ID["district"], "search_value"),
+    Input(ID["district-all"], "data"),
+    Input(ID["district"], "value"),
 )
 
 # a click on the map chooses the district
@@ -221,7 +236,7 @@ clientside_callback(
     Input(ids.URL, "hash"),
     Input(ID["example"], "n_clicks"),
     State(ID["ages"], "options"),
-    State(ID["district"], "options"),
+    State(ID["district-all"], "data"),
     State(ID["district"], "value"),
     State(ID["notice"], "children"),
     prevent_initial_call="initial_duplicate",
