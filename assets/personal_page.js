@@ -398,11 +398,10 @@
 
   // ---------------------------------------------------------------- the callbacks
 
-  var N_OUT = 15;
 
   function cleared(status, message, headlineText, answerClass) {
-    var out = [status, message, headlineText, "", [], emptyFigure(), [], [],
-      [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
+    var out = [status, message, headlineText, "", [], [], [],
+      [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
       [], [], { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
     return out;
   }
@@ -485,10 +484,10 @@
           headline(res),
           verdict(res.cas) + rough(res.cas),
           warningBoxes(res),
-          funnelFigure(res, t, font, config),
           funnelText,
           reidCards(res.reidentification, t),
-          [whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
+          [funnelFigure(res, t, font, config),
+           whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
            whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
            whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
            whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
@@ -505,9 +504,9 @@
         return out;
       },
 
-      /* the "What if…" charts, a frame after the answer itself is drawn */
-      drawWhatIfs: function (figs) {
-        if (!figs || figs.length !== 5) return [nu(), nu(), nu(), nu(), nu()];
+      /* the funnel and "What if…" charts, a frame after the answer itself (the numbers) is drawn */
+      drawCharts: function (figs) {
+        if (!figs || figs.length !== 6) return [nu(), nu(), nu(), nu(), nu(), nu()];
         return new Promise(function (resolve) {
           requestAnimationFrame(function () { setTimeout(function () { resolve(figs); }, 0); });
         });

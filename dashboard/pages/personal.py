@@ -119,7 +119,6 @@ RESULTS = [
     Output(ID["headline"], "children"),
     Output(ID["verdict"], "children"),
     Output(ID["warnings"], "children"),
-    Output(ID["funnel"], "figure"),
     Output(ID["funnel-text"], "children"),
     Output(ID["reid"], "children"),
     Output(ID["what-figures"], "data"),
@@ -145,9 +144,10 @@ clientside_callback(
     prevent_initial_call="initial_duplicate",
 )
 
-# the "What if…" charts are drawn a frame after the answer (Plotly takes ~5 ms a chart)
+# the funnel and "What if…" charts are drawn a frame after the answer's numbers (Plotly takes ~5 ms a chart)
 clientside_callback(
-    _cs("drawWhatIfs"),
+    _cs("drawCharts"),
+    Output(ID["funnel"], "figure"),
     *[Output(ID[f"what-{k}"], "figure") for k in ("district", "age", "height", "weight", "sex")],
     Input(ID["what-figures"], "data"),
     prevent_initial_call=True,
