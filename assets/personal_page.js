@@ -14,7 +14,9 @@
   function E() { return window.AnonSetEngine; }
   function nu() { return window.dash_clientside.no_update; }
 
-  function tableKey(country, hw, ww, model) { return [country, hw, ww, model].join("|"); }
+  /** The self-report correction's checkbox value → 1 (on, v2 only) or 0. */
+  function srFlag(sr, model) { return model === "v2" && Array.isArray(sr) && sr.indexOf("on") >= 0 ? 1 : 0; }
+  function tableKey(country, hw, ww, model, sr) { return [country, hw, ww, model, srFlag(sr, model)].join("|"); }
 
   // ---------------------------------------------------------------- components as JSON
 
@@ -413,13 +415,14 @@
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     anonsetMe: {
       /* fetch the public table (country, widths, model: settings, never answers) once */
-      loadTable: function (country, hw, ww, model, nRetry, config) {
+      loadTable: function (country, hw, ww, model, sr, nRetry, config) {
         if (!country || !config) return [nu(), nu()];
         model = model || config.default_model;
-        var key = tableKey(country, hw, ww, model);
+        var key = tableKey(country, hw, ww, model, sr);
         if (TABLES[key]) return [{ key: key, ok: true }, { display: "none" }];
         var url = config.tables + encodeURIComponent(country) + ".json?model=" + encodeURIComponent(model) +
-          "&hw=" + encodeURIComponent(hw) + "&ww=" + encodeURIComponent(ww) + "&v=" + encodeURIComponent(config.v);
+          "&hw=" + encodeURIComponent(hw) + "&ww=" + encodeURIComponent(ww) + "&sr=" + srFlag(sr, model) +
+          "&v=" + encodeURIComponent(config.v);
         if (!PENDING[key]) {
           PENDING[key] = fetch(url, { credentials: "omit", cache: "default" }).then(function (resp) {
             return resp.json().then(function (body) {
@@ -439,10 +442,10 @@
       },
 
       compute: function (status, district, sex, ages, units, hcm, hft, hin, wkg, wlb, aux, auxName, auxPct, users, ks,
-                         presenter, country, hw, ww, model, config) {
+                         presenter, country, hw, ww, model, sr, config) {
         var t0 = performance.now();
         model = model || (config && config.default_model);
-        var key = tableKey(country, hw, ww, model);
+        var key = tableKey(country, hw, ww, model, sr);
         if (!status || status.key !== key || (status.ok && !TABLES[key])) {
           markInvalid(null);
           return cleared("Loading the public tables for this country\u2026", null, "Loading\u2026");
@@ -578,10 +581,10 @@
         return "";
       },
 
-      linkWithAnswers: function (n, country, district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model) {
+      linkWithAnswers: function (n, country, district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model, sr) {
         var q = new URLSearchParams();
         if (country) q.set("country", country);
-        var f = fragmentOf([district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model]);
+        var f = fragmentOf([district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model, sr]);
         var url = window.location.origin + window.location.pathname + "?" + q.toString() + "#" + f.toString();
         if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(function () {}); }
         return url;
@@ -619,10 +622,10 @@
           var labels = (ageOptions || []).map(function (o) { return o.value; });
           var age = labels.filter(function (l) { return /^(65|60|40)/.test(l); })[0] || labels[Math.floor(labels.length / 2)];
           var d = district || ((districtOptions || [])[0] || {}).value || NU;
-          return ["female", age ? [age] : [], "metric", "162", null, null, "72", null, 5, 5, [], NU, d, NU];
+          return ["female", age ? [age] : [], "metric", "162", null, null, "72", null, 5, 5, [], NU, NU, d, NU];
         }
         var q = new URLSearchParams(window.location.search);
-        if ((!hash || hash.length < 2) && !q.get("district")) return new Array(14).fill(NU);
+        if ((!hash || hash.length < 2) && !q.get("district")) return new Array(15).fill(NU);
         var f = new URLSearchParams((hash || "#").substring(1));
         if (!f.get("district") && q.get("district")) f.set("district", q.get("district"));
         var num = function (k) { var v = f.get(k); return v === null || v === "" ? NU : v; };
@@ -645,16 +648,17 @@
         var notice = NU;
         if (notes.length) notice = (notices || []).concat(notes.map(function (n) { return h("Div", { className: "warning", role: "status" }, n); }));
         return [str("sex", ["female", "male"]), ages, str("units", ["metric", "imperial"]), num("hcm"), num("hft"), num("hin"),
-          num("wkg"), num("wlb"), width("hw"), width("ww"), f.get("aux") ? f.get("aux").split("|") : NU, str("model", ["v2", "paper"]), dist, notice];
+          num("wkg"), num("wlb"), width("hw"), width("ww"), f.get("aux") ? f.get("aux").split("|") : NU, str("model", ["v2", "paper"]),
+          f.get("sr") === "1" ? ["on"] : NU, dist, notice];
       },
     },
   });
 
   function fragmentOf(a) {
-    var names = ["district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "hw", "ww", "aux", "model"];
+    var names = ["district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "hw", "ww", "aux", "model", "sr"];
     var f = new URLSearchParams();
     names.forEach(function (k, i) {
-      var v = a[i];
+      var v = k === "sr" ? (srFlag(a[i], a[i - 1] || "v2") ? "1" : null) : a[i];
       if (v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && !v.length)) f.set(k, Array.isArray(v) ? v.join("|") : v);
     });
     return f;

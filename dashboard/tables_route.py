@@ -20,14 +20,14 @@ from dashboard.core.errors import InputError
 MAX_AGE = 365 * 24 * 3600
 
 
-def table_url(code: str, model: str, hw: int, ww: int) -> str:
+def table_url(code: str, model: str, hw: int, ww: int, sr: bool = False) -> str:
     """Where the page fetches a table (``v`` makes a new data cache a new URL)."""
-    return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&v={pt.manifest_hash()}"
+    return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&sr={int(sr)}&v={pt.manifest_hash()}"
 
 
 @memo.lru(48, name="dashboard.tables_route:_gzipped")  # bytes count towards the process's budget
-def _gzipped(code: str, model: str, hw: int, ww: int, stamp: str) -> bytes:
-    return gzip.compress(pt.tables_json(code, model, hw, ww), compresslevel=6, mtime=0)
+def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, stamp: str) -> bytes:
+    return gzip.compress(pt.tables_json(code, model, hw, ww, sr), compresslevel=6, mtime=0)
 
 
 def _error(message: str, status: int = 400) -> Response:
@@ -41,19 +41,19 @@ def serve_table(code: str):
     import census_loaders as cl
 
     try:
-        code, model, hw, ww = pt.check_params(code, request.args.get("model"), request.args.get("hw"),
-                                              request.args.get("ww"), cl.countries())
+        code, model, hw, ww, sr = pt.check_params(code, request.args.get("model"), request.args.get("hw"),
+                                                  request.args.get("ww"), cl.countries(), request.args.get("sr"))
     except InputError as exc:
         return _error(str(exc))
-    tag = pt.etag(code, model, hw, ww)
+    tag = pt.etag(code, model, hw, ww, sr)
     headers = {"ETag": tag, "Cache-Control": f"public, max-age={MAX_AGE}, immutable", "Vary": "Accept-Encoding"}
     if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
     if "gzip" in request.headers.get("Accept-Encoding", "").lower():
-        body = _gzipped(code, model, hw, ww, pt._stamp())
+        body = _gzipped(code, model, hw, ww, sr, pt._stamp())
         headers["Content-Encoding"] = "gzip"
     else:
-        body = pt.tables_json(code, model, hw, ww)
+        body = pt.tables_json(code, model, hw, ww, sr)
     return Response(body, status=200, mimetype="application/json", headers=headers)
 
 

@@ -129,19 +129,23 @@ def compare(js: dict, py: dict, label: str):
 
 
 def build_cases(rng: random.Random, n: int = N_PROFILES, countries=COUNTRIES):
-    """``(tables, cases, expected)``: n random profiles over both body models (v2 70 %), random widths."""
+    """``(tables, cases, expected)``: n random profiles over both body models (v2 70 %, a fifth of those with
+    the self-report correction), random widths."""
     tables, cases, expected = {}, [], []
     per_country = n // len(countries)
     for code in countries:
         base = load_country_model(code)
-        models = {name: base.with_model(name) for name in ("v2", "paper")}
+        models = {"v2": base.with_model("v2"), "paper": base.with_model("paper"),
+                  "v2sr": base.with_model("v2", self_report_correction=True)}
         for _ in range(per_country):
             hw, ww = rng.choice([(5, 5), (5, 5), (1, 1), (2, 5), (10, 2), (20, 10)])
-            body = "v2" if rng.random() < 0.7 else "paper"
+            r = rng.random()
+            body = "v2" if r < 0.56 else "v2sr" if r < 0.7 else "paper"
             model = models[body]
             name = f"{code}-{body}-{hw}-{ww}"
             if name not in tables:
-                tables[name] = public_tables(code, body, hw, ww)
+                tables[name] = public_tables(code, body[:2] if body == "v2sr" else body, hw, ww,
+                                             self_report_correction=body == "v2sr")
             js_p, py_p, users, ks = random_case(rng, code, hw, ww, tables[name], model)
             cases.append({"table": name, "profile": js_p, "users": users, "ks": ks})
             expected.append(profile_report(model, py_p, ks=ks, users=users).to_dict(max_districts=None))

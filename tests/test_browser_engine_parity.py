@@ -66,7 +66,8 @@ def test_the_pages_engine_equals_the_core_on_500_profiles(app_url, browser):
     tables, cases, expected = build_cases(random.Random(20261124))
     urls = {}
     for name, t in tables.items():
-        urls[name] = f"/_tables/{quote(t['code'])}.json?model={t['model']}&hw={t['hw']}&ww={t['ww']}"
+        sr = int(name.split("-")[-3] == "v2sr")
+        urls[name] = f"/_tables/{quote(t['code'])}.json?model={t['model']}&hw={t['hw']}&ww={t['ww']}&sr={sr}"
     ctx, pg = _open(browser, f"{app_url.url}/?country=DE")
     results = []
     try:
@@ -93,11 +94,11 @@ def test_the_route_serves_the_cores_tables(app_url):
 FORM_CASES = [  # (country, district, sex, age group label, height cm, weight kg, model, widths)
     ("DE", "11000", "female", "40–45", 171.0, 68.0, "v2", (5, 5)),
     ("DE", "09162", "male", "65–75", 181.0, 104.0, "paper", (5, 5)),
-    ("DE", "03101", "male", "18–20", 198.0, 61.0, "v2", (2, 2)),
+    ("DE", "03101", "male", "18–20", 198.0, 61.0, "v2sr", (2, 2)),
     ("US", "06037", "female", "35–40", 158.0, 92.0, "v2", (5, 5)),
     ("US", "48201", "male", "55–60", 176.0, 80.0, "paper", (10, 10)),
     ("US", "02013", "female", "70–75", 149.0, 45.0, "v2", (1, 1)),
-    ("GB", "E09000007", "male", "30–31", 203.0, 131.0, "v2", (5, 5)),
+    ("GB", "E09000007", "male", "30–31", 203.0, 131.0, "v2sr", (5, 5)),
     ("GB", "S12000036", "female", "52–53", 166.0, 59.0, "paper", (5, 2)),
     ("FR", None, "female", "25–30", 163.0, 55.0, "v2", (5, 5)),
     ("FR", None, "male", "45–50", 186.0, 150.0, "v2", (20, 10)),
@@ -105,7 +106,10 @@ FORM_CASES = [  # (country, district, sex, age group label, height cm, weight kg
 
 
 def _fragment(model, district, sex, age, h, w, body, hw, ww) -> str:
-    parts = {"sex": sex, "ages": age, "hcm": f"{h:g}", "wkg": f"{w:g}", "model": body, "hw": hw, "ww": ww}
+    parts = {"sex": sex, "ages": age, "hcm": f"{h:g}", "wkg": f"{w:g}", "model": body[:2] if body == "v2sr" else body,
+             "hw": hw, "ww": ww}
+    if body == "v2sr":
+        parts["sr"] = 1
     if district:
         parts["district"] = district
     return "&".join(f"{k}={quote(str(v))}" for k, v in parts.items())
@@ -149,7 +153,7 @@ def _cards(pg) -> dict[str, str]:
 @pytest.mark.parametrize("case", FORM_CASES, ids=[f"{c[0]}-{c[6]}-{c[7][0]}x{c[7][1]}-{c[3]}" for c in FORM_CASES])
 def test_the_page_shows_the_cores_numbers(app_url, browser, case):
     code, district, sex, age, h, w, body, (hw, ww) = case
-    model = load_country_model(code).with_model(body)
+    model = load_country_model(code).with_model("v2" if body == "v2sr" else body, self_report_correction=body == "v2sr")
     group = next(g for g in model.age_groups if g.label == age)
     profile = Profile.build(code, district, sex, f"{group.lo:g}-{group.hi:g}", h, hw, w, ww)
     report = profile_report(model, profile).to_dict(max_districts=None)
@@ -158,7 +162,9 @@ def test_the_page_shows_the_cores_numbers(app_url, browser, case):
         band = f"{math.floor(w / ww) * ww:g}–{math.floor(w / ww) * ww + ww:g} kg"
         pg.wait_for_function(f"() => (document.querySelector('#me-funnel-text')?.innerText || '').includes({band!r})")
         pg.wait_for_function("() => (document.querySelector('#me-reid')?.innerText || '').includes('Correctness')")
-        assert f"Body model: {body}" in pg.inner_text("#me-status")
+        assert f"Body model: {body[:2] if body == 'v2sr' else body}" in pg.inner_text("#me-status")
+        if body == "v2sr":
+            assert "corrected to measured" in pg.inner_text("#me-warnings")
         lines = pg.locator("#me-funnel-text li").all_inner_texts()
         assert len(lines) == len(report["funnel"]), lines
         for text, line in zip(lines, report["funnel"]):

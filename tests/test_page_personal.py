@@ -129,6 +129,7 @@ def test_tables_route(app):
     ("DE.json?hw=3", "hw 3 is not one of the band widths"),
     ("DE.json?ww=abc", "ww 'abc' is not a number"),
     ("DE.json?model=nope", "unknown body model"),
+    ("DE.json?model=v2&sr=yes", "sr 'yes' must be 1"),
 ])
 def test_tables_route_rejects_bad_parameters(app, query, message):
     r = app.server.test_client().get("/_tables/" + query)
@@ -136,10 +137,31 @@ def test_tables_route_rejects_bad_parameters(app, query, message):
 
 
 def test_us_table_is_small():
+    """Issue 15's budget for the US (default widths; both models).  v2 at 1 cm × 1 kg is larger: its
+    joint CDF slices hold every whole-unit edge (about 3.8 MB gzip, fetched only when chosen)."""
     from dashboard.core.public_tables import tables_json
 
+    assert len(gzip.compress(tables_json("US", "v2", 5, 5))) < 1.5e6
     assert len(gzip.compress(tables_json("US", "paper", 5, 5))) < 1.5e6
     assert len(gzip.compress(tables_json("US", "paper", 1, 1))) < 1.5e6
+
+
+def test_self_report_correction_is_a_table_setting(app):
+    """sr=1 selects the v2 table with self-reported statistics corrected; it is no-op (one table) for the
+    paper model and for measured statistics (the US), and the ETag tells the variants apart."""
+    from dashboard.core.public_tables import check_params, public_tables
+
+    codes = ("DE", "US")
+    assert check_params("DE", "v2", 5, 5, codes, "1")[-1] is True
+    assert check_params("DE", "paper", 5, 5, codes, "1")[-1] is False
+    assert check_params("US", "v2", 5, 5, codes, "1")[-1] is False
+    plain, corrected = public_tables("DE", "v2", 5, 5), public_tables("DE", "v2", 5, 5, self_report_correction=True)
+    assert corrected["self_report_correction"] and not plain["self_report_correction"]
+    assert corrected["body"]["self_report_note"] and not plain["body"]["self_report_note"]
+    assert corrected["body"]["joint_cdf"]["groups"][0]["F"] != plain["body"]["joint_cdf"]["groups"][0]["F"]
+    client = app.server.test_client()
+    tags = {client.get(f"/_tables/DE.json?model=v2&sr={sr}").headers["ETag"] for sr in (0, 1)}
+    assert len(tags) == 2
 
 
 def test_table_holds_every_band_a_page_can_ask_for():

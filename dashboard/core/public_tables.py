@@ -64,8 +64,12 @@ def default_model() -> str:
     return core_default if core_default in available_models() else available_models()[0]
 
 
-def check_params(code: str, model: str | None, hw, ww, codes) -> tuple[str, str, int, int]:
-    """Validate a table request; InputError with a message naming the bad parameter."""
+def check_params(code: str, model: str | None, hw, ww, codes, sr=None) -> tuple[str, str, int, int, bool]:
+    """Validate a table request; InputError with a message naming the bad parameter.
+
+    ``sr`` (``1``/``0``): the v2 self-report correction (SPEC §1.6); it has no effect on the
+    paper model or on measured statistics, so it is normalised to ``False`` there (one table).
+    """
     if code not in codes:
         raise InputError(f"unknown data set {str(code)[:40]!r}")
     model = default_model() if model in (None, "") else str(model).strip().lower()
@@ -83,7 +87,17 @@ def check_params(code: str, model: str | None, hw, ww, codes) -> tuple[str, str,
         if w not in BAND_WIDTHS:
             raise InputError(f"{name} {w:g} is not one of the band widths {', '.join(map(str, BAND_WIDTHS))}")
         widths.append(int(w))
-    return code, model, widths[0], widths[1]
+    if sr in (None, "", "0", 0, False):
+        correct = False
+    elif sr in ("1", 1, True):
+        correct = model == "v2" and _self_reported(code)
+    else:
+        raise InputError(f"sr {str(sr)[:20]!r} must be 1 (correct self-reported body statistics) or 0")
+    return code, model, widths[0], widths[1], correct
+
+
+def _self_reported(code: str) -> bool:
+    return bool(load_country_model(code).body.self_reported)
 
 
 def _num(x: float):
@@ -160,17 +174,11 @@ def _joint_cdf_table(model: CountryModel, hw: int, ww: int) -> dict | None:
     return {"edges": {"height": [_num(x) for x in eh], "weight": [_num(x) for x in ew]}, "groups": groups}
 
 
-def _model_for(code: str, model_name: str, root: Path | None) -> CountryModel:
-    m = load_country_model(code, root=root)
-    if hasattr(m, "with_model"):
-        m = m.with_model(model_name)
-    return m
-
-
 def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: int = DEFAULT_WIDTH,
-                  root: Path | None = None) -> dict:
-    """The tables of one data set, body model and pair of widths (see the module notes)."""
-    m = _model_for(code, model, root)
+                  root: Path | None = None, self_report_correction: bool = False) -> dict:
+    """The tables of one data set, body model and pair of widths (see the module notes);
+    ``self_report_correction`` is the v2 option (SPEC §1.6)."""
+    m = load_country_model(code, root=root).with_model(model, self_report_correction=self_report_correction)
     import census_loaders as cl
 
     info = cl.dataset_info(code) if root is None else {}
@@ -204,7 +212,9 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
         "version": TABLE_VERSION,
         "code": m.code,
         "name": m.name,
-        "model": getattr(m, "body_model", "paper"),
+        "model": m.body_model,
+        "self_report_correction": bool(m.self_report_correction and m.body.self_reported),
+        "self_reported": bool(m.body.self_reported),
         "hw": hw,
         "ww": ww,
         "study": [_num(m.study[0]), _num(m.study[1])],
@@ -252,14 +262,14 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
     }
 
 
-def tables_json(code: str, model: str, hw: int, ww: int) -> bytes:
+def tables_json(code: str, model: str, hw: int, ww: int, sr: bool = False) -> bytes:
     """The table as compact JSON bytes (memoised: the same for every visitor)."""
-    return _tables_json(code, model, hw, ww, _stamp())
+    return _tables_json(code, model, hw, ww, bool(sr), _stamp())
 
 
 @memo.lru(48, name="dashboard.core.public_tables:_tables_json")  # bytes count towards the process's budget
-def _tables_json(code: str, model: str, hw: int, ww: int, stamp: str) -> bytes:
-    data = public_tables(code, model, hw, ww)
+def _tables_json(code: str, model: str, hw: int, ww: int, sr: bool, stamp: str) -> bytes:
+    data = public_tables(code, model, hw, ww, self_report_correction=sr)
     return json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8")
 
 
@@ -288,6 +298,6 @@ def manifest_hash() -> str:
     return _manifest_hash(_stamp())
 
 
-def etag(code: str, model: str, hw: int, ww: int) -> str:
-    h = hashlib.sha256(f"{manifest_hash()}|{TABLE_VERSION}|{code}|{model}|{hw}|{ww}".encode()).hexdigest()[:24]
+def etag(code: str, model: str, hw: int, ww: int, sr: bool = False) -> str:
+    h = hashlib.sha256(f"{manifest_hash()}|{TABLE_VERSION}|{code}|{model}|{hw}|{ww}|{int(sr)}".encode()).hexdigest()[:24]
     return f'"{h}"'

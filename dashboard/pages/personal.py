@@ -108,6 +108,7 @@ clientside_callback(
     Input(ID["height-width"], "value"),
     Input(ID["weight-width"], "value"),
     Input(ID["model"], "value"),
+    Input(ID["self-report"], "value"),
     Input(ID["retry"], "n_clicks"),
     State(ID["config"], "data"),
 )
@@ -140,6 +141,7 @@ clientside_callback(
     Input(ID["height-width"], "value"),
     Input(ID["weight-width"], "value"),
     Input(ID["model"], "value"),
+    Input(ID["self-report"], "value"),
     State(ID["config"], "data"),
     prevent_initial_call="initial_duplicate",
 )
@@ -214,7 +216,8 @@ clientside_callback(
     Output(ID["url-sync"], "children"),
     Input(ID["country"], "value"),
     *[Input(ID[k], "value") for k in ("district", "sex", "ages", "units", "height-cm", "height-ft", "height-in",
-                                        "weight-kg", "weight-lb", "height-width", "weight-width", "aux", "model")],
+                                        "weight-kg", "weight-lb", "height-width", "weight-width", "aux", "model",
+                                        "self-report")],
 )
 
 clientside_callback(
@@ -223,7 +226,7 @@ clientside_callback(
     Input(ID["copy-link"], "n_clicks"),
     [State(ID[k], "value") for k in ("country", "district", "sex", "ages", "units", "height-cm", "height-ft",
                                       "height-in", "weight-kg", "weight-lb", "height-width", "weight-width", "aux",
-                                      "model")],
+                                      "model", "self-report")],
     prevent_initial_call=True,
 )
 
@@ -231,7 +234,8 @@ clientside_callback(
     _cs("answersFromFragment"),
     [Output(ID[k], "value", allow_duplicate=True) for k in ("sex", "ages", "units", "height-cm", "height-ft",
                                                              "height-in", "weight-kg", "weight-lb", "height-width",
-                                                             "weight-width", "aux", "model", "district")],
+                                                             "weight-width", "aux", "model", "self-report",
+                                                             "district")],
     Output(ID["notice"], "children", allow_duplicate=True),
     Input(ids.URL, "hash"),
     Input(ID["example"], "n_clicks"),

@@ -52,7 +52,7 @@ ID = {name: _id(name) for name in (
     "funnel-text", "reid", "what-district", "what-age", "what-height", "what-weight", "what-sex",
     "changes", "advice", "example", "copy-link", "link-text", "clipboard", "data-note", "results",
     "url-sync", "aux-note", "config", "table-status", "status", "retry", "answer", "notice", "tabs",
-    "units-sync", "map-values", "map-base", "district-all", "what-figures",
+    "units-sync", "map-values", "map-base", "district-all", "what-figures", "self-report",
 )}
 
 #: The answers: their values stay in the browser (tests/test_page_personal.py checks the callback map).
@@ -274,8 +274,14 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                 ],
                 className="details",
             ),
-            field("Body model", _model_choice(),
-                  "v2 is the default; paper reproduces the published numbers (SPEC §1.6).", ID["model"]),
+            field("Body model", html.Div([
+                _model_choice(),
+                dcc.Checklist(id=ID["self-report"], value=[], className="checklist", options=[{
+                    "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
+                    "value": "on"}]),
+            ]), "v2 is the default; paper reproduces the published numbers (SPEC §1.6). Most countries' body "
+                "statistics are self-reported (people over-state height, under-state weight); the correction "
+                "subtracts the NHANES adults' mean difference.", ID["model"]),
             html.Div(
                 [
                     html.Button("Try an example", id=ID["example"], className="button secondary", n_clicks=0),
