@@ -167,11 +167,14 @@
     return "You blend into a crowd of " + n + ": exact matching on these attributes alone would pick you with probability about 1 in " + n + ".";
   }
 
-  var ROUGH_BELOW = 25;
-
-  function rough(cas) {
-    return cas < ROUGH_BELOW ? " Small numbers are rough estimates: in AnonSet's synthetic-country validation, sets below " +
-      ROUGH_BELOW + " people are often off by more than 25 %." : "";
+  /** "Small numbers are rough", with AnonLand's measured error (views/personal.py rough_estimate_evidence). */
+  function rough(cas, config) {
+    var r = (config && config.rough) || { below: 25 };
+    if (!(cas < r.below)) return "";
+    if (typeof r.share !== "number") return " Small numbers are rough estimates.";
+    return " Small numbers are rough estimates: in AnonSet's synthetic-country validation (AnonLand), " +
+      Math.round(100 * r.share) + " % of the " + E().formatCount(r.n) + " test citizens whose real crowd was under " +
+      r.below + " got an estimate more than " + Math.round(100 * r.threshold) + " % off.";
   }
 
   // ---------------------------------------------------------------- figures
@@ -485,7 +488,7 @@
             : "Body model: v2 (height and weight correlated as measured in NHANES; nobody left out).",
           null,
           headline(res),
-          verdict(res.cas) + rough(res.cas),
+          verdict(res.cas) + rough(res.cas, config),
           warningBoxes(res),
           funnelText,
           reidCards(res.reidentification, t),

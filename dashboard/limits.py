@@ -146,11 +146,11 @@ def check_points(n_points: int, what: str = "The forecast") -> None:
 
 
 def anonland_command(scale: float, epsilon: float, height_width: float, weight_width: float,
-                     citizens_per_class: int, seed: int) -> str:
+                     citizens_per_class: int, seed: int, model: str = "v2") -> str:
     """The ``anonset anonland`` command for a rerun's parameters (the CLI runs any size)."""
     args = ["anonset", "anonland", "--scale", f"{scale:g}", "--epsilon", f"{epsilon:g}",
             "--height-width", f"{height_width:g}", "--weight-width", f"{weight_width:g}",
-            "--test-citizens", str(int(citizens_per_class) * 5), "--seed", str(int(seed))]
+            "--test-citizens", str(int(citizens_per_class) * 5), "--seed", str(int(seed)), "--model", model]
     return shlex.join(args)
 
 

@@ -1,6 +1,7 @@
 """AnonLand (SPEC §4): RAS against brute force, CAS, the noisy census, determinism, CLI."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -134,9 +135,29 @@ def test_bands_and_cas(tiny):
     wm, ws = census.weight_mean[s, a], census.weight_sd[s, a]
     ph = stats.norm.cdf(cit["height_band_hi"], hm, hs) - stats.norm.cdf(cit["height_band_lo"], hm, hs)
     pw = stats.norm.cdf(cit["weight_band_hi"], wm, ws) - stats.norm.cdf(cit["weight_band_lo"], wm, ws)
-    expected = census.counts[cit["district"], s, a] * ph * pw
-    np.testing.assert_allclose(cit["cas"], expected, rtol=1e-6)
+    n = census.counts[cit["district"], s, a]
+    np.testing.assert_allclose(cit["cas_paper"], n * ph * pw, rtol=1e-6)
+    # v2 (the default): (H, ln W) bivariate normal, log-normal weight matched to the census moments, NHANES ρ
+    rho = A.group_correlations(TINY)[s, a]
+    lw = np.log1p((ws / wm) ** 2)
+    mu, sigma = np.log(wm) - lw / 2, np.sqrt(lw)
+    for i in range(0, len(cit), 7):
+        mvn = stats.multivariate_normal(mean=[0, 0], cov=[[1, rho[i]], [rho[i], 1]])
+        zh = [(cit["height_band_lo"].iloc[i] - hm[i]) / hs[i], (cit["height_band_hi"].iloc[i] - hm[i]) / hs[i]]
+        zw = [(np.log(cit["weight_band_lo"].iloc[i]) - mu[i]) / sigma[i], (np.log(cit["weight_band_hi"].iloc[i]) - mu[i]) / sigma[i]]
+        p = mvn.cdf([zh[1], zw[1]]) - mvn.cdf([zh[0], zw[1]]) - mvn.cdf([zh[1], zw[0]]) + mvn.cdf([zh[0], zw[0]])
+        assert cit["cas_v2"].iloc[i] == pytest.approx(n[i] * p, rel=1e-4, abs=1e-6 * n[i])
+    assert TINY.body_model == "v2"
+    np.testing.assert_array_equal(cit["cas"], cit["cas_v2"])
+    assert not np.allclose(cit["cas_v2"], cit["cas_paper"], rtol=1e-3)
     np.testing.assert_allclose(cit["divergence"], (cit["cas"] - cit["ras"]) / cit["ras"], rtol=1e-5)
+
+
+def test_paper_runs_keep_the_independent_normals():
+    paper = A.run_anonland(dataclasses.replace(TINY, body_model="paper")).citizens
+    np.testing.assert_array_equal(paper["cas"], paper["cas_paper"])
+    with pytest.raises(InputError, match="unknown body model"):
+        dataclasses.replace(TINY, body_model="v3")
 
 
 def test_citizens_per_class(tiny):

@@ -29,6 +29,7 @@ from dashboard.core.body_model import load_country_model
 from dashboard.core.cas import Profile, profile_report
 from dashboard.core.formatting import format_count
 from dashboard.core.public_tables import public_tables
+from dashboard.views.personal import rough_estimate_evidence
 
 pytestmark = pytest.mark.browser
 
@@ -176,6 +177,12 @@ def test_the_page_shows_the_cores_numbers(app_url, browser, case):
             assert _shown_count_matches(shown, others), (headline, others)
         else:
             assert "nobody else" in headline
+        verdict = pg.inner_text("#me-verdict")
+        rough = rough_estimate_evidence()
+        if report["cas"] < rough["below"]:  # small numbers come with AnonLand's measured error
+            assert f"{round(100 * rough['share'])} % of the {rough['n']:,} test citizens" in verdict, verdict
+        else:
+            assert "rough" not in verdict
         ri = report["reidentification"]
         cards = _cards(pg)
         assert _percent_matches(cards["Correct guess"], ri["correct_guess"]), (cards, ri)

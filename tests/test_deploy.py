@@ -56,7 +56,7 @@ def _personal_body(**overrides):
 
     app.server.test_client().get("/")  # Dash moves the pages' callbacks into the app on its first request
     deps = app._callback_list
-    dep = next(d for d in deps if d["output"].startswith("..me-district.options"))
+    dep = next(d for d in deps if d["output"].startswith("..me-district-all.data"))
     assert not dep.get("clientside_function")
     values = {"me-country": "DE", "me-height-cm": SECRET_HEIGHT, "me-weight-kg": SECRET_WEIGHT,
               "me-aux-name": SECRET_FACT, **overrides}
@@ -156,7 +156,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
 
     from dashboard.app import app
 
-    dep = next(d for d in app._callback_list if d["output"].startswith("..me-district.options"))
+    dep = next(d for d in app._callback_list if d["output"].startswith("..me-district-all.data"))
     body = callback_body(dep, {("me-country", "value"): "FR", ("me-district", "value"): None}, ["me-country.value"])
     with caplog.at_level("DEBUG"):
         r = client.post("/_dash-update-component", json=body)

@@ -10,7 +10,7 @@ import pytest
 from dash import html, no_update
 from page_checks import checked_figure, component_text
 
-from dashboard import jobs
+from dashboard import jobs, limits
 from dashboard.core import anonland as core
 from dashboard.figures import anonland as figs
 from dashboard.views import anonland as V
@@ -189,7 +189,8 @@ def test_layout_shows_the_shipped_result_without_computing(page_module, shipped)
     assert "your own set" in cards and figs.percent(one["median_divergence_expected"], 2) in cards
     params = component_text(view["parameters"])
     assert "metropolis" in params and "5,000,000" in params and "2026" in params
-    assert "8.44 s" in component_text(view["run"]) and "MB" in component_text(view["run"])
+    assert f"{shipped.summary['run']['runtime_seconds']:.2f} s" in component_text(view["run"])
+    assert "MB" in component_text(view["run"])
     # every chart has a table alternative
     for key in ("divergence-table", "box-table", "difference-table"):
         assert isinstance(view[key], html.Details) and isinstance(view[key].children[1].children, html.Table)
@@ -198,7 +199,7 @@ def test_layout_shows_the_shipped_result_without_computing(page_module, shipped)
 # --------------------------------------------------------------------------- rerun input
 
 
-GOOD = dict(scale=0.01, epsilon=2, height_width=5, weight_width=5, citizens=20, seed=7)
+GOOD = dict(scale=0.01, epsilon=2, height_width=5, weight_width=5, citizens=20, seed=7, model="v2")
 
 
 def _start(P, sizes=(None,) * 5, **change):
@@ -339,3 +340,24 @@ def test_the_busy_limit_refuses_instead_of_queueing(page_module):
         for slot in held:
             if slot:
                 slot.release()
+
+
+def test_both_body_models_are_compared_and_a_rerun_can_choose(shipped):
+    """The shipped result is v2's (the default) and keeps paper's CAS beside it, per citizen; a rerun picks either."""
+    assert shipped.summary["body_model"] == "v2" and shipped.summary["parameters"]["body_model"] == "v2"
+    np.testing.assert_array_equal(shipped.citizens["cas"], shipped.citizens["cas_v2"])
+    rows = V.model_rows(shipped.summary)
+    assert [r["real crowd (RAS)"] for r in rows] == [r["range"] for r in shipped.summary["by_ras_range"]]
+    ras = shipped.citizens["ras"].to_numpy(float)
+    big = (ras >= 100) & (ras <= 999)
+    for name in ("v2", "paper"):
+        div = np.abs(shipped.citizens[f"cas_{name}"].to_numpy() - ras) / ras
+        assert rows[5][f"{name}: median |divergence|"] == figs.percent(float(np.median(div[big])), 1)
+    title, value, explain = V.model_card(shipped.summary)
+    assert value == "v2" and "paper" in explain and "100–999" in explain
+    view = V.render_full()
+    assert "models-table" in view and "paper: off by > 25 %" in component_text(view["models-table"])
+    assert "body model of the CAS" in component_text(view["parameters"][1])
+    cfg = V.build_rerun(0.01, 2, 5, 5, 20, 7, model="paper")
+    assert cfg.body_model == "paper"
+    assert "--model paper" in limits.anonland_command(1, 2, 5, 5, 20, 7, "paper")

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from dashboard.core import anonland as core
 
-from . import CliError, emit
+from . import CliError, add_model_arguments, emit
 
 
 def _number(text: str | None, what: str, default: float) -> float:
@@ -47,6 +47,7 @@ def _config(args) -> core.AnonLandConfig:
         epsilon=_number(args.epsilon, "--epsilon", 2.0),
         height_width=_number(args.height_width, "--height-width", 5.0),
         weight_width=_number(args.weight_width, "--weight-width", 5.0),
+        body_model=args.model,
     )
     if args.scale is not None:
         base = base.scaled(_number(args.scale, "--scale", 1.0))
@@ -69,7 +70,8 @@ def _text(result: dict) -> str:
     lines = [
         (f"AnonLand: {p['population']:,} people in {p['n_districts']:,} districts, "
         f"{result['n_citizens']:,} test citizens, ε = {p['epsilon']:g}, seed {p['seed']}, "
-        f"bands {p['height_width']:g} cm × {p['weight_width']:g} kg"),
+        f"bands {p['height_width']:g} cm × {p['weight_width']:g} kg, body model {p.get('body_model', 'paper')} "
+        f"for the CAS"),
         "",
         f"{'RAS':>8}  {'citizens':>8}  {'|div|>25%':>9}  {'(noisy)':>8}  {'median div':>10}",
     ]
@@ -85,6 +87,13 @@ def _text(result: dict) -> str:
         (f"largest |noisy − plain| CAS: {nv['max']:.4g} people (citizen {nv['max_citizen']}); "
         f"median {nv['median']:.3g}, 95% {nv['q95']:.3g}"),
     ]
+    models = result.get("models") or {}
+    if len(models) > 1:
+        lines += ["", "median |divergence| by body model (plain census):",
+                  f"{'RAS':>8}  " + "  ".join(f"{name:>8}" for name in models)]
+        for i, r in enumerate(next(iter(models.values()))):
+            lines.append(f"{r['range']:>8}  " + "  ".join(f"{_pct(rows[i]['median_abs_divergence']):>8}"
+                                                        for rows in models.values()))
     run = result.get("run")
     if run:
         lines.append(f"runtime {run['runtime_seconds']:.1f} s, peak memory {run['peak_memory_mb']:,.0f} MB")
@@ -128,6 +137,7 @@ def add_parser(sub) -> None:
     p.add_argument("--scale", help="multiply every district size by this, e.g. 0.01 for a quick run (default 1)")
     p.add_argument("--height-width", help="height band width in cm (default 5)")
     p.add_argument("--weight-width", help="weight band width in kg (default 5)")
+    add_model_arguments(p, self_report=False)
     p.add_argument("--out", metavar="DIR", help="write citizens.parquet and summary.json to this folder")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_run)

@@ -28,8 +28,21 @@ How AnonLand is made, and the choices the SPEC leaves open:
   citizen is a person of its cell, so its RAS counts itself: ``RAS ≥ 1``.
 * **RAS** = people of the citizen's district, sex and age group whose height and
   weight fall in the citizen's bands (half-open, aligned as :func:`band_of`).
-  **CAS** = ``N(d, s, a) · Pr[h band | s, a] · Pr[w band | s, a]`` with the
-  census normals, through :func:`interval_probability`.
+  **CAS** = ``N(d, s, a) · Pr[h band, w band | s, a]`` from the census moments,
+  under the body model of the run (``body_model``, SPEC §1.6; both are kept per
+  citizen, ``cas_v2`` and ``cas_paper``):
+
+  - ``v2`` (the default): ``(H, ln W)`` bivariate normal, the weight log-normal
+    matched to the census mean and SD, ρ the NHANES estimate for the sex and
+    age group (the nearest NHANES group for children and the over-75s) —
+    the model AnonSet uses everywhere;
+  - ``paper``: independent normals, ``Pr[h band] · Pr[w band]`` through
+    :func:`interval_probability`.
+
+  AnonLand's people are drawn with independent normal heights and weights (the
+  paper model's world, SPEC §4), so under ``v2`` the divergence also measures
+  what v2's correlation and skew cost where reality has neither; the "Real
+  people" page (NHANES) measures the other way round.
 
 Randomness: one :class:`numpy.random.SeedSequence` per stage, keyed by
 ``spawn_key`` (``(stage,)`` or ``(stage, district)``), so a run is deterministic
@@ -52,7 +65,10 @@ import pandas as pd
 
 from census_loaders.cache import read_parquet
 
+from . import bvn
+from .body_correlation import nhanes_correlation, rho_for_groups
 from .body_model import SEXES, format_age_band, interval_probability
+from .body_v2 import MODELS, _log, check_model, lognormal_params
 from .errors import InputError
 
 #: ``progress(fraction in [0, 1], message)``; it may raise to cancel a run.
@@ -136,6 +152,7 @@ class AnonLandConfig:
     citizens_per_class: int = 1_000
     epsilon: float = 2.0
     seed: int = 2026
+    body_model: str = "v2"
 
     def __post_init__(self) -> None:
         classes = tuple(self.classes)
@@ -185,6 +202,7 @@ class AnonLandConfig:
                     f"{k:,} test citizens per class exceed the {c.size * c.number:,} people of the {c.name} class"
                 )
         object.__setattr__(self, "seed", _whole(self.seed, "the seed", 0))
+        object.__setattr__(self, "body_model", check_model(self.body_model))
 
     # ---- derived
 
@@ -478,6 +496,26 @@ def _census_body(cfg: AnonLandConfig, counts: np.ndarray, sums: dict) -> dict[st
     return out
 
 
+def group_correlations(cfg: AnonLandConfig) -> np.ndarray:
+    """``ρ[s, a]``: the NHANES height–ln(weight) correlation for each AnonLand sex × age group (v2)."""
+    groups = cfg.age_groups
+    sex = np.repeat(np.arange(len(SEXES)), len(groups))
+    lo = np.tile([float(g[0]) for g in groups], len(SEXES))
+    hi = np.tile([float(g[1]) for g in groups], len(SEXES))
+    return rho_for_groups(nhanes_correlation(), sex, lo, hi).reshape(len(SEXES), len(groups))
+
+
+def citizen_cell_probabilities(cfg: AnonLandConfig, census: Census, s, a, h_lo, h_hi, w_lo, w_hi) -> dict[str, np.ndarray]:
+    """Each citizen's ``Pr[h band, w band | s, a]`` from the census moments, per body model (see the module notes)."""
+    hm, hs = census.height_mean[s, a], census.height_sd[s, a]
+    wm, ws = census.weight_mean[s, a], census.weight_sd[s, a]
+    paper = interval_probability(hm, hs, h_lo, h_hi) * interval_probability(wm, ws, w_lo, w_hi)
+    mu, sigma = lognormal_params(wm, ws)
+    rho = group_correlations(cfg)[s, a]
+    v2 = bvn.rectangle((h_lo - hm) / hs, (h_hi - hm) / hs, (_log(w_lo) - mu) / sigma, (_log(w_hi) - mu) / sigma, rho)
+    return {"v2": v2, "paper": paper}
+
+
 def _citizen_table(cfg: AnonLandConfig, cit: pd.DataFrame, census: Census, ras, height, weight) -> pd.DataFrame:
     """The per-citizen output with compact dtypes."""
     d, s, a = (cit[c].to_numpy() for c in ("district", "sex", "age_group"))
@@ -485,12 +523,11 @@ def _citizen_table(cfg: AnonLandConfig, cit: pd.DataFrame, census: Census, ras, 
     wb = _band_index(weight, cfg.weight_width)
     h_lo, w_lo = hb * cfg.height_width, wb * cfg.weight_width
     h_hi, w_hi = (hb + 1) * cfg.height_width, (wb + 1) * cfg.weight_width
-    ph = interval_probability(census.height_mean[s, a], census.height_sd[s, a], h_lo, h_hi)
-    pw = interval_probability(census.weight_mean[s, a], census.weight_sd[s, a], w_lo, w_hi)
+    p = citizen_cell_probabilities(cfg, census, s, a, h_lo, h_hi, w_lo, w_hi)
     n_plain = census.counts[d, s, a].astype(float)
     n_noisy = census.noisy_counts[d, s, a]
-    cas = n_plain * ph * pw
-    cas_noisy = n_noisy * ph * pw
+    cas = n_plain * p[cfg.body_model]
+    cas_noisy = n_noisy * p[cfg.body_model]
     labels = [format_age_band(lo, hi) for lo, hi in cfg.age_groups]
     return pd.DataFrame({
         "citizen": np.arange(len(cit), dtype=np.int32),
@@ -510,6 +547,7 @@ def _citizen_table(cfg: AnonLandConfig, cit: pd.DataFrame, census: Census, ras, 
         "ras": ras.astype(np.int32),
         "cas": cas,
         "cas_noisy": cas_noisy,
+        **{f"cas_{name}": n_plain * p[name] for name in MODELS},
         # Derived columns in float32 keep the file small; recompute from cas/ras for full precision.
         "divergence": ((cas - ras) / ras).astype(np.float32),
         "divergence_noisy": ((cas_noisy - ras) / ras).astype(np.float32),
@@ -610,6 +648,29 @@ def own_set_divergence(citizens: pd.DataFrame) -> list[dict]:
     return out
 
 
+def model_comparison(citizens: pd.DataFrame) -> dict:
+    """Per body model (plain census): per RAS range, the median divergence and the share beyond ±25 %.
+
+    From the per-citizen ``cas_v2`` and ``cas_paper`` columns; ``{}`` for a table without them.
+    """
+    ras = citizens["ras"].to_numpy(float)
+    out = {}
+    for name in MODELS:
+        col = f"cas_{name}"
+        if col not in citizens:
+            continue
+        div = (citizens[col].to_numpy(float) - ras) / ras
+        rows = []
+        for lo, hi in RAS_RANGES:
+            m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
+            rows.append({"range": ras_range_label(lo, hi), "n": int(m.sum()),
+                         "median_divergence": _num(np.median(div[m])) if m.any() else None,
+                         "median_abs_divergence": _num(np.median(np.abs(div[m]))) if m.any() else None,
+                         "share_diverging": _num(np.mean(np.abs(div[m]) > DIVERGENCE_THRESHOLD)) if m.any() else None})
+        out[name] = rows
+    return out
+
+
 def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None = None) -> dict:
     """The SPEC §4 report from a per-citizen table (JSON-ready; NaN becomes None).
 
@@ -660,6 +721,8 @@ def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None
         })
     out = {
         "spec": "SPEC §4 AnonLand",
+        "body_model": cfg.body_model,
+        "models": model_comparison(citizens),
         "n_citizens": len(citizens),
         "own_set_by_ras_range": own_set_divergence(citizens),
         "divergence_threshold": DIVERGENCE_THRESHOLD,

@@ -69,13 +69,14 @@ SIZE_STATES = [State(ID[f"size-{name}"], "value") for name in CLASS_NAMES]
     State(ID["weight-width"], "value"),
     State(ID["citizens"], "value"),
     State(ID["seed"], "value"),
+    State(ID["model"], "value"),
     *SIZE_STATES,
     prevent_initial_call=True,
 )
-def on_start(_clicks, scale, epsilon, height_width, weight_width, citizens, seed, *sizes):
+def on_start(_clicks, scale, epsilon, height_width, weight_width, citizens, seed, model, *sizes):
     """Validate the form and start a rerun in the background; bad input → a message beside the button."""
     try:
-        cfg = build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes)
+        cfg = build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes, model)
         job = start_job(cfg)
     except InputError as exc:
         return no_update, True, False, True, error_box(str(exc)), no_update, no_update, no_update

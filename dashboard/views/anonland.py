@@ -55,7 +55,8 @@ def _id(name: str) -> str:
 
 ID = {name: _id(name) for name in (
     "label", "back", "view-note", "census", "cards", "divergence", "divergence-table", "box", "box-table",
-    "difference", "difference-table", "summary-table", "class-table", "parameters", "run", "scale", "epsilon",
+    "difference", "difference-table", "summary-table", "models-table", "class-table", "parameters", "run", "scale",
+    "epsilon", "model",
     "height-width", "weight-width", "citizens", "seed", "start", "cancel", "progress", "progress-text",
     "progress-box", "message", "interval", "job", "view", "results",
 )}
@@ -97,7 +98,8 @@ def _number(value, field: str, lo: float, hi: float, *, whole: bool = False, req
     return int(x) if whole else x
 
 
-def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes=()) -> core.AnonLandConfig:
+def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes=(),
+                model: str | None = "v2") -> core.AnonLandConfig:
     """Validate the rerun form and make its configuration; bad input raises InputError with a message.
 
     District sizes are the full-scale sizes times ``scale`` unless a size per class
@@ -120,12 +122,12 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
     s = _number(seed, "Seed", 0, SEED_MAX, whole=True)
     population = sum(c.size * c.number for c in classes)
     if population > MAX_PEOPLE:
-        cmd = limits.anonland_command(1, eps, hw, ww, k, s)  # only custom sizes get here (any scale ≤ 0.1 fits)
+        cmd = limits.anonland_command(1, eps, hw, ww, k, s, model or "v2")  # only custom sizes get here
         raise limits.CostError(f"This AnonLand would have {population:,} people; reruns are limited to "
                                f"{MAX_PEOPLE:,} people on the page. Choose a smaller scale or smaller districts, "
                                f"or run the full AnonLand (no limit) on your own machine with: {cmd}")
     return core.AnonLandConfig(classes=tuple(classes), epsilon=eps, height_width=hw, weight_width=ww,
-                               citizens_per_class=k, seed=s)
+                               citizens_per_class=k, seed=s, body_model=model or "v2")
 
 
 # --------------------------------------------------------------------------- rendering (pure)
@@ -185,6 +187,7 @@ def headline_cards(summary: dict, citizens: pd.DataFrame | None = None) -> list:
         ("Largest change from the privacy noise, in people", figs.number(nvp.get("max")),
          f"The most the noisy census (ε = {eps:g}) moved any test citizen's estimate; the median change is "
          f"{figs.number(nvp.get('median'))} people." if eps is not None else ""),
+        model_card(summary),
     ]
     if citizens is not None and "census_count" in citizens.columns:
         one = next((r for r in core.own_set_divergence(citizens) if r["range"] == "1"), None)
@@ -224,6 +227,7 @@ def parameter_tables(summary: dict) -> list:
         ("height (normal)", f"mean {per_sex('height_mean', 'cm')}; sd {per_sex('height_sd', 'cm')}"),
         ("weight (normal)", f"mean {per_sex('weight_mean', 'kg')}; sd {per_sex('weight_sd', 'kg')}"),
         ("seed", str(p.get("seed"))),
+        ("body model of the CAS", MODEL_NAMES.get(p.get("body_model", "paper"), str(p.get("body_model")))),
     ]
     return [_table(classes, "District classes"), _kv_table(other, "Everything else")]
 
@@ -252,7 +256,39 @@ def describe(summary: dict, rerun: bool) -> str:
 
 
 RESULT_KEYS = ("label", "cards", "divergence", "divergence-table", "box", "box-table", "difference",
-               "difference-table", "summary-table", "class-table", "parameters", "run")
+               "difference-table", "summary-table", "models-table", "class-table", "parameters", "run")
+
+MODEL_NAMES = {"v2": "v2 (correlated, skewed weight)", "paper": "paper (independent normals)"}
+
+
+def model_rows(summary: dict) -> list[dict]:
+    """Per RAS range, each body model's median |divergence| and share beyond ±25 % (plain census)."""
+    models = summary.get("models") or {}
+    if not models:
+        return []
+    names = list(models)
+    rows = []
+    for i, r in enumerate(models[names[0]]):
+        row = {"real crowd (RAS)": r["range"], "test citizens": f"{r['n']:,}"}
+        for name in names:
+            m = models[name][i]
+            row[f"{name}: median |divergence|"] = figs.percent(m["median_abs_divergence"], 1)
+            row[f"{name}: off by > 25 %"] = figs.share(m["share_diverging"])
+        rows.append(row)
+    return rows
+
+
+def model_card(summary: dict):
+    """Which body model the estimates use, with both models' typical error in crowds of 100–999."""
+    models = summary.get("models") or {}
+    used = summary.get("body_model", summary.get("parameters", {}).get("body_model", "paper"))
+    mid = {name: next((r for r in rows if r["range"] == "100–999"), None) for name, rows in models.items()}
+    if len(mid) < 2 or any(v is None or v["median_abs_divergence"] is None for v in mid.values()):
+        return ("Body model of these estimates", used, "")
+    parts = " · ".join(f"{name} {figs.percent(v['median_abs_divergence'], 1)}" for name, v in mid.items())
+    return ("Body model of these estimates", used,
+            f"Median |divergence| in real crowds of 100–999: {parts}. AnonLand's heights and weights are independent "
+            "(the paper model's world), so v2's correlation costs accuracy here; on real people it gains it.")
 
 
 def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "plain", rerun: bool = False) -> dict:
@@ -272,6 +308,7 @@ def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "p
         "difference": figs.difference_figure(citizens),
         "difference-table": _details(figs.difference_rows(citizens)),
         "summary-table": _table(figs.summary_rows(summary)),
+        "models-table": _table(model_rows(summary)) if summary.get("models") else None,
         "class-table": _table(figs.class_rows(summary)),
         "parameters": parameter_tables(summary),
         "run": run_table(summary),
@@ -306,13 +343,20 @@ privacy-protected census adds random *Laplace noise* (ε = 2) to every head coun
 Finally we pick **5,000 test citizens**, 1,000 from each kind of district. For each we count the
 **real anonymity set (RAS)** — the people who really share the citizen's district, sex, age group, 5-cm
 height band and 5-kg weight band, the citizen included — and compare it with the CAS from each census.
+
+**Which body model?** AnonLand's heights and weights are independent bell curves — exactly what the
+*paper* body model assumes. The estimates here use AnonSet's default, body model *v2*, which assumes
+height and weight are correlated as they are in real people (NHANES) and that weight is skewed. In AnonLand
+that assumption is wrong, so v2 lands further from the truth than the paper model does (see "Both body
+models" below); on real people it is the other way round (the *Real people* page). A rerun can use either.
 """
 
 READ_DIVERGENCE = (
     "Each dot is one test citizen. Left to right: how many people really share their attributes (log scale). "
     "Up and down: how far the estimate is off, as a share of the truth — 0 is exact, −50 % means half the true "
-    "number, +100 % twice it. The green band is ±25 %. Crowds of a hundred or more sit inside it: there the "
-    "estimate can be trusted. Small crowds scatter and the estimate tends to be too low — the true count always "
+    "number, +100 % twice it. The green band is ±25 %. Under the paper model, whose assumptions AnonLand follows, "
+    "crowds of a hundred or more sit inside it; under v2 they spread wider, because v2 expects height and weight "
+    "to go together as in real people and AnonLand's do not. Small crowds scatter and the estimate tends to be too low — the true count always "
     "includes the citizen, and someone who is really alone is usually alone because they are unusual, which an "
     "average-based estimate cannot know."
 )
@@ -380,6 +424,10 @@ def rerun_panel():
                 ],
                 className="row2",
             ),
+            field("Body model of the CAS", dcc.RadioItems(
+                id=ID["model"], value="v2", className="radio", inline=True,
+                options=[{"label": f" {label}", "value": name} for name, label in MODEL_NAMES.items()]),
+                "v2 is AnonSet's default; paper matches how AnonLand's people are drawn.", ID["model"]),
             html.Div(
                 [
                     html.Button("Run", id=ID["start"], className="button", n_clicks=0),
@@ -441,6 +489,10 @@ def results_section(view: dict) -> html.Section:
             _chart("difference", "What the privacy noise changes", READ_DIFFERENCE, view),
             html.H2("Summary by size of the real crowd"),
             html.Div(view["summary-table"], id=ID["summary-table"]),
+            html.H2("Both body models"),
+            html.P("The same test citizens, their CAS from the plain census under each body model.",
+                   className="anonland-reading"),
+            html.Div(view["models-table"], id=ID["models-table"]),
             html.H2("By district class"),
             html.Div(view["class-table"], id=ID["class-table"]),
             html.H2("Parameters"),

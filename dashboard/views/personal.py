@@ -177,7 +177,21 @@ def page_config() -> dict:
         "limits": {"height_cm": list(forms.HEIGHT_LIMITS), "weight_kg": list(forms.WEIGHT_LIMITS),
                    "max_users": forms.MAX_USERS},
         "k_choices": list(K_CHOICES),
+        "rough": rough_estimate_evidence(),
     }
+
+
+#: Below this CAS the page says the number is rough, with AnonLand's measured error (SPEC §4).
+ROUGH_BELOW = 25
+
+
+def rough_estimate_evidence() -> dict:
+    """AnonLand's share of test citizens with a real crowd under ROUGH_BELOW whose estimate was more than
+    25 % off (None without the shipped result): the evidence behind "small numbers are rough"."""
+    from dashboard.views.anonland import small_crowd_error
+
+    share, n, threshold = small_crowd_error(ROUGH_BELOW)
+    return {"below": ROUGH_BELOW, "share": share, "n": n, "threshold": threshold}
 
 
 # --------------------------------------------------------------------------- layout
