@@ -253,6 +253,28 @@ def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
     assert page.console_errors == [] and page.foreign_requests() == []
 
 
+def test_self_report_correction_changes_the_numbers_the_note_and_the_link(app_url, page):
+    """The v2 option correcting self-reported statistics (Germany's are self-reported): the readout becomes the
+    corrected model's share, the note says so, and the link and the CLI command carry it."""
+    from dashboard.core import age_grain
+    from dashboard.core.scenario import Scenario
+    from dashboard.figures.explorer import percent
+
+    pg = page.page
+    _open(pg, f"{app_url.url}/explore?country=DE")
+    pg.wait_for_selector("#explore-readouts .readout[data-country='DE']")
+    assert not pg.is_checked("#explore-self-report input[value=on]")
+    plain = age_grain.comparable_share_below(Scenario(countries=("DE",)), (5,))["DE"][5.0]
+    corrected = age_grain.comparable_share_below(Scenario(countries=("DE",), self_report=True), (5,))["DE"][5.0]
+    assert plain != corrected  # (a small change: NHANES's offsets are 1.5 cm and 0.8 kg; the view test checks more)
+    pg.check("#explore-self-report input[value=on]")
+    pg.wait_for_function("document.querySelector('#explore-notes').textContent.includes('corrected to measured')")
+    pg.wait_for_function("window.location.search.includes('sr=1')")
+    assert percent(corrected) in pg.inner_text("#explore-readouts .readout[data-country='DE']")
+    assert "--self-report-correction" in pg.inner_text("#explore-cli-cdf")
+    assert page.console_errors == [] and page.foreign_requests() == []
+
+
 def test_cdfs_switch_between_five_year_groups_and_single_years(app_url, page):
     """The UK (single years) beside Germany (5-year groups): one grain by default, single years one click away,
     the grain in the note and the link."""

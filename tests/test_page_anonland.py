@@ -352,7 +352,7 @@ def test_both_body_models_are_compared_and_a_rerun_can_choose(shipped):
     big = (ras >= 100) & (ras <= 999)
     for name in ("v2", "paper"):
         div = np.abs(shipped.citizens[f"cas_{name}"].to_numpy() - ras) / ras
-        assert rows[5][f"{name}: median |divergence|"] == figs.percent(float(np.median(div[big])), 1)
+        assert rows[5][f"{name}: median |divergence|"] == figs.share(float(np.median(div[big])))
     title, value, explain = V.model_card(shipped.summary)
     assert value == "v2" and "paper" in explain and "100–999" in explain
     view = V.render_full()

@@ -590,3 +590,24 @@ def test_country_options_come_from_the_catalog():
 
     options = catalog.country_options(cl.manifest())
     assert [o["value"] for o in options] == cl.countries() and {"label": "Germany (DE)", "value": "DE"} in options
+
+
+def test_self_report_correction_is_a_scenario_setting():
+    """sr=1 (v2 only) reaches the model: a link round-trips it, paper ignores it, and the numbers change."""
+    from dashboard.core import aggregates as ag
+    from dashboard.core.errors import InputError
+    from dashboard.core.scenario import Scenario
+    from dashboard.views.explorer import form_values, scenario_from_form
+
+    s = Scenario.from_query({"country": "DE", "sr": "1"})
+    assert s.self_report and s.to_query()["sr"] == "1" and "--self-report-correction" in s.to_cli("cdf")
+    assert Scenario.from_query(s.to_query()) == s
+    assert not Scenario.from_query({"country": "DE", "sr": "1", "model": "paper"}).self_report
+    with pytest.raises(InputError, match="sr 'maybe'"):
+        Scenario.from_query({"country": "DE", "sr": "maybe"})
+    plain = ag.district_statistics(Scenario(countries=("DE",)), "DE")
+    corrected = ag.district_statistics(s, "DE")
+    assert not np.allclose(plain["person_mean"], corrected["person_mean"])
+    f = scenario_from_form(["DE"], ["female", "male"], "18-75", ["body"], 5, 5, "17-30", [], "", "", 5,
+                           "person_mean", "v2", ["on"])
+    assert f.self_report and form_values(f)["self-report"] == ["on"]

@@ -70,6 +70,7 @@ def _scenario(args) -> Scenario:
     if getattr(args, "stat", None) is not None:
         q["stat"] = args.stat
     q["model"] = getattr(args, "model", "v2")
+    q["sr"] = "1" if getattr(args, "self_report_correction", False) else "0"
     scenario = Scenario.from_query(q, check_data=False)
     aux = [a.strip() for a in (args.aux or ()) if a.strip()]
     aux += [UserPercent.parse(spec) for spec in (args.aux_percent or ())]
@@ -231,6 +232,8 @@ def _scenario_options(p) -> None:
     p.add_argument("--weight-width", help="weight band width in kg: 1, 2, 5, 10 or 20 (default 5)")
     p.add_argument("--bmi", help="plausible BMI range at the cell centre (default 17-30; --model paper only)")
     p.add_argument("--model", default="v2", help="body model: v2 (default) or paper (SPEC §1.6)")
+    p.add_argument("--self-report-correction", action="store_true",
+                   help="v2: correct self-reported body statistics to measured ones with the NHANES offsets")
     p.add_argument("--aux", action="append", metavar="ID", help="auxiliary-knowledge preset id; repeatable")
     p.add_argument("--aux-percent", action="append", metavar="NAME=PERCENT",
                    help="your own auxiliary knowledge: 'Runs=2.5' or per age band 'Gadget=18-30:10,30+:5'; repeatable")

@@ -89,7 +89,8 @@ def comparable_model_counts(code: str, ages: Sequence[float], *, root: Path | No
     return m, counts, [format_age_band(lo, hi) for lo, hi in groups]
 
 
-def comparable_model(code: str, ages: Sequence[float], model: str = DEFAULT_MODEL, *, root: Path | None = None):
+def comparable_model(code: str, ages: Sequence[float], model: str = DEFAULT_MODEL, *, root: Path | None = None,
+                     self_report: bool = False):
     """A data set's model on the comparable grain: its census groups summed into 5-year groups (the UK's single
     years; 5-year and wider groups stay), restricted to the whole 5-year groups inside ``ages`` (memoised).
 
@@ -98,10 +99,10 @@ def comparable_model(code: str, ages: Sequence[float], model: str = DEFAULT_MODE
     """
     study = comparable_ages(ages)
     try:
-        base = load_country_model(code, study, root=root, model=model)
+        base = load_country_model(code, study, root=root, model=model, self_report_correction=self_report)
     except KeyError as exc:
         raise InputError(exc.args[0] if exc.args else f"unknown country or data set {code!r}") from None
-    key = (base, str(model))
+    key = (base, str(model), bool(self_report))
     return _MODELS.get(key, lambda: _regrouped(base, study))
 
 
@@ -125,7 +126,8 @@ def comparable_cdfs(scenario, grain: str = "5", xs=None, *, strict: bool = False
         raise InputError(f"age grain {grain!r}: choose 5 (whole 5-year groups) or census (each data set's own)")
     if grain == "census":
         return {c: ag.country_cdf(scenario, c, xs, strict=strict, root=root) for c in scenario.countries}
-    return {c: ag.model_cdf(scenario, comparable_model(c, scenario.ages, scenario.model, root=root), xs, strict=strict)
+    return {c: ag.model_cdf(scenario, comparable_model(c, scenario.ages, scenario.model, root=root,
+                                                       self_report=scenario.self_report), xs, strict=strict)
             for c in scenario.countries}
 
 

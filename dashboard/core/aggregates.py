@@ -109,10 +109,11 @@ def _root_key(root: Path | None) -> str | None:
     return None if root is None else str(Path(root))
 
 
-def _model(code: str, ages: Sequence[float], root: Path | None, model: str = DEFAULT_MODEL) -> CountryModel:
+def _model(code: str, ages: Sequence[float], root: Path | None, model: str = DEFAULT_MODEL,
+           self_report: bool = False) -> CountryModel:
     """The memoised model of a data set restricted to the age range; unknown codes are InputErrors."""
     try:
-        return load_country_model(code, tuple(ages), root=root, model=model)
+        return load_country_model(code, tuple(ages), root=root, model=model, self_report_correction=self_report)
     except KeyError as exc:
         raise InputError(exc.args[0] if exc.args else f"unknown country or data set {code!r}") from None
 
@@ -251,7 +252,7 @@ def _aux_table(model: CountryModel, item):
 
 def bind(scenario: Scenario, code: str, *, root: Path | None = None) -> Bound:
     """Bind ``scenario`` to data set ``code`` (memoised; auxiliary tables via :mod:`.fractions`)."""
-    return bind_model(_model(code, scenario.ages, root, scenario.model), scenario)
+    return bind_model(_model(code, scenario.ages, root, scenario.model, scenario.self_report), scenario)
 
 
 def bind_model(model: CountryModel, scenario: Scenario) -> Bound:
@@ -804,7 +805,7 @@ def _reference_grid(scenario: Scenario, code: str, districts: Sequence[int] | No
     only: it is districts × sexes × ages × heights × weights large.  Without body
     measurements ``h`` and ``w`` have length 1.
     """
-    model = _model(code, scenario.ages, root, scenario.model)
+    model = _model(code, scenario.ages, root, scenario.model, scenario.self_report)
     sex_idx = np.array([SEXES.index(s) for s in scenario.sexes])
     counts = model.counts
     for item in scenario.aux:
@@ -832,7 +833,7 @@ def _reference_cdf(scenario: Scenario, code: str, xs=None, districts: Sequence[i
     Returns ``(person share, cell share, people, n_cells)`` over ``xs``.
     """
     xs = _xs(xs)
-    model = _model(code, scenario.ages, root, scenario.model)
+    model = _model(code, scenario.ages, root, scenario.model, scenario.self_report)
     idx = np.arange(model.n_districts) if districts is None else np.asarray(districts)
     people_below = np.zeros(xs.shape)
     combos = np.zeros(xs.shape)
@@ -862,7 +863,7 @@ def _reference_district_statistics(scenario: Scenario, code: str, districts: Seq
     grid, mask, N = _reference_grid(scenario, code, districts, root=root, per_group=True)
     D = grid.shape[0]
     if scenario.include_body:  # the union over every group of the model, both sexes: ProfileCells' cells j
-        union = _model(code, scenario.ages, root, scenario.model).joint(scenario.height_width, scenario.weight_width).profile_mask(
+        union = _model(code, scenario.ages, root, scenario.model, scenario.self_report).joint(scenario.height_width, scenario.weight_width).profile_mask(
             scenario.bmi_range)
     else:
         union = np.ones((1, 1), dtype=bool)

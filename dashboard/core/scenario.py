@@ -249,7 +249,9 @@ class Scenario:
     * ``k``: the district map's "share of people with CAS below k";
     * ``stat``: which district statistic the map shows (one of :data:`STATS`);
     * ``model``: the body model, ``v2`` (default: correlated, log-normal weight, no
-      cell left out; the BMI range is then unused) or ``paper`` (SPEC §1.6).
+      cell left out; the BMI range is then unused) or ``paper`` (SPEC §1.6);
+    * ``self_report``: v2 only — correct self-reported body statistics to measured
+      ones with the NHANES offsets (SPEC §1.6); always False under ``paper``.
     """
 
     countries: tuple[str, ...] = DEFAULT_COUNTRIES
@@ -263,6 +265,7 @@ class Scenario:
     k: float = DEFAULT_K
     stat: str = DEFAULT_STAT
     model: str = DEFAULT_MODEL
+    self_report: bool = False
     _key: tuple = field(init=False, repr=False, compare=False, hash=False, default=())
 
     def __post_init__(self):
@@ -307,11 +310,15 @@ class Scenario:
         if self.stat not in STATS:
             raise InputError(f"unknown statistic {self.stat!r}; choose one of {', '.join(STATS)}")
         set_("model", check_model(self.model))
+        if not isinstance(self.self_report, bool):
+            raise InputError(f"self_report must be True or False, not {self.self_report!r}")
+        set_("self_report", self.self_report and self.model == "v2")
         set_("_key", (self.sexes, self.ages, self.include_body,
                       self.height_width if self.include_body else None,
                       self.weight_width if self.include_body else None,
                       self.aux, self.bmi_range if self.include_body and self.model == "paper" else None,
-                      self.model if self.include_body else None))
+                      self.model if self.include_body else None,
+                      self.self_report if self.include_body else None))
 
     # ---- derived
 
@@ -379,6 +386,11 @@ class Scenario:
             kw["stat"] = q["stat"].strip()
         if "model" in q:
             kw["model"] = q["model"]
+        if "sr" in q:
+            v = q["sr"].strip().lower()
+            if v not in _TRUE | _FALSE:
+                raise InputError(f"sr {q['sr']!r} must be 1 (self-reported body statistics corrected) or 0")
+            kw["self_report"] = v in _TRUE
         scenario = cls(**kw)
         if check_data:
             scenario.check_data(root)
@@ -431,6 +443,8 @@ class Scenario:
             q["stat"] = self.stat
         if self.model != default.model:
             q["model"] = self.model
+        if self.self_report:
+            q["sr"] = "1"
         return q
 
     def to_cli(self, command: str = "districts", at: tuple[float, ...] = (5, 20, 100)) -> str:
@@ -456,6 +470,8 @@ class Scenario:
                     args += ["--bmi", _format_range(self.bmi_range)]
                 if self.model != DEFAULT_MODEL:
                     args += ["--model", self.model]
+                if self.self_report:
+                    args.append("--self-report-correction")
             for a in self.aux:
                 args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
         if command == "districts":

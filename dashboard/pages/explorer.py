@@ -229,15 +229,16 @@ def on_countries(countries, chosen):
     Input(ID["k"], "value"),
     Input(ID["stat"], "value"),
     Input(ID["model"], "value"),
+    Input(ID["self-report"], "value"),
     prevent_initial_call=True,
 )
 def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k, stat,
-            model="v2"):
+            model="v2", self_report=None):
     """Validate the form into the scenario store; a bad setting says why and greys the views out (they still show
     the last valid scenario, marked as such — never a stale answer that looks current)."""
     try:
         s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
-                               user_percent, k, stat, model)
+                               user_percent, k, stat, model, self_report)
         cli = cli_snippets(s)
     except Exception as exc:  # noqa: BLE001 - InputError → its message; anything else → apology
         message = html.Div([error_for(exc, "form"),

@@ -272,7 +272,7 @@ def model_rows(summary: dict) -> list[dict]:
         row = {"real crowd (RAS)": r["range"], "test citizens": f"{r['n']:,}"}
         for name in names:
             m = models[name][i]
-            row[f"{name}: median |divergence|"] = figs.percent(m["median_abs_divergence"], 1)
+            row[f"{name}: median |divergence|"] = figs.share(m["median_abs_divergence"])
             row[f"{name}: off by > 25 %"] = figs.share(m["share_diverging"])
         rows.append(row)
     return rows
@@ -285,7 +285,7 @@ def model_card(summary: dict):
     mid = {name: next((r for r in rows if r["range"] == "100–999"), None) for name, rows in models.items()}
     if len(mid) < 2 or any(v is None or v["median_abs_divergence"] is None for v in mid.values()):
         return ("Body model of these estimates", used, "")
-    parts = " · ".join(f"{name} {figs.percent(v['median_abs_divergence'], 1)}" for name, v in mid.items())
+    parts = " · ".join(f"{name} {figs.share(v['median_abs_divergence'])}" for name, v in mid.items())
     return ("Body model of these estimates", used,
             f"Median |divergence| in real crowds of 100–999: {parts}. AnonLand's heights and weights are independent "
             "(the paper model's world), so v2's correlation costs accuracy here; on real people it gains it.")

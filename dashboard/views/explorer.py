@@ -44,7 +44,8 @@ from dashboard.views import anonland as anonland_view
 PAGE = "explore"
 LOG = logging.getLogger("anonset.explorer")
 #: Query keys the scenario reads, in the order a link is repaired (countries first: presets depend on them).
-SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat", "model")
+SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat", "model",
+                 "sr")
 DEFAULT_TABLE_AGES = DEFAULT_STUDY
 #: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.age_grain`).
 DEFAULT_TABLE_GRAIN = "5"
@@ -65,6 +66,7 @@ ID = {name: _id(name) for name in (
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
+    "self-report",
 )}
 
 #: The visible body-model switch (SPEC §1.6): v2 by default, the paper model selectable.
@@ -200,11 +202,12 @@ def form_values(s: Scenario) -> dict:
         "bmi": range_text(s.bmi_range), "aux": list(s.presets),
         "user-name": user.name if user else "", "user-percent": user.spec.split("=", 1)[1] if user else "",
         "k": int(s.k) if float(s.k).is_integer() else s.k, "stat": s.stat, "model": s.model,
+        "self-report": ["on"] if s.self_report else [],
     }
 
 
 def scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent,
-                       k, stat, model="v2") -> Scenario:
+                       k, stat, model="v2", self_report=None) -> Scenario:
     """Validate the form into a Scenario (exactly as a link would be); raises InputError with a message."""
     countries = [countries] if isinstance(countries, str) else list(countries or [])
     if not countries:
@@ -229,6 +232,7 @@ def scenario_from_form(countries, sexes, ages, body, height_width, weight_width,
     q["k"] = repr(kval)
     q["stat"] = stat or "person_mean"
     q["model"] = str(model or "v2")
+    q["sr"] = "1" if self_report and "on" in list(self_report) else "0"
     s = Scenario.from_query(q)
     limits.check_scenario(s)
     return s
@@ -724,9 +728,14 @@ def form_section(s: Scenario, v: dict) -> html.Section:
             html.Div([field("Height band", _width(ID["height-width"], "cm", v["height-width"]), control_id=ID["height-width"]),
                       field("Weight band", _width(ID["weight-width"], "kg", v["weight-width"]), control_id=ID["weight-width"])],
                      className="row2"),
-            field("Body model", dcc.RadioItems(id=ID["model"], options=MODEL_OPTIONS, value=v["model"],
-                                                className="checklist"),
-                   "v2 (SPEC §1.6) is tested on real people: see the Real people page.", ID["model"]),
+            field("Body model", html.Div([
+                dcc.RadioItems(id=ID["model"], options=MODEL_OPTIONS, value=v["model"], className="checklist"),
+                dcc.Checklist(id=ID["self-report"], value=v["self-report"], className="checklist", options=[{
+                    "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
+                    "value": "on"}]),
+            ]), "v2 (SPEC §1.6) is tested on real people: see the Real people page. Most countries' body statistics "
+                "are self-reported; the correction applies the NHANES adults' mean differences (no effect under paper "
+                "or on measured statistics).", ID["model"]),
             field("Plausible BMI", dcc.Input(id=ID["bmi"], type="text", value=v["bmi"], debounce=True, maxLength=20),
                    "Paper model only: cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
             html.Fieldset(
