@@ -92,3 +92,16 @@ def test_callbacks(P, cache_root):
     broken = P.layout(country="XX")
     assert "Unknown country" in component_text(broken)
     assert isinstance(page, html.Div)
+
+
+def test_the_body_model_is_a_setting(cache_root):
+    """v2 by default, paper selectable: in the form, the link, the CLI command, the notes and the advice itself."""
+    s = vb.parse_form("MT", "10", "95", [], "paper")
+    assert s.model == "paper" and vb.from_query({"country": "MT", "model": "paper"})[0].model == "paper"
+    assert vb.to_query(s).endswith("model=paper") and vb.cli_command(s).endswith("--model paper")
+    paper, v2 = vb.render(s), vb.render(s._replace(model="v2"))
+    assert paper["notes"][0].startswith("Body model: paper") and v2["notes"][0].startswith("Body model v2")
+    assert vb.advice(s).body_model == "paper" and vb.advice(s._replace(model="v2")).body_model == "v2"
+    assert vb.from_query({"model": "v9"})[1] and vb.from_query({"model": "v9"})[0].model == "v2"
+    with pytest.raises(InputError, match="body model 'v9' is not available"):
+        vb.parse_form("MT", "10", "95", [], "v9")

@@ -61,6 +61,11 @@ def layout(**query):
                    "The share of people who must reach k (e.g. 95).", ID["coverage"]),
             dcc.Checklist(id=ID["per-district"], value=v["per_district"], className="checklist",
                           options=[{"label": "also each district's own finest safe buckets", "value": "yes"}]),
+            _field("Body model", dcc.RadioItems(
+                id=ID["model"], value=v["model"], className="checklist",
+                options=[{"label": " v2 — height and weight correlated, nobody left out (default)", "value": "v2"},
+                         {"label": " paper — independent normals (the published model)", "value": "paper"}]),
+                   "SPEC §1.6; v2 is tested on real people (the Real people page).", ID["model"]),
             html.P("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
                    "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "
                    "the region, or no place. Adults 18–75; everyone counts (no BMI filter).", className="field-help"),
@@ -149,11 +154,12 @@ def layout(**query):
     Input(ID["k"], "value"),
     Input(ID["coverage"], "value"),
     Input(ID["per-district"], "value"),
+    Input(ID["model"], "value"),
 )
-def on_settings(country, k, coverage, per_district):
+def on_settings(country, k, coverage, per_district, model="v2"):
     """Parse → advise → figures; a bad value is one message and nothing else changes."""
     try:
-        s = vb.parse_form(country, k, coverage, bool(per_district))
+        s = vb.parse_form(country, k, coverage, bool(per_district), model)
         r = vb.render(s)
     except InputError as exc:
         return (html.Div(str(exc), className="error"),) + (no_update,) * 14
@@ -171,9 +177,9 @@ def on_settings(country, k, coverage, per_district):
     )
 
 
-def _download(kind: str, country, k, coverage, per_district):
+def _download(kind: str, country, k, coverage, per_district, model=None):
     try:
-        text, name = vb.export(vb.parse_form(country, k, coverage, bool(per_district)), kind)
+        text, name = vb.export(vb.parse_form(country, k, coverage, bool(per_district), model), kind)
     except InputError:
         return no_update
     return dcc.send_string(text, name)
@@ -181,16 +187,16 @@ def _download(kind: str, country, k, coverage, per_district):
 
 @callback(Output(ID["download-json"], "data"), Input(ID["button-json"], "n_clicks"),
           State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
-          State(ID["per-district"], "value"), prevent_initial_call=True)
-def on_json(_n, country, k, coverage, per_district):
-    return _download("json", country, k, coverage, per_district)
+          State(ID["per-district"], "value"), State(ID["model"], "value"), prevent_initial_call=True)
+def on_json(_n, country, k, coverage, per_district, model="v2"):
+    return _download("json", country, k, coverage, per_district, model)
 
 
 @callback(Output(ID["download-csv"], "data"), Input(ID["button-csv"], "n_clicks"),
           State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
-          State(ID["per-district"], "value"), prevent_initial_call=True)
-def on_csv(_n, country, k, coverage, per_district):
-    return _download("csv", country, k, coverage, per_district)
+          State(ID["per-district"], "value"), State(ID["model"], "value"), prevent_initial_call=True)
+def on_csv(_n, country, k, coverage, per_district, model="v2"):
+    return _download("csv", country, k, coverage, per_district, model)
 
 
 clientside_callback(

@@ -19,6 +19,7 @@ from dashboard import ids, limits
 from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 from dashboard.core import catalog
+from dashboard.core.body_model import load_country_model
 from dashboard.core.cas import format_count
 from dashboard.core.errors import InputError
 from dashboard.figures import buckets as fb
@@ -28,7 +29,7 @@ PAGE = "buckets"
 PATH = "/explore/buckets"
 TITLE = "For app developers: safe bucket sizes"
 ID = {name: ids.make(PAGE, name) for name in (
-    "country", "k", "coverage", "per-district", "message", "notices", "sentence", "cards", "front", "map", "map-box",
+    "country", "k", "coverage", "per-district", "model", "message", "notices", "sentence", "cards", "front", "map", "map-box",
     "no-map", "map-help", "short-table", "short-box", "per-district-box", "per-district-table", "cli", "download-json",
     "download-csv", "button-json", "button-csv", "query", "url-sync", "notes",
 )}
@@ -42,6 +43,7 @@ class Settings(NamedTuple):
     k: float
     q: float
     per_district: bool
+    model: str = bk.DEFAULT_MODEL  # the body model (SPEC §1.6): v2, or paper
 
 
 DEFAULTS = Settings(DEFAULT_COUNTRY, DEFAULT_K, DEFAULT_COVERAGE, False)
@@ -60,7 +62,7 @@ def _number(value, what: str) -> float:
     return x
 
 
-def parse_form(country, k, coverage_percent, per_district) -> Settings:
+def parse_form(country, k, coverage_percent, per_district, model=None) -> Settings:
     """The form's values (coverage in percent) as settings; bad ones are InputErrors with the field named."""
     code = str(country or "").strip().upper()
     if not code:
@@ -71,7 +73,7 @@ def parse_form(country, k, coverage_percent, per_district) -> Settings:
     pct = _number(coverage_percent, "coverage")
     if not (0 < pct <= 100):
         raise InputError(f"coverage must lie above 0 % and at most 100 %, not {pct:g} %")
-    return Settings(code, kk, pct / 100.0, bool(per_district))
+    return Settings(code, kk, pct / 100.0, bool(per_district), bk.check_model(model or bk.DEFAULT_MODEL))
 
 
 def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
@@ -79,7 +81,7 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
     q = {str(key): ("" if v is None else str(v[0] if isinstance(v, (list, tuple)) and v else v))
          for key, v in dict(query).items()}
     notices = []
-    country, k, cov, per = DEFAULTS
+    country, k, cov, per, model = DEFAULTS
     if "country" in q:
         code = q["country"].strip().upper()
         if code in cl.countries():
@@ -98,13 +100,20 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
             notices.append(f"{exc} (in the link); using {DEFAULT_COVERAGE:.0%}.")
     if "per_district" in q:
         per = q["per_district"].strip().lower() in ("1", "true", "yes", "on")
-    return Settings(country, k, cov, per), tuple(notices)
+    if "model" in q:
+        try:
+            model = bk.check_model(q["model"])
+        except InputError as exc:
+            notices.append(f"{exc} (in the link); using {bk.DEFAULT_MODEL}.")
+    return Settings(country, k, cov, per, model), tuple(notices)
 
 
 def to_query(s: Settings) -> str:
     q = {"country": s.country, "k": f"{s.k:g}", "coverage": f"{s.q:g}"}
     if s.per_district:
         q["per_district"] = "1"
+    if s.model != bk.DEFAULT_MODEL:
+        q["model"] = s.model
     return "?" + urlencode(q)
 
 
@@ -112,6 +121,8 @@ def cli_command(s: Settings) -> str:
     args = ["anonset", "buckets", "--country", s.country, "--k", f"{s.k:g}", "--coverage", f"{s.q:g}"]
     if s.per_district:
         args.append("--per-district")
+    if s.model != bk.DEFAULT_MODEL:
+        args += ["--model", s.model]
     return shlex.join(args)
 
 
@@ -121,7 +132,7 @@ def country_options() -> list[dict]:
 
 def form_values(s: Settings) -> dict:
     return {"country": s.country, "k": f"{s.k:g}", "coverage": f"{100 * s.q:g}",
-            "per_district": ["yes"] if s.per_district else []}
+            "per_district": ["yes"] if s.per_district else [], "model": s.model}
 
 
 # --------------------------------------------------------------------------- rendering
@@ -129,11 +140,11 @@ def form_values(s: Settings) -> dict:
 
 def advice(s: Settings) -> bk.Advice:
     """The advice for ``s``: from memory, or computed in one of the server's heavy slots (1–9 s of CPU)."""
-    known = bk.advice_if_cached(s.country, s.k, s.q, per_district=s.per_district)
+    known = bk.advice_if_cached(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
     if known is not None:
         return known
     with limits.heavy_slot("This advice", cli_command(s)):
-        return bk.advise(s.country, s.k, s.q, per_district=s.per_district)
+        return bk.advise(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
 
 
 def file_name(s: Settings, ext: str) -> str:
@@ -248,7 +259,7 @@ def render(s: Settings) -> dict:
         "no_map": no_map,
         "short_rows": _short_rows(a),
         "per_district_rows": _per_district_rows(a),
-        "notes": list(a.notes),
+        "notes": [*load_country_model(a.code).with_model(s.model).model_notes()[:1], *a.notes],
         "cli": cli_command(s),
         "query": to_query(s),
         "district_label": a.district_label,
