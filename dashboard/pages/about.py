@@ -32,8 +32,8 @@ Study*, and the re-identification and scaling laws of Rocher, Hendrickx & de Mon
 **Privacy — what goes where.** On the personal page (“Me”) your answers — district, sex, age,
 height, weight, what an attacker might know, the app's users, k — stay in your browser: the page
 downloads public tables that are the same for every visitor (chosen by the country, the band
-widths and the body model, which are the only things it sends) and computes your result in the
-browser. Your answers reach the address bar only in the `#fragment` of a link, which browsers
+widths, the body model and the self-report option, which are the only things it sends) and computes
+your result in the browser, from the same numbers the server's own computation uses. Your answers reach the address bar only in the `#fragment` of a link, which browsers
 never send. The other pages send their settings to this AnonSet server, which computes with them
 and neither logs nor stores them. No page loads anything from, or sends anything to, another host.
 """
