@@ -20,8 +20,11 @@ def test_page_opens_with_the_shipped_result(app_url, page):
     pg = _open(app_url, page)
     assert "The precomputed full-scale AnonLand: 102,500,000 people" in pg.inner_text("#anonland-label")
     assert pg.locator("#anonland-back").is_hidden()
-    assert pg.locator("#anonland-cards .card").count() == 5  # the fifth: CAS vs the own set at RAS = 1 (SPEC §1.7)
-    assert "your own set" in pg.inner_text("#anonland-cards")
+    # four divergence cards, the body model used, and CAS vs the own set at RAS = 1 (SPEC §1.7)
+    assert pg.locator("#anonland-cards .card").count() == 6
+    cards = pg.inner_text("#anonland-cards")
+    assert "your own set" in cards
+    assert "Body model of these estimates" in cards and "v2" in cards
     # one legend entry per district class, the ±25 % band and its label
     legend = pg.locator("#anonland-divergence .legendtext").all_text_contents()
     assert legend == ["metropolis", "city", "county", "town", "village"]
