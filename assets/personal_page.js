@@ -405,9 +405,10 @@
 
 
   function cleared(status, message, headlineText, answerClass) {
-    var out = [status, message, headlineText, "", [], [], [],
-      [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
-      [], [], { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
+    var out = [status, message, headlineText, "", [], [],
+      { figures: [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
+        reid: [], changes: [], advice: [] },
+      { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
     return out;
   }
 
@@ -491,15 +492,13 @@
           verdict(res.cas) + rough(res.cas, config),
           warningBoxes(res),
           funnelText,
-          reidCards(res.reidentification, t),
-          [funnelFigure(res, t, font, config),
-           whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
-           whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
-           whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
-           whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
-           whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
-          changesTable(wi),
-          adviceList(res.advice),
+          { figures: [funnelFigure(res, t, font, config),
+             whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
+             whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
+             whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
+             whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
+             whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
+            reid: reidCards(res.reidentification, t), changes: changesTable(wi), advice: adviceList(res.advice) },
           { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
           auxNotes.length ? h("Ul", {}, auxNotes) : null,
           "results-panel",
@@ -510,11 +509,14 @@
         return out;
       },
 
-      /* the funnel and "What if…" charts, a frame after the answer itself (the numbers) is drawn */
-      drawCharts: function (figs) {
-        if (!figs || figs.length !== 6) return [nu(), nu(), nu(), nu(), nu(), nu()];
+      /* the charts, the re-identification cards, the changes table and the advice, a frame after the
+         headline and the funnel's numbers are drawn (one smaller commit first: the answer shows sooner) */
+      drawLater: function (later) {
+        if (!later || !later.figures || later.figures.length !== 6) return [nu(), nu(), nu(), nu(), nu(), nu(), nu(), nu(), nu()];
         return new Promise(function (resolve) {
-          requestAnimationFrame(function () { setTimeout(function () { resolve(figs); }, 0); });
+          requestAnimationFrame(function () { setTimeout(function () {
+            resolve(later.figures.concat([later.reid, later.changes, later.advice]));
+          }, 0); });
         });
       },
 

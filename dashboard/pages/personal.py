@@ -62,7 +62,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
             dcc.Store(id=ID["config"], data=page_config()),
             dcc.Store(id=ID["table-status"]),
             dcc.Store(id=ID["district-all"], data=choices.districts),
-            dcc.Store(id=ID["what-figures"]),
+            dcc.Store(id=ID["later"]),
             dcc.Store(id=ID["map-values"]),
             dcc.Store(id=ID["map-base"], data={"code": code, "figure": map_figure(code)} if has_map(code) else None),
             html.Div(id=ID["url-sync"], hidden=True),
@@ -121,10 +121,7 @@ RESULTS = [
     Output(ID["verdict"], "children"),
     Output(ID["warnings"], "children"),
     Output(ID["funnel-text"], "children"),
-    Output(ID["reid"], "children"),
-    Output(ID["what-figures"], "data"),
-    Output(ID["changes"], "children"),
-    Output(ID["advice"], "children"),
+    Output(ID["later"], "data"),
     Output(ID["map-values"], "data"),
     Output(ID["aux-note"], "children"),
     Output(ID["results"], "className"),
@@ -146,12 +143,16 @@ clientside_callback(
     prevent_initial_call="initial_duplicate",
 )
 
-# the funnel and "What if…" charts are drawn a frame after the answer's numbers (Plotly takes ~5 ms a chart)
+# the charts (Plotly takes ~5 ms each), the re-identification cards, the changes table and the advice
+# are drawn a frame after the headline and the funnel's numbers
 clientside_callback(
-    _cs("drawCharts"),
+    _cs("drawLater"),
     Output(ID["funnel"], "figure"),
     *[Output(ID[f"what-{k}"], "figure") for k in ("district", "age", "height", "weight", "sex")],
-    Input(ID["what-figures"], "data"),
+    Output(ID["reid"], "children"),
+    Output(ID["changes"], "children"),
+    Output(ID["advice"], "children"),
+    Input(ID["later"], "data"),
     prevent_initial_call=True,
 )
 

@@ -52,7 +52,7 @@ ID = {name: _id(name) for name in (
     "funnel-text", "reid", "what-district", "what-age", "what-height", "what-weight", "what-sex",
     "changes", "advice", "example", "copy-link", "link-text", "clipboard", "data-note", "results",
     "url-sync", "aux-note", "config", "table-status", "status", "retry", "answer", "notice", "tabs",
-    "units-sync", "map-values", "map-base", "district-all", "what-figures", "self-report",
+    "units-sync", "map-values", "map-base", "district-all", "later", "self-report",
 )}
 
 #: The answers: their values stay in the browser (tests/test_page_personal.py checks the callback map).
