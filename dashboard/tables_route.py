@@ -5,16 +5,23 @@ The same bytes for every visitor of a data set, body model and pair of band widt
 are cacheable: an ETag from the data cache's manifest hash and the parameters,
 ``Cache-Control: public, max-age=…, immutable`` and gzip when the browser accepts it.
 Bad parameters get HTTP 400 with a JSON ``{"error": …}`` naming the problem.
+
+A table is built once per host, not once per worker: the gzipped bytes go to the shared
+server cache (:mod:`dashboard.cache`, keyed on the ETag, which changes with the data and the
+code), so the other gunicorn workers serve them without building (a cold US v2 table takes
+~0.3 s).  A cache that does not answer only costs that build: the table is still served.
 """
 from __future__ import annotations
 
 import gzip
+import logging
 
 from flask import Flask, Response, request
 
 from dashboard.core import memo
 from dashboard.core import public_tables as pt
 from dashboard.core.errors import InputError
+from dashboard.cache import cache
 
 #: A year: a table's URL changes with the data (the page adds ``v=<manifest hash>``).
 MAX_AGE = 365 * 24 * 3600
@@ -22,12 +29,39 @@ MAX_AGE = 365 * 24 * 3600
 
 def table_url(code: str, model: str, hw: int, ww: int, sr: bool = False) -> str:
     """Where the page fetches a table (``v`` makes a new data cache a new URL)."""
-    return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&sr={int(sr)}&v={pt.manifest_hash()}"
+    return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&sr={int(sr)}&v={pt.tables_version()}"
+
+
+#: Seconds a table stays in the shared cache (its key changes with the data and the code anyway).
+SHARED_TIMEOUT = 7 * 24 * 3600
+log = logging.getLogger(__name__)
 
 
 @memo.lru(48, name="dashboard.tables_route:_gzipped")  # bytes count towards the process's budget
-def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, stamp: str) -> bytes:
-    return gzip.compress(pt.tables_json(code, model, hw, ww, sr), compresslevel=6, mtime=0)
+def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> bytes:
+    key = "tables:" + tag.strip('"')
+    body = _shared_get(key)
+    if body is None:
+        body = gzip.compress(pt.tables_json(code, model, hw, ww, sr), compresslevel=6, mtime=0)
+        _shared_set(key, body)
+    return body
+
+
+def _shared_get(key: str) -> bytes | None:
+    try:
+        body = cache.get(key)
+    except Exception as exc:  # noqa: BLE001 - e.g. Redis refuses the connection: build it here instead
+        log.warning("shared cache unavailable for a public table (%s): building it in this worker", type(exc).__name__)
+        return None
+    return body if isinstance(body, bytes) else None
+
+
+def _shared_set(key: str, body: bytes) -> None:
+    try:
+        cache.set(key, body, timeout=SHARED_TIMEOUT)
+    except Exception as exc:  # noqa: BLE001
+        log.warning("shared cache unavailable for a public table (%s): not shared with other workers",
+                    type(exc).__name__)
 
 
 def _error(message: str, status: int = 400) -> Response:
@@ -50,7 +84,7 @@ def serve_table(code: str):
     if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
     if "gzip" in request.headers.get("Accept-Encoding", "").lower():
-        body = _gzipped(code, model, hw, ww, sr, pt._stamp())
+        body = _gzipped(code, model, hw, ww, sr, tag)
         headers["Content-Encoding"] = "gzip"
     else:
         body = pt.tables_json(code, model, hw, ww, sr)

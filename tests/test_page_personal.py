@@ -124,6 +124,51 @@ def test_tables_route(app):
     assert "Content-Encoding" not in plain.headers and json.loads(plain.data) == table
 
 
+def test_a_table_is_built_once_per_host(app, monkeypatch):
+    """Another worker (an empty in-process memo) serves the bytes the first one put in the shared cache."""
+    from dashboard import tables_route
+    from dashboard.core import public_tables as pt
+
+    client = app.server.test_client()
+    url, gz = "/_tables/DE.json?model=paper&hw=10&ww=10", {"Accept-Encoding": "gzip"}
+    first = client.get(url, headers=gz)
+    tables_route._gzipped.cache_clear()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built again although the shared cache holds it")
+
+    monkeypatch.setattr(pt, "tables_json", no_build)
+    again = client.get(url, headers=gz)
+    assert again.status_code == 200 and again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_a_dead_shared_cache_still_serves_the_table(app, monkeypatch, caplog):
+    from dashboard import tables_route
+
+    def down(*args, **kwargs):
+        raise ConnectionError("Redis refuses the connection")
+
+    tables_route._gzipped.cache_clear()
+    monkeypatch.setattr(tables_route.cache, "get", down)
+    monkeypatch.setattr(tables_route.cache, "set", down)
+    r = app.server.test_client().get("/_tables/DE.json?model=paper&hw=5&ww=10", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and json.loads(gzip.decompress(r.data))["code"] == "DE"
+    assert "shared cache unavailable for a public table (ConnectionError)" in caplog.text
+
+
+def test_a_table_url_and_etag_change_with_the_code(app, monkeypatch):
+    """Tables are immutable for a year in browsers and a week in the shared cache: new code is a new URL."""
+    from dashboard import tables_route
+    from dashboard.core import public_tables as pt
+    from dashboard.views.personal import page_config
+
+    before = (pt.etag("DE", "v2", 5, 5), tables_route.table_url("DE", "v2", 5, 5), page_config()["v"])
+    assert len(pt.code_hash()) == 16 and before[2] == pt.tables_version()
+    monkeypatch.setattr(pt, "code_hash", lambda: "0" * 16)
+    after = (pt.etag("DE", "v2", 5, 5), tables_route.table_url("DE", "v2", 5, 5), page_config()["v"])
+    assert all(a != b for a, b in zip(before, after))
+
+
 @pytest.mark.parametrize("query, message", [
     ("XX.json", "unknown data set"),
     ("DE.json?hw=3", "hw 3 is not one of the band widths"),

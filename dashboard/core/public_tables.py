@@ -294,10 +294,29 @@ def _manifest_hash(stamp: str) -> str:
 
 
 def manifest_hash() -> str:
-    """The data cache's manifest hash (tables change only with it and with this module's version)."""
+    """The data cache's manifest hash (the data a table is made from)."""
     return _manifest_hash(_stamp())
 
 
+@lru_cache(maxsize=1)
+def code_hash() -> str:
+    """A hash of the computation core's source files: a table made by other code is another table.
+
+    Tables are served as immutable and kept in the shared server cache, so their version must
+    change with the code that makes them, not only when someone remembers :data:`TABLE_VERSION`.
+    """
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def tables_version() -> str:
+    """What a table's URL (``v=``), ETag and shared-cache key depend on besides its parameters."""
+    return hashlib.sha256(f"{manifest_hash()}|{TABLE_VERSION}|{code_hash()}".encode()).hexdigest()[:16]
+
+
 def etag(code: str, model: str, hw: int, ww: int, sr: bool = False) -> str:
-    h = hashlib.sha256(f"{manifest_hash()}|{TABLE_VERSION}|{code}|{model}|{hw}|{ww}|{int(sr)}".encode()).hexdigest()[:24]
+    h = hashlib.sha256(f"{tables_version()}|{code}|{model}|{hw}|{ww}|{int(sr)}".encode()).hexdigest()[:24]
     return f'"{h}"'

@@ -170,7 +170,7 @@ def page_config() -> dict:
     """What the browser needs to fetch tables and draw (no personal data): in a dcc.Store."""
     return {
         "tables": "/_tables/",
-        "v": pt.manifest_hash(),
+        "v": pt.tables_version(),
         "models": list(pt.available_models()),
         "default_model": pt.default_model(),
         "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0]},
