@@ -106,3 +106,27 @@ def when_ready(server):
 
     result = warm()
     server.log.info("warm: %d data sets loaded in %.2f s", result["countries"], result["seconds"])
+
+
+def post_worker_init(worker):
+    """Worker, once started: fill the shared cache with each data set's default public table, in the
+    background (the first worker per data and code version does it; the others return at once)."""
+    if not _settings.warm:
+        return
+    import threading
+
+    def run():
+        from dashboard import tables_route
+        from dashboard.app import server as flask_server
+
+        try:
+            with flask_server.app_context():
+                result = tables_route.warm_shared()
+        except Exception as exc:  # noqa: BLE001 - a failed warm costs only the first visitor's wait
+            worker.log.warning("warm tables: failed (%s: %s)", type(exc).__name__, exc)
+            return
+        if "skipped" not in result:
+            worker.log.info("warm tables: %d built, %d already shared, in %.2f s",
+                            result["built"], result["present"], result["seconds"])
+
+    threading.Thread(target=run, name="anonset-warm-tables", daemon=True).start()

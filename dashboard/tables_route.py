@@ -10,6 +10,9 @@ A table is built once per host, not once per worker: the gzipped bytes go to the
 server cache (:mod:`dashboard.cache`, keyed on the ETag, which changes with the data and the
 code), so the other gunicorn workers serve them without building (a cold US v2 table takes
 ~0.3 s).  A cache that does not answer only costs that build: the table is still served.
+:func:`warm_shared` fills the shared cache with every data set's default table once per data
+and code version (one gunicorn worker does it in the background after start, ~5 s of CPU), so
+no visitor waits for a cold build of what the page opens with.
 """
 from __future__ import annotations
 
@@ -18,12 +21,12 @@ import logging
 
 from flask import Flask, Response, request
 
+from dashboard.cache import cache
 from dashboard.core import memo
 from dashboard.core import public_tables as pt
 from dashboard.core.errors import InputError
-from dashboard.cache import cache
 
-#: A year: a table's URL changes with the data (the page adds ``v=<manifest hash>``).
+#: A year: a table's URL changes with the data and the code (the page adds ``v=<tables version>``).
 MAX_AGE = 365 * 24 * 3600
 
 
@@ -45,6 +48,34 @@ def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> byt
         body = gzip.compress(pt.tables_json(code, model, hw, ww, sr), compresslevel=6, mtime=0)
         _shared_set(key, body)
     return body
+
+
+def warm_shared(codes=None) -> dict:
+    """Put each data set's default table (default model and widths) in the shared cache, unless there.
+
+    Only the first caller per tables version does the work (a lock in the shared cache), so every
+    worker may call it.  Builds without the in-process memos: the warming worker stays small.
+    """
+    import os
+    import time
+
+    import census_loaders as cl
+
+    t0 = time.perf_counter()
+    try:
+        if not cache.add(f"tables-warm:{pt.tables_version()}", os.getpid(), timeout=3600):
+            return {"skipped": "another worker warms the tables"}
+    except Exception as exc:  # noqa: BLE001
+        return {"skipped": f"the shared cache does not answer ({type(exc).__name__})"}
+    model, width, built, present = pt.default_model(), pt.DEFAULT_WIDTH, 0, 0
+    for code in codes or cl.countries():
+        key = "tables:" + pt.etag(code, model, width, width).strip('"')
+        if _shared_get(key) is not None:
+            present += 1
+            continue
+        _shared_set(key, gzip.compress(pt.table_bytes(code, model, width, width), compresslevel=6, mtime=0))
+        built += 1
+    return {"built": built, "present": present, "seconds": round(time.perf_counter() - t0, 2)}
 
 
 def _shared_get(key: str) -> bytes | None:

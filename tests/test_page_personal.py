@@ -142,6 +142,28 @@ def test_a_table_is_built_once_per_host(app, monkeypatch):
     assert again.status_code == 200 and again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
 
 
+def test_warming_fills_the_shared_cache_once(app, monkeypatch):
+    """The first worker puts each data set's default table in the shared cache; a visitor of another
+    worker is then served without a build; a second warm (another worker) does nothing."""
+    from dashboard import tables_route
+    from dashboard.core import public_tables as pt
+
+    monkeypatch.setattr(pt, "code_hash", lambda: "warm-test-" + str(id(app)))  # a fresh tables version
+    with app.server.app_context():
+        first = tables_route.warm_shared(["DE", "FR"])
+        again = tables_route.warm_shared(["DE", "FR"])
+    assert first["built"] == 2 and first["present"] == 0 and "skipped" in again
+    tables_route._gzipped.cache_clear()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built although warmed")
+
+    monkeypatch.setattr(pt, "tables_json", no_build)
+    r = app.server.test_client().get("/_tables/FR.json", headers={"Accept-Encoding": "gzip"})
+    table = json.loads(gzip.decompress(r.data))
+    assert r.status_code == 200 and table["code"] == "FR" and table["model"] == pt.default_model()
+
+
 def test_a_dead_shared_cache_still_serves_the_table(app, monkeypatch, caplog):
     from dashboard import tables_route
 

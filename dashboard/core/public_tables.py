@@ -269,6 +269,11 @@ def tables_json(code: str, model: str, hw: int, ww: int, sr: bool = False) -> by
 
 @memo.lru(48, name="dashboard.core.public_tables:_tables_json")  # bytes count towards the process's budget
 def _tables_json(code: str, model: str, hw: int, ww: int, sr: bool, stamp: str) -> bytes:
+    return table_bytes(code, model, hw, ww, sr)
+
+
+def table_bytes(code: str, model: str, hw: int, ww: int, sr: bool = False) -> bytes:
+    """The table as compact JSON bytes, built afresh (:func:`tables_json` is the memoised way)."""
     data = public_tables(code, model, hw, ww, self_report_correction=sr)
     return json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False).encode("utf-8")
 
