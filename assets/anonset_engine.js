@@ -68,6 +68,31 @@
     return formatCount(x);
   }
 
+  // ------------------------------------------------------------------ sentences (core/verdict.py, word for word)
+
+  function tenths(x) { return (Math.floor(x * 10 + 0.5) / 10).toFixed(1); }
+
+  /** The personal page's lead, "You and about X others share these attributes" (SPEC §1.7). */
+  function ownHeadline(others) {
+    var x = Math.max(Number(others) || 0, 0);
+    if (x < 0.95) return "You \u2014 and probably nobody else: fewer than one other person is expected to share these attributes";
+    if (x < 1.05) return "You and about 1 other person share these attributes";
+    if (x < 10) return "You and about " + tenths(x) + " others share these attributes";
+    return "You and about " + formatCount(x) + " others share these attributes";
+  }
+
+  /** One sentence a person can act on; the chance of being picked is κ (SPEC §2). */
+  function verdict(cas, others, correctness) {
+    if (cas < 1) return "You are likely unique: anyone who links a data set holding these attributes to a list of names can probably single you out.";
+    if (cas < 5) return "Very few people look like you: exact matching would pick you out with probability about " +
+      Math.floor(100 * correctness + 0.5) + " %. Consider giving less precise values.";
+    if (cas < 20) return "A small group: matching narrows you down to a handful of people, which many re-identification attacks can finish with one more fact.";
+    if (cas < 100) return "A modest crowd: you are not unique on these attributes, but one or two more facts (a birth date, a postcode) could change that.";
+    var crowd = formatCount(1 + Math.max(Number(others) || 0, 0));
+    return "You blend into a crowd of about " + crowd + ", you included: exact matching on these attributes alone " +
+      "would pick you with probability about 1 in " + crowd + ".";
+  }
+
   // ------------------------------------------------------------------ tables
 
   /** Precompute what every profile of a table shares (counts with shares applied, etc.). */
@@ -694,7 +719,7 @@
     prepare: prepare, report: report, resolve: resolve, computeCas: computeCas, whatIfs: whatIfs, advise: advise,
     reidentification: reidentification, binomSf: binomSf, widenBand: widenBand, userFraction: userFraction,
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
-    formatAgeBand: formatAgeBand, g: g, EngineError: EngineError, SEXES: SEXES,
+    formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, EngineError: EngineError, SEXES: SEXES,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.AnonSetEngine = api;

@@ -150,23 +150,6 @@
 
   // ---------------------------------------------------------------- text
 
-  function headline(res) {
-    var others = res.others, fmt = E().formatCount;
-    if (!(others >= 1)) return "You — and probably nobody else: fewer than one other person is expected to share these attributes";
-    if (Math.floor(others) === 1) return "You and about 1 other person share these attributes";
-    return "You and about " + fmt(others) + " others share these attributes";
-  }
-
-  /** core/verdict.py verdict(), word for word. */
-  function verdict(cas) {
-    var n = E().formatCount(cas);
-    if (cas < 1) return "You are likely unique: anyone who links a data set holding these attributes to a list of names can probably single you out.";
-    if (cas < 5) return "Very few people look like you: exact matching would pick you with probability about 1 in " + n + ". Consider giving less precise values.";
-    if (cas < 20) return "A small group: matching narrows you down to a handful of people, which many re-identification attacks can finish with one more fact.";
-    if (cas < 100) return "A modest crowd: you are not unique on these attributes, but one or two more facts (a birth date, a postcode) could change that.";
-    return "You blend into a crowd of " + n + ": exact matching on these attributes alone would pick you with probability about 1 in " + n + ".";
-  }
-
   /** "Small numbers are rough", with AnonLand's measured error (views/personal.py rough_estimate_evidence). */
   function rough(cas, config) {
     var r = (config && config.rough) || { below: 25 };
@@ -488,8 +471,8 @@
           t.model === "paper" ? "Body model: paper (as published: height and weight independent, BMI outside 17\u201330 left out)."
             : "Body model: v2 (height and weight correlated as measured in NHANES; nobody left out).",
           null,
-          headline(res),
-          verdict(res.cas) + rough(res.cas, config),
+          E().ownHeadline(res.others),
+          E().verdict(res.cas, res.others, res.reidentification.correctness) + rough(res.cas, config),
           warningBoxes(res),
           funnelText,
           { figures: [funnelFigure(res, t, font, config),

@@ -55,3 +55,30 @@ def test_binomial_tail_matches_scipy():
             assert v < 1e-290
         else:
             close(v, ref, f"sf k={k} n={n} p={p}")
+
+
+def test_sentences_equal_the_cores_word_for_word():
+    """The headline and the verdict (core/verdict.py) at every threshold and its neighbours, and across
+    the range of crowd sizes, for a small and a huge population."""
+    from dashboard.core.reidentification import correctness, expected_anonymity_set
+    from dashboard.core.verdict import own_headline, verdict
+
+    lams = [0.0, 1e-9, 0.03, 0.5, 0.949, 0.95, 0.951, 0.99, 1.0, 1.04, 1.0499, 1.05, 1.25, 2.0999, 2.25, 4.99,
+            5.0, 9.9499, 9.95, 10.0, 10.049, 19.99, 20.0, 99.5, 99.99, 100.0, 2418.4, 1e6 + 0.5, 7.9e9]
+    grid = []
+    for n in (3.0, 5_000.0, 8.1e9):
+        for lam in lams:
+            if lam <= n:
+                others = expected_anonymity_set(lam, n) - 1
+                grid.append((lam, others, correctness(lam, n)))
+    script = (
+        "const E=require(process.argv[1]);const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(g.map(([l,o,k])=>[E.ownHeadline(o),E.verdict(l,o,k)])));"
+    )
+    out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js")], input=json.dumps(grid),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    for (lam, others, kappa), (head, verd) in zip(grid, json.loads(out.stdout)):
+        assert head == own_headline(others), (lam, others)
+        assert verd == verdict(lam, others, kappa), (lam, others)
+    assert len({own_headline(o) for _, o, _ in grid}) > 10  # the grid reaches every branch

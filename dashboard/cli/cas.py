@@ -102,11 +102,6 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2g} %"
 
 
-def _others(x: float) -> str:
-    """``about X others``: whole people below 10 to one decimal, else rounded down with separators."""
-    return f"{x:.1f}" if x < 10 else core.format_count(x)
-
-
 def _text(report: dict) -> str:
     lines = []
     width = max(len(line["value"]) for line in report["funnel"])
@@ -115,8 +110,9 @@ def _text(report: dict) -> str:
         lines.append(f"  {line['step']:<10} {line['value']:<{width}}  {core.format_count(line['count']):>14}")
     cas = report["cas"]
     lines.append(f"Conditional anonymity set: {core.format_count(cas)} (unrounded {cas:.6g})")
-    lines.append(f"Your own anonymity set: you and about {_others(report['others'])} others "
-                 f"(expected size {report['expected_anonymity_set']:.4g}; body model {report['body_model']})")
+    lines.append(f"{report['headline']} (expected size of your own anonymity set "
+                 f"{report['expected_anonymity_set']:.4g}; body model {report['body_model']}).")
+    lines.append(report["verdict"])
     r = report["reidentification"]
     lines.append(
         f"Re-identification in a population of {core.format_count(r['population'])}: "

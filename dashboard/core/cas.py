@@ -751,9 +751,14 @@ class ProfileReport:
     advice: tuple  # of advice.Advice
 
     def to_dict(self, max_districts: int | None = 20) -> dict:
+        from .verdict import own_headline, verdict
+
+        ri = self.reidentification
         return {
             **self.result.to_dict(),
-            "reidentification": self.reidentification.to_dict(),
+            "headline": own_headline(ri.others),
+            "verdict": verdict(self.result.cas, ri.others, ri.correctness),
+            "reidentification": ri.to_dict(),
             "advice": [a.to_dict() for a in self.advice],
             "what_ifs": self.what_ifs.to_dict(max_districts=max_districts),
         }
