@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -82,3 +83,27 @@ def test_sentences_equal_the_cores_word_for_word():
         assert head == own_headline(others), (lam, others)
         assert verd == verdict(lam, others, kappa), (lam, others)
     assert len({own_headline(o) for _, o, _ in grid}) > 10  # the grid reaches every branch
+
+
+def test_percentages_equal_the_cores():
+    """format_percent (the CLI) and formatPercent (the page) on every branch, at rounding ties
+    (exact binary halves) and on random shares across 30 orders of magnitude."""
+    from dashboard.core.formatting import format_percent
+
+    rng = random.Random(7)
+    shares = [0.0, 1e-300, 9.99e-7, 1e-6, 1.0000001e-6, 0.00125, 0.000999996, 0.0099996, 0.00375, 0.01, 0.0225,
+              0.5, 0.999, 0.9990001, 0.99999, 1.0, 1.5, -0.25, float("nan"), float("inf")]
+    shares += [10 ** rng.uniform(-30, 0) for _ in range(400)]
+    script = (
+        "const E=require(process.argv[1]);const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(g.map((x)=>E.formatPercent(x===null?NaN:x))));"
+    )
+    finite = [x if x == x and abs(x) != float("inf") else None for x in shares]
+    out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js")], input=json.dumps(finite),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    for x, js in zip(shares, shown):
+        assert js == format_percent(x), (x, js, format_percent(x))
+    assert format_percent(0.00125) == "0.13 %" and format_percent(0.0225) == "2.3 %"  # half up, as toFixed
+    assert format_percent(1e-300) == "less than 0.0001 %" and not any(re.search(r"\de", t) for t in shown)

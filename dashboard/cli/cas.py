@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dashboard.core import cas as core
 from dashboard.core.body_model import format_age_band, load_country_model
+from dashboard.core.formatting import format_percent
 
 from . import CliError, add_model_arguments, emit
 
@@ -94,12 +95,9 @@ def _users(args) -> int | None:
     return int(value)
 
 
-def _pct(x: float) -> str:
-    if x == 0:
-        return "0 %"
-    if x >= 0.001:
-        return f"{100 * x:.1f} %"
-    return f"{100 * x:.2g} %"
+def _uniqueness(r: dict) -> str:
+    """ξ underflows to 0 when CAS is in the hundreds; it is still positive (p < 1): as the page says."""
+    return "less than 0.0001 %" if r["uniqueness"] == 0 and r["p"] < 1 else format_percent(r["uniqueness"])
 
 
 def _text(report: dict) -> str:
@@ -116,11 +114,11 @@ def _text(report: dict) -> str:
     r = report["reidentification"]
     lines.append(
         f"Re-identification in a population of {core.format_count(r['population'])}: "
-        f"uniqueness ξ = {_pct(r['uniqueness'])}, correctness κ = {_pct(r['correctness'])}, "
-        f"correct guess 1/max(λ,1) = {_pct(r['correct_guess'])}"
+        f"uniqueness ξ = {_uniqueness(r)}, correctness κ = {format_percent(r['correctness'])}, "
+        f"correct guess 1/max(λ,1) = {format_percent(r['correct_guess'])}"
     )
     if r["users"]:
-        parts = ", ".join(f"k={k}: {_pct(v)}" for k, v in r["k_indistinguishable"].items())
+        parts = ", ".join(f"k={k}: {format_percent(v)}" for k, v in r["k_indistinguishable"].items())
         lines.append(f"  k-indistinguishable among {r['users']:,} users: {parts}")
     if report["warnings"]:
         lines.append("Notes:")

@@ -42,6 +42,31 @@ def format_band(band: tuple[float, float] | None, kind: str) -> str:
 
 
 #: Below this a positive number is shown as "< 0.000001" (a millionth of a person is "nobody").
+def format_percent(share: float) -> str:
+    """A share (0–1) as a percentage people can read — ``41.8 %``, ``0.041 %``, ``less than 0.0001 %`` —
+    never ``0 %`` for a tiny chance nor ``1.6e-278 %``.  The page's ``formatPercent``
+    (``assets/anonset_engine.js``) says the same: both round half up on the exact value
+    (JavaScript's ``toFixed``/``toPrecision``), which ``Decimal`` reproduces.
+    """
+    from decimal import ROUND_HALF_UP, Decimal
+
+    s = _finite(share)
+    if s is None:
+        return "–"
+    x = 100 * s
+    if x == 0:
+        return "0 %"
+    if x < 1e-4:
+        return "less than 0.0001 %"
+    if x < 1:
+        d = Decimal(x)
+        text = format(d.quantize(Decimal(1).scaleb(d.adjusted() - 1), rounding=ROUND_HALF_UP), "f")
+        return (text.rstrip("0").rstrip(".") if "." in text else text) + " %"
+    if 99.9 < x < 100:
+        return "more than 99.9 %"
+    return format(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), "f") + " %"
+
+
 SMALLEST_SHOWN = 1e-6
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
