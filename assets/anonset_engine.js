@@ -46,11 +46,12 @@
     return g(band[0]) + "\u2013" + g(band[1]) + " " + (kind === "height" ? "cm" : "kg");
   }
 
-  /** A share (0–1) as a percentage people can read: never scientific notation. */
-  function formatPercent(share) {
+  /** A share (0–1) as a percentage people can read: never scientific notation (core/formatting.py
+      format_percent); ``positive``: the share is known to be above 0, so a 0 is an underflow. */
+  function formatPercent(share, positive) {
     if (typeof share !== "number" || !isFinite(share)) return "\u2013";
     var x = 100 * share;
-    if (x === 0) return "0 %";
+    if (x === 0 && !positive) return "0 %";
     if (x < 1e-4) return "less than 0.0001 %";
     if (x < 1) {
       var s = x.toPrecision(2);

@@ -327,7 +327,7 @@
     var P = E().formatPercent, src = "Census: " + t.source.publisher + " " + t.source.table_id + " (" + t.source.reference_date + ").";
     var cards = [
       card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). " + src),
-      card("Uniqueness \u03be", r.uniqueness === 0 && r.p < 1 ? "less than 0.0001 %" : P(r.uniqueness), "Chance nobody else in the population of " + E().formatCount(r.population) +
+      card("Uniqueness \u03be", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
         " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019). " + src),
       card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019). " + src),
     ];
@@ -388,11 +388,10 @@
 
 
   function cleared(status, message, headlineText, answerClass) {
-    var out = [status, message, headlineText, "", [], [],
+    return [status, message, headlineText, "", [], [],
       { figures: [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
         reid: [], changes: [], advice: [] },
       { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
-    return out;
   }
 
   var ALL_DISTRICTS_UNDER = 600, DISTRICTS_SHOWN = 100, FOLDED = new WeakMap();
@@ -468,8 +467,7 @@
           return fa && fa.note ? h("Li", {}, fa.name + ": " + fa.note) : null;
         }).filter(Boolean);
         var out = [
-          t.model === "paper" ? "Body model: paper (as published: height and weight independent, BMI outside 17\u201330 left out)."
-            : "Body model: v2 (height and weight correlated as measured in NHANES; nobody left out).",
+          "Body model: " + ((config.model_labels || {})[t.model] || t.model) + ".",
           null,
           E().ownHeadline(res.others),
           E().verdict(res.cas, res.others, res.reidentification.correctness) + rough(res.cas, config),

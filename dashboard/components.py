@@ -10,6 +10,8 @@ import logging
 from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
 
+from dashboard.core.body_v2 import DEFAULT_MODEL, MODEL_LABELS, MODELS
+
 
 def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:
     """A form field: its label (``for`` the control's id), the control and an optional help line."""
@@ -50,6 +52,14 @@ def command_snippet(code_id: str, command: str, help_text: str = "") -> html.Div
          html.Pre(html.Code(command, id=code_id)), *([html.Div(help_text, className="field-help")] if help_text else [])],
         className="snippet",
     )
+
+
+def model_switch(component_id: str, value: str = DEFAULT_MODEL, models=MODELS, *, inline: bool = False,
+                 class_name: str = "checklist") -> dcc.RadioItems:
+    """The visible body-model switch (SPEC §1.6), the same words on every page; ``models`` narrows the choice."""
+    return dcc.RadioItems(id=component_id, value=value, className=class_name, inline=inline, options=[
+        {"label": f" {MODEL_LABELS.get(m, m)}" + (" (default)" if m == DEFAULT_MODEL else ""), "value": m}
+        for m in models])
 
 
 def error_box(message) -> html.Div:

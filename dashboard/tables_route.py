@@ -42,10 +42,10 @@ log = logging.getLogger(__name__)
 
 @memo.lru(48, name="dashboard.tables_route:_gzipped")  # bytes count towards the process's budget
 def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> bytes:
-    key = "tables:" + tag.strip('"')
+    key = _shared_key(tag)
     body = _shared_get(key)
     if body is None:
-        body = gzip.compress(pt.tables_json(code, model, hw, ww, sr), compresslevel=6, mtime=0)
+        body = _compress(pt.table_bytes(code, model, hw, ww, sr))  # the raw JSON is not kept beside it
         _shared_set(key, body)
     return body
 
@@ -69,13 +69,21 @@ def warm_shared(codes=None) -> dict:
         return {"skipped": f"the shared cache does not answer ({type(exc).__name__})"}
     model, width, built, present = pt.default_model(), pt.DEFAULT_WIDTH, 0, 0
     for code in codes or cl.countries():
-        key = "tables:" + pt.etag(code, model, width, width).strip('"')
+        key = _shared_key(pt.etag(code, model, width, width))
         if _shared_get(key) is not None:
             present += 1
             continue
-        _shared_set(key, gzip.compress(pt.table_bytes(code, model, width, width), compresslevel=6, mtime=0))
+        _shared_set(key, _compress(pt.table_bytes(code, model, width, width)))
         built += 1
     return {"built": built, "present": present, "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def _shared_key(tag: str) -> str:
+    return "tables:" + tag.strip('"')
+
+
+def _compress(raw: bytes) -> bytes:
+    return gzip.compress(raw, compresslevel=6, mtime=0)  # mtime 0: the same bytes in every worker
 
 
 def _shared_get(key: str) -> bytes | None:

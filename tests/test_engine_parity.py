@@ -96,14 +96,18 @@ def test_percentages_equal_the_cores():
     shares += [10 ** rng.uniform(-30, 0) for _ in range(400)]
     script = (
         "const E=require(process.argv[1]);const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-        "process.stdout.write(JSON.stringify(g.map((x)=>E.formatPercent(x===null?NaN:x))));"
+        "process.stdout.write(JSON.stringify(g.map((x)=>[E.formatPercent(x===null?NaN:x),"
+        "E.formatPercent(x===null?NaN:x,true)])));"
     )
     finite = [x if x == x and abs(x) != float("inf") else None for x in shares]
     out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js")], input=json.dumps(finite),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    shown = json.loads(out.stdout)
-    for x, js in zip(shares, shown):
+    pairs = json.loads(out.stdout)
+    for x, (js, js_positive) in zip(shares, pairs):
         assert js == format_percent(x), (x, js, format_percent(x))
+        assert js_positive == format_percent(x, positive=True), (x, js_positive)
+    shown = [t for pair in pairs for t in pair]
+    assert format_percent(0.0, positive=True) == "less than 0.0001 %"  # ξ underflowed: still above 0
     assert format_percent(0.00125) == "0.13 %" and format_percent(0.0225) == "2.3 %"  # half up, as toFixed
     assert format_percent(1e-300) == "less than 0.0001 %" and not any(re.search(r"\de", t) for t in shown)

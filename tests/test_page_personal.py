@@ -137,7 +137,7 @@ def test_a_table_is_built_once_per_host(app, monkeypatch):
     def no_build(*args, **kwargs):
         raise AssertionError("built again although the shared cache holds it")
 
-    monkeypatch.setattr(pt, "tables_json", no_build)
+    monkeypatch.setattr(pt, "public_tables", no_build)
     again = client.get(url, headers=gz)
     assert again.status_code == 200 and again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
 
@@ -158,7 +158,7 @@ def test_warming_fills_the_shared_cache_once(app, monkeypatch):
     def no_build(*args, **kwargs):
         raise AssertionError("built although warmed")
 
-    monkeypatch.setattr(pt, "tables_json", no_build)
+    monkeypatch.setattr(pt, "public_tables", no_build)
     r = app.server.test_client().get("/_tables/FR.json", headers={"Accept-Encoding": "gzip"})
     table = json.loads(gzip.decompress(r.data))
     assert r.status_code == 200 and table["code"] == "FR" and table["model"] == pt.default_model()

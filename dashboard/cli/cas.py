@@ -95,11 +95,6 @@ def _users(args) -> int | None:
     return int(value)
 
 
-def _uniqueness(r: dict) -> str:
-    """ξ underflows to 0 when CAS is in the hundreds; it is still positive (p < 1): as the page says."""
-    return "less than 0.0001 %" if r["uniqueness"] == 0 and r["p"] < 1 else format_percent(r["uniqueness"])
-
-
 def _text(report: dict) -> str:
     lines = []
     width = max(len(line["value"]) for line in report["funnel"])
@@ -114,7 +109,7 @@ def _text(report: dict) -> str:
     r = report["reidentification"]
     lines.append(
         f"Re-identification in a population of {core.format_count(r['population'])}: "
-        f"uniqueness ξ = {_uniqueness(r)}, correctness κ = {format_percent(r['correctness'])}, "
+        f"uniqueness ξ = {format_percent(r['uniqueness'], positive=r['p'] < 1)}, correctness κ = {format_percent(r['correctness'])}, "
         f"correct guess 1/max(λ,1) = {format_percent(r['correct_guess'])}"
     )
     if r["users"]:

@@ -611,6 +611,21 @@ def _num(x) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def ras_range_masks(ras: np.ndarray):
+    """``(lo, hi, mask)`` per RAS range of :data:`RAS_RANGES` (``hi`` None: no upper end)."""
+    for lo, hi in RAS_RANGES:
+        yield lo, hi, (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
+
+
+def _median(x: np.ndarray) -> float | None:
+    return _num(np.median(x)) if x.size else None
+
+
+def _share_diverging(div: np.ndarray) -> float | None:
+    """The share of divergences beyond ±:data:`DIVERGENCE_THRESHOLD` (None for no citizens)."""
+    return _num(np.mean(np.abs(div) > DIVERGENCE_THRESHOLD)) if div.size else None
+
+
 def _box(values: np.ndarray) -> dict:
     """Quartiles, Tukey whiskers (1.5 IQR, clipped to the data), extremes, mean."""
     q1, med, q3 = np.quantile(values, [0.25, 0.5, 0.75])
@@ -639,13 +654,10 @@ def own_set_divergence(citizens: pd.DataFrame) -> list[dict]:
     ras = citizens["ras"].to_numpy(float)
     cas = citizens["cas"].to_numpy(float)
     e = expected_sets(citizens)
-    out = []
-    for lo, hi in RAS_RANGES:
-        m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
-        out.append({"range": ras_range_label(lo, hi), "n": int(m.sum()),
-                    "median_divergence_cas": _num(np.median((cas[m] - ras[m]) / ras[m])) if m.any() else None,
-                    "median_divergence_expected": _num(np.median((e[m] - ras[m]) / ras[m])) if m.any() else None})
-    return out
+    return [{"range": ras_range_label(lo, hi), "n": int(m.sum()),
+             "median_divergence_cas": _median((cas[m] - ras[m]) / ras[m]),
+             "median_divergence_expected": _median((e[m] - ras[m]) / ras[m])}
+            for lo, hi, m in ras_range_masks(ras)]
 
 
 def model_comparison(citizens: pd.DataFrame) -> dict:
@@ -660,14 +672,9 @@ def model_comparison(citizens: pd.DataFrame) -> dict:
         if col not in citizens:
             continue
         div = (citizens[col].to_numpy(float) - ras) / ras
-        rows = []
-        for lo, hi in RAS_RANGES:
-            m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
-            rows.append({"range": ras_range_label(lo, hi), "n": int(m.sum()),
-                         "median_divergence": _num(np.median(div[m])) if m.any() else None,
-                         "median_abs_divergence": _num(np.median(np.abs(div[m]))) if m.any() else None,
-                         "share_diverging": _num(np.mean(np.abs(div[m]) > DIVERGENCE_THRESHOLD)) if m.any() else None})
-        out[name] = rows
+        out[name] = [{"range": ras_range_label(lo, hi), "n": int(m.sum()), "median_divergence": _median(div[m]),
+                      "median_abs_divergence": _median(np.abs(div[m])), "share_diverging": _share_diverging(div[m])}
+                     for lo, hi, m in ras_range_masks(ras)]
     return out
 
 
@@ -686,15 +693,9 @@ def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None
     div = citizens["divergence"].to_numpy()
     div_n = citizens["divergence_noisy"].to_numpy()
 
-    def med(x):
-        return _num(np.median(x)) if x.size else None
-
-    def share(x):
-        return _num(np.mean(np.abs(x) > DIVERGENCE_THRESHOLD)) if x.size else None
-
+    med, share = _median, _share_diverging
     ranges = []
-    for lo, hi in RAS_RANGES:
-        m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
+    for lo, hi, m in ras_range_masks(ras):
         ranges.append({
             "range": ras_range_label(lo, hi), "ras_lo": lo, "ras_hi": hi, "n": int(m.sum()),
             "share_diverging": share(div[m]), "share_diverging_noisy": share(div_n[m]),

@@ -20,6 +20,9 @@ from .memo import lru
 #: left out) and ``paper`` (independent normals, BMI filter, the published numbers).
 MODELS: tuple[str, ...] = ("v2", "paper")
 DEFAULT_MODEL: str = "v2"
+#: Each body model in a few words: the pages' switches and the personal page's status line say these.
+MODEL_LABELS: dict[str, str] = {"v2": "v2 — height and weight correlated, nobody left out",
+                                "paper": "paper — independent normals, as published"}
 #: v2 aggregates run over the most probable cells of each sex × age group holding at
 #: least this share of its probability mass (SPEC §1.6).
 COVERAGE: float = 0.999

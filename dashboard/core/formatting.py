@@ -41,12 +41,12 @@ def format_band(band: tuple[float, float] | None, kind: str) -> str:
     return f"{band[0]:g}–{band[1]:g} {UNITS[kind]}"
 
 
-#: Below this a positive number is shown as "< 0.000001" (a millionth of a person is "nobody").
-def format_percent(share: float) -> str:
+def format_percent(share: float, *, positive: bool = False) -> str:
     """A share (0–1) as a percentage people can read — ``41.8 %``, ``0.041 %``, ``less than 0.0001 %`` —
     never ``0 %`` for a tiny chance nor ``1.6e-278 %``.  The page's ``formatPercent``
     (``assets/anonset_engine.js``) says the same: both round half up on the exact value
-    (JavaScript's ``toFixed``/``toPrecision``), which ``Decimal`` reproduces.
+    (JavaScript's ``toFixed``/``toPrecision``), which ``Decimal`` reproduces.  ``positive``: the
+    share is known to be above 0 (ξ when p < 1), so a 0 is an underflow and reads "less than 0.0001 %".
     """
     from decimal import ROUND_HALF_UP, Decimal
 
@@ -54,7 +54,7 @@ def format_percent(share: float) -> str:
     if s is None:
         return "–"
     x = 100 * s
-    if x == 0:
+    if x == 0 and not positive:
         return "0 %"
     if x < 1e-4:
         return "less than 0.0001 %"
@@ -67,6 +67,7 @@ def format_percent(share: float) -> str:
     return format(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), "f") + " %"
 
 
+#: Below this a positive number is shown as "< 0.000001" (a millionth of a person is "nobody").
 SMALLEST_SHOWN = 1e-6
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from . import bvn
-from .anonland import RAS_RANGES, ras_range_label
+from .anonland import ras_range_label, ras_range_masks
 from .body_correlation import RHO_GROUPS, SEXES, correlation_table
 from .body_model import DEFAULT_BMI_RANGE, MODELS, check_model, interval_probability, lognormal_params
 from .errors import InputError
@@ -199,8 +199,7 @@ def _model_report(p: People, model: str, ras: np.ndarray, height_width: float, w
     div_e = (expected - ras) / ras
     div_c = (cas - ras) / ras
     by_ras = []
-    for lo, hi in RAS_RANGES:
-        m = (ras >= lo) & ((ras <= hi) if hi is not None else True)
+    for lo, hi, m in ras_range_masks(ras):
         by_ras.append({
             "range": ras_range_label(lo, hi), "ras_lo": lo, "ras_hi": hi, "n": int(m.sum()),
             "median_divergence_expected": _med(div_e[m]), "median_divergence_cas": _med(div_c[m]),

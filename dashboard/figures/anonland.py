@@ -19,9 +19,9 @@ import pandas as pd
 
 from dashboard.core.anonland import (
     DIVERGENCE_THRESHOLD,
-    RAS_RANGES,
     box_frame,
     ras_range_label,
+    ras_range_masks,
 )
 from dashboard.core.formatting import format_small
 
@@ -198,8 +198,7 @@ def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
     ras = citizens["ras"].to_numpy()
     div = citizens["divergence_noisy" if census == "noisy" else "divergence"].to_numpy(float)
     rows = []
-    for lo, hi in RAS_RANGES:
-        m = (ras >= lo) & (ras <= (hi if hi is not None else np.inf))
+    for lo, hi, m in ras_range_masks(ras):
         d = div[m]
         q10, med, q90 = np.quantile(d, [0.1, 0.5, 0.9]) if d.size else (None, None, None)
         rows.append({

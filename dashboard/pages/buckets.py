@@ -11,6 +11,7 @@ import logging
 import dash
 from dash import Input, Output, State, callback, clientside_callback, dash_table, dcc, html, no_update
 
+from dashboard.components import model_switch
 from dashboard.core.errors import InputError
 from dashboard.figures.style import GRAPH_CONFIG
 from dashboard.views import buckets as vb
@@ -61,10 +62,7 @@ def layout(**query):
                    "The share of people who must reach k (e.g. 95).", ID["coverage"]),
             dcc.Checklist(id=ID["per-district"], value=v["per_district"], className="checklist",
                           options=[{"label": "also each district's own finest safe buckets", "value": "yes"}]),
-            _field("Body model", dcc.RadioItems(
-                id=ID["model"], value=v["model"], className="checklist",
-                options=[{"label": " v2 — height and weight correlated, nobody left out (default)", "value": "v2"},
-                         {"label": " paper — independent normals (the published model)", "value": "paper"}]),
+            _field("Body model", model_switch(ID["model"], v["model"]),
                    "SPEC §1.6; v2 is tested on real people (the Real people page).", ID["model"]),
             html.P("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
                    "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "

@@ -98,17 +98,15 @@ def on_country(code):
 # --------------------------------------------------------------------------- in the browser
 
 _cs = lambda name: ClientsideFunction(namespace="anonsetMe", function_name=name)  # noqa: E731
+#: The settings that choose a public table (never an answer), in the order the JS functions take them.
+TABLE_SETTINGS = [Input(ID[k], "value") for k in ("country", "height-width", "weight-width", "model", "self-report")]
 
 # the public table of the country, widths and model (fetched once; a failure offers a retry)
 clientside_callback(
     _cs("loadTable"),
     Output(ID["table-status"], "data"),
     Output(ID["retry"], "style"),
-    Input(ID["country"], "value"),
-    Input(ID["height-width"], "value"),
-    Input(ID["weight-width"], "value"),
-    Input(ID["model"], "value"),
-    Input(ID["self-report"], "value"),
+    *TABLE_SETTINGS,
     Input(ID["retry"], "n_clicks"),
     State(ID["config"], "data"),
 )
@@ -134,11 +132,7 @@ clientside_callback(
     *[Input(ID[k], "value") for k in ("district", "sex", "ages", "units", "height-cm", "height-ft", "height-in",
                                         "weight-kg", "weight-lb", "aux", "aux-name", "aux-percent", "users", "k")],
     Input(ids.PRESENTER_STORE, "data"),
-    Input(ID["country"], "value"),
-    Input(ID["height-width"], "value"),
-    Input(ID["weight-width"], "value"),
-    Input(ID["model"], "value"),
-    Input(ID["self-report"], "value"),
+    *TABLE_SETTINGS,
     State(ID["config"], "data"),
     prevent_initial_call="initial_duplicate",
 )

@@ -24,9 +24,10 @@ import pandas as pd
 from dash import dcc, html, no_update
 
 from dashboard import forms, ids, limits
-from dashboard.components import card, field, kv_table, table
+from dashboard.components import card, field, kv_table, model_switch, table
 from dashboard.core import anonland as core
 from dashboard.core import memo
+from dashboard.core.body_v2 import MODEL_LABELS
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
 from dashboard.figures.style import GRAPH_CONFIG
@@ -227,7 +228,7 @@ def parameter_tables(summary: dict) -> list:
         ("height (normal)", f"mean {per_sex('height_mean', 'cm')}; sd {per_sex('height_sd', 'cm')}"),
         ("weight (normal)", f"mean {per_sex('weight_mean', 'kg')}; sd {per_sex('weight_sd', 'kg')}"),
         ("seed", str(p.get("seed"))),
-        ("body model of the CAS", MODEL_NAMES.get(p.get("body_model", "paper"), str(p.get("body_model")))),
+        ("body model of the CAS", MODEL_LABELS.get(p.get("body_model", "paper"), str(p.get("body_model")))),
     ]
     return [_table(classes, "District classes"), _kv_table(other, "Everything else")]
 
@@ -257,8 +258,6 @@ def describe(summary: dict, rerun: bool) -> str:
 
 RESULT_KEYS = ("label", "cards", "divergence", "divergence-table", "box", "box-table", "difference",
                "difference-table", "summary-table", "models-table", "class-table", "parameters", "run")
-
-MODEL_NAMES = {"v2": "v2 (correlated, skewed weight)", "paper": "paper (independent normals)"}
 
 
 def model_rows(summary: dict) -> list[dict]:
@@ -424,10 +423,8 @@ def rerun_panel():
                 ],
                 className="row2",
             ),
-            field("Body model of the CAS", dcc.RadioItems(
-                id=ID["model"], value="v2", className="radio", inline=True,
-                options=[{"label": f" {label}", "value": name} for name, label in MODEL_NAMES.items()]),
-                "v2 is AnonSet's default; paper matches how AnonLand's people are drawn.", ID["model"]),
+            field("Body model of the CAS", model_switch(ID["model"], "v2", class_name="radio"),
+                  "v2 is AnonSet's default; paper matches how AnonLand's people are drawn.", ID["model"]),
             html.Div(
                 [
                     html.Button("Run", id=ID["start"], className="button", n_clicks=0),

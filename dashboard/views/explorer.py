@@ -25,7 +25,7 @@ from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids, limits
-from dashboard.components import apology, card, error_box, field
+from dashboard.components import apology, card, error_box, field, model_switch
 from dashboard.core import age_grain, catalog, memo
 from dashboard.core import aggregates as ag
 from dashboard.core.body_model import (
@@ -68,12 +68,6 @@ ID = {name: _id(name) for name in (
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
     "self-report",
 )}
-
-#: The visible body-model switch (SPEC §1.6): v2 by default, the paper model selectable.
-MODEL_OPTIONS = [
-    {"label": " v2 — height and weight correlated, nobody left out (default)", "value": "v2"},
-    {"label": " paper — independent normals, BMI 17–30 cells only (the published numbers)", "value": "paper"},
-]
 
 STAT_OPTIONS = [
     {"label": "person mean CAS", "value": "person_mean"},
@@ -729,7 +723,7 @@ def form_section(s: Scenario, v: dict) -> html.Section:
                       field("Weight band", _width(ID["weight-width"], "kg", v["weight-width"]), control_id=ID["weight-width"])],
                      className="row2"),
             field("Body model", html.Div([
-                dcc.RadioItems(id=ID["model"], options=MODEL_OPTIONS, value=v["model"], className="checklist"),
+                model_switch(ID["model"], v["model"]),
                 dcc.Checklist(id=ID["self-report"], value=v["self-report"], className="checklist", options=[{
                     "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
                     "value": "on"}]),

@@ -22,10 +22,11 @@ from dash import dcc, html
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import field
+from dashboard.components import field, model_switch
 from dashboard.core import catalog, memo
 from dashboard.core import public_tables as pt
 from dashboard.core.body_model import load_country_model
+from dashboard.core.body_v2 import MODEL_LABELS
 from dashboard.core.cas import DEFAULT_KS
 from dashboard.core.formatting import format_count
 from dashboard.figures.maps import choropleth, geojson_url, view_of
@@ -173,6 +174,7 @@ def page_config() -> dict:
         "v": pt.tables_version(),
         "models": list(pt.available_models()),
         "default_model": pt.default_model(),
+        "model_labels": MODEL_LABELS,
         "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0]},
         "limits": {"height_cm": list(forms.HEIGHT_LIMITS), "weight_kg": list(forms.WEIGHT_LIMITS),
                    "max_users": forms.MAX_USERS},
@@ -208,14 +210,6 @@ def _number_box(key: str, placeholder: str):
     """A text box for a number: the browser checks it (so "162,5" or "abc" gets a message, not silence)."""
     return dcc.Input(id=ID[key], type="text", inputMode="decimal", placeholder=placeholder, debounce=True,
                      autoComplete="off", maxLength=40)
-
-
-def _model_choice():
-    models = pt.available_models()
-    labels = {"v2": " v2 (correlated height and weight; nobody left out)",
-              "paper": " paper (independent normals, as published)"}
-    return dcc.RadioItems(id=ID["model"], options=[{"label": labels.get(m, f" {m}"), "value": m} for m in models],
-                          value=pt.default_model(), className="radio", inline=True)
 
 
 def form_section(code: str, district: str | None, choices: CountryChoices):
@@ -289,7 +283,7 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                 className="details",
             ),
             field("Body model", html.Div([
-                _model_choice(),
+                model_switch(ID["model"], pt.default_model(), pt.available_models(), class_name="radio"),
                 dcc.Checklist(id=ID["self-report"], value=[], className="checklist", options=[{
                     "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
                     "value": "on"}]),
