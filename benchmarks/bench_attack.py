@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dashboard.core import sparse_attack as sa  # noqa: E402
+from dashboard.core import attack as sa
 
 
 def _median_seconds(fn, repeats: int) -> float:

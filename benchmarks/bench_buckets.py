@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dashboard.core import body_model as bm
-from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
+from dashboard.core import buckets as br
+from dashboard.core import country as bm
 
 TARGETS = (("US", False, 5.0), ("DE", True, 10.0), ("DE", False, None), ("US", True, None))
 

@@ -25,20 +25,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from census_loaders import cache
 from census_loaders.paths import cache_dir
-from dashboard.core import body_model as bm
-from dashboard.core import cas as C
+from dashboard.core import personal as C
+from dashboard.core.body import BAND_WIDTHS
+from dashboard.core.country import CountryModel, load_country_model
+from dashboard.core.groups import SEXES
 
 TARGET_P95_MS = 20.0
 
 
-def random_profile(rng: random.Random, model: bm.CountryModel, presets: list[str]) -> C.Profile:
+def random_profile(rng: random.Random, model: CountryModel, presets: list[str]) -> C.Profile:
     """A varied, valid profile; about one attribute in six is withheld."""
     def maybe(value):
         return None if rng.random() < 1 / 6 else value
 
     ages = rng.sample(range(len(model.age_groups)), rng.choice([1, 1, 1, 2]))
     bands = tuple((model.age_groups[a].lo, model.age_groups[a].hi) for a in sorted(ages))
-    sex = rng.choice(bm.SEXES)
+    sex = rng.choice(SEXES)
     height = rng.gauss(178 if sex == "male" else 165, 8)
     weight = max(35.0, rng.gauss(84 if sex == "male" else 68, 13))
     return C.Profile.build(
@@ -47,9 +49,9 @@ def random_profile(rng: random.Random, model: bm.CountryModel, presets: list[str
         sex=maybe(sex),
         age=() if rng.random() < 1 / 6 else bands,
         height=maybe(height),
-        height_width=rng.choice(bm.BAND_WIDTHS),
+        height_width=rng.choice(BAND_WIDTHS),
         weight=maybe(weight),
-        weight_width=rng.choice(bm.BAND_WIDTHS),
+        weight_width=rng.choice(BAND_WIDTHS),
         aux=tuple(p for p in presets if rng.random() < 0.5),
         area="region" if rng.random() < 0.1 else "district",
     )
@@ -57,7 +59,7 @@ def random_profile(rng: random.Random, model: bm.CountryModel, presets: list[str
 
 def bench(code: str, n: int, root: Path, seed: int = 1, body: str = "v2") -> dict:
     started = time.perf_counter()
-    model = bm.load_country_model(code, root=root, model=body)
+    model = load_country_model(code, root=root, model=body)
     presets = [t["id"] for t in cache.auxiliary_tables(code, root)]
     rng = random.Random(seed)
     # warm: load, materialise presets, first numpy calls

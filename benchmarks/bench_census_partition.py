@@ -24,10 +24,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dashboard.core import aggregates as ag
-from dashboard.core import census_partition as cp
-from dashboard.core import pyc, pyc_fit
-from dashboard.core.scenario import Scenario
+from dashboard.core import scaling as cp
+from dashboard.core import scaling as pyc
+from dashboard.core import scaling as pyc_fit
+from dashboard.core.regions import Scenario
+from dashboard.core.regions import _aggregates as ag
+from dashboard.core.regions import testing as regions_testing
 
 #: Materialise the full grid for comparison only below this many cells (incl. implausible).
 BRUTE_MAX_CELLS = 20_000_000
@@ -74,7 +76,7 @@ def bench(code: str, repeat: int, root: Path | None) -> None:
     print(f"  exact kappa curve    {t_exact * 1e3:9.1f} ms   ({ns.size} gallery sizes up to the population)")
     if full_cells <= BRUTE_MAX_CELLS:
         def brute():
-            grid, mask, _ = ag._reference_grid(s, code, root=root, per_group=True)
+            grid, mask, _ = regions_testing.reference_grid(s, code, root=root, per_group=True)
             r = np.floor(grid[:, mask] + 0.5).astype(np.int64).ravel()
             return np.unique(r[r > 0], return_counts=True)
 

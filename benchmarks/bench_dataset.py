@@ -23,13 +23,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dashboard.core import (  # noqa: E402
-    copula,
-    dataset,
-    microdata,
-    pyc_fit,  # noqa: E402
-    tfrr,
-)
+from dashboard.core import microdata  # noqa: E402
+from dashboard.core import microdata as copula  # noqa: E402
+from dashboard.core import microdata as dataset  # noqa: E402
+from dashboard.core import microdata as tfrr  # noqa: E402
+from dashboard.core import scaling as pyc_fit  # noqa: E402
 
 QIS = ["sex", "age", "race", "education", "marital_status", "household_size"]
 BIG_COLUMNS = ["sex", "age", "race", "household_size", "height_cm", "weight_kg", "waist_cm", "household_income_usd"]
@@ -60,7 +58,7 @@ def nhanes_parts() -> dict:
             copula.fit(prep.codes, prep.cards).cell_prob(prep.codes)[0], copula.population_grid(prep.n))),
         "validation (10 %, 3 trials)": _median(lambda: copula.validate(prep.codes, prep.cards, emp.class_size == 1)),
         "one more attribute": _median(lambda: copula.one_more_attribute(model, prep.codes, 330e6, prep.n)),
-        "TFRR (exact + binomial, AUCs)": _median(lambda: tfrr.analyse(prep.codes, emp.class_size)),
+        "TFRR (exact + binomial, AUCs)": _median(lambda: tfrr.analyse_tfrr(prep.codes, emp.class_size)),
         "Pitman-Yor fit": _median(lambda: pyc_fit.fit_partition(emp.sizes, emp.multiplicities)),
         "whole analysis (anonset dataset)": _median(lambda: dataset.analyse(table, QIS, population=330e6), 1),
     }

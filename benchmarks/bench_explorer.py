@@ -53,7 +53,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def bench(page, code: str, calls: int) -> tuple[float, float, float]:
-    from dashboard.core.scenario import STATS, Scenario
+    from dashboard.core.regions import STATS, Scenario
 
     base = Scenario(countries=(code,))
     t = time.perf_counter()

@@ -13,10 +13,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dashboard.core import (
-    pyc,
-    pyc_fit,
-)
+from dashboard.core import scaling as pyc
+from dashboard.core import scaling as pyc_fit
 
 
 def _median_seconds(fn, repeats: int) -> float:

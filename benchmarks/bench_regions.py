@@ -30,9 +30,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from census_loaders import cache
-from dashboard.core import aggregates as ag
-from dashboard.core import body_model as bm
-from dashboard.core.scenario import Scenario
+from dashboard.core.country import _model as bm
+from dashboard.core.regions import Scenario
+from dashboard.core.regions import _aggregates as ag
+from dashboard.core.regions import testing as regions_testing
 
 TARGET_SPEEDUP = 50.0
 
@@ -65,7 +66,7 @@ def bench_cdf(root: Path | None, chunk: int, body: str = "v2") -> dict:
     xs = ag.DEFAULT_XS
     (fast_p, fast_c), t_fast = timed(lambda: ag.cdf_counts(b.N, b.cells, xs, method="districts"))
     (lit_p, lit_c), t_lit = timed(lambda: ag.cdf_counts(b.N, b.cells, xs, method="cells"))
-    (ref, ref_cells, _, n_cells), t_ref = timed(lambda: ag._reference_cdf(scenario, "US", xs, chunk=chunk, root=root))
+    (ref, ref_cells, _, n_cells), t_ref = timed(lambda: regions_testing.reference_cdf(scenario, "US", xs, chunk=chunk, root=root))
     same_cells = np.array_equal(fast_c, lit_c) and np.allclose(fast_c / n_cells, ref_cells, rtol=1e-12, atol=0)
     covered = (b.N * b.cells.Q1[None]).sum()  # shares of the people the model covers (SPEC §1.8)
     fast = fast_p / covered

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from census_loaders import cache
 from dashboard import cli
-from dashboard.core.validation_nhanes import validate_nhanes
+from dashboard.core.body import validate_nhanes
 
 TARGET_S = 10.0
 

@@ -323,7 +323,7 @@ class Adversary:
 
     def __init__(self, model: AppModel, stats: Stats, rng: random.Random, deadline: float):
         from dashboard import limits
-        from dashboard.core.scenario import Scenario
+        from dashboard.core.regions import Scenario
         from dashboard.views import scaling as sv
 
         self.m, self.stats, self.rng, self.deadline = model, stats, rng, deadline
@@ -409,7 +409,7 @@ class Adversary:
         self._post("adversary bucket advice", callback_body(self.buckets, values, ["buckets-k.value"]))
 
     def attack_run(self):
-        from dashboard.core import sparse_attack as sa
+        from dashboard.core import attack as sa
         from dashboard.views import attack as av
 
         sizes = sorted(self.rng.sample(range(2, sa.movielens().n_users + 1), av.PAGE_MAX_SIZES))

@@ -10,7 +10,7 @@ import logging
 from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
 
-from dashboard.core.body_v2 import DEFAULT_MODEL, MODEL_LABELS, MODELS
+from dashboard.core.body import DEFAULT_MODEL, MODEL_LABELS, MODELS
 
 
 def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:

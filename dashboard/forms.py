@@ -12,9 +12,9 @@ import re
 
 import numpy as np
 
-from dashboard.core import pyc_fit
+from dashboard.core import scaling as pyc_fit
+from dashboard.core.body import HEIGHT_LIMITS, WEIGHT_LIMITS
 from dashboard.core.errors import InputError
-from dashboard.core.parsing import HEIGHT_LIMITS, WEIGHT_LIMITS
 
 CM_PER_INCH = 2.54
 KG_PER_LB = 0.45359237

@@ -50,7 +50,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from dashboard.core.body_model import load_country_model
+from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 
 #: Data sets one scenario may compare (the explorer's curves; each data set is one more bound grid).

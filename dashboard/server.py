@@ -421,7 +421,7 @@ def warm() -> dict:
     import time
 
     import census_loaders as cl
-    from dashboard.core.body_model import load_country_model
+    from dashboard.core.country import load_country_model
 
     t0 = time.perf_counter()
     codes = cl.countries()

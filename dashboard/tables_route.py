@@ -1,7 +1,7 @@
 """``GET /_tables/<code>.json?model=…&hw=…&ww=…``: the personal page's public tables.
 
 The same bytes for every visitor of a data set, body model and pair of band widths
-(:mod:`dashboard.core.public_tables`) — settings, never a person's answers — so they
+(:mod:`dashboard.core.personal`) — settings, never a person's answers — so they
 are cacheable: an ETag from the data cache's manifest hash and the parameters,
 ``Cache-Control: public, max-age=…, immutable`` and gzip when the browser accepts it.
 Bad parameters get HTTP 400 with a JSON ``{"error": …}`` naming the problem.
@@ -23,8 +23,9 @@ from flask import Flask, Response, request
 
 from dashboard.cache import cache
 from dashboard.core import memo
-from dashboard.core import public_tables as pt
 from dashboard.core.errors import InputError
+from dashboard.core.parsing import DEFAULT_WIDTH
+from dashboard.core.personal import check_params, default_model, etag, table_bytes, tables_json, tables_version
 
 #: A year: a table's URL changes with the data and the code (the page adds ``v=<tables version>``).
 MAX_AGE = 365 * 24 * 3600
@@ -32,7 +33,7 @@ MAX_AGE = 365 * 24 * 3600
 
 def table_url(code: str, model: str, hw: int, ww: int, sr: bool = False) -> str:
     """Where the page fetches a table (``v`` makes a new data cache a new URL)."""
-    return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&sr={int(sr)}&v={pt.tables_version()}"
+    return f"/_tables/{code}.json?model={model}&hw={hw}&ww={ww}&sr={int(sr)}&v={tables_version()}"
 
 
 #: Seconds a table stays in the shared cache (its key changes with the data and the code anyway).
@@ -45,7 +46,7 @@ def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> byt
     key = _shared_key(tag)
     body = _shared_get(key)
     if body is None:
-        body = _compress(pt.table_bytes(code, model, hw, ww, sr))  # the raw JSON is not kept beside it
+        body = _compress(table_bytes(code, model, hw, ww, sr))  # the raw JSON is not kept beside it
         _shared_set(key, body)
     return body
 
@@ -63,17 +64,17 @@ def warm_shared(codes=None) -> dict:
 
     t0 = time.perf_counter()
     try:
-        if not cache.add(f"tables-warm:{pt.tables_version()}", os.getpid(), timeout=3600):
+        if not cache.add(f"tables-warm:{tables_version()}", os.getpid(), timeout=3600):
             return {"skipped": "another worker warms the tables"}
     except Exception as exc:  # noqa: BLE001
         return {"skipped": f"the shared cache does not answer ({type(exc).__name__})"}
-    model, width, built, present = pt.default_model(), pt.DEFAULT_WIDTH, 0, 0
+    model, width, built, present = default_model(), DEFAULT_WIDTH, 0, 0
     for code in codes or cl.countries():
-        key = _shared_key(pt.etag(code, model, width, width))
+        key = _shared_key(etag(code, model, width, width))
         if _shared_get(key) is not None:
             present += 1
             continue
-        _shared_set(key, _compress(pt.table_bytes(code, model, width, width)))
+        _shared_set(key, _compress(table_bytes(code, model, width, width)))
         built += 1
     return {"built": built, "present": present, "seconds": round(time.perf_counter() - t0, 2)}
 
@@ -114,11 +115,11 @@ def serve_table(code: str):
     import census_loaders as cl
 
     try:
-        code, model, hw, ww, sr = pt.check_params(code, request.args.get("model"), request.args.get("hw"),
+        code, model, hw, ww, sr = check_params(code, request.args.get("model"), request.args.get("hw"),
                                                   request.args.get("ww"), cl.countries(), request.args.get("sr"))
     except InputError as exc:
         return _error(str(exc))
-    tag = pt.etag(code, model, hw, ww, sr)
+    tag = etag(code, model, hw, ww, sr)
     headers = {"ETag": tag, "Cache-Control": f"public, max-age={MAX_AGE}, immutable", "Vary": "Accept-Encoding"}
     if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
@@ -126,7 +127,7 @@ def serve_table(code: str):
         body = _gzipped(code, model, hw, ww, sr, tag)
         headers["Content-Encoding"] = "gzip"
     else:
-        body = pt.tables_json(code, model, hw, ww, sr)
+        body = tables_json(code, model, hw, ww, sr)
     return Response(body, status=200, mimetype="application/json", headers=headers)
 
 

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.core import buckets as bk
-from dashboard.core.body_model import DEFAULT_MODEL, CountryModel
-from dashboard.core.bucket_config import Config
+from dashboard.core.body import DEFAULT_MODEL
+from dashboard.core.buckets import Config, age_blocks
+from dashboard.core.buckets._advisor import _cell_probs
+from dashboard.core.country import CountryModel
 
 
 def reference_evaluate(model: CountryModel, config: Config, k: float, q: float | None = None,
@@ -14,8 +15,8 @@ def reference_evaluate(model: CountryModel, config: Config, k: float, q: float |
     counts = np.asarray(model.counts, dtype=float)
     D = counts.shape[0]
     T = counts.sum()
-    p = bk._cell_probs(model, config.height, config.weight, body_model)  # (S, A, J)
-    blocks = bk.age_blocks(model, config.age)
+    p = _cell_probs(model, config.height, config.weight, body_model)  # (S, A, J)
+    blocks = age_blocks(model, config.age)
     cas_d = np.stack([np.einsum("dsa,saj->dsj", counts[:, :, list(b)], p[:, list(b)]) for b in blocks], axis=2)
     if config.area == "district":
         groups = [[d] for d in range(D)]

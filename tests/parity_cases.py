@@ -6,9 +6,8 @@ import math
 import random
 
 from census_loaders.auxiliary import user_fraction
-from dashboard.core.body_model import load_country_model
-from dashboard.core.cas import Profile, profile_report
-from dashboard.core.public_tables import public_tables
+from dashboard.core.country import load_country_model
+from dashboard.core.personal import Profile, profile_report, public_tables
 
 COUNTRIES = ("DE", "US", "GB", "US-ZCTA", "FR")
 N_PROFILES = 500

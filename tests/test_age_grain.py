@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dashboard.core import age_grain
-from dashboard.core import aggregates as ag
+from dashboard.core import regions as ag
+from dashboard.core import regions as age_grain
 from dashboard.core.errors import InputError
 
 
@@ -40,14 +40,14 @@ def test_five_year_data_are_unchanged_and_the_uk_is_regrouped():
     assert m.counts.shape[2] == 55 and counts.shape[2] == 11  # 55 single years → 11 groups
     assert counts.sum() == pytest.approx(m.counts.sum())
     with pytest.raises(InputError):
-        age_grain.country_table(["DE"], (18, 75), "weekly")
+        age_grain.comparable_country_table(["DE"], (18, 75), "weekly")
 
 
 def test_comparable_cdfs_regroup_single_years_into_five_year_groups():
     """The UK's CDF on the comparable grain, without body measurements, against a direct computation from its
     census counts summed into 5-year groups; a data set already on 5-year groups gives its usual CDF."""
-    from dashboard.core.body_model import load_country_model
-    from dashboard.core.scenario import Scenario
+    from dashboard.core.country import load_country_model
+    from dashboard.core.regions import Scenario
 
     s = Scenario(countries=("GB", "DE"), include_body=False)
     xs = np.array([50.0, 200.0, 1000.0, 5000.0])

@@ -10,10 +10,12 @@ import pandas as pd
 import pytest
 from test_body_model import make_priors
 
-from dashboard.core import aggregates as ag
-from dashboard.core import body_model as bm
+from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
-from dashboard.core.scenario import Scenario, UserPercent
+from dashboard.core.groups import SEXES
+from dashboard.core.regions import Scenario, UserPercent
+from dashboard.core.regions import _aggregates as ag
+from dashboard.core.regions import testing as regions_testing
 
 REL = 1e-9
 
@@ -128,7 +130,7 @@ def test_country_table_all_real_data_sets(cache_root):
     # dropping the top quartile can only lower the mean; the middle half may lie above it (one-district countries)
     assert (df["mean_without_top_quartile_pct"] <= 100 + 1e-9).all() and (df["mean_middle_half_pct"] > 0).all()
     de = df[(df["country"] == "DE") & (df["sex"] == "female")].iloc[0]
-    m = bm.load_country_model("DE", root=cache_root)
+    m = load_country_model("DE", root=cache_root)
     assert de["cell_mean"] == pytest.approx(m.counts[:, 0, :].mean(), rel=1e-12)
     assert de["population"] == pytest.approx(m.counts[:, 0, :].sum(), rel=1e-12)
 
@@ -167,7 +169,7 @@ def _assert_rel(a, b, rel=REL):
 
 def _check_statistics(scenario, code, districts, root):
     fast = ag.district_statistics(scenario, code, root=root).iloc[districts].reset_index(drop=True)
-    ref = ag._reference_district_statistics(scenario, code, districts, root=root)
+    ref = regions_testing.reference_district_statistics(scenario, code, districts, root=root)
     for col in COMPARE:
         _assert_rel(fast[col], ref[col])
     assert (fast["n_cells"] == ref["n_cells"]).all()
@@ -194,7 +196,7 @@ def test_district_statistics_equal_brute_force_de(name, cache_root):
 
 @pytest.mark.parametrize("name", US_SCENARIOS)
 def test_district_statistics_equal_brute_force_us(name, cache_root):
-    m = bm.load_country_model("US", root=cache_root)
+    m = load_country_model("US", root=cache_root)
     idx = [m.district_index(c) for c in US_COUNTIES]
     fast = _check_statistics(US_SCENARIOS[name], "US", idx, cache_root)
     if name == "flo":
@@ -207,7 +209,7 @@ def _naive_cdf(scenario, code, districts, xs, root, strict=False):
 
     People are shares of the people the model covers (SPEC §1.8): those in the kept cells.
     """
-    grid, mask, N = ag._reference_grid(scenario, code, districts, root=root, per_group=True)
+    grid, mask, N = regions_testing.reference_grid(scenario, code, districts, root=root, per_group=True)
     v = grid[:, mask].ravel()
     cmp = (v[None, :] < xs[:, None]) if strict else (v[None, :] <= xs[:, None])
     return (cmp * v[None, :]).sum(axis=1) / v.sum(), cmp.mean(axis=1)
@@ -225,7 +227,7 @@ def test_cdf_counts_equal_brute_force_on_subsets(name, strict, method, cache_roo
     _assert_rel(people / (b.N[DE_DISTRICTS] * b.cells.Q1).sum(), person)
     n_cells = len(DE_DISTRICTS) * b.n_cells_per_district
     assert np.array_equal(combos, np.round(cells * n_cells).astype(np.int64))
-    ref = ag._reference_cdf(s, "DE", xs, DE_DISTRICTS, chunk=2, strict=strict, root=cache_root)
+    ref = regions_testing.reference_cdf(s, "DE", xs, DE_DISTRICTS, chunk=2, strict=strict, root=cache_root)
     _assert_rel(ref[0], person)
     _assert_rel(ref[1], cells)
 
@@ -233,7 +235,7 @@ def test_cdf_counts_equal_brute_force_on_subsets(name, strict, method, cache_roo
 @pytest.mark.parametrize("name", US_SCENARIOS)
 def test_cdf_us_counties_equal_brute_force(name, cache_root):
     s = US_SCENARIOS[name]
-    m = bm.load_country_model("US", root=cache_root)
+    m = load_country_model("US", root=cache_root)
     idx = [m.district_index(c) for c in US_COUNTIES]
     b = ag.bind(s, "US", root=cache_root)
     xs = np.logspace(-3, 6, 80)
@@ -247,7 +249,7 @@ def test_cdf_us_counties_equal_brute_force(name, cache_root):
 def test_whole_country_cdf_equals_brute_force(cache_root):
     s = SCENARIOS["female_wearables_10x2"]
     c = ag.country_cdf(s, "DE", root=cache_root)
-    person, cells, people, n_cells = ag._reference_cdf(s, "DE", root=cache_root)
+    person, cells, people, n_cells = regions_testing.reference_cdf(s, "DE", root=cache_root)
     _assert_rel(c.person, person)
     _assert_rel(c.cells, cells)
     assert c.people == pytest.approx(people, rel=1e-12) and c.n_cells == n_cells
@@ -266,14 +268,14 @@ def _band_lo(label):
 def test_min_cas_of_every_german_district_is_a_realistic_cell(cache_root):
     """The minimum is a cell of its own group's ±4 SD grid, not a 7-SD corner holding 1e-17 people (paper model)."""
     df = ag.district_statistics(Scenario(model="paper"), "DE", root=cache_root)
-    m = bm.load_country_model("DE", root=cache_root, model="paper")
+    m = load_country_model("DE", root=cache_root, model="paper")
     # the union grid's far corner (a woman of 18–20, 210–215 cm, 130–135 kg) held ~1e-17 people
     assert (df["min_cas"] > 1e-7).all()
     assert df.set_index("district_id").loc["11000", "min_cas"] > 1e-4  # Berlin
     labels = [g.label for g in m.age_groups]
     means = {k: m.body.params(k) for k in ("height", "weight")}
     for row in df.itertuples():
-        s, a = bm.SEXES.index(row.min_sex), labels.index(row.min_age)
+        s, a = SEXES.index(row.min_sex), labels.index(row.min_age)
         used = np.flatnonzero(m.body_weights[s, a] > 0)
         for kind, label in (("height", row.min_height), ("weight", row.min_weight)):
             mu, sd = means[kind][0][used], means[kind][1][used]
@@ -287,7 +289,7 @@ def test_min_cas_of_every_german_district_is_a_realistic_cell(cache_root):
 
 def test_left_out_cells_are_not_combinations(cache_root):
     s = Scenario()
-    m = bm.load_country_model("DE", root=cache_root)
+    m = load_country_model("DE", root=cache_root)
     joint = m.joint(5, 5)
     by_group = joint.profile_mask_by_group(s.bmi_range)
     b = ag.bind(s, "DE", root=cache_root)
@@ -311,7 +313,7 @@ def test_left_out_cells_are_not_combinations(cache_root):
     assert tiny > 0
     # Berlin's cell-weighted CDF at that size counts only Berlin's own cells (as the brute force does)
     cdf = ag.district_cdf(s, "DE", "11000", [2 * tiny], root=cache_root)
-    person, cells, _, n_cells = ag._reference_cdf(s, "DE", np.array([2 * tiny]), districts=[berlin], root=cache_root)
+    person, cells, _, n_cells = regions_testing.reference_cdf(s, "DE", np.array([2 * tiny]), districts=[berlin], root=cache_root)
     assert cdf.n_cells == n_cells == by_group.sum()
     assert cdf.cells[0] == pytest.approx(cells[0], abs=1e-12) and cdf.person[0] == pytest.approx(person[0], abs=1e-12)
     # a district with nobody: every own cell is a combination of CAS 0 ≤ x, no left-out cell is
@@ -331,11 +333,11 @@ def test_left_out_cells_are_not_combinations(cache_root):
 
 def test_district_detail_lists_only_own_cells(cache_root):
     det = ag.district_detail(Scenario(), "DE", "11000", n=50, root=cache_root)
-    m = bm.load_country_model("DE", root=cache_root)
+    m = load_country_model("DE", root=cache_root)
     labels = [g.label for g in m.age_groups]
     lo = m.group_core_ranges("height")
     for r in det.smallest.itertuples():
-        s, a = bm.SEXES.index(r.sex), labels.index(r.age)
+        s, a = SEXES.index(r.sex), labels.index(r.age)
         h = _band_lo(r.height)
         assert h + 5 > lo[s, a, 0] and h < lo[s, a, 1]
     assert det.smallest["cas"].iloc[0] == pytest.approx(det.stats["min_cas"], rel=1e-12)
@@ -420,7 +422,7 @@ def test_district_cdf_matches_district_statistics(cache_root):
 def test_district_statistics_frame(cache_root):
     s = Scenario()
     df = ag.district_statistics(s, "DE", root=cache_root)
-    m = bm.load_country_model("DE", root=cache_root)
+    m = load_country_model("DE", root=cache_root)
     assert len(df) == m.n_districts and list(df["district_id"]) == list(m.district_ids)
     assert df["district_id"].is_unique and df["filled"].dtype == bool
     assert df["population"].to_numpy() == pytest.approx(m.counts.sum(axis=(1, 2)))
@@ -493,12 +495,12 @@ def test_district_detail(cache_root):
         det.stats["max_sex"], det.stats["max_age"], det.stats["max_height"], det.stats["max_weight"])
     assert json.dumps(det.to_dict())
     # the largest cell's CAS, recomputed from the model
-    m = bm.load_country_model("DE", root=cache_root)
+    m = load_country_model("DE", root=cache_root)
     j = m.joint(5, 5)
     a = [g.label for g in m.age_groups].index(top["age"])
     h = round((float(top["height"].split("–")[0]) - j.height.start) / 5)
     w = round((float(top["weight"].split("–")[0]) - j.weight.start) / 5)
-    s_i = bm.SEXES.index(top["sex"])
+    s_i = SEXES.index(top["sex"])
     f = ag.bind(s, "DE", root=cache_root).aux[0].f[0, 0, a]
     assert top["cas"] == pytest.approx(m.counts[1, s_i, a] * f * j.prob[s_i, a, h, w], rel=1e-12)
     with pytest.raises(InputError, match="unknown"):

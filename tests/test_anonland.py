@@ -12,7 +12,7 @@ from scipy import stats
 
 from dashboard import cli
 from dashboard.core import anonland as A
-from dashboard.core.body_model import band_of
+from dashboard.core.body import band_of
 from dashboard.core.errors import InputError
 
 #: Small enough to materialise every person; two classes so the class split is exercised.

@@ -10,8 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from dashboard.core import body_model as bm
+from dashboard.core.body import (
+    BAND_WIDTHS,
+    PROFILE_SDS,
+    band_of,
+    bmi_plausible,
+    body_group_weights,
+    cell_bmi,
+    interval_probability,
+    widen_band,
+)
+from dashboard.core.country import CountryModel, load_country_model
 from dashboard.core.errors import InputError
+from dashboard.core.groups import DEFAULT_STUDY, SEXES, check_study, open_group_end, trim_age_groups
 
 # ----------------------------------------------------------------------------- hand-made data
 
@@ -33,7 +44,7 @@ def make_population(groups=DE_GROUPS, districts=None, seed=0) -> pd.DataFrame:
     ]
     rows = []
     for did, dname, rid, rname, filled in districts:
-        for sex in bm.SEXES:
+        for sex in SEXES:
             for lo, hi in groups:
                 rows.append({
                     "district_id": did, "district_name": dname, "region_id": rid, "region_name": rname,
@@ -63,10 +74,10 @@ def make_priors(groups=None, country="DE") -> pd.DataFrame:
     return df
 
 
-def make_model(groups=DE_GROUPS, priors=None, study=bm.DEFAULT_STUDY, **kw) -> bm.CountryModel:
+def make_model(groups=DE_GROUPS, priors=None, study=DEFAULT_STUDY, **kw) -> CountryModel:
     """A synthetic model; the paper body model unless ``model=`` says otherwise (these tests check its numbers)."""
     kw.setdefault("model", "paper")
-    return bm.CountryModel.from_frames(
+    return CountryModel.from_frames(
         "XX", make_population(groups), priors if priors is not None else make_priors(), name="Testland", study=study, **kw
     )
 
@@ -75,7 +86,7 @@ def make_model(groups=DE_GROUPS, priors=None, study=bm.DEFAULT_STUDY, **kw) -> b
 
 
 def test_trim_15_20_group_to_study_start():
-    kept, groups = bm.trim_age_groups([(10, 15), (15, 20), (20, 25)], (18, 75))
+    kept, groups = trim_age_groups([(10, 15), (15, 20), (20, 25)], (18, 75))
     assert list(kept) == [1, 2]
     g = groups[0]
     assert (g.lo, g.hi, g.census_lo, g.census_hi) == (18, 20, 15, 20)
@@ -99,23 +110,23 @@ def test_trimmed_counts_scaled_by_overlap_share():
 
 
 def test_open_group_spans_to_100():
-    _kept, groups = bm.trim_age_groups(US_GROUPS, (18, 90))
+    _kept, groups = trim_age_groups(US_GROUPS, (18, 90))
     last = groups[-1]
     assert (last.lo, last.hi, last.census_lo, math.isinf(last.census_hi)) == (85, 90, 85, True)
     assert last.share == pytest.approx(5 / 15)
     assert last.label == "85–90 (of 85+)"
     # a study without an upper end keeps the whole open group, still open
-    _, groups = bm.trim_age_groups(US_GROUPS, (18, math.inf))
+    _, groups = trim_age_groups(US_GROUPS, (18, math.inf))
     assert math.isinf(groups[-1].hi) and groups[-1].share == 1.0 and groups[-1].label == "85+"
 
 
 def test_groups_outside_study_dropped_and_bad_study():
     with pytest.raises(InputError, match="no census age group"):
-        bm.trim_age_groups([(0, 10)], (18, 75))
+        trim_age_groups([(0, 10)], (18, 75))
     with pytest.raises(InputError, match="not a valid"):
-        bm.check_study((75, 18))
+        check_study((75, 18))
     with pytest.raises(InputError):
-        bm.check_study(("a", 3))
+        check_study(("a", 3))
 
 
 @given(lo=st.integers(0, 80), span=st.integers(1, 40))
@@ -123,11 +134,11 @@ def test_trim_shares_add_up(lo, span):
     """Trimmed counts equal the study years' share of evenly spread people."""
     study = (lo, lo + span)
     try:
-        _kept, groups = bm.trim_age_groups(US_GROUPS, study)
+        _kept, groups = trim_age_groups(US_GROUPS, study)
     except InputError:
         pytest.fail("every study range overlaps some group here")
     for g in groups:
-        hi = bm.open_group_end(g.census_lo) if math.isinf(g.census_hi) else g.census_hi
+        hi = open_group_end(g.census_lo) if math.isinf(g.census_hi) else g.census_hi
         lo_t, hi_t = max(g.census_lo, study[0]), min(hi, study[1])
         assert g.share == pytest.approx((hi_t - lo_t) / (hi - g.census_lo))
 
@@ -141,7 +152,7 @@ def test_census_65_75_mixes_two_body_groups():
     for s in range(2):
         w = model.body_weights[s, a]
         used = np.flatnonzero(w)
-        assert [model.body.label(g) for g in used] == [f"{bm.SEXES[s]} 65–70", f"{bm.SEXES[s]} 70–75"]
+        assert [model.body.label(g) for g in used] == [f"{SEXES[s]} 65–70", f"{SEXES[s]} 70–75"]
         assert w[used] == pytest.approx([0.5, 0.5])
     assert not model.nearest_body.any()
     assert model.body_weights.sum(axis=2) == pytest.approx(np.ones((2, len(model.age_groups))))
@@ -168,8 +179,8 @@ def test_census_group_beyond_body_statistics_uses_nearest_and_is_flagged():
     assert [model.body.label(g) for g in used] == ["female 70–75"]
     assert "nearest body group" in model.body_mapping_note(0, a)
     # a group half covered takes the covered half from its own group, the rest from the nearest
-    _kept, groups = bm.trim_age_groups([(70, 80)], (18, 80))
-    W, nearest = bm.body_group_weights(groups, model.body)
+    _kept, groups = trim_age_groups([(70, 80)], (18, 80))
+    W, nearest = body_group_weights(groups, model.body)
     assert nearest.all()
     assert W[0, 0].sum() == pytest.approx(1.0)
     assert W[0, 0, np.flatnonzero(W[0, 0])] == pytest.approx([1.0])
@@ -184,18 +195,18 @@ def test_census_group_beyond_body_statistics_uses_nearest_and_is_flagged():
      (173, 2, (172, 174)), (172, 10, (170, 180)), (172, 20, (160, 180)), (69.5, 5, (65, 70))],
 )
 def test_band_of(value, width, band):
-    assert bm.band_of(value, width) == band
+    assert band_of(value, width) == band
 
 
 def test_widen_band_contains_original():
-    assert bm.widen_band((170, 175), 10) == (170, 180)
-    assert bm.widen_band((174, 176), 5) == (170, 180)  # straddles a 5-cm edge: two bands
-    assert bm.widen_band((170, 175), 5) == (170, 175)
+    assert widen_band((170, 175), 10) == (170, 180)
+    assert widen_band((174, 176), 5) == (170, 180)  # straddles a 5-cm edge: two bands
+    assert widen_band((170, 175), 5) == (170, 175)
 
 
 def test_interval_probability_matches_scipy_in_both_tails():
     for lo, hi in ((100, 101), (160, 165), (230, 231), (-50, -49)):
-        got = bm.interval_probability(170.0, 7.0, lo, hi)
+        got = interval_probability(170.0, 7.0, lo, hi)
         want = norm.sf(lo, 170, 7) - norm.sf(hi, 170, 7) if lo > 170 else norm.cdf(hi, 170, 7) - norm.cdf(lo, 170, 7)
         assert got == pytest.approx(want, rel=1e-9, abs=1e-300)
 
@@ -233,11 +244,11 @@ def test_mixture_for_65_75_matches_hand_computation():
 
 
 def test_bmi_plausibility():
-    assert bm.cell_bmi((170, 175), (70, 75)) == pytest.approx(72.5 / 1.725**2)
-    mask = bm.bmi_plausible(np.array([172.5, 152.5]), np.array([72.5, 102.5, 42.5]))
+    assert cell_bmi((170, 175), (70, 75)) == pytest.approx(72.5 / 1.725**2)
+    mask = bmi_plausible(np.array([172.5, 152.5]), np.array([72.5, 102.5, 42.5]))
     assert mask.tolist() == [[True, False, False], [False, False, True]]
-    assert bm.bmi_plausible(np.array([152.5]), np.array([102.5]), (17, 50)).all()
-    assert bm.bmi_plausible(np.array([152.5]), np.array([102.5]), None).all()
+    assert bmi_plausible(np.array([152.5]), np.array([102.5]), (17, 50)).all()
+    assert bmi_plausible(np.array([152.5]), np.array([102.5]), None).all()
     joint = make_model().joint(5, 5)
     p = joint.plausible()
     assert p.shape == joint.prob.shape[2:] and p.any() and not p.all()
@@ -247,10 +258,10 @@ def _by_hand_core(model, s, a, kind):
     """±PROFILE_SDS of the body groups a census group mixes, straight from the priors."""
     means, sds = model.body.params(kind)
     used = np.flatnonzero(model.body_weights[s, a] > 0)
-    return (means[used] - bm.PROFILE_SDS * sds[used]).min(), (means[used] + bm.PROFILE_SDS * sds[used]).max()
+    return (means[used] - PROFILE_SDS * sds[used]).min(), (means[used] + PROFILE_SDS * sds[used]).max()
 
 
-@pytest.mark.parametrize("study", [bm.DEFAULT_STUDY, (18, 80)])
+@pytest.mark.parametrize("study", [DEFAULT_STUDY, (18, 80)])
 @pytest.mark.parametrize("hw,ww", [(5, 5), (2, 10)])
 def test_profile_mask_by_group(study, hw, ww):
     model = make_model(study=study)
@@ -305,7 +316,7 @@ def test_profile_mask_by_group(study, hw, ww):
 
 @settings(max_examples=40, deadline=None)
 @given(
-    hw=st.sampled_from(bm.BAND_WIDTHS), ww=st.sampled_from(bm.BAND_WIDTHS),
+    hw=st.sampled_from(BAND_WIDTHS), ww=st.sampled_from(BAND_WIDTHS),
     d=st.integers(0, 3), s=st.integers(0, 1), a=st.integers(0, 10),
 )
 def test_all_cells_return_the_census_count(hw, ww, d, s, a):
@@ -344,7 +355,7 @@ def test_with_study_is_memoised_and_consistent():
     model = make_model()
     wide = model.with_study((15, 80))
     assert wide is model.with_study((15, 80))
-    assert wide.with_study(bm.DEFAULT_STUDY) is model
+    assert wide.with_study(DEFAULT_STUDY) is model
     assert wide.age_groups[0].label == "15–18"
     assert wide.age_groups[-1].label == "75–80 (of 75+)"
     assert wide.counts[:, :, -1] == pytest.approx(model.census_counts[:, :, -1] * 5 / 25)
@@ -361,8 +372,8 @@ def test_borrowed_priors_metadata():
 
 
 def test_real_germany(cache_root):
-    model = bm.load_country_model("DE", root=cache_root)
-    assert model is bm.load_country_model("DE", root=cache_root)
+    model = load_country_model("DE", root=cache_root)
+    assert model is load_country_model("DE", root=cache_root)
     assert model.n_districts == 400
     labels = [g.label for g in model.age_groups]
     assert labels[0] == "18–20" and labels[-1] == "65–75"
@@ -382,7 +393,7 @@ def test_real_us_priors(cache_root):
 
     if "US" not in cache.countries(cache_root):
         pytest.skip("no US data set in the cache")
-    model = bm.load_country_model("US", root=cache_root)
+    model = load_country_model("US", root=cache_root)
     assert model.borrowed_from is None
     assert np.abs(model.joint(1, 1).prob.sum(axis=(2, 3)) - 1).max() < 1e-12
     assert model.body_weights.sum(axis=2) == pytest.approx(np.ones(model.body_weights.shape[:2]))

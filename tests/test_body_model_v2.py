@@ -9,13 +9,21 @@ import pytest
 from scipy.stats import multivariate_normal, norm
 from test_body_model import make_model
 
-from dashboard.core import aggregates as ag
-from dashboard.core import body_model as bm
-from dashboard.core import cas as C
-from dashboard.core.body_correlation import RHO_GROUPS, correlation_table, nhanes_correlation, rho_for_groups
+from dashboard.core import regions as ag
+from dashboard.core.body import (
+    COVERAGE,
+    RHO_GROUPS,
+    check_model,
+    correlation_table,
+    lognormal_params,
+    nhanes_correlation,
+    rho_for_groups,
+    self_report_offsets,
+)
+from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
-from dashboard.core.reidentification import expected_anonymity_set, reidentification
-from dashboard.core.scenario import Scenario
+from dashboard.core.personal import Profile, advise, compute_cas, expected_anonymity_set, reidentification, what_ifs
+from dashboard.core.regions import Scenario
 
 RHO = pd.DataFrame([{"sex": s, "age_from": lo, "age_to": hi, "rho": r}
                     for s, r in (("female", 0.3), ("male", 0.5)) for lo, hi in RHO_GROUPS])
@@ -37,7 +45,7 @@ def _rect_scipy(mh, sh, mu, sigma, rho, hb, wb):
 
 
 def test_lognormal_moment_matching():
-    mu, sigma = bm.lognormal_params(80.0, 16.0)
+    mu, sigma = lognormal_params(80.0, 16.0)
     assert sigma**2 == pytest.approx(math.log(1 + 0.04))
     # the log-normal's mean and sd are the survey's
     assert math.exp(mu + sigma**2 / 2) == pytest.approx(80.0, rel=1e-12)
@@ -46,10 +54,10 @@ def test_lognormal_moment_matching():
 
 def test_unknown_model_is_a_clear_error():
     with pytest.raises(InputError, match="unknown body model 'v3'"):
-        bm.check_model("v3")
+        check_model("v3")
     with pytest.raises(InputError, match="v2 or paper"):
         make_model(model="bogus")
-    assert bm.check_model("PAPER") == "paper" and bm.check_model(None) == "v2"
+    assert check_model("PAPER") == "paper" and check_model(None) == "v2"
 
 
 def test_with_model_is_memoised_and_keeps_the_study():
@@ -129,12 +137,12 @@ def test_coverage_grid_holds_99_9_percent_and_has_no_bmi_filter():
     j = m.joint(5, 5)
     cov = j.coverage
     share = j.covered_share
-    assert (share >= bm.COVERAGE - 1e-12).all() and (share < 1).all()
+    assert (share >= COVERAGE - 1e-12).all() and (share < 1).all()
     # dropping the least probable kept cell falls below the target: the grid is minimal
     for s in range(2):
         for a in range(cov.shape[1]):
             kept = j.prob[s, a][cov[s, a]]
-            assert kept.sum() - kept.min() < bm.COVERAGE
+            assert kept.sum() - kept.min() < COVERAGE
     assert np.array_equal(j.profile_mask_by_group((17, 30)), cov)  # the BMI range plays no part
     bmi_out = ~j.plausible()
     assert (cov & bmi_out[None, None]).any()  # v2 keeps cells the paper model calls implausible
@@ -187,23 +195,23 @@ def test_missing_nhanes_is_a_clear_error(tmp_path):
 
 def test_v2_funnel_what_ifs_and_advice_agree():
     m = v2()
-    p = C.Profile.build("XX", "01002", "female", "65-75", height="165-170", weight="95-100")
-    res = C.compute_cas(m, p)
+    p = Profile.build("XX", "01002", "female", "65-75", height="165-170", weight="95-100")
+    res = compute_cas(m, p)
     assert res.body_model == "v2" and res.plausible is None
     assert "implausible_bmi" not in {w.code for w in res.warnings}
     N = m.counts[1, 0, [g.label for g in m.age_groups].index("65–75")]
     assert res.cas == pytest.approx(N * float(m.cell_probability((165, 170), (95, 100))[0, -1]), rel=1e-12)
-    wi = C.what_ifs(m, p)
+    wi = what_ifs(m, p)
     for kind in ("height", "weight"):
         what = getattr(wi, kind)
         assert what.cas[what.chosen][0] == pytest.approx(res.cas, rel=1e-9)
         width = 5
         for start, value in list(zip(what.keys, what.cas))[::4]:
-            assert value == pytest.approx(C.compute_cas(m, p.replace(**{kind: (start, start + width)})).cas, rel=1e-9)
-    for adv in C.advise(m, p, ks=(50,)):
+            assert value == pytest.approx(compute_cas(m, p.replace(**{kind: (start, start + width)})).cas, rel=1e-9)
+    for adv in advise(m, p, ks=(50,)):
         for o in adv.options:
-            assert C.compute_cas(m, o.profile).cas == pytest.approx(o.cas, rel=1e-9) and o.cas >= 50
-    paper = C.compute_cas(m, p, body_model="paper")
+            assert compute_cas(m, o.profile).cas == pytest.approx(o.cas, rel=1e-9) and o.cas >= 50
+    paper = compute_cas(m, p, body_model="paper")
     assert paper.body_model == "paper" and paper.cas != pytest.approx(res.cas)
 
 
@@ -223,7 +231,7 @@ def test_expected_anonymity_set_is_at_least_one():
 
 def test_cas_result_leads_with_the_own_set():
     m = v2()
-    tiny = C.compute_cas(m, C.Profile.build("XX", "01001", "female", 30, height=199, weight=41, height_width=1,
+    tiny = compute_cas(m, Profile.build("XX", "01001", "female", 30, height=199, weight=41, height_width=1,
                                             weight_width=1))
     assert tiny.cas < 1 <= tiny.expected_anonymity_set
     d = tiny.to_dict()
@@ -246,32 +254,32 @@ def test_paper_left_out_shares_and_v2_covers_them(cache_root):
         paper = ag.country_cdf(Scenario(countries=(code,), model="paper"), code, root=cache_root)
         assert lo <= 1 - paper.covered_share <= hi
         v = ag.country_cdf(Scenario(countries=(code,)), code, root=cache_root)
-        assert v.covered_share >= bm.COVERAGE - 1e-9
+        assert v.covered_share >= COVERAGE - 1e-9
         # the left-out people are among the easiest to single out: v2 has more people at small k
         assert ag.share_below(Scenario(countries=(code,)), [5], root=cache_root)[code][5.0] > 0
 
 
 def test_real_v2_models_sum_to_one(cache_root):
     for code in ("DE", "US", "FR"):
-        m = bm.load_country_model(code, root=cache_root)
+        m = load_country_model(code, root=cache_root)
         assert m.body_model == "v2"
         j = m.joint(5, 5)
         assert np.abs(j.prob.sum(axis=(2, 3)) - 1).max() < 1e-12
-        assert (j.covered_share >= bm.COVERAGE - 1e-12).all()
+        assert (j.covered_share >= COVERAGE - 1e-12).all()
 
 
 def test_self_report_correction_is_an_option_for_self_reported_statistics(cache_root):
     """SPEC §1.6: Germany's statistics are self-reported; the correction is offered, never applied silently."""
-    de = bm.load_country_model("DE", root=cache_root)
-    fixed = bm.load_country_model("DE", root=cache_root, self_report_correction=True)
+    de = load_country_model("DE", root=cache_root)
+    fixed = load_country_model("DE", root=cache_root, self_report_correction=True)
     assert de.body.self_reported and not de.self_report_correction
-    dh, dw = bm.self_report_offsets(cache_root)
+    dh, dw = self_report_offsets(cache_root)
     assert dh == pytest.approx(1.48, abs=0.01) and dw == pytest.approx(-0.81, abs=0.01)
     assert fixed.v2_params()[0] == pytest.approx(de.v2_params()[0] - dh)
-    mu_fixed, _ = bm.lognormal_params(de.body.weight_mean - dw, de.body.weight_sd)
+    mu_fixed, _ = lognormal_params(de.body.weight_mean - dw, de.body.weight_sd)
     assert fixed.v2_params()[2] == pytest.approx(mu_fixed)
     assert any("corrected to measured" in n for n in fixed.model_notes())
     assert any("not corrected" in n for n in de.model_notes())
-    us = bm.load_country_model("US", root=cache_root, self_report_correction=True)
+    us = load_country_model("US", root=cache_root, self_report_correction=True)
     assert not us.body.self_reported  # measured: nothing to correct
-    assert us.v2_params()[0] == pytest.approx(bm.load_country_model("US", root=cache_root).v2_params()[0])
+    assert us.v2_params()[0] == pytest.approx(load_country_model("US", root=cache_root).v2_params()[0])

@@ -17,7 +17,7 @@ def _wait_text(pg, selector: str, pattern: str, timeout: int = 90_000) -> str:
 
 
 def test_attack_lab_runs_and_stays_offline(app_url, page):
-    from dashboard.core import sparse_attack as sa
+    from dashboard.core import attack as sa
     from dashboard.views import attack as V
 
     pg = page.page

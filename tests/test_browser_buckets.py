@@ -24,8 +24,8 @@ def _idle(pg):
 
 
 def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, page):
-    from dashboard.core import bucket_report as br
     from dashboard.core import buckets as bk
+    from dashboard.core import buckets as br
 
     pg = page.page
     pg.goto(f"{app_url.url}/explore?country=DE")
@@ -65,8 +65,8 @@ def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, pag
 
 
 def test_settings_change_the_advice_and_the_link(app_url, page):
-    from dashboard.core import bucket_report as br
     from dashboard.core import buckets as bk
+    from dashboard.core import buckets as br
 
     pg = page.page
     pg.goto(f"{app_url.url}/explore/buckets?country=MT&k=5&coverage=0.9")
@@ -98,8 +98,8 @@ def test_settings_change_the_advice_and_the_link(app_url, page):
 
 
 def test_downloads_are_the_core_exports(app_url, page, tmp_path):
-    from dashboard.core import bucket_report as br
     from dashboard.core import buckets as bk
+    from dashboard.core import buckets as br
 
     pg = page.page
     pg.goto(f"{app_url.url}/explore/buckets?country=LI&k=10&coverage=0.9")

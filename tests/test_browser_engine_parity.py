@@ -25,10 +25,9 @@ from urllib.parse import quote
 import pytest
 from parity_cases import build_cases, check_results
 
-from dashboard.core.body_model import load_country_model
-from dashboard.core.cas import Profile, profile_report
+from dashboard.core.country import load_country_model
 from dashboard.core.formatting import format_count
-from dashboard.core.public_tables import public_tables
+from dashboard.core.personal import Profile, profile_report, public_tables
 from dashboard.views.personal import rough_estimate_evidence
 
 pytestmark = pytest.mark.browser

@@ -36,7 +36,7 @@ def _z(pg) -> np.ndarray:
 
 
 def _expected_z(scenario, code="DE") -> np.ndarray:
-    from dashboard.core import aggregates as ag
+    from dashboard.core import regions as ag
 
     values = ag.district_stat(scenario, code).to_numpy(dtype=float)
     if scenario.stat == "share_below":
@@ -51,7 +51,7 @@ def _idle(pg):
 
 
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
-    from dashboard.core.scenario import Scenario
+    from dashboard.core.regions import Scenario
 
     pg = page.page
     _open(pg, f"{app_url.url}/explore?country=DE")
@@ -129,14 +129,14 @@ def test_click_a_district_and_see_its_detail(app_url, page):
 
 
 def test_cdf_readouts_and_comparison(app_url, page):
-    from dashboard.core import age_grain
-    from dashboard.core.scenario import Scenario
+    from dashboard.core import regions as age_grain
+    from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
     pg = page.page
     _open(pg, f"{app_url.url}/explore?country=DE,FR")
     pg.wait_for_selector("#explore-readouts .readout[data-country='FR']")
-    # compared on whole 5-year age groups by default (dashboard.core.age_grain)
+    # compared on whole 5-year age groups by default (dashboard.core.regions)
     shares = age_grain.comparable_share_below(Scenario(countries=("DE", "FR")), (5, 20, 100))
     for code in ("DE", "FR"):
         text = pg.inner_text(f"#explore-readouts .readout[data-country='{code}']")
@@ -235,8 +235,8 @@ def test_screenshots(app_url, page, code, name, title):
 
 def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
     """The visible body-model switch (default v2): paper reproduces the paper model's shares, and the link says so."""
-    from dashboard.core import age_grain
-    from dashboard.core.scenario import Scenario
+    from dashboard.core import regions as age_grain
+    from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
     pg = page.page
@@ -256,8 +256,8 @@ def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
 def test_self_report_correction_changes_the_numbers_the_note_and_the_link(app_url, page):
     """The v2 option correcting self-reported statistics (Germany's are self-reported): the readout becomes the
     corrected model's share, the note says so, and the link and the CLI command carry it."""
-    from dashboard.core import age_grain
-    from dashboard.core.scenario import Scenario
+    from dashboard.core import regions as age_grain
+    from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
     pg = page.page
@@ -278,8 +278,8 @@ def test_self_report_correction_changes_the_numbers_the_note_and_the_link(app_ur
 def test_cdfs_switch_between_five_year_groups_and_single_years(app_url, page):
     """The UK (single years) beside Germany (5-year groups): one grain by default, single years one click away,
     the grain in the note and the link."""
-    from dashboard.core import age_grain
-    from dashboard.core.scenario import Scenario
+    from dashboard.core import regions as age_grain
+    from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
     pg = page.page

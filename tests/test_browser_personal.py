@@ -70,8 +70,8 @@ def test_fill_form_read_headline_and_funnel(app_url, page):
     lines = pg.locator("#me-funnel-text li").all_inner_texts()
     assert "18–75" in lines[0] and "Germany" in lines[0] and "Berlin" in lines[1] and "female" in lines[2]
     assert "65" in lines[3] and "160–165 cm" in lines[4] and "70–75 kg" in lines[5]
-    from dashboard.core.body_model import load_country_model
-    from dashboard.core.cas import Profile, compute_cas
+    from dashboard.core.country import load_country_model
+    from dashboard.core.personal import Profile, compute_cas
 
     base = load_country_model("DE")
     profile = Profile.build("DE", "11000", "female", "65-75", 163.7, 5, 71.9, 5)
@@ -351,8 +351,8 @@ def test_five_year_group_in_one_click_for_single_year_ages(app_url, page):
     pg.wait_for_selector("#me-country", state="attached")
     choose_option(pg, "me-ages", "40–45 (five", "5y:40")
     pg.wait_for_function("document.querySelectorAll('#me-funnel-text li')[3]?.innerText.startsWith('40–45')")
-    from dashboard.core.body_model import load_country_model
-    from dashboard.core.cas import Profile, compute_cas
+    from dashboard.core.country import load_country_model
+    from dashboard.core.personal import Profile, compute_cas
 
     model = load_country_model("GB")
     model = model.with_model("paper") if hasattr(model, "with_model") else model

@@ -22,7 +22,7 @@ def _wait_text(pg, selector: str, pattern: str, timeout: int = 30_000):
 
 
 def test_explore_changes_h_and_gamma_and_reads_the_cursor(app_url, page):
-    from dashboard.core import pyc
+    from dashboard.core import scaling as pyc
 
     pg = page.page
     pg.goto(f"{app_url.url}/scaling")
@@ -64,8 +64,8 @@ def test_census_view_fits_germany(app_url, page):
     pg = page.page
     pg.goto(f"{app_url.url}/scaling?view=census&country=DE&users=10000")
     h = _wait_text(pg, "#scaling-c-h", "bits")
-    from dashboard.core import census_partition as cp
-    from dashboard.core.scenario import Scenario
+    from dashboard.core import scaling as cp
+    from dashboard.core.regions import Scenario
 
     fit = cp.census_fit(cp.census_partition(Scenario(countries=("DE",)), "DE"))
     assert float(h.split()[0]) == pytest.approx(fit.h_bits, abs=0.01)

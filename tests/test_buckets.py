@@ -11,18 +11,34 @@ import pytest
 from bucket_reference import reference_evaluate
 from test_body_model import DE_GROUPS, make_population, make_priors
 
-from dashboard.core import aggregates as ag
-from dashboard.core import body_model as bm
-from dashboard.core import bucket_report as br
-from dashboard.core import buckets as bk
-from dashboard.core import cas
+from dashboard.core import personal as cas
+from dashboard.core import regions as ag
+from dashboard.core.buckets import (
+    AGE_LEVELS,
+    BITS_TOL,
+    Config,
+    advise,
+    advise_model,
+    age_blocks,
+    block_bands,
+    export_csv,
+    export_json,
+    partition_refines,
+    recommendation_text,
+    refines,
+    width_refines,
+)
+from dashboard.core.buckets._advisor import _cell_probs
+from dashboard.core.country import CountryModel, load_country_model
 from dashboard.core.errors import InputError
-from dashboard.core.scenario import Scenario
+from dashboard.core.formatting import plural
+from dashboard.core.groups import SEXES
+from dashboard.core.regions import Scenario
 
 # ----------------------------------------------------------------------------- a small synthetic country
 
 
-def synthetic_model() -> bm.CountryModel:
+def synthetic_model() -> CountryModel:
     """Six districts in two regions, DE-like census groups, one empty age group (ρmin = 0 path)."""
     districts = [
         ("01001", "Alpha", "01", "North", False), ("01002", "Beta", "01", "North", False),
@@ -33,7 +49,7 @@ def synthetic_model() -> bm.CountryModel:
     # a district with nobody aged 30–35 among women, and one very small district
     pop.loc[(pop["district_id"] == "01002") & (pop["sex"] == "female") & (pop["age_from"] == 30), "count"] = 0.0
     pop.loc[pop["district_id"] == "02003", "count"] = pop.loc[pop["district_id"] == "02003", "count"] / 40
-    return bm.CountryModel.from_frames("SY", pop, make_priors(), name="Synthland")
+    return CountryModel.from_frames("SY", pop, make_priors(), name="Synthland")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +58,7 @@ def synth():
 
 
 def partitions(model):
-    return {level: bk.age_blocks(model, level) for level in bk.AGE_LEVELS}
+    return {level: age_blocks(model, level) for level in AGE_LEVELS}
 
 
 def brute_force(model, advice):
@@ -53,8 +69,8 @@ def brute_force(model, advice):
 
 
 def test_age_blocks_cut_at_multiples_and_absorb_a_short_first_group():
-    model = bm.CountryModel.from_frames("XX", make_population(DE_GROUPS), make_priors())
-    bands = {lvl: bk.block_bands(model, bk.age_blocks(model, lvl)) for lvl in bk.AGE_LEVELS}
+    model = CountryModel.from_frames("XX", make_population(DE_GROUPS), make_priors())
+    bands = {lvl: block_bands(model, age_blocks(model, lvl)) for lvl in AGE_LEVELS}
     assert bands["census"][0] == (18, 20) and len(bands["census"]) == 11
     assert bands[5][0] == (18, 25)  # 18–20 is shorter than half of 5 years from the start: joins 20–25
     assert bands[10] == [(18, 30), (30, 40), (40, 50), (50, 60), (60, 75)]
@@ -62,10 +78,10 @@ def test_age_blocks_cut_at_multiples_and_absorb_a_short_first_group():
     assert bands[20] == [(18, 40), (40, 60), (60, 75)]
     assert bands["withheld"] == [(18, 75)]
     parts = partitions(model)
-    assert bk._partition_refines(parts["census"], parts[10]) and bk._partition_refines(parts[5], parts[15])
-    assert not bk._partition_refines(parts[10], parts[15]) and not bk._partition_refines(parts[15], parts[10])
-    assert bk._width_refines(1, 5) and bk._width_refines(2, 10) and not bk._width_refines(2, 5)
-    assert bk._width_refines(20, None) and not bk._width_refines(None, 20)
+    assert partition_refines(parts["census"], parts[10]) and partition_refines(parts[5], parts[15])
+    assert not partition_refines(parts[10], parts[15]) and not partition_refines(parts[15], parts[10])
+    assert width_refines(1, 5) and width_refines(2, 10) and not width_refines(2, 5)
+    assert width_refines(20, None) and not width_refines(None, 20)
 
 
 # ----------------------------------------------------------------------------- exactness by brute force
@@ -73,29 +89,29 @@ def test_age_blocks_cut_at_multiples_and_absorb_a_short_first_group():
 
 @pytest.mark.parametrize("k,q", [(10, 0.95), (50, 0.8), (3, 0.99)])
 def test_every_configuration_matches_brute_force_and_the_recommendation_is_optimal(synth, k, q):
-    advice = bk.advise_model(synth, k, q)
+    advice = advise_model(synth, k, q)
     ref = brute_force(synth, advice)
     assert len(advice.evaluated) > 500
     for e in advice.evaluated:
         bits, cov = ref[e.config]
         assert e.coverage == pytest.approx(cov, rel=1e-10, abs=1e-12), e.config
         assert abs(e.bits - bits) <= e.bits_error + 1e-9, e.config
-        assert e.bits_error <= bk.BITS_TOL
+        assert e.bits_error <= BITS_TOL
     feasible = [c for c, (b, cv) in ref.items() if cv >= q - 1e-12]
     assert advice.recommended is not None and ref[advice.recommended.config][1] >= q - 1e-12
     best = max(ref[c][0] for c in feasible)
-    assert ref[advice.recommended.config][0] >= best - 2 * bk.BITS_TOL
+    assert ref[advice.recommended.config][0] >= best - 2 * BITS_TOL
     # the front: nobody dominates a member, every other configuration is dominated
     pts = list(ref.items())
     front = {e.config for e in advice.front}
     for c, (b, cv) in pts:
-        dominated = any((b2 >= b - 2 * bk.BITS_TOL and cv2 >= cv - 1e-12) and (b2 > b + 2 * bk.BITS_TOL or cv2 > cv + 1e-12)
+        dominated = any((b2 >= b - 2 * BITS_TOL and cv2 >= cv - 1e-12) and (b2 > b + 2 * BITS_TOL or cv2 > cv + 1e-12)
                         for c2, (b2, cv2) in pts if c2 != c)
         if c in front:
-            assert not any(b2 > b + 2 * bk.BITS_TOL and cv2 > cv + 1e-9 for c2, (b2, cv2) in pts), c
+            assert not any(b2 > b + 2 * BITS_TOL and cv2 > cv + 1e-9 for c2, (b2, cv2) in pts), c
         elif not dominated:
             # not on the front but not dominated: only possible as a tie with a front member
-            assert any(abs(ref[f][0] - b) <= 2 * bk.BITS_TOL and ref[f][1] >= cv - 1e-12 for f in front), c
+            assert any(abs(ref[f][0] - b) <= 2 * BITS_TOL and ref[f][1] >= cv - 1e-12 for f in front), c
     coverages = [e.coverage for e in advice.front]
     assert coverages == sorted(coverages) and [e.bits for e in advice.front] == sorted(
         (e.bits for e in advice.front), reverse=True)
@@ -103,19 +119,19 @@ def test_every_configuration_matches_brute_force_and_the_recommendation_is_optim
 
 @pytest.mark.parametrize("code", ["MT", "LI"])
 def test_small_real_countries_match_brute_force(cache_root, code):
-    model = bm.load_country_model(code)
-    advice = bk.advise(code, 10, 0.95)
+    model = load_country_model(code)
+    advice = advise(code, 10, 0.95)
     ref = brute_force(model, advice)
     for e in advice.evaluated:
         bits, cov = ref[e.config]
         assert e.coverage == pytest.approx(cov, rel=1e-10, abs=1e-12)
         assert abs(e.bits - bits) <= e.bits_error + 1e-9
     feasible = [(b, c) for c, (b, cv) in ref.items() if cv >= 0.95]
-    assert ref[advice.recommended.config][0] >= max(feasible, key=lambda t: t[0])[0] - 2 * bk.BITS_TOL
+    assert ref[advice.recommended.config][0] >= max(feasible, key=lambda t: t[0])[0] - 2 * BITS_TOL
 
 
 def test_the_withheld_everything_release_has_the_entropy_of_sex(synth):
-    advice = bk.advise_model(synth, 1e-9, 0.5, areas=("withheld",), age_levels=("withheld",), widths=(None,))
+    advice = advise_model(synth, 1e-9, 0.5, areas=("withheld",), age_levels=("withheld",), widths=(None,))
     (e,) = advice.evaluated
     f, m = synth.counts.sum(axis=(0, 2)) / synth.total
     assert e.bits == pytest.approx(-(f * math.log2(f) + m * math.log2(m)), abs=1e-12)
@@ -126,13 +142,13 @@ def test_the_withheld_everything_release_has_the_entropy_of_sex(synth):
 
 
 def test_coarsening_never_lowers_coverage_nor_raises_bits(synth):
-    advice = bk.advise_model(synth, 20, 0.9)
+    advice = advise_model(synth, 20, 0.9)
     parts = partitions(synth)
     ev = advice.evaluated
     pairs = 0
     for a in ev:
         for b in ev:
-            if a is not b and bk.refines(a, b, parts):
+            if a is not b and refines(a, b, parts):
                 pairs += 1
                 assert a.coverage <= b.coverage + 1e-12, (a.config, b.config)
                 assert b.bits <= a.bits + a.bits_error + b.bits_error + 1e-12, (a.config, b.config)
@@ -142,9 +158,9 @@ def test_coarsening_never_lowers_coverage_nor_raises_bits(synth):
 def test_every_cas_of_a_coarser_release_is_at_least_the_finer_ones(synth):
     """The property behind monotonicity, per person: CAS(coarse profile) = Σ CAS(fine profiles inside it)."""
     counts = synth.counts
-    fine = np.einsum("dsa,saj->dsaj", counts, bk._cell_probs(synth, 5, 5, "paper"))
-    p10 = bk._cell_probs(synth, 10, 10, "paper")
-    blocks = bk.age_blocks(synth, 10)
+    fine = np.einsum("dsa,saj->dsaj", counts, _cell_probs(synth, 5, 5, "paper"))
+    p10 = _cell_probs(synth, 10, 10, "paper")
+    blocks = age_blocks(synth, 10)
     coarse = np.stack([np.einsum("dsa,saj->dsj", counts[:, :, list(b)], p10[:, list(b)]) for b in blocks], axis=2)
     paper = synth.with_model("paper")  # the grids of the model the probabilities above come from
     j5, j10 = paper.joint(5, 5), paper.joint(10, 10)
@@ -178,12 +194,12 @@ def test_recommendation_checked_with_the_explorers_cdf(cache_root):
     """
     k, q = 10, 0.95
     # the explorer's BMI filter switched off is a paper-model construct: compare under the paper model
-    advice = bk.advise("DE", k, q, age_levels=("census",), widths=(1, 2, 5, 10, 20), areas=("district", "region"),
+    advice = advise("DE", k, q, age_levels=("census",), widths=(1, 2, 5, 10, 20), areas=("district", "region"),
                        model="paper")
     rec = advice.recommended
     assert rec is not None and rec.coverage >= q
     c = rec.config
-    model = bm.load_country_model("DE").with_model("paper")
+    model = load_country_model("DE").with_model("paper")
     cells = ag.profile_cells(model, True, c.height, c.weight, None)
     N = model.counts if c.area == "district" else _region_counts(model)
     below, _ = ag.cdf_counts(N, cells, [k], strict=True)
@@ -200,7 +216,7 @@ def test_recommendation_checked_with_the_explorers_cdf(cache_root):
 
 
 def test_district_level_census_configurations_match_the_explorers_share_below(cache_root):
-    advice = bk.advise("DE", 10, 0.95, age_levels=("census",), widths=(2, 5, 10), areas=("district",), model="paper")
+    advice = advise("DE", 10, 0.95, age_levels=("census",), widths=(2, 5, 10), areas=("district",), model="paper")
     for e in advice.evaluated:
         sc = Scenario(countries=("DE",), height_width=e.config.height, weight_width=e.config.weight, bmi_range=(1, 1000),
                       model="paper")
@@ -210,8 +226,8 @@ def test_district_level_census_configurations_match_the_explorers_share_below(ca
 
 
 def test_de_recommendation_matches_brute_force(cache_root):
-    model = bm.load_country_model("DE")
-    advice = bk.advise("DE", 10, 0.95)
+    model = load_country_model("DE")
+    advice = advise("DE", 10, 0.95)
     rec = advice.recommended
     bits, cov = reference_evaluate(model, rec.config, 10, 0.95)
     assert cov >= 0.95 and rec.coverage == pytest.approx(cov, rel=1e-10)
@@ -220,10 +236,10 @@ def test_de_recommendation_matches_brute_force(cache_root):
 
 def test_merged_age_groups_add_counts_like_the_personal_page(cache_root):
     """A released profile with a merged age group has the CAS the personal page computes for those groups together."""
-    model = bm.load_country_model("DE")
-    blocks = bk.age_blocks(model, 10)
+    model = load_country_model("DE")
+    blocks = age_blocks(model, 10)
     block = blocks[1]  # 30–40: two census groups
-    lo, hi = bk.block_bands(model, [block])[0]
+    lo, hi = block_bands(model, [block])[0]
     d = 17
     for area, counts in (("district", model.counts[d]), ("region", model.counts[model.region_members(d)].sum(axis=0))):
         profile = cas.Profile.build("DE", district=str(model.district_ids[d]), sex="female", age=(f"{lo:g}-{hi:g}",),
@@ -238,7 +254,7 @@ def test_merged_age_groups_add_counts_like_the_personal_page(cache_root):
 
 
 def test_per_district_mode(synth):
-    advice = bk.advise_model(synth, 10, 0.9, per_district=True)
+    advice = advise_model(synth, 10, 0.9, per_district=True)
     pd_ = advice.per_district
     assert len(pd_.best) == synth.n_districts
     for i, best in enumerate(pd_.best):
@@ -246,16 +262,16 @@ def test_per_district_mode(synth):
             continue
         assert best.area == "district" and pd_.best_coverage[i] >= 0.9
         # brute force within the district: no district-level configuration with more bits meets q there
-        sub = bm.CountryModel.from_frames("SY1", _district_frame(synth, i), make_priors())
-        for e in bk.advise_model(sub, 10, 0.9, areas=("district",)).evaluated:
+        sub = CountryModel.from_frames("SY1", _district_frame(synth, i), make_priors())
+        for e in advise_model(sub, 10, 0.9, areas=("district",)).evaluated:
             if e.coverage >= 0.9:
-                assert e.bits <= pd_.best_bits[i] + 2 * bk.BITS_TOL
+                assert e.bits <= pd_.best_bits[i] + 2 * BITS_TOL
     # the districts falling short under the global recommendation are exactly those below q there
     rec = advice.recommended.config
     short = set(advice.short_under_recommended)
     for d in range(synth.n_districts):
-        sub = bm.CountryModel.from_frames("SY1", _district_frame(synth, d), make_priors())
-        _, cov = reference_evaluate(sub, bk.Config(rec.age, rec.height, rec.weight, "district"), 10, 0.9)
+        sub = CountryModel.from_frames("SY1", _district_frame(synth, d), make_priors())
+        _, cov = reference_evaluate(sub, Config(rec.age, rec.height, rec.weight, "district"), 10, 0.9)
         assert advice.district_coverage[d] == pytest.approx(cov, rel=1e-10)
         assert (d in short) == (cov < 0.9)
 
@@ -264,7 +280,7 @@ def _district_frame(model, d):
     import pandas as pd
 
     rows = []
-    for s, sex in enumerate(bm.SEXES):
+    for s, sex in enumerate(SEXES):
         for a, g in enumerate(model.age_groups):
             rows.append({"district_id": "X", "district_name": "X", "region_id": "R", "region_name": "R", "sex": sex,
                          "age_from": g.lo, "age_to": g.hi, "count": float(model.counts[d, s, a])})
@@ -272,7 +288,7 @@ def _district_frame(model, d):
 
 
 def test_district_or_region_pools_the_short_districts(synth):
-    advice = bk.advise_model(synth, 30, 0.9)
+    advice = advise_model(synth, 30, 0.9)
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
     assert mixed
     for e in mixed[:40]:
@@ -285,28 +301,28 @@ def test_district_or_region_pools_the_short_districts(synth):
 
 
 def test_exports_and_words(synth):
-    advice = bk.advise_model(synth, 10, 0.95, per_district=True)
-    data = json.loads(br.export_json(advice))
+    advice = advise_model(synth, 10, 0.95, per_district=True)
+    data = json.loads(export_json(advice))
     rec = data["recommended"]
     for key in ("age_group_years", "height_cm", "weight_kg", "bits", "coverage", "age_groups", "area"):
         assert key in rec
     assert data["front"] and all({"age_group_years", "height_cm", "weight_kg", "bits", "coverage"} <= set(f)
                                  for f in data["front"])
     assert len(data["per_district"]) == synth.n_districts
-    rows = list(csv.DictReader(io.StringIO(br.export_csv(advice))))
+    rows = list(csv.DictReader(io.StringIO(export_csv(advice))))
     assert len(rows) == len(advice.evaluated)
     assert sum(r["recommended"] == "1" for r in rows) == 1
     assert sum(r["on_front"] == "1" for r in rows) == len(advice.front)
-    text = br.recommendation_text(advice)
+    text = recommendation_text(advice)
     assert text.startswith("Collect age") and f"{advice.recommended.coverage:.1%}" in text
-    assert br.plural("county") == "counties" and br.plural("district") == "districts" and br.plural("Kreis") == "Kreis"
+    assert plural("county") == "counties" and plural("district") == "districts" and plural("Kreis") == "Kreis"
 
 
 def test_impossible_target_says_so(synth):
-    advice = bk.advise_model(synth, 1e9, 0.95)
+    advice = advise_model(synth, 1e9, 0.95)
     assert advice.recommended is None
-    assert "No configuration" in br.recommendation_text(advice)
-    assert json.loads(br.export_json(advice))["recommended"] is None
+    assert "No configuration" in recommendation_text(advice)
+    assert json.loads(export_json(advice))["recommended"] is None
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -320,24 +336,24 @@ def test_impossible_target_says_so(synth):
 def test_bad_input_gives_clear_messages(synth, kw, msg):
     args = {"k": 10, "q": 0.95, **kw}
     with pytest.raises(InputError, match=None) as exc:
-        bk.advise_model(synth, args["k"], args["q"], model=args.get("model", "paper"))
+        advise_model(synth, args["k"], args["q"], model=args.get("model", "paper"))
     assert msg in str(exc.value)
 
 
 def test_unknown_country(cache_root):
     with pytest.raises(InputError) as exc:
-        bk.advise("ZZ", 10, 0.95)
+        advise("ZZ", 10, 0.95)
     assert "ZZ" in str(exc.value)
     with pytest.raises(InputError):
-        bk.advise_model(synthetic_model(), 10, 0.95, areas=("planet",))
+        advise_model(synthetic_model(), 10, 0.95, areas=("planet",))
     with pytest.raises(InputError):
-        bk.advise_model(synthetic_model(), 10, 0.95, widths=(3,))
+        advise_model(synthetic_model(), 10, 0.95, widths=(3,))
 
 
 def test_merged_ages_on_germany_match_brute_force(cache_root):
     """400 Kreise with their own age mixes: the binned thresholds of merged blocks stay exact."""
-    model = bm.load_country_model("DE")
-    advice = bk.advise("DE", 10, 0.95)
+    model = load_country_model("DE")
+    advice = advise("DE", 10, 0.95)
     chosen = [e for e in advice.evaluated if e.config.age in (10, "withheld") and e.config.area == "district"
               and (e.config.height, e.config.weight) in ((10, 10), (20, 2), (5, None), (None, 5))]
     assert len(chosen) == 8
@@ -350,15 +366,15 @@ def test_merged_ages_on_germany_match_brute_force(cache_root):
 def test_words_for_withheld_districts(synth):
     import dataclasses
 
-    advice = bk.advise_model(synth, 30, 0.9)
+    advice = advise_model(synth, 30, 0.9)
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
     few = next(e for e in mixed if 2 * len(e.short_districts) <= synth.n_districts)
     many = next(e for e in mixed if 2 * len(e.short_districts) > synth.n_districts)
-    t = br.recommendation_text(dataclasses.replace(advice, recommended=few))
+    t = recommendation_text(dataclasses.replace(advice, recommended=few))
     n = len(few.short_districts)
     assert f"in the {n} district{'s' if n > 1 else ''} (of 6) where fewer than 90% would be safe, withhold the " \
            f"district and give only the region" in t
-    t = br.recommendation_text(dataclasses.replace(advice, recommended=many))
+    t = recommendation_text(dataclasses.replace(advice, recommended=many))
     kept = synth.n_districts - len(many.short_districts)
     assert f"with the region instead of the district, except in the {kept} district" in t
     assert all(str(synth.district_names[d]) not in t.split("(")[-1] for d in many.short_districts)

@@ -12,10 +12,12 @@ from scipy.stats import norm
 from test_body_model import US_GROUPS, make_population, make_priors
 
 from census_loaders.schema import FractionTable
-from dashboard.core import body_model as bm
-from dashboard.core import cas as C
-from dashboard.core import formatting, parsing
+from dashboard.core import body, formatting, parsing
+from dashboard.core.body import BAND_WIDTHS, widen_band
+from dashboard.core.country import CountryModel, load_country_model
 from dashboard.core.errors import InputError
+from dashboard.core.groups import DEFAULT_STUDY
+from dashboard.core.personal import Profile, advise, cas_by_cell, compute_cas, profile_report, what_ifs
 
 NAN = math.nan
 
@@ -31,11 +33,11 @@ FLO = FractionTable(
 UNIFORM = FractionTable("half", "Half of everyone", pd.DataFrame({"fraction": [0.5]}))
 
 
-def model_for(code="DE", groups=None, priors=None, study=bm.DEFAULT_STUDY, **kw):
+def model_for(code="DE", groups=None, priors=None, study=DEFAULT_STUDY, **kw):
     """A synthetic model; the paper body model unless ``model=`` says otherwise (these tests check its numbers)."""
     kw.setdefault("model", "paper")
     groups = groups or [(0, 3), (3, 6), (6, 10), (10, 15), (15, 18), (18, 20)] + [(a, a + 5) for a in range(20, 65, 5)] + [(65, 75), (75, None)]
-    return bm.CountryModel.from_frames(
+    return CountryModel.from_frames(
         code, make_population(groups), priors if priors is not None else make_priors(), name="Testland", study=study,
         aux_tables={"de_wearables": WEARABLES, "us_flo": FLO, "half": UNIFORM}, **kw,
     )
@@ -65,8 +67,8 @@ def pr(prior_rows, lo, hi, kind):
 
 
 def test_funnel_by_hand():
-    p = C.Profile.build("DE", district="01002", sex="male", age=40, height=183, weight="85-90")
-    res = C.compute_cas(MODEL, p)
+    p = Profile.build("DE", district="01002", sex="male", age=40, height=183, weight="85-90")
+    res = compute_cas(MODEL, p)
     steps = [line.step for line in res.funnel]
     assert steps == ["country", "district", "sex", "age", "height", "weight"]
     n = n_of("01002", "male", 40)
@@ -90,8 +92,8 @@ def test_funnel_by_hand():
 
 
 def test_65_75_mixture_by_hand():
-    p = C.Profile.build("DE", district="01001", sex="female", age="65-75", height="160-165", weight="70-75")
-    res = C.compute_cas(MODEL, p)
+    p = Profile.build("DE", district="01001", sex="female", age="65-75", height="160-165", weight="70-75")
+    res = compute_cas(MODEL, p)
     f = PRIORS[PRIORS["sex"] == "female"].set_index("age_from")
     want = 0.0
     for lo in (65.0, 70.0):
@@ -100,17 +102,17 @@ def test_65_75_mixture_by_hand():
 
 
 def test_several_age_groups_add_and_band_spanning_groups():
-    one = C.compute_cas(MODEL, C.Profile("DE", "01001", "female", ages=("55-60",)))
-    two = C.compute_cas(MODEL, C.Profile("DE", "01001", "female", ages=("55-60", "60-65")))
-    span = C.compute_cas(MODEL, C.Profile("DE", "01001", "female", ages=("55-65",)))
-    years = C.compute_cas(MODEL, C.Profile("DE", "01001", "female", ages=(57, 61)))
+    one = compute_cas(MODEL, Profile("DE", "01001", "female", ages=("55-60",)))
+    two = compute_cas(MODEL, Profile("DE", "01001", "female", ages=("55-60", "60-65")))
+    span = compute_cas(MODEL, Profile("DE", "01001", "female", ages=("55-65",)))
+    years = compute_cas(MODEL, Profile("DE", "01001", "female", ages=(57, 61)))
     assert two.cas == pytest.approx(n_of("01001", "female", 55) + n_of("01001", "female", 60))
     assert span.cas == pytest.approx(two.cas) and years.cas == pytest.approx(two.cas)
     assert one.funnel[3].value == "55–60" and two.funnel[3].value == "55–65"
 
 
 def test_withheld_attributes_leave_lines_unchanged():
-    res = C.compute_cas(MODEL, C.Profile("DE", height=(170.0, 175.0)))
+    res = compute_cas(MODEL, Profile("DE", height=(170.0, 175.0)))
     counts = [line.count for line in res.funnel]
     assert counts[0] == counts[1] == counts[2] == counts[3]
     assert res.funnel[1].value == "any district" and res.funnel[3].value == "any age (18–75)"
@@ -118,8 +120,8 @@ def test_withheld_attributes_leave_lines_unchanged():
 
 
 def test_region_area():
-    p = C.Profile.build("DE", district="01001", sex="female", age=30, area="region")
-    res = C.compute_cas(MODEL, p)
+    p = Profile.build("DE", district="01001", sex="female", age=30, area="region")
+    res = compute_cas(MODEL, p)
     want = n_of("01001", "female", 30) + n_of("01002", "female", 30)
     assert res.cas == pytest.approx(want)
     assert res.funnel[1].value.startswith("North (region, 2 districts)")
@@ -127,18 +129,18 @@ def test_region_area():
 
 def test_trimmed_us_group():
     model = model_for("US", groups=US_GROUPS)
-    res = C.compute_cas(model, C.Profile.build("US", district="01001", sex="male", age=19))
+    res = compute_cas(model, Profile.build("US", district="01001", sex="male", age=19))
     pop = make_population(US_GROUPS)
     raw = pop[(pop["district_id"] == "01001") & (pop["sex"] == "male") & (pop["age_from"] == 15)]["count"].iloc[0]
     assert res.cas == pytest.approx(raw * 2 / 5)
     assert res.funnel[3].value == "18–20 (of 15–20)"
     assert any(w.code == "trimmed_age_group" for w in res.warnings)
     # the census band and the trimmed band both name the group
-    assert C.compute_cas(model, C.Profile("US", "01001", "male", ages=("15-20",))).cas == pytest.approx(res.cas)
+    assert compute_cas(model, Profile("US", "01001", "male", ages=("15-20",))).cas == pytest.approx(res.cas)
     # what-if keys (group labels) can be fed back as ages
-    ages = C.what_ifs(model, res.profile).age
+    ages = what_ifs(model, res.profile).age
     for key, value in zip(ages.keys, ages.cas):
-        assert C.compute_cas(model, res.profile.replace(ages=(key,))).cas == pytest.approx(value)
+        assert compute_cas(model, res.profile.replace(ages=(key,))).cas == pytest.approx(value)
 
 
 # ----------------------------------------------------------------------------- warnings
@@ -149,12 +151,12 @@ def codes(res):
 
 
 def test_warnings():
-    implausible = C.compute_cas(MODEL, C.Profile.build("DE", "01001", "female", 30, height="150-155", weight="110-115"))
+    implausible = compute_cas(MODEL, Profile.build("DE", "01001", "female", 30, height="150-155", weight="110-115"))
     assert "implausible_bmi" in codes(implausible) and implausible.plausible is False and implausible.cas > 0
-    filled = C.compute_cas(MODEL, C.Profile.build("DE", "02001", "female", 30))
+    filled = compute_cas(MODEL, Profile.build("DE", "02001", "female", 30))
     assert "filled_district" in codes(filled)
-    assert "filled_district" not in codes(C.compute_cas(MODEL, C.Profile.build("DE", "01001", "female", 30)))
-    tiny = C.compute_cas(MODEL, C.Profile.build("DE", "01001", "female", 30, height=199, weight=41, height_width=1, weight_width=1))
+    assert "filled_district" not in codes(compute_cas(MODEL, Profile.build("DE", "01001", "female", 30)))
+    tiny = compute_cas(MODEL, Profile.build("DE", "01001", "female", 30, height=199, weight=41, height_width=1, weight_width=1))
     assert tiny.cas < 1 and "likely_unique" in codes(tiny)
     assert any("likely unique" in w.message for w in tiny.warnings)
 
@@ -163,15 +165,15 @@ def test_borrowed_body_statistics_named():
     priors = make_priors()
     priors.attrs.update(prior_country="DE", borrowed_from="DE")
     model = model_for("AT", priors=priors, prior_country_name="Germany")
-    res = C.compute_cas(model, C.Profile.build("AT", "01001", "male", 30, height=180))
+    res = compute_cas(model, Profile.build("AT", "01001", "male", 30, height=180))
     msg = [w.message for w in res.warnings if w.code == "borrowed_body_statistics"]
     assert msg and "Germany (DE)" in msg[0]
     # no body measurement given: nothing borrowed is used
-    assert "borrowed_body_statistics" not in codes(C.compute_cas(model, C.Profile.build("AT", "01001", "male", 30)))
+    assert "borrowed_body_statistics" not in codes(compute_cas(model, Profile.build("AT", "01001", "male", 30)))
 
 
 def test_nearest_body_group_flagged():
-    res = C.compute_cas(MODEL, C.Profile.build("DE", "01001", "male", 77, height=175, study=(18, 80)))
+    res = compute_cas(MODEL, Profile.build("DE", "01001", "male", 77, height=175, study=(18, 80)))
     assert "nearest_body_group" in codes(res)
     assert res.funnel[3].value == "75–80 (of 75+)"
 
@@ -180,62 +182,62 @@ def test_nearest_body_group_flagged():
 
 
 def test_aux_by_age_overlap_and_composition():
-    base = C.Profile.build("DE", "01001", "female", "65-75", height=165, weight=70)
-    plain = C.compute_cas(MODEL, base).cas
-    wear = C.compute_cas(MODEL, base.replace(aux=("de_wearables",)))
+    base = Profile.build("DE", "01001", "female", "65-75", height=165, weight=70)
+    plain = compute_cas(MODEL, base).cas
+    wear = compute_cas(MODEL, base.replace(aux=("de_wearables",)))
     assert wear.cas == pytest.approx(plain * 0.072, rel=1e-12)
     assert wear.funnel[-1].step == "auxiliary" and wear.funnel[-1].value == "Wears a smartwatch"
-    both = C.compute_cas(MODEL, base.replace(aux=("de_wearables", "half")))
+    both = compute_cas(MODEL, base.replace(aux=("de_wearables", "half")))
     assert both.cas == pytest.approx(plain * 0.072 * 0.5, rel=1e-12)
     assert [line.step for line in both.funnel][-2:] == ["auxiliary", "auxiliary"]
     # a table with bands that do not match the census groups: year-weighted
     odd = FractionTable("odd", "Odd bands", pd.DataFrame({"age_from": [60.0, 70.0], "age_to": [70.0, 80.0], "fraction": [0.2, 0.1]}))
-    assert C.compute_cas(MODEL, base.replace(aux=(odd,))).cas == pytest.approx(plain * 0.15, rel=1e-12)
-    young = C.Profile.build("DE", "01001", "female", 19)
-    assert C.compute_cas(MODEL, young.replace(aux=("de_wearables",))).cas == pytest.approx(
-        C.compute_cas(MODEL, young).cas * 0.297)
+    assert compute_cas(MODEL, base.replace(aux=(odd,))).cas == pytest.approx(plain * 0.15, rel=1e-12)
+    young = Profile.build("DE", "01001", "female", 19)
+    assert compute_cas(MODEL, young.replace(aux=("de_wearables",))).cas == pytest.approx(
+        compute_cas(MODEL, young).cas * 0.297)
 
 
 def test_aux_by_sex_district_and_user_tables():
     from census_loaders.auxiliary import parse_fraction_csv, user_fraction
 
     us = model_for("US", groups=US_GROUPS)
-    woman = C.Profile.build("US", "01001", "female", 30, aux=["us_flo"])
+    woman = Profile.build("US", "01001", "female", 30, aux=["us_flo"])
     man = woman.replace(sex="male")
-    assert C.compute_cas(us, woman).cas == pytest.approx(C.compute_cas(us, woman.replace(aux=())).cas * 0.295805)
-    assert C.compute_cas(us, man).cas == 0.0
+    assert compute_cas(us, woman).cas == pytest.approx(compute_cas(us, woman.replace(aux=())).cas * 0.295805)
+    assert compute_cas(us, man).cas == 0.0
     with pytest.raises(InputError, match="is for US"):
-        C.compute_cas(MODEL, C.Profile.build("DE", "01001", "female", 30, aux=["us_flo"]))
+        compute_cas(MODEL, Profile.build("DE", "01001", "female", 30, aux=["us_flo"]))
     by_district = FractionTable("app", "App users", pd.DataFrame({"district_id": ["01001", "01002", "02001", "02002"], "fraction": [0.1, 0.2, 0.3, 0.4]}))
-    p = C.Profile.build("DE", "01002", "female", 30)
-    assert C.compute_cas(MODEL, p.replace(aux=(by_district,))).cas == pytest.approx(C.compute_cas(MODEL, p).cas * 0.2)
+    p = Profile.build("DE", "01002", "female", 30)
+    assert compute_cas(MODEL, p.replace(aux=(by_district,))).cas == pytest.approx(compute_cas(MODEL, p).cas * 0.2)
     # withholding the district: each district keeps its own fraction
-    whole = C.compute_cas(MODEL, p.replace(district=None, aux=(by_district,))).cas
+    whole = compute_cas(MODEL, p.replace(district=None, aux=(by_district,))).cas
     want = sum(n_of(d, "female", 30) * f for d, f in zip(["01001", "01002", "02001", "02002"], [0.1, 0.2, 0.3, 0.4]))
     assert whole == pytest.approx(want)
     typed = user_fraction("Runs marathons", percent=20)
-    assert C.compute_cas(MODEL, p.replace(aux=(typed,))).cas == pytest.approx(C.compute_cas(MODEL, p).cas * 0.2)
+    assert compute_cas(MODEL, p.replace(aux=(typed,))).cas == pytest.approx(compute_cas(MODEL, p).cas * 0.2)
     csv = parse_fraction_csv("sex,age,percent\nfemale,18-45,40\nfemale,45+,10\nmale,18+,5\n", "Cycling club")
-    assert C.compute_cas(MODEL, p.replace(aux=(csv,))).cas == pytest.approx(C.compute_cas(MODEL, p).cas * 0.4)
+    assert compute_cas(MODEL, p.replace(aux=(csv,))).cas == pytest.approx(compute_cas(MODEL, p).cas * 0.4)
 
 
 def test_aux_gaps_and_errors():
     only_women = FractionTable("w", "Women only", pd.DataFrame({"sex": ["female"], "fraction": [0.3]}))
-    res = C.compute_cas(MODEL, C.Profile.build("DE", "01001", "male", 30, aux=[only_women]))
+    res = compute_cas(MODEL, Profile.build("DE", "01001", "male", 30, aux=[only_women]))
     assert res.cas == 0 and any("no fraction for male" in w.message for w in res.warnings if w.code == "auxiliary_gap")
     overlap = FractionTable("o", "Overlap", pd.DataFrame({"age_from": [18.0, 30.0], "age_to": [40.0, 50.0], "fraction": [0.1, 0.2]}))
     with pytest.raises(InputError, match="rows overlap"):
-        C.compute_cas(MODEL, C.Profile.build("DE", "01001", "male", 30, aux=[overlap]))
+        compute_cas(MODEL, Profile.build("DE", "01001", "male", 30, aux=[overlap]))
     bad = FractionTable("b", "Bad", pd.DataFrame({"fraction": [1.5]}))
     with pytest.raises(InputError, match=r"\[0, 1\]"):
-        C.compute_cas(MODEL, C.Profile.build("DE", "01001", "male", 30, aux=[bad]))
+        compute_cas(MODEL, Profile.build("DE", "01001", "male", 30, aux=[bad]))
     with pytest.raises(InputError, match="unknown auxiliary knowledge 'nope'"):
-        C.compute_cas(MODEL, C.Profile.build("DE", "01001", "male", 30, aux=["nope"]))
+        compute_cas(MODEL, Profile.build("DE", "01001", "male", 30, aux=["nope"]))
 
 
 def test_profile_with_user_table_is_hashable():
-    a = C.Profile.build("DE", "01001", "male", 30, aux=[UNIFORM])
-    b = C.Profile.build("DE", "01001", "male", 30, aux=[FractionTable("half", "Half of everyone", pd.DataFrame({"fraction": [0.5]}))])
+    a = Profile.build("DE", "01001", "male", 30, aux=[UNIFORM])
+    b = Profile.build("DE", "01001", "male", 30, aux=[FractionTable("half", "Half of everyone", pd.DataFrame({"fraction": [0.5]}))])
     assert a == b and hash(a) == hash(b)
     assert a.aux_ids == ("half",)
 
@@ -244,16 +246,16 @@ def test_profile_with_user_table_is_hashable():
 
 ALL_AGES = [g.label for g in MODEL.age_groups]
 profiles = st.builds(
-    lambda d, s, ages, h, hw, w, ww, aux, area: C.Profile.build(
+    lambda d, s, ages, h, hw, w, ww, aux, area: Profile.build(
         "DE", d, s, tuple(ages), height=h, height_width=hw, weight=w, weight_width=ww, aux=aux, area=area
     ),
     d=st.sampled_from([None, "01001", "01002", "02001", "02002"]),
     s=st.sampled_from([None, "female", "male"]),
     ages=st.lists(st.integers(18, 74), max_size=3),
     h=st.one_of(st.none(), st.integers(140, 205)),
-    hw=st.sampled_from(bm.BAND_WIDTHS),
+    hw=st.sampled_from(BAND_WIDTHS),
     w=st.one_of(st.none(), st.integers(40, 140)),
-    ww=st.sampled_from(bm.BAND_WIDTHS),
+    ww=st.sampled_from(BAND_WIDTHS),
     aux=st.lists(st.sampled_from(["de_wearables", "half"]), max_size=2, unique=True),
     area=st.sampled_from(["district", "region"]),
 )
@@ -262,30 +264,30 @@ profiles = st.builds(
 @settings(max_examples=150, deadline=None)
 @given(p=profiles)
 def test_funnel_never_increases(p):
-    counts = [line.count for line in C.compute_cas(MODEL, p).funnel]
+    counts = [line.count for line in compute_cas(MODEL, p).funnel]
     for prev, cur in itertools.pairwise(counts):
         assert cur <= prev
 
 
 @settings(max_examples=100, deadline=None)
-@given(p=profiles, kind=st.sampled_from(["height", "weight"]), width=st.sampled_from(bm.BAND_WIDTHS))
+@given(p=profiles, kind=st.sampled_from(["height", "weight"]), width=st.sampled_from(BAND_WIDTHS))
 def test_widening_never_lowers_cas(p, kind, width):
     band = getattr(p, kind)
     if band is None or width <= band[1] - band[0]:
         return
-    wider = p.replace(**{kind: bm.widen_band(band, width)})
-    assert C.compute_cas(MODEL, wider).cas >= C.compute_cas(MODEL, p).cas
-    assert C.compute_cas(MODEL, p.replace(**{kind: None})).cas >= C.compute_cas(MODEL, wider).cas
+    wider = p.replace(**{kind: widen_band(band, width)})
+    assert compute_cas(MODEL, wider).cas >= compute_cas(MODEL, p).cas
+    assert compute_cas(MODEL, p.replace(**{kind: None})).cas >= compute_cas(MODEL, wider).cas
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(p=profiles, hw=st.sampled_from(bm.BAND_WIDTHS), ww=st.sampled_from(bm.BAND_WIDTHS))
+@given(p=profiles, hw=st.sampled_from(BAND_WIDTHS), ww=st.sampled_from(BAND_WIDTHS))
 def test_all_cells_give_back_the_census_count(p, hw, ww):
     """With the plausibility filter off, the CAS over every height × weight band sums to the count."""
-    grid = C.cas_by_cell(MODEL, p, hw, ww, bmi_range=None)
+    grid = cas_by_cell(MODEL, p, hw, ww, bmi_range=None)
     assert grid.plausible.all()
-    age_line = C.compute_cas(MODEL, p.replace(height=None, weight=None, aux=())).funnel[3].count
-    with_aux = C.compute_cas(MODEL, p.replace(height=None, weight=None)).cas
+    age_line = compute_cas(MODEL, p.replace(height=None, weight=None, aux=())).funnel[3].count
+    with_aux = compute_cas(MODEL, p.replace(height=None, weight=None)).cas
     assert grid.cas.sum() == pytest.approx(with_aux, rel=1e-9)
     if not p.aux:
         assert grid.cas.sum() == pytest.approx(age_line, rel=1e-9)
@@ -296,39 +298,39 @@ def test_all_cells_give_back_the_census_count(p, hw, ww):
 def test_cell_grid_matches_point_computation(p):
     if p.height is None or p.weight is None:
         return
-    grid = C.cas_by_cell(MODEL, p)
+    grid = cas_by_cell(MODEL, p)
     i, j = grid.joint.height.index(p.height[0]), grid.joint.weight.index(p.weight[0])
-    assert grid.cas[i, j] == pytest.approx(C.compute_cas(MODEL, p).cas, rel=1e-9, abs=1e-300)
+    assert grid.cas[i, j] == pytest.approx(compute_cas(MODEL, p).cas, rel=1e-9, abs=1e-300)
 
 
 # ----------------------------------------------------------------------------- what-ifs
 
 
 def test_what_ifs_agree_with_compute_cas():
-    p = C.Profile.build("DE", "01002", "female", "65-75", height=162, weight=72, aux=["de_wearables"])
-    cas = C.compute_cas(MODEL, p).cas
-    wi = C.what_ifs(MODEL, p)
+    p = Profile.build("DE", "01002", "female", "65-75", height=162, weight=72, aux=["de_wearables"])
+    cas = compute_cas(MODEL, p).cas
+    wi = what_ifs(MODEL, p)
     assert wi.cas == pytest.approx(cas)
     assert list(wi.district.cas) == sorted(wi.district.cas, reverse=True)
     for key, value in zip(wi.district.keys, wi.district.cas):
-        assert value == pytest.approx(C.compute_cas(MODEL, p.replace(district=key)).cas)
+        assert value == pytest.approx(compute_cas(MODEL, p.replace(district=key)).cas)
     assert wi.district.cas[wi.district.chosen][0] == pytest.approx(cas)
     for key, value in zip(wi.sex.keys, wi.sex.cas):
-        assert value == pytest.approx(C.compute_cas(MODEL, p.replace(sex=key)).cas)
+        assert value == pytest.approx(compute_cas(MODEL, p.replace(sex=key)).cas)
     for g, value in zip(MODEL.age_groups, wi.age.cas):
-        assert value == pytest.approx(C.compute_cas(MODEL, p.replace(ages=((g.lo, g.hi),))).cas)
+        assert value == pytest.approx(compute_cas(MODEL, p.replace(ages=((g.lo, g.hi),))).cas)
     assert wi.age.chosen.sum() == 1 and wi.age.cas[wi.age.chosen][0] == pytest.approx(cas)
     for kind, what in (("height", wi.height), ("weight", wi.weight)):
         assert what.chosen.sum() == 1 and what.cas[what.chosen][0] == pytest.approx(cas)
         width = getattr(p, kind)[1] - getattr(p, kind)[0]
         for start, value in list(zip(what.keys, what.cas))[::3]:
-            assert value == pytest.approx(C.compute_cas(MODEL, p.replace(**{kind: (start, start + width)})).cas)
+            assert value == pytest.approx(compute_cas(MODEL, p.replace(**{kind: (start, start + width)})).cas)
         assert what.plausible is not None and what.plausible[what.chosen][0]
         assert not what.plausible.all()
-    assert wi.weight.keys.min() >= parsing.WEIGHT_LIMITS[0]
+    assert wi.weight.keys.min() >= body.WEIGHT_LIMITS[0]
     for change in wi.widen + wi.withhold:
         assert change.cas >= cas
-        assert change.cas == pytest.approx(C.compute_cas(MODEL, change.profile).cas)
+        assert change.cas == pytest.approx(compute_cas(MODEL, change.profile).cas)
     attrs = {(c.attribute, c.action) for c in wi.withhold}
     assert attrs == {("district", "region"), ("district", "country"), ("sex", "withhold"), ("age", "withhold"),
                      ("height", "withhold"), ("weight", "withhold"), ("de_wearables", "withhold")}
@@ -341,25 +343,25 @@ def test_what_ifs_agree_with_compute_cas():
 
 
 def test_advice_reaches_k_with_minimal_changes():
-    p = C.Profile.build("DE", "02001", "female", "65-75", height=162, weight=72, aux=["de_wearables"])
-    cas = C.compute_cas(MODEL, p).cas
+    p = Profile.build("DE", "02001", "female", "65-75", height=162, weight=72, aux=["de_wearables"])
+    cas = compute_cas(MODEL, p).cas
     assert cas < 10
-    for adv in C.advise(MODEL, p, ks=(10, 100)):
+    for adv in advise(MODEL, p, ks=(10, 100)):
         assert not adv.met and adv.options
         bits = [o.bits for o in adv.options]
         assert bits == sorted(bits)
         for o in adv.options:
             assert o.cas >= adv.k
-            assert o.cas == pytest.approx(C.compute_cas(MODEL, o.profile).cas)
+            assert o.cas == pytest.approx(compute_cas(MODEL, o.profile).cas)
             assert o.bits == pytest.approx(math.log2(o.cas / cas))
             assert o.changes
-    met = C.advise(MODEL, C.Profile.build("DE", "01001", "female", 30), ks=(10,))[0]
+    met = advise(MODEL, Profile.build("DE", "01001", "female", 30), ks=(10,))[0]
     assert met.met and met.options == ()
 
 
 def test_advice_options_are_minimal():
-    p = C.Profile.build("DE", "02001", "female", "65-75", height=162, weight=72)
-    (adv,) = C.advise(MODEL, p, ks=(50,), limit=0)
+    p = Profile.build("DE", "02001", "female", "65-75", height=162, weight=72)
+    (adv,) = advise(MODEL, p, ks=(50,), limit=0)
     fields = ("district", "area", "sex", "ages", "height", "weight")
     for o in adv.options:
         for f in fields:
@@ -367,17 +369,17 @@ def test_advice_options_are_minimal():
                 undone = o.profile.replace(**{f: getattr(p, f)})
                 if f == "district":
                     undone = undone.replace(area=p.area)
-                assert C.compute_cas(MODEL, undone).cas < 50 or undone == o.profile
+                assert compute_cas(MODEL, undone).cas < 50 or undone == o.profile
 
 
 def test_advice_bad_k():
     with pytest.raises(InputError, match="positive"):
-        C.advise(MODEL, C.Profile.build("DE", "01001", "female", 30), ks=(0,))
+        advise(MODEL, Profile.build("DE", "01001", "female", 30), ks=(0,))
 
 
 def test_profile_report():
-    p = C.Profile.build("DE", "02001", "female", "65-75", height=162, weight=72)
-    rep = C.profile_report(MODEL, p, users=5000)
+    p = Profile.build("DE", "02001", "female", "65-75", height=162, weight=72)
+    rep = profile_report(MODEL, p, users=5000)
     assert rep.reidentification.cas == rep.result.cas
     assert rep.reidentification.population == rep.result.population
     assert set(rep.reidentification.k_indistinguishable) == {2, 5, 10}
@@ -400,7 +402,7 @@ def test_parse_band_and_profile_build():
     assert parsing.parse_band("160-165") == (160, 165)
     assert parsing.parse_band("160–170") == (160, 170)
     assert parsing.parse_band(None) is None
-    p = C.Profile.build("DE", "01001", "f", age="65–75", height=172, weight=70.5, weight_width=1)
+    p = Profile.build("DE", "01001", "f", age="65–75", height=172, weight=70.5, weight_width=1)
     assert (p.sex, p.ages, p.height, p.weight) == ("female", ((65.0, 75.0),), (170, 175), (70, 71))
     assert parsing.parse_age("75+") == (75.0, math.inf) and parsing.parse_age("40") == 40.0
 
@@ -425,23 +427,23 @@ def test_parse_band_and_profile_build():
 def test_bad_profile_input(kwargs, msg):
     args = {"country": "DE", "district": "01001", "sex": "female", "age": 30, **kwargs}
     with pytest.raises(InputError, match=msg):
-        C.Profile.build(**args)
+        Profile.build(**args)
 
 
 @pytest.mark.parametrize(
     "profile,msg",
     [
-        (lambda: C.Profile.build("DE", "99999", "female", 30), "unknown district '99999'"),
-        (lambda: C.Profile.build("DE", "01001", "female", 80), "outside the study population 18–75"),
-        (lambda: C.Profile.build("DE", "01001", "female", 17), "outside the study population"),
-        (lambda: C.Profile.build("DE", "01001", "female", "75+"), "outside the study population"),
-        (lambda: C.Profile.build("DE", "01001", "female", "63-68"), "does not match the census age groups"),
-        (lambda: C.Profile.build("FR", "01001", "female", 30), "the profile is for FR"),
+        (lambda: Profile.build("DE", "99999", "female", 30), "unknown district '99999'"),
+        (lambda: Profile.build("DE", "01001", "female", 80), "outside the study population 18–75"),
+        (lambda: Profile.build("DE", "01001", "female", 17), "outside the study population"),
+        (lambda: Profile.build("DE", "01001", "female", "75+"), "outside the study population"),
+        (lambda: Profile.build("DE", "01001", "female", "63-68"), "does not match the census age groups"),
+        (lambda: Profile.build("FR", "01001", "female", 30), "the profile is for FR"),
     ],
 )
 def test_bad_profile_against_model(profile, msg):
     with pytest.raises(InputError, match=msg):
-        C.compute_cas(MODEL, profile())
+        compute_cas(MODEL, profile())
 
 
 # ----------------------------------------------------------------------------- real data
@@ -450,21 +452,21 @@ def test_bad_profile_against_model(profile, msg):
 def test_real_germany_berlin(cache_root):
     from census_loaders import cache
 
-    model = bm.load_country_model("DE", root=cache_root)
-    p = C.Profile.build("DE", "11000", "female", "65-75", height="160-165", weight="70-75")
-    res = C.compute_cas(model, p)
+    model = load_country_model("DE", root=cache_root)
+    p = Profile.build("DE", "11000", "female", "65-75", height="160-165", weight="70-75")
+    res = compute_cas(model, p)
     counts = [line.count for line in res.funnel]
     assert counts == sorted(counts, reverse=True)
     assert 2e6 < counts[1] < 4e6  # Berlin's adults 18–75
     assert 10 < res.cas < counts[3]
     assert res.funnel[1].value.startswith("Berlin")
-    wi = C.what_ifs(model, p)
+    wi = what_ifs(model, p)
     assert len(wi.district.cas) == 400
-    adv = C.advise(model, p.replace(height=(160.0, 161.0), weight=(70.0, 71.0)), ks=(10, 100))
+    adv = advise(model, p.replace(height=(160.0, 161.0), weight=(70.0, 71.0)), ks=(10, 100))
     assert all(o.cas >= a.k for a in adv for o in a.options)
     ids = [t["id"] for t in cache.auxiliary_tables("DE", cache_root)]
     if "de_wearables" in ids:
-        with_aux = C.compute_cas(model, p.replace(aux=("de_wearables",)))
+        with_aux = compute_cas(model, p.replace(aux=("de_wearables",)))
         assert with_aux.cas == pytest.approx(res.cas * 0.08 * 0.9, rel=1e-6)
 
 
@@ -473,14 +475,14 @@ def test_real_us_trimmed_and_flo(cache_root):
 
     if "US" not in cache.countries(cache_root):
         pytest.skip("no US data set in the cache")
-    model = bm.load_country_model("US", root=cache_root)
+    model = load_country_model("US", root=cache_root)
     county = model.district_ids[0]
-    res = C.compute_cas(model, C.Profile.build("US", county, "female", 19, height=163, weight=70))
+    res = compute_cas(model, Profile.build("US", county, "female", 19, height=163, weight=70))
     assert res.cas > 0
     ids = [t["id"] for t in cache.auxiliary_tables("US", cache_root)]
     if "us_flo" in ids:
-        flo = C.compute_cas(model, C.Profile.build("US", county, "female", 30, aux=["us_flo"]))
-        plain = C.compute_cas(model, C.Profile.build("US", county, "female", 30))
+        flo = compute_cas(model, Profile.build("US", county, "female", 30, aux=["us_flo"]))
+        plain = compute_cas(model, Profile.build("US", county, "female", 30))
         assert flo.cas == pytest.approx(plain.cas * 0.295805, rel=1e-4)
 
 

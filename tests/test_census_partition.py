@@ -7,11 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from dashboard.core import aggregates as ag
-from dashboard.core import census_partition as cp
-from dashboard.core import pyc
+from dashboard.core import scaling as cp
+from dashboard.core import scaling as pyc
 from dashboard.core.errors import InputError
-from dashboard.core.scenario import Scenario, UserPercent
+from dashboard.core.regions import Scenario, UserPercent
+from dashboard.core.regions import _aggregates as ag
+from dashboard.core.regions import testing as regions_testing
 
 #: A few German districts of very different sizes: Berlin, Munich, Flensburg, Zweibrücken.
 DISTRICTS = ("11000", "09162", "01001", "07320")
@@ -19,7 +20,7 @@ DISTRICTS = ("11000", "09162", "01001", "07320")
 
 def _brute(scenario: Scenario, code: str, districts) -> tuple[np.ndarray, np.ndarray, float, int]:
     """Materialise every cell of the districts, round half up, count the counts."""
-    grid, mask, _ = ag._reference_grid(scenario, code, districts, per_group=True)
+    grid, mask, _ = regions_testing.reference_grid(scenario, code, districts, per_group=True)
     cells = grid[:, mask].ravel()  # mask [s, a, h, w]: each group's own profile grid
     rounded = np.floor(cells + 0.5).astype(np.int64)
     sizes, mult = np.unique(rounded[rounded > 0], return_counts=True)
@@ -33,7 +34,7 @@ def _chunked(scenario: Scenario, code: str, districts, **kw):
 
 @pytest.fixture(scope="module")
 def de_idx(cache_root):
-    from dashboard.core.body_model import load_country_model
+    from dashboard.core.country import load_country_model
 
     model = load_country_model("DE")
     return [model.district_index(d) for d in DISTRICTS]

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from dashboard import cli
-from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
+from dashboard.core import buckets as br
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 from test_body_model import DE_GROUPS, make_population, make_priors
 
 from dashboard import cli
-from dashboard.core import body_model as bm
-from dashboard.core import cas as C
+from dashboard.core import country as bm
+from dashboard.core import personal as C
 
 REAL_CACHE = Path(__file__).resolve().parent.parent / "data_cache"
 

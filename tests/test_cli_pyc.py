@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from dashboard import cli
-from dashboard.core import pyc
-from dashboard.core import pyc_fit as pf
+from dashboard.core import scaling as pf
+from dashboard.core import scaling as pyc
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from test_aggregates import make_tiny_cache
 
 from dashboard import cli
 from dashboard.cli import regions
-from dashboard.core import aggregates as ag
-from dashboard.core.scenario import Scenario, UserPercent
+from dashboard.core import regions as ag
+from dashboard.core.regions import Scenario, UserPercent
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +118,7 @@ def test_to_cli_reproduces_the_scenario(scenario, cache_root):
     for command in ("districts", "cdf"):
         argv = shlex.split(scenario.to_cli(command))[1:]
         args = cli.build_parser().parse_args(argv)
-        got = regions._scenario(args)
+        got = regions.scenario_from_args(args)
         if command == "cdf":  # cdf has no map statistic
             got = got.replace(stat=scenario.stat, k=scenario.k)
         assert got == scenario

@@ -9,7 +9,7 @@ import pytest
 from scipy.special import ndtri
 from scipy.stats import binom, multivariate_normal
 
-from dashboard.core import copula as C
+from dashboard.core import microdata as C
 from dashboard.core import microdata as M
 from dashboard.core.errors import InputError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.core.catalog import district_label
+from dashboard.core.country import district_label
 
 
 def test_label_carries_the_region_when_it_helps():

@@ -61,7 +61,7 @@ def test_binomial_tail_matches_scipy():
 def test_sentences_equal_the_cores_word_for_word():
     """The headline and the verdict (core/verdict.py) at every threshold and its neighbours, and across
     the range of crowd sizes, for a small and a huge population."""
-    from dashboard.core.reidentification import correctness, expected_anonymity_set
+    from dashboard.core.personal import correctness, expected_anonymity_set
     from dashboard.core.verdict import own_headline, verdict
 
     lams = [0.0, 1e-9, 0.03, 0.5, 0.949, 0.95, 0.951, 0.99, 1.0, 1.04, 1.0499, 1.05, 1.25, 2.0999, 2.25, 4.99,

@@ -2,7 +2,7 @@
 import pytest
 
 from dashboard.core.formatting import plural
-from dashboard.core.public_tables import public_tables
+from dashboard.core.personal import public_tables
 
 
 @pytest.mark.parametrize("label, expected", [

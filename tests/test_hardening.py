@@ -22,7 +22,7 @@ from dash_protocol import ROUTER_OUTPUT, callback_body
 import census_loaders as cl
 from dashboard import limits
 from dashboard.core.errors import InputError
-from dashboard.core.scenario import Scenario
+from dashboard.core.regions import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 

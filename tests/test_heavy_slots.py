@@ -101,7 +101,7 @@ def test_bucket_advice_in_memory_is_served_while_the_server_is_busy(slots):
 
 
 def test_attack_runs_and_dataset_analyses_share_the_slots(slots):
-    from dashboard.core import sparse_attack as sa
+    from dashboard.core import attack as sa
     from dashboard.views import attack as A
     from dashboard.views import dataset as D
 

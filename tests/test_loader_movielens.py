@@ -125,7 +125,7 @@ def test_build_is_repeatable_and_a_damaged_file_keeps_the_previous_cache(raw_roo
 
 
 def test_about_page_lists_the_movielens_files(cache_root):
-    from dashboard.core.catalog import source_rows
+    from dashboard.core.country import source_rows
 
     rows = [r for r in source_rows(cache.manifest()) if r["kind"] == "record-level data" and "MovieLens" in r["data set"]]
     assert {r["file"] for r in rows} == {f"sparse/{movielens.RATINGS_FILE}", f"sparse/{movielens.MOVIES_FILE}"}

@@ -67,17 +67,17 @@ def test_registry_clear_all_and_stats():
 
 
 def test_the_views_and_core_memos_are_registered(cache_root):
-    import dashboard.core.aggregates  # noqa: F401
-    import dashboard.core.census_partition  # noqa: F401
+    import dashboard.core.regions  # noqa: F401
+    import dashboard.core.scaling  # noqa: F401
     from dashboard import views
 
     views.modules()
     names = set(memo.registered())
     for name in ("views.explorer.colours", "views.scaling.census_views", "dashboard.views.scaling._law",
-                 "dashboard.views.personal.map_figure", "dashboard.core.body_model:_load_base",
+                 "dashboard.views.personal.map_figure", "dashboard.core.country._model:_load_base",
                  "census_loaders.cache:_table_at"):
         assert name in names, name
-    assert any(n.startswith("dashboard.core.aggregates.memo") for n in names)
+    assert any(n.startswith("dashboard.core.regions._aggregates.memo") for n in names)
 
 
 def test_every_cache_is_bounded():

@@ -8,8 +8,9 @@ from test_build import _digest_tree, _mirror_raw, small_registry  # noqa: F401 -
 from census_loaders import build as cache_build
 from census_loaders import cache, ncdrisc
 from census_loaders.schema import LoaderError
-from dashboard.core import body_model as bm
-from dashboard.core import cas as C
+from dashboard.core import personal as C
+from dashboard.core.body import BodyPriors, cohort_height_shift
+from dashboard.core.country import CountryModel, load_country_model
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +37,8 @@ def test_cached_table_equals_the_raw_file(table, cache_root):
 
 
 def test_cohort_shift_by_hand(table):
-    body = bm.BodyPriors.from_frame(cache.body_priors("DE"))
-    shift, note = bm.cohort_height_shift(table, "NL", "DE", body, 2022)
+    body = BodyPriors.from_frame(cache.body_priors("DE"))
+    shift, note = cohort_height_shift(table, "NL", "DE", body, 2022)
     g = [i for i in range(len(body)) if body.sex_index[i] == 1 and body.age_lo[i] == 50][0]  # men 50–55
     years = range(2022 - 55 + 1, 2022 - 50 + 1)
     want = np.mean([_h(table, "NLD", "male", y) - _h(table, "DEU", "male", y) for y in years])
@@ -47,22 +48,22 @@ def test_cohort_shift_by_hand(table):
     young = [i for i in range(len(body)) if body.sex_index[i] == 0 and body.age_lo[i] == 18][0]
     assert shift[young] == pytest.approx(_h(table, "NLD", "female", 1996) - _h(table, "DEU", "female", 1996))
     assert "after 1996" in note
-    none, why = bm.cohort_height_shift(table, "LI", "DE", body, 2022)
+    none, why = cohort_height_shift(table, "LI", "DE", body, 2022)
     assert none is None and "No NCD-RisC height data for LI" in why
 
 
 def test_borrowing_countries_are_shifted_in_v2_only(cache_root):
-    nl = bm.load_country_model("NL", root=cache_root)
+    nl = load_country_model("NL", root=cache_root)
     assert nl.height_shift is not None and (nl.height_shift > 2).all()
-    assert bm.load_country_model("DE", root=cache_root).height_shift is None  # its own statistics
-    assert bm.load_country_model("US", root=cache_root).height_shift is None
+    assert load_country_model("DE", root=cache_root).height_shift is None  # its own statistics
+    assert load_country_model("US", root=cache_root).height_shift is None
     p = C.Profile.build("NL", sex="male", age="40-45", height="185-190", weight="80-85")
     v2 = C.compute_cas(nl, p)
     paper = C.compute_cas(nl, p, body_model="paper")
     assert "height_shift" in {w.code for w in v2.warnings}
     assert "height_shift" not in {w.code for w in paper.warnings}
     # taller Dutch men: the shifted model puts more of them at 185–190 cm than Germany's statistics do
-    unshifted = C.compute_cas(bm.CountryModel.from_frames(
+    unshifted = C.compute_cas(CountryModel.from_frames(
         "NL", cache.population("NL", cache_root), cache.body_priors("NL", cache_root), cache_root=cache_root), p)
     assert v2.cas > unshifted.cas
 

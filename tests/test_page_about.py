@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import census_loaders
-from dashboard.core.catalog import source_rows
+from dashboard.core.country import source_rows
 
 
 def _walk(component):

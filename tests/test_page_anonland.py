@@ -12,6 +12,15 @@ from page_checks import checked_figure, component_text
 
 from dashboard import jobs, limits
 from dashboard.core import anonland as core
+from dashboard.core.anonland import (
+    BOX_RAS_LIMIT,
+    DEFAULT_CLASSES,
+    box_frame,
+    load_result,
+    own_set_divergence,
+    run_anonland,
+)
+from dashboard.core.ras_ranges import RAS_RANGES, ras_range_label
 from dashboard.figures import anonland as figs
 from dashboard.views import anonland as V
 
@@ -19,7 +28,7 @@ from dashboard.views import anonland as V
 @pytest.fixture(scope="module")
 def shipped(cache_root):
     try:
-        return core.load_result(cache_root / "anonland")
+        return load_result(cache_root / "anonland")
     except FileNotFoundError:
         pytest.skip("no precomputed AnonLand result in data_cache/anonland")
 
@@ -131,8 +140,8 @@ def test_box_figure_uses_the_summary_statistics_and_draws_the_ideal_line(shipped
     fig = _checked(figs.box_figure(shipped.summary))
     boxes = [t for t in fig.data if isinstance(t, go.Box)]
     assert len(boxes) == 1
-    box = core.box_frame(shipped.summary, "cas")
-    assert list(boxes[0].x) == list(box["ras"]) and max(box["ras"]) < core.BOX_RAS_LIMIT
+    box = box_frame(shipped.summary, "cas")
+    assert list(boxes[0].x) == list(box["ras"]) and max(box["ras"]) < BOX_RAS_LIMIT
     assert np.allclose(boxes[0].median, box["median"])
     assert np.allclose(boxes[0].upperfence, box["whisker_hi"])
     ideal = next(t for t in fig.data if t.name == "ideal: CAS = RAS")
@@ -156,7 +165,7 @@ def test_difference_histogram_counts_every_citizen_and_marks_the_largest(shipped
 
 def test_summary_rows_follow_the_ras_ranges(shipped):
     rows = figs.summary_rows(shipped.summary)
-    assert [r["RAS"] for r in rows] == [core.ras_range_label(lo, hi) for lo, hi in core.RAS_RANGES]
+    assert [r["RAS"] for r in rows] == [ras_range_label(lo, hi) for lo, hi in RAS_RANGES]
     assert sum(r["citizens"] for r in rows) == 5000
     assert rows[0][figs.threshold_label(0.25) + ", plain"] == figs.share(shipped.summary["by_ras_range"][0]["share_diverging"])
     div_rows = figs.divergence_rows(shipped.citizens)
@@ -185,7 +194,7 @@ def test_layout_shows_the_shipped_result_without_computing(page_module, shipped)
     cards = component_text(view["cards"])
     assert figs.number(shipped.summary["noisy_vs_plain"]["max"]) in cards and "privacy noise, in people" in cards
     assert figs.percent(shipped.summary["median_divergence_large_ras"]["plain"], 2) in cards
-    one = next(r for r in core.own_set_divergence(shipped.citizens) if r["range"] == "1")  # SPEC §1.7
+    one = next(r for r in own_set_divergence(shipped.citizens) if r["range"] == "1")  # SPEC §1.7
     assert "your own set" in cards and figs.percent(one["median_divergence_expected"], 2) in cards
     params = component_text(view["parameters"])
     assert "metropolis" in params and "5,000,000" in params and "2026" in params
@@ -240,7 +249,7 @@ def test_bad_rerun_input_gives_a_clear_message(page_module, change, sizes, messa
 def test_build_rerun_sizes_are_scaled_or_given(cache_root):
     cfg = V.build_rerun(0.01, 2, 5, 5, 10, 1, (None, 20_000, None, None, 7))
     assert [c.size for c in cfg.classes] == [50_000, 20_000, 1_000, 100, 7]
-    assert [c.number for c in cfg.classes] == [c.number for c in core.DEFAULT_CLASSES]
+    assert [c.number for c in cfg.classes] == [c.number for c in DEFAULT_CLASSES]
     assert cfg.population <= V.MAX_PEOPLE
 
 
@@ -298,7 +307,7 @@ def test_tiny_rerun_through_the_callbacks_replaces_the_charts(page_module):
 def test_cancel_stops_a_rerun(page_module, monkeypatch):
     P = page_module
     gate = __import__("threading").Event()
-    real = core.run_anonland
+    real = run_anonland
 
     def slow(cfg, progress):  # hold the run until Cancel has been pressed
         def hook(f, m):

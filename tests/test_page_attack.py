@@ -6,7 +6,7 @@ import pytest
 from dash import html
 from page_checks import component_text
 
-from dashboard.core import sparse_attack as sa
+from dashboard.core import attack as sa
 from dashboard.core.errors import InputError
 from dashboard.views import attack as V
 

@@ -8,8 +8,8 @@ import pytest
 from dash import html
 from page_checks import checked_figure, component_text
 
-from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
+from dashboard.core import buckets as br
 from dashboard.core.errors import InputError
 from dashboard.figures import buckets as fb
 from dashboard.views import buckets as vb

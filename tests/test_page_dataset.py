@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from dashboard.core import dataset as ds
+from dashboard.core import microdata as ds
 from dashboard.core.errors import InputError
 from dashboard.views import dataset as V
 from dashboard.views import scaling as S

@@ -13,9 +13,9 @@ import pytest
 from dash import html
 from page_checks import checked_figure, component_text
 
-from dashboard.core import age_grain
-from dashboard.core import aggregates as ag
-from dashboard.core.scenario import Scenario
+from dashboard.core import regions as ag
+from dashboard.core import regions as age_grain
+from dashboard.core.regions import Scenario
 from dashboard.figures import explorer as fx
 from dashboard.views import explorer as V
 
@@ -481,7 +481,7 @@ def test_country_tables_for_every_data_set(E):
 
 
 def test_country_tables_compare_whole_five_year_groups_by_default(E):
-    from dashboard.core import age_grain
+    from dashboard.core import regions as age_grain
 
     rows, message, cli, query, note = E.on_table("18-75", "5")
     assert message is None and query is None and cli.endswith("--ages 18-75 --grain 5")
@@ -497,7 +497,7 @@ def test_country_tables_compare_whole_five_year_groups_by_default(E):
     census = {r["id"]: r for r in E.on_table("18-75", "census")[0]}
     assert census["GB-female"]["cell_mean"] < census["DE-female"]["cell_mean"] / 4
     assert 0.5 < gb["cell_mean"] / de["cell_mean"] < 1.5
-    assert gb["population"] == pytest.approx(age_grain.country_table(["GB"], (20, 75), "census")
+    assert gb["population"] == pytest.approx(age_grain.comparable_country_table(["GB"], (20, 75), "census")
                                              .set_index("sex").loc["female", "population"], abs=1)
 
 
@@ -513,7 +513,7 @@ def test_reproduce_commands_give_the_page_numbers(cache_root, capsys):
     assert got["11000"] == pytest.approx(page["11000"])
     assert main([*shlex.split(cli["table"])[1:], "--json", "--country", "DE"]) == 0
     table = json.loads(capsys.readouterr().out)
-    assert table["rows"][0]["min_cas"] == pytest.approx(age_grain.country_table(["DE"])["min_cas"].iloc[0])  # the page's grain
+    assert table["rows"][0]["min_cas"] == pytest.approx(age_grain.comparable_country_table(["DE"])["min_cas"].iloc[0])  # the page's grain
 
 
 def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
@@ -586,7 +586,7 @@ def test_forms_strings_is_a_list_of_strings_or_nothing():
 
 def test_country_options_come_from_the_catalog():
     import census_loaders as cl
-    from dashboard.core import catalog
+    from dashboard.core import country as catalog
 
     options = catalog.country_options(cl.manifest())
     assert [o["value"] for o in options] == cl.countries() and {"label": "Germany (DE)", "value": "DE"} in options
@@ -594,9 +594,9 @@ def test_country_options_come_from_the_catalog():
 
 def test_self_report_correction_is_a_scenario_setting():
     """sr=1 (v2 only) reaches the model: a link round-trips it, paper ignores it, and the numbers change."""
-    from dashboard.core import aggregates as ag
+    from dashboard.core import regions as ag
     from dashboard.core.errors import InputError
-    from dashboard.core.scenario import Scenario
+    from dashboard.core.regions import Scenario
     from dashboard.views.explorer import form_values, scenario_from_form
 
     s = Scenario.from_query({"country": "DE", "sr": "1"})

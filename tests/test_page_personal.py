@@ -53,20 +53,20 @@ def test_no_server_callback_takes_an_answer(app):
 
 def test_core_keeps_no_memo_of_answers():
     from census_loaders.auxiliary import user_fraction
-    from dashboard.core.body_model import load_country_model
-    from dashboard.core.cas import Profile, profile_report
+    from dashboard.core.country import load_country_model
+    from dashboard.core.personal import Profile, profile_report
 
     model = load_country_model("DE")
     p = Profile.build("DE", "11000", "female", "40-45", 163.7, 5, 71.9, 5,
                       aux=("de_wearables", user_fraction("secret hobby", 12.5)))
     profile_report(model, p, users=1234)
-    from dashboard.core.body_model import _MODEL_MEMO
+    from dashboard.core.country._model import _MODEL_MEMO
 
     # the model's memos live in the byte-budgeted model memo, keyed (model, key)
     mine = {k[1]: v for k, v in list(_MODEL_MEMO._data.items()) if k[0] is model}
     dump = repr(mine)
     assert "secret hobby" not in dump and "Profile(" not in dump and "163.7" not in dump and "160.0, 165.0" not in dump
-    from dashboard.core.cas import Profile as P
+    from dashboard.core.personal import Profile as P
 
     for key, value in mine.items():
         assert not (isinstance(key, tuple) and key[:2] in (("lru", "resolved"), ("lru", "aux"))), key
@@ -127,7 +127,7 @@ def test_tables_route(app):
 def test_a_table_is_built_once_per_host(app, monkeypatch):
     """Another worker (an empty in-process memo) serves the bytes the first one put in the shared cache."""
     from dashboard import tables_route
-    from dashboard.core import public_tables as pt
+    from dashboard.core import personal as pt
 
     client = app.server.test_client()
     url, gz = "/_tables/DE.json?model=paper&hw=10&ww=10", {"Accept-Encoding": "gzip"}
@@ -146,7 +146,7 @@ def test_warming_fills_the_shared_cache_once(app, monkeypatch):
     """The first worker puts each data set's default table in the shared cache; a visitor of another
     worker is then served without a build; a second warm (another worker) does nothing."""
     from dashboard import tables_route
-    from dashboard.core import public_tables as pt
+    from dashboard.core import personal as pt
 
     monkeypatch.setattr(pt, "code_hash", lambda: "warm-test-" + str(id(app)))  # a fresh tables version
     with app.server.app_context():
@@ -181,7 +181,7 @@ def test_a_dead_shared_cache_still_serves_the_table(app, monkeypatch, caplog):
 def test_a_table_url_and_etag_change_with_the_code(app, monkeypatch):
     """Tables are immutable for a year in browsers and a week in the shared cache: new code is a new URL."""
     from dashboard import tables_route
-    from dashboard.core import public_tables as pt
+    from dashboard.core import personal as pt
     from dashboard.views.personal import page_config
 
     before = (pt.etag("DE", "v2", 5, 5), tables_route.table_url("DE", "v2", 5, 5), page_config()["v"])
@@ -206,7 +206,7 @@ def test_tables_route_rejects_bad_parameters(app, query, message):
 def test_us_table_is_small():
     """Issue 15's budget for the US (default widths; both models).  v2 at 1 cm × 1 kg is larger: its
     joint CDF slices hold every whole-unit edge (about 3.8 MB gzip, fetched only when chosen)."""
-    from dashboard.core.public_tables import tables_json
+    from dashboard.core.personal import tables_json
 
     assert len(gzip.compress(tables_json("US", "v2", 5, 5))) < 1.5e6
     assert len(gzip.compress(tables_json("US", "paper", 5, 5))) < 1.5e6
@@ -216,7 +216,7 @@ def test_us_table_is_small():
 def test_self_report_correction_is_a_table_setting(app):
     """sr=1 selects the v2 table with self-reported statistics corrected; it is no-op (one table) for the
     paper model and for measured statistics (the US), and the ETag tells the variants apart."""
-    from dashboard.core.public_tables import check_params, public_tables
+    from dashboard.core.personal import check_params, public_tables
 
     codes = ("DE", "US")
     assert check_params("DE", "v2", 5, 5, codes, "1")[-1] is True
@@ -232,7 +232,7 @@ def test_self_report_correction_is_a_table_setting(app):
 
 
 def test_table_holds_every_band_a_page_can_ask_for():
-    from dashboard.core.public_tables import band_intervals
+    from dashboard.core.personal import band_intervals
 
     bands = band_intervals("height", 2)
     keys = {(lo, hi) for lo, hi in bands}

@@ -1,7 +1,7 @@
 """The Real people view: its numbers are the validation's, in words a reader can follow."""
 from __future__ import annotations
 
-from dashboard.core.validation_nhanes import validate_nhanes
+from dashboard.core.body import validate_nhanes
 from dashboard.views import real_people as V
 
 

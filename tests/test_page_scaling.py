@@ -16,9 +16,10 @@ from dash.exceptions import PreventUpdate
 from page_checks import checked_figure, component_text
 
 from dashboard import forms
-from dashboard.core import census_partition as cp
-from dashboard.core import pyc
+from dashboard.core import scaling as pyc
 from dashboard.core.errors import InputError
+from dashboard.core.regions import Scenario
+from dashboard.core.scaling import DEFAULT_NS, census_partition, census_scaling, census_values, gallery_sizes
 from dashboard.figures import scaling as figs
 from dashboard.figures import style
 from dashboard.views import scaling as V
@@ -206,7 +207,7 @@ def test_law_curves_and_figures_are_memoised_read_only(S):
 
 def test_on_cursor_patches_without_recomputing(S, monkeypatch, fresh_caches):
     calls = []
-    monkeypatch.setattr(V.pyc, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
+    monkeypatch.setattr(V.scaling, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
     patch, cards, message, command = S.on_cursor(1e4, 20, 0.3, 5)
     assert message is None and len(calls) == 1 and np.ndim(calls[0][0]) == 0  # one n, not the curve
     ops = patch.to_plotly_json()["operations"]
@@ -255,7 +256,7 @@ def test_on_census_matches_the_core_and_the_cli(S, capsys):
     assert out[0] is None
     sentence, cards, fig, table, notes, command = out[1:-1]  # the last output is the view's link (census-query)
     fig = go.Figure(fig)
-    sc = cp.census_scaling(cp.Scenario(countries=("DE",)), "DE", [1e4])
+    sc = census_scaling(Scenario(countries=("DE",)), "DE", [1e4])
     assert f"{figs.pct(sc.exact[0])} of them (exact" in sentence and "10,000 users" in sentence
     assert f"{sc.fit.h_bits:.2f} bits" in component_text(cards)
     assert fig.data[0].name.startswith("exact") and max(fig.data[0].x) <= sc.partition.records
@@ -286,9 +287,9 @@ def test_census_and_forecast_views_are_memoised(cache_root):
 
 @pytest.mark.parametrize("country, users", [("DE", 10_000), ("LI", 1e8)])
 def test_census_values_in_one_pass_equal_each_row_alone(cache_root, country, users):
-    sc = cp.census_scaling(cp.Scenario(countries=(country,)), country)
-    rows = cp.gallery_sizes(sc, users)
-    values = cp.census_values(sc, rows)
+    sc = census_scaling(Scenario(countries=(country,)), country)
+    rows = gallery_sizes(sc, users)
+    values = census_values(sc, rows)
     assert all(values[n] == sc.at(n) for n in rows) and values[8e9][0] is None
 
 
@@ -296,10 +297,10 @@ def test_census_values_in_one_pass_equal_each_row_alone(cache_root, country, use
 def test_census_curve_with_the_app_equals_one_computed_at_once(cache_root, country, users):
     """The memoised curve of the population plus the app's point is the curve the core computes for both."""
     V.clear_caches()
-    scenario = cp.Scenario(countries=(country,))
-    part = cp.census_partition(scenario, country)
+    scenario = Scenario(countries=(country,))
+    part = census_partition(scenario, country)
     fig = V.render_census(country, ["female", "male"], "18-75", ["body"], 5, 5, [], users)["c-graph"]
-    want = cp.census_scaling(scenario, country, np.unique(np.concatenate([cp.DEFAULT_NS, [users, part.records]])))
+    want = census_scaling(scenario, country, np.unique(np.concatenate([DEFAULT_NS, [users, part.records]])))
     ok = np.isfinite(want.exact)
     np.testing.assert_array_equal(fig["data"][1]["x"], want.n)
     np.testing.assert_array_equal(fig["data"][1]["y"], want.pyc)
@@ -424,7 +425,7 @@ def test_unexpected_errors_log_only_their_class(S, monkeypatch, caplog, fresh_ca
     def boom(*a, **kw):
         raise RuntimeError("secret 0.123")
 
-    monkeypatch.setattr(V.pyc_fit, "forecast", boom)
+    monkeypatch.setattr(V.scaling, "forecast", boom)
     with caplog.at_level(logging.ERROR, logger="anonset.scaling"):
         out = S.on_forecast("forecast", _rows(V.EXAMPLE_POINTS), 1)
     assert "could not be computed" in _error(out[0])
@@ -547,8 +548,8 @@ def test_warm_answers_what_a_first_visit_asks(S, monkeypatch, fresh_caches):
     def boom(*a, **kw):
         raise RuntimeError("computed again")
 
-    for module, name in ((V.pyc, "kappa"), (V.pyc, "k_violations"), (V.cp, "census_scaling"),
-                         (V.pyc, "kappa_finite_population"), (V.pyc_fit, "forecast")):
+    for module, name in ((V.scaling, "kappa"), (V.scaling, "k_violations"), (V.scaling, "census_scaling"),
+                         (V.scaling, "kappa_finite_population"), (V.scaling, "forecast")):
         monkeypatch.setattr(module, name, boom)
     ids = _by_id(S.layout())
     value = lambda key: ids[V.ID[key]].value  # noqa: E731

@@ -1,4 +1,4 @@
-"""The Pitman–Yor correctness law (dashboard.core.pyc) against independent computations."""
+"""The Pitman–Yor correctness law (dashboard.core.scaling) against independent computations."""
 from __future__ import annotations
 
 import itertools
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard.core import pyc
+from dashboard.core import scaling as pyc
 from dashboard.core.errors import InputError
 
 NS = np.array([1, 2, 3, 7, 10, 100, 1e3, 1e4, 1e6, 1e8, 1e10])

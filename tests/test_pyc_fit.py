@@ -1,4 +1,4 @@
-"""Fits of the PYC law (dashboard.core.pyc_fit): likelihood, sampler, PYC-MB and baselines."""
+"""Fits of the PYC law (dashboard.core.scaling): likelihood, sampler, PYC-MB and baselines."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from dashboard.core import pyc
-from dashboard.core import pyc_fit as pf
+from dashboard.core import scaling as pf
+from dashboard.core import scaling as pyc
 from dashboard.core.errors import InputError
 
 # ------------------------------------------------------------------ the likelihood

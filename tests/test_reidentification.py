@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from dashboard.core import reidentification as ri
+from dashboard.core import personal as ri
 from dashboard.core.errors import InputError
 
 
@@ -67,7 +67,7 @@ def test_more_company_less_risk(lam, factor, N):
 def test_k_indistinguishability():
     lam, N, m = 20.0, 1e6, 100_000
     p = lam / N
-    for k in ri.DEFAULT_KS:
+    for k in ri.INDISTINGUISHABILITY_KS:
         want = 1 - sum(binom.pmf(j, m - 1, p) for j in range(k - 1))
         assert ri.k_indistinguishability(lam, N, m, k) == pytest.approx(want, rel=1e-9)
     assert ri.k_indistinguishability(lam, N, m, 1) == 1.0

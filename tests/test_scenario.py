@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dashboard.core.errors import InputError
-from dashboard.core.scenario import STATS, Scenario, UserPercent
+from dashboard.core.regions import STATS, Scenario, UserPercent
 
 
 def test_defaults_are_the_study_population_and_hashable():

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dashboard.core import pyc_fit
-from dashboard.core import sparse_attack as sa
+from dashboard.core import attack as sa
+from dashboard.core import scaling as pyc_fit
 from dashboard.core.errors import InputError
 
 DAY = sa.SECONDS_PER_DAY

@@ -6,8 +6,8 @@ import pytest
 from scipy.stats import binom, hypergeom
 
 from dashboard.core import microdata as M
-from dashboard.core import tfrr as T
 from dashboard.core.errors import InputError
+from dashboard.core.microdata import _tfrr as T
 
 
 def test_two_attributes_is_the_hypergeometric():
@@ -108,7 +108,7 @@ def test_auc_is_high_when_attributes_are_independent():
     n = 3000
     codes = np.column_stack([rng.choice(k, n, p=rng.dirichlet(np.ones(k))) for k in (2, 15, 30, 8)]).astype(np.int32)
     e = M.empirical(codes)
-    out = T.analyse(codes, e.class_size)
+    out = T.analyse_tfrr(codes, e.class_size)
     assert out["auc"] > 0.85 and out["auc_binomial"] > 0.85
     assert abs(out["auc"] - out["auc_binomial"]) < 0.01
     assert set(out["auc_k"]) == {"2", "5", "10"}

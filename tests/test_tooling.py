@@ -45,8 +45,8 @@ def test_importing_the_pure_layers_loads_no_web_stack():
         "import importlib, json, pkgutil, sys\n"
         "import census_loaders, dashboard.core\n"
         "for pkg in (census_loaders, dashboard.core):\n"
-        "    for m in pkgutil.iter_modules(pkg.__path__):\n"
-        "        importlib.import_module(f'{pkg.__name__}.{m.name}')\n"
+        "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+        "        importlib.import_module(m.name)\n"
         f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {WEB!r})))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,

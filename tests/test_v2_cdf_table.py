@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
 
-from dashboard.core import body_model, bvn  # body_model first: it defines body_bands' mixin
-from dashboard.core.body_bands import V2_EDGE_SDS
-from dashboard.core.public_tables import public_tables
+from dashboard.core import bvn
+from dashboard.core import country as body_model
+from dashboard.core.body import V2_EDGE_SDS
+from dashboard.core.personal import public_tables
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from dashboard import cli
-from dashboard.core import validation_nhanes as V
+from dashboard.core.body import _validation as V
 from dashboard.core.errors import InputError
 
 

@@ -78,7 +78,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, self_report: bool = Tru
 
 
 def _check_model(args) -> None:
-    from dashboard.core.body_model import MODELS
+    from dashboard.core.body import MODELS
 
     if getattr(args, "model", None) is not None:
         key = str(args.model).strip().lower()

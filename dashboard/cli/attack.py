@@ -1,6 +1,6 @@
 """``anonset attack``: the sparse de-anonymisation of SPEC §6 measured on MovieLens, and its forecast.
 
-Runs the Scoreboard-RH matcher (:mod:`dashboard.core.sparse_attack`) on galleries of several
+Runs the Scoreboard-RH matcher (:mod:`dashboard.core.attack`) on galleries of several
 sizes, prints the shares identified, wrongly matched and refused, then PYC-MB and the
 baselines fitted with the largest size held out and their forecasts at 10⁶ and 10⁸ users.
 Arguments are read as text so a bad value ends with one line and exit code 2.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from dashboard.core import sparse_attack as sa
+from dashboard.core import attack as sa
 
 from . import CliError, emit
 

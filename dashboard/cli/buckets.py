@@ -8,16 +8,17 @@ The JSON output has ``recommended`` (``age_group_years``, ``height_cm``, ``weigh
 (a list of the same).  ``age_group_years`` is a number of years, ``"census"`` (the
 census groups) or ``"withheld"``; ``height_cm`` / ``weight_kg`` a width or ``"withheld"``;
 ``age_groups`` lists the resulting ``[from, to)`` bands, which is what an app applies.  The export files are what the explorer's "For app
-developers" page downloads (:func:`dashboard.core.bucket_report.export_json` / ``export_csv``).
+developers" page downloads (:func:`dashboard.core.buckets.export_json` / ``export_csv``).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
-from dashboard.core.body_model import DEFAULT_STUDY
-from dashboard.core.scenario import parse_range
+from dashboard.core.buckets import export_csv, export_json, recommendation_text
+from dashboard.core.formatting import plural
+from dashboard.core.groups import DEFAULT_STUDY
+from dashboard.core.regions import parse_range
 
 from . import CliError, emit
 
@@ -44,11 +45,11 @@ def _text(result: dict) -> str:
         f"body model {advice.body_model}: {len(advice.evaluated)} configurations, {len(advice.front)} on the front "
         f"({advice.seconds:.1f} s)",
         "",
-        br.recommendation_text(advice),
+        recommendation_text(advice),
     ]
     if advice.recommended is not None and advice.short_under_recommended:
         n = len(advice.short_under_recommended)
-        lines.append(f"Under this choice {n} of {len(advice.district_ids)} {br.plural(advice.district_label)} "
+        lines.append(f"Under this choice {n} of {len(advice.district_ids)} {plural(advice.district_label)} "
                      f"have fewer than {advice.q:.0%} of their own people at CAS ≥ {advice.k:g}.")
     lines += ["", f"{'':2}{'age':>14} {'height':>9} {'weight':>9} {'area':>19} {'bits':>7} {'coverage':>9}"]
     for e in advice.front:
@@ -78,7 +79,7 @@ def _run(args) -> int:
         args.country, _number(args.k, "k"), _number(args.coverage, "coverage"), ages=ages, model=args.model,
         per_district=args.per_district, root=Path(args.cache) if args.cache else None,
     )
-    for path, text in ((args.export_json, br.export_json), (args.export_csv, br.export_csv)):
+    for path, text in ((args.export_json, export_json), (args.export_csv, export_csv)):
         if path:
             try:
                 Path(path).write_text(text(advice), encoding="utf-8")

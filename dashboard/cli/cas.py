@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from dashboard.core import cas as core
-from dashboard.core.body_model import format_age_band, load_country_model
-from dashboard.core.formatting import format_percent
+from dashboard.core.country import load_country_model
+from dashboard.core.formatting import format_count, format_percent
+from dashboard.core.groups import DEFAULT_STUDY, format_age_band
+from dashboard.core.parsing import parse_age
+from dashboard.core.personal import DEFAULT_KS, Profile, profile_report
 
 from . import CliError, add_model_arguments, emit
 
@@ -28,8 +30,8 @@ def _number(text: str, what: str) -> float:
 
 def _study(text: str | None) -> tuple[float, float]:
     if text is None:
-        return core.DEFAULT_STUDY
-    band = core.parse_age(text)
+        return DEFAULT_STUDY
+    band = parse_age(text)
     if not isinstance(band, tuple):
         raise CliError(f"--study {text!r} must be an age band such as 18-75 or 18+")
     return band
@@ -60,10 +62,10 @@ def _user_tables(args) -> list:
     return tables
 
 
-def _profile(args) -> core.Profile:
+def _profile(args) -> Profile:
     if not args.country:
         raise CliError("give a country or data set with --country, e.g. --country DE")
-    return core.Profile.build(
+    return Profile.build(
         args.country.strip(),
         district=args.district,
         sex=args.sex,
@@ -79,7 +81,7 @@ def _profile(args) -> core.Profile:
 
 
 def _ks(args) -> tuple[float, ...]:
-    ks = tuple(_number(k, "--k") for k in (args.k or ())) or core.DEFAULT_KS
+    ks = tuple(_number(k, "--k") for k in (args.k or ())) or DEFAULT_KS
     for k in ks:
         if k <= 0:
             raise CliError(f"--k must be positive, not {k:g}")
@@ -100,15 +102,15 @@ def _text(report: dict) -> str:
     width = max(len(line["value"]) for line in report["funnel"])
     lines.append("Funnel (people, rounded down):")
     for line in report["funnel"]:
-        lines.append(f"  {line['step']:<10} {line['value']:<{width}}  {core.format_count(line['count']):>14}")
+        lines.append(f"  {line['step']:<10} {line['value']:<{width}}  {format_count(line['count']):>14}")
     cas = report["cas"]
-    lines.append(f"Conditional anonymity set: {core.format_count(cas)} (unrounded {cas:.6g})")
+    lines.append(f"Conditional anonymity set: {format_count(cas)} (unrounded {cas:.6g})")
     lines.append(f"{report['headline']} (expected size of your own anonymity set "
                  f"{report['expected_anonymity_set']:.4g}; body model {report['body_model']}).")
     lines.append(report["verdict"])
     r = report["reidentification"]
     lines.append(
-        f"Re-identification in a population of {core.format_count(r['population'])}: "
+        f"Re-identification in a population of {format_count(r['population'])}: "
         f"uniqueness ξ = {format_percent(r['uniqueness'], positive=r['p'] < 1)}, correctness κ = {format_percent(r['correctness'])}, "
         f"correct guess 1/max(λ,1) = {format_percent(r['correct_guess'])}"
     )
@@ -129,7 +131,7 @@ def _text(report: dict) -> str:
             lines.append(f"  k = {k}:")
             for i, o in enumerate(adv["options"], 1):
                 bits = "∞" if o["bits"] is None or not math.isfinite(o["bits"]) else f"{o['bits']:.2f}"
-                lines.append(f"    {i}. {'; '.join(o['changes'])} → {core.format_count(o['cas'])} (gives up {bits} bits)")
+                lines.append(f"    {i}. {'; '.join(o['changes'])} → {format_count(o['cas'])} (gives up {bits} bits)")
     return "\n".join(lines)
 
 
@@ -145,7 +147,7 @@ def _run(args) -> int:
     districts = _number(args.districts, "--districts")
     if not districts.is_integer() or districts < 0:
         raise CliError(f"--districts must be a whole number, not {args.districts!r}")
-    report = core.profile_report(model, profile, ks=ks, users=users)
+    report = profile_report(model, profile, ks=ks, users=users)
     out = report.to_dict(max_districts=int(districts))
     out["study"] = format_age_band(*model.with_study(profile.study).study)
     return emit(out, args.json, _text)

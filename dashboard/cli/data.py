@@ -7,7 +7,7 @@ from pathlib import Path
 from census_loaders import build as cache_build
 from census_loaders import manifest
 from census_loaders.paths import cache_dir, raw_dir
-from dashboard.core.catalog import dataset_rows
+from dashboard.core.country import dataset_rows
 
 from . import emit
 

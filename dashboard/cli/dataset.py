@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dashboard.core import dataset as ds
 from dashboard.core import microdata
+from dashboard.core import microdata as ds
 
 from . import CliError, emit
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dashboard.core import pyc, pyc_fit
+from dashboard.core import scaling as pyc
+from dashboard.core import scaling as pyc_fit
 from dashboard.core.errors import InputError
 from dashboard.core.formatting import format_number
 

@@ -1,6 +1,6 @@
 """``anonset pyc census``: the Pitman–Yor law fitted to the anonymity sets a census implies.
 
-A scenario (the same options, and the same :class:`~dashboard.core.scenario.Scenario`, as
+A scenario (the same options, and the same :class:`~dashboard.core.regions.Scenario`, as
 ``anonset cdf`` and the regional explorer) defines a partition of a country's population
 into plausible cells; this prints its fitted (h, γ) and (d, α) and, at each gallery size n,
 the population's exact correctness (galleries drawn without replacement) beside the law's.
@@ -14,11 +14,11 @@ import math
 
 import numpy as np
 
-from dashboard.core import census_partition as cp
+from dashboard.core import scaling as cp
 from dashboard.core.formatting import format_count, format_number
 
 from . import CliError, emit
-from .regions import _root, _scenario, _scenario_options
+from .regions import add_scenario_options, cache_root, scenario_from_args
 
 #: Gallery sizes printed when --n is not given (the population itself is added).
 DEFAULT_N = (1e3, 1e4, 1e6, cp.WORLD)
@@ -46,13 +46,13 @@ def _ns(values, records: int) -> np.ndarray:
 
 
 def run(args) -> int:
-    scenario = _scenario(args)
+    scenario = scenario_from_args(args)
     if len(scenario.countries) != 1:
         raise CliError("give exactly one --country: the partition is of one population")
     code = scenario.countries[0]
-    part = cp.census_partition(scenario, code, root=_root(args))
+    part = cp.census_partition(scenario, code, root=cache_root(args))
     ns = _ns(args.n, part.records)
-    sc = cp.census_scaling(scenario, code, ns, root=_root(args))
+    sc = cp.census_scaling(scenario, code, ns, root=cache_root(args))
     fit = sc.fit
     result = {
         "command": cp.to_cli(scenario, code, None if not args.n else ns),
@@ -110,7 +110,7 @@ def add_parser(sub) -> None:
                      "anonymity set of expected size CAS (rounded to whole people); the Pitman-Yor law is "
                      "fitted to their counts of counts (SPEC 3, 'From a census')."),
     )
-    _scenario_options(c)
+    add_scenario_options(c)
     c.add_argument("--n", nargs="+", metavar="N",
                    help="gallery sizes (default 1e3 1e4 1e6 8e9 and the population itself)")
     c.set_defaults(func=run)

@@ -1,6 +1,6 @@
 """``anonset country-table | cdf | districts``: the regional explorer's numbers from a shell.
 
-Options map one to one onto the explorer's link (:class:`~dashboard.core.scenario.Scenario`),
+Options map one to one onto the explorer's link (:class:`~dashboard.core.regions.Scenario`),
 so ``Scenario.to_cli()`` prints a command these parsers accept.  Every value is
 checked by the core; bad input ends with one line and exit code 2.
 """
@@ -9,16 +9,16 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from dashboard.core import age_grain
-from dashboard.core import aggregates as ag
-from dashboard.core.body_model import DEFAULT_STUDY
+from dashboard.core import regions as ag
+from dashboard.core import regions as age_grain
 from dashboard.core.formatting import format_count
-from dashboard.core.scenario import STATS, Scenario, UserPercent, parse_range
+from dashboard.core.groups import DEFAULT_STUDY
+from dashboard.core.regions import STATS, Scenario, UserPercent, parse_range
 
 from . import CliError, emit
 
 
-def _root(args) -> Path | None:
+def cache_root(args) -> Path | None:
     return Path(args.cache) if getattr(args, "cache", None) else None
 
 
@@ -50,7 +50,7 @@ def _countries(args) -> list[str]:
     return codes
 
 
-def _scenario(args) -> Scenario:
+def scenario_from_args(args) -> Scenario:
     """The scenario the options describe, validated exactly as a link would be."""
     q = {"country": ",".join(_countries(args))}
     if args.sex is not None:
@@ -76,7 +76,7 @@ def _scenario(args) -> Scenario:
     aux += [UserPercent.parse(spec) for spec in (args.aux_percent or ())]
     if aux:
         scenario = scenario.replace(aux=tuple(aux))
-    return scenario.check_data(_root(args))
+    return scenario.check_data(cache_root(args))
 
 
 def _cas(x) -> str:
@@ -102,7 +102,7 @@ def _num_label(x: float) -> str:
 def _run_table(args) -> int:
     codes = _split(args.country) or None
     ages = parse_range(args.ages, "--ages", allow_open=True) if args.ages else DEFAULT_STUDY
-    df = age_grain.country_table(codes, ages, args.grain, root=_root(args))
+    df = age_grain.comparable_country_table(codes, ages, args.grain, root=cache_root(args))
     rows = df.to_dict("records")
     out = {"ages": df["ages"].iloc[0] if len(df) else None, "rows": [_plain(r) for r in rows]}
     return emit(out, args.json, _table_text)
@@ -141,9 +141,9 @@ def _table_text(out: dict) -> str:
 
 
 def _run_cdf(args) -> int:
-    scenario = _scenario(args)
+    scenario = scenario_from_args(args)
     at = _numbers(args.at, "--at")
-    root = _root(args)
+    root = cache_root(args)
     countries = []
     for code in scenario.countries:
         c = ag.country_cdf(scenario, code, at, root=root)
@@ -181,8 +181,8 @@ _LOCATED = {"min": "min", "max": "max"}
 
 
 def _run_districts(args) -> int:
-    scenario = _scenario(args)
-    root = _root(args)
+    scenario = scenario_from_args(args)
+    root = cache_root(args)
     col = ag.STAT_COLUMNS[scenario.stat]
     rows = []
     for code in scenario.countries:
@@ -222,7 +222,7 @@ def _districts_text(out: dict) -> str:
 # --------------------------------------------------------------------------- parsers
 
 
-def _scenario_options(p) -> None:
+def add_scenario_options(p) -> None:
     p.add_argument("--country", action="append", metavar="CODE",
                    help="data set code (DE, US, AU-SA2 …); repeat or comma-separate for several")
     p.add_argument("--sex", action="append", help="female and/or male (default both); repeat or comma-separate")
@@ -265,7 +265,7 @@ def add_parser(sub) -> None:
                      "v2 covers ≥ 99.9 % of everyone; the paper model leaves implausible height × weight cells out. "
                      "The covered share is stated."),
     )
-    _scenario_options(p)
+    add_scenario_options(p)
     p.add_argument("--at", default="5,20,100", help="comma-separated values of x (default 5,20,100)")
     p.set_defaults(func=_run_cdf)
 
@@ -274,7 +274,7 @@ def add_parser(sub) -> None:
         help="one statistic of the profile grid for every district (what the map colours)",
         description="Per-district statistics of CAS over the profile grid (SPEC §1.5).",
     )
-    _scenario_options(p)
+    add_scenario_options(p)
     p.add_argument("--stat", help=f"statistic: {', '.join(STATS)} (default person_mean)")
     p.add_argument("--k", help="threshold for --stat share_below: people with CAS < k (default 5)")
     p.set_defaults(func=_run_districts)

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dashboard.core.body_model import MODELS
-from dashboard.core.validation_nhanes import validate_nhanes
+from dashboard.core.body import MODELS, validate_nhanes
 
 from . import CliError, emit
 

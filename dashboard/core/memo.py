@@ -42,8 +42,8 @@ EXTERNAL = (
     "census_loaders.cache:_manifest",
     "census_loaders.cache:_table_at",  # every stamped table (population, body priors, aux, height cohorts)
     "census_loaders.cache:_boundaries",
-    "dashboard.core.body_model:_load_base",
-    "dashboard.core.body_model:_band_matrix_cached",
+    "dashboard.core.country._model:_load_base",
+    "dashboard.core.body._bands:_band_matrix_cached",
 )
 
 

@@ -7,19 +7,14 @@ from __future__ import annotations
 import math
 import re
 
-from . import body_model as bm
-from .body_model import BAND_WIDTHS
+from .body import BAND_LIMITS, BAND_WIDTHS, band_of
 from .errors import InputError
 from .formatting import UNITS
+from .groups import format_age_band
 
-#: A height band must start inside this range (cm); a weight band inside the next (kg).
-HEIGHT_LIMITS: tuple[float, float] = (50.0, 250.0)
-WEIGHT_LIMITS: tuple[float, float] = (20.0, 350.0)
 #: Default band width (SPEC §1.1: 5 cm, 5 kg).
 DEFAULT_WIDTH = 5
 
-#: The range each band must start in, by measurement.
-BAND_LIMITS = {"height": HEIGHT_LIMITS, "weight": WEIGHT_LIMITS}
 #: Spellings of the two sexes accepted in forms, links and the CLI.
 SEX_ALIASES = {
     "female": "female", "f": "female", "woman": "female", "women": "female",
@@ -54,7 +49,7 @@ def parse_age(spec) -> float | tuple[float, float]:
         open_end = raw is None or (isinstance(raw, float) and (math.isnan(raw) or math.isinf(raw)))
         hi = math.inf if open_end else _number(raw, "age")
         if lo < 0 or hi <= lo:
-            raise InputError(f"age band {bm.format_age_band(lo, hi)} is not a valid band [from, to)")
+            raise InputError(f"age band {format_age_band(lo, hi)} is not a valid band [from, to)")
         return (lo, hi)
     if isinstance(spec, str):
         spec = _OF.sub("", spec)  # an AgeGroup label such as "18–20 (of 15–20)"
@@ -123,7 +118,7 @@ def parse_band(spec, width: float | None = None, kind: str = "height") -> tuple[
         lo_lim, hi_lim = BAND_LIMITS[kind]
         if not lo_lim <= value < hi_lim:
             raise InputError(f"{kind} {value:g} {UNITS[kind]} is outside the range {lo_lim:g}–{hi_lim:g} {UNITS[kind]}")
-        return check_band(bm.band_of(value, w), kind)
+        return check_band(band_of(value, w), kind)
     if width is not None and abs((band[1] - band[0]) - _number(width, f"{kind} width")) > 1e-9:
         raise InputError(f"{kind} band {band[0]:g}–{band[1]:g} does not have width {width}")
     return band

@@ -7,7 +7,7 @@ from dash import dcc, html
 import census_loaders
 from dashboard import ids
 from dashboard.components import data_table
-from dashboard.core.catalog import dataset_rows, source_rows
+from dashboard.core.country import dataset_rows, source_rows
 
 dash.register_page(__name__, path="/about", name="About", title="AnonSet — about and sources", order=90)
 

@@ -1,6 +1,6 @@
 """Regional explorer for regulators (SPEC §1.5): layout and callbacks over :mod:`dashboard.views.explorer`.
 
-One :class:`~dashboard.core.scenario.Scenario` drives every view and lives in the URL
+One :class:`~dashboard.core.regions.Scenario` drives every view and lives in the URL
 query, so each view is a shareable link.  Callbacks are thin: parse the store → the
 view's memoised renderers → outputs.  The map's geometry is sent once per country;
 every other change is a small :class:`dash.Patch`.
@@ -24,9 +24,8 @@ from dash import (
 import census_loaders as cl
 from dashboard import forms
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, field
-from dashboard.core import age_grain
-from dashboard.core.age_grain import GRAINS
-from dashboard.core.scenario import Scenario
+from dashboard.core import regions as age_grain
+from dashboard.core.regions import GRAINS, Scenario
 from dashboard.figures import explorer as fx
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,

@@ -27,7 +27,7 @@ from dashboard import forms, ids, limits
 from dashboard.components import card, field, kv_table, model_switch, table
 from dashboard.core import anonland as core
 from dashboard.core import memo
-from dashboard.core.body_v2 import MODEL_LABELS
+from dashboard.core.body import MODEL_LABELS
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
 from dashboard.figures.style import GRAPH_CONFIG

@@ -1,12 +1,12 @@
 """The attack lab (SPEC §6): ids, defaults, parsing, render functions and memos of ``/attack``.
 
 The page runs the Narayanan–Shmatikov Scoreboard-RH attack on the MovieLens ratings
-(:mod:`dashboard.core.sparse_attack`) for a form's settings and shows: identification against
+(:mod:`dashboard.core.attack`) for a form's settings and shows: identification against
 the gallery size and against the number of known ratings, the entropy of the candidate set,
 and PYC-MB with its baselines fitted to the measured correctness (largest gallery held out)
 and extrapolated to 10⁸ users.  An experiment takes seconds, so the page runs one only when
 asked (the Run button), caps its inputs below the CLI's, and memoises each answer on the
-validated settings (a frozen :class:`~dashboard.core.sparse_attack.AttackConfig`); the default
+validated settings (a frozen :class:`~dashboard.core.attack.AttackConfig`); the default
 answer takes 2–3 s on a worker's first visit.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dash import dcc, html
 
 from dashboard import forms, ids, limits
 from dashboard.components import card, command_block, error_box, field
-from dashboard.core import sparse_attack as sa
+from dashboard.core import attack as sa
 from dashboard.core.errors import InputError
 from dashboard.core.memo import Memo
 from dashboard.figures import attack as figs

@@ -3,8 +3,8 @@
 Ids, defaults, parsing of the form and the link, and :func:`render`, which turns
 the settings into plain values (text, figure dicts, table rows) for the thin page
 ``dashboard/pages/buckets.py``.  The numbers come from :mod:`dashboard.core.buckets`
-(memoised there); the exports are the core's :func:`~dashboard.core.bucket_report.export_json`
-and :func:`~dashboard.core.bucket_report.export_csv`, the same the CLI writes.
+(memoised there); the exports are the core's :func:`~dashboard.core.buckets.export_json`
+and :func:`~dashboard.core.buckets.export_csv`, the same the CLI writes.
 """
 from __future__ import annotations
 
@@ -16,12 +16,23 @@ from urllib.parse import urlencode
 
 import census_loaders as cl
 from dashboard import ids, limits
-from dashboard.core import bucket_report as br
-from dashboard.core import buckets as bk
-from dashboard.core import catalog
-from dashboard.core.body_model import load_country_model
-from dashboard.core.cas import format_count
+from dashboard.core import country as catalog
+from dashboard.core.buckets import (
+    DEFAULT_MODEL,
+    Advice,
+    advice_if_cached,
+    advise,
+    check_coverage,
+    check_k,
+    check_model,
+    export_csv,
+    export_json,
+    recommendation_text,
+)
+from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
+from dashboard.core.formatting import format_count, plural
+from dashboard.core.groups import format_age_band
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
 
@@ -43,7 +54,7 @@ class Settings(NamedTuple):
     k: float
     q: float
     per_district: bool
-    model: str = bk.DEFAULT_MODEL  # the body model (SPEC §1.6): v2, or paper
+    model: str = DEFAULT_MODEL  # the body model (SPEC §1.6): v2, or paper
 
 
 DEFAULTS = Settings(DEFAULT_COUNTRY, DEFAULT_K, DEFAULT_COVERAGE, False)
@@ -69,11 +80,11 @@ def parse_form(country, k, coverage_percent, per_district, model=None) -> Settin
         raise InputError("choose a country")
     if code not in cl.countries():
         raise InputError(f"unknown country or data set {code!r}")
-    kk = bk.check_k(_number(k, "k"))
+    kk = check_k(_number(k, "k"))
     pct = _number(coverage_percent, "coverage")
     if not (0 < pct <= 100):
         raise InputError(f"coverage must lie above 0 % and at most 100 %, not {pct:g} %")
-    return Settings(code, kk, pct / 100.0, bool(per_district), bk.check_model(model or bk.DEFAULT_MODEL))
+    return Settings(code, kk, pct / 100.0, bool(per_district), check_model(model or DEFAULT_MODEL))
 
 
 def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
@@ -90,21 +101,21 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
             notices.append(f"Unknown country {q['country'][:40]!r} in the link; showing {DEFAULT_COUNTRY}.")
     if "k" in q:
         try:
-            k = bk.check_k(_number(q["k"], "k"))
+            k = check_k(_number(q["k"], "k"))
         except InputError as exc:
             notices.append(f"{exc} (in the link); using k = {DEFAULT_K:g}.")
     if "coverage" in q:
         try:
-            cov = bk.check_coverage(_number(q["coverage"], "coverage"))
+            cov = check_coverage(_number(q["coverage"], "coverage"))
         except InputError as exc:
             notices.append(f"{exc} (in the link); using {DEFAULT_COVERAGE:.0%}.")
     if "per_district" in q:
         per = q["per_district"].strip().lower() in ("1", "true", "yes", "on")
     if "model" in q:
         try:
-            model = bk.check_model(q["model"])
+            model = check_model(q["model"])
         except InputError as exc:
-            notices.append(f"{exc} (in the link); using {bk.DEFAULT_MODEL}.")
+            notices.append(f"{exc} (in the link); using {DEFAULT_MODEL}.")
     return Settings(country, k, cov, per, model), tuple(notices)
 
 
@@ -112,7 +123,7 @@ def to_query(s: Settings) -> str:
     q = {"country": s.country, "k": f"{s.k:g}", "coverage": f"{s.q:g}"}
     if s.per_district:
         q["per_district"] = "1"
-    if s.model != bk.DEFAULT_MODEL:
+    if s.model != DEFAULT_MODEL:
         q["model"] = s.model
     return "?" + urlencode(q)
 
@@ -121,7 +132,7 @@ def cli_command(s: Settings) -> str:
     args = ["anonset", "buckets", "--country", s.country, "--k", f"{s.k:g}", "--coverage", f"{s.q:g}"]
     if s.per_district:
         args.append("--per-district")
-    if s.model != bk.DEFAULT_MODEL:
+    if s.model != DEFAULT_MODEL:
         args += ["--model", s.model]
     return shlex.join(args)
 
@@ -138,13 +149,13 @@ def form_values(s: Settings) -> dict:
 # --------------------------------------------------------------------------- rendering
 
 
-def advice(s: Settings) -> bk.Advice:
+def advice(s: Settings) -> Advice:
     """The advice for ``s``: from memory, or computed in one of the server's heavy slots (1–9 s of CPU)."""
-    known = bk.advice_if_cached(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
+    known = advice_if_cached(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
     if known is not None:
         return known
     with limits.heavy_slot("This advice", cli_command(s)):
-        return bk.advise(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
+        return advise(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
 
 
 def file_name(s: Settings, ext: str) -> str:
@@ -155,15 +166,15 @@ def export(s: Settings, kind: str) -> tuple[str, str]:
     """``(text, file name)`` of the JSON config or the CSV of every configuration."""
     a = advice(s)
     if kind == "json":
-        return br.export_json(a), file_name(s, "json")
+        return export_json(a), file_name(s, "json")
     if kind == "csv":
-        return br.export_csv(a), file_name(s, "csv")
+        return export_csv(a), file_name(s, "csv")
     raise InputError(f"unknown export {kind!r}")
 
 
-def _cards(a: bk.Advice) -> list[dict]:
+def _cards(a: Advice) -> list[dict]:
     rec = a.recommended
-    label = br.plural(a.district_label)
+    label = plural(a.district_label)
     n_short = len(a.short_under_recommended)
     area = None if rec is None else rec.config.area
     if area == "district_or_region":
@@ -177,7 +188,7 @@ def _cards(a: bk.Advice) -> list[dict]:
                 "explain": "their own people, under the recommended buckets"}
     return [
         {"title": f"people with CAS ≥ {a.k:g}", "value": "–" if rec is None else f"{rec.coverage:.1%}",
-         "explain": f"target {a.q:.0%} of {format_count(a.people)} people aged {bk.format_age_band(*a.study)}"},
+         "explain": f"target {a.q:.0%} of {format_count(a.people)} people aged {format_age_band(*a.study)}"},
         {"title": "information kept", "value": "–" if rec is None else f"{rec.bits:.1f} bits",
          "explain": "entropy of the released profile per person"},
         {"title": "configurations searched", "value": f"{len(a.evaluated):,}",
@@ -186,10 +197,10 @@ def _cards(a: bk.Advice) -> list[dict]:
     ]
 
 
-def _map_help(a: bk.Advice) -> str:
+def _map_help(a: Advice) -> str:
     if a.recommended is None:
         return ""
-    dl, dls = a.district_label, br.plural(a.district_label)
+    dl, dls = a.district_label, plural(a.district_label)
     text = (f"Colour: the share of each {dl}'s own people whose CAS is at least {a.k:g} with the recommended age "
             f"groups and bands, released with the {dl}. ")
     area = a.recommended.config.area
@@ -208,7 +219,7 @@ def _map_help(a: bk.Advice) -> str:
     return text
 
 
-def _short_rows(a: bk.Advice) -> list[dict]:
+def _short_rows(a: Advice) -> list[dict]:
     rows = []
     for d in sorted(a.short_under_recommended, key=lambda d: a.district_coverage[d]):
         rows.append({"district": a.district_names[d], "district_id": a.district_ids[d],
@@ -217,7 +228,7 @@ def _short_rows(a: bk.Advice) -> list[dict]:
     return rows
 
 
-def _per_district_rows(a: bk.Advice) -> list[dict]:
+def _per_district_rows(a: Advice) -> list[dict]:
     if a.per_district is None:
         return []
     out = []
@@ -252,7 +263,7 @@ def render(s: Settings) -> dict:
                                    [a.district_ids[i] for i in a.short_under_recommended], a.q, a.k, view=view,
                                    district_label=a.district_label, title=title)
     return {
-        "sentence": br.recommendation_text(a),
+        "sentence": recommendation_text(a),
         "cards": _cards(a),
         "front": front_fig,
         "map": map_fig,

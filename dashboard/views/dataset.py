@@ -18,8 +18,8 @@ from dash import dcc, html
 from dashboard import ids, limits
 from dashboard import settings as settings_module
 from dashboard.components import card, command_block, table
-from dashboard.core import dataset as ds
 from dashboard.core import microdata as M
+from dashboard.core import microdata as ds
 from dashboard.core.errors import InputError
 from dashboard.core.formatting import format_number
 from dashboard.core.memo import Memo

@@ -1,9 +1,9 @@
 """Regional explorer for regulators: live district maps, person-weighted CDFs and country tables (SPEC §1.5).
 
-One :class:`~dashboard.core.scenario.Scenario` drives every view and lives in the
+One :class:`~dashboard.core.regions.Scenario` drives every view and lives in the
 URL query (``Scenario.to_query`` plus this page's own ``district`` and
 ``table_ages``), so each view is a shareable link.  Callbacks are thin: parse the
-store → memoised core (:mod:`dashboard.core.aggregates`) → pure figure builders
+store → memoised core (:mod:`dashboard.core.regions`) → pure figure builders
 (:mod:`dashboard.figures.explorer`).  The map's geometry is sent once per
 country; every other change is a small :class:`dash.Patch`.
 
@@ -26,17 +26,16 @@ from dash import Patch, dcc, html, no_update
 import census_loaders as cl
 from dashboard import forms, ids, limits
 from dashboard.components import apology, card, error_box, field, model_switch
-from dashboard.core import age_grain, catalog, memo
-from dashboard.core import aggregates as ag
-from dashboard.core.body_model import (
-    DEFAULT_BMI_RANGE,
-    DEFAULT_STUDY,
-    format_age_band,
-    load_country_model,
-)
+from dashboard.core import country as catalog
+from dashboard.core import memo
+from dashboard.core import regions as ag
+from dashboard.core import regions as age_grain
+from dashboard.core.body import DEFAULT_BMI_RANGE
+from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
+from dashboard.core.groups import DEFAULT_STUDY, format_age_band
 from dashboard.core.memo import Memo
-from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
+from dashboard.core.regions import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url, view_of
 from dashboard.views import anonland as anonland_view
@@ -47,7 +46,7 @@ LOG = logging.getLogger("anonset.explorer")
 SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat", "model",
                  "sr")
 DEFAULT_TABLE_AGES = DEFAULT_STUDY
-#: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.age_grain`).
+#: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.regions`).
 DEFAULT_TABLE_GRAIN = "5"
 GRAIN_OPTIONS = [
     {"label": "whole 5-year age groups (comparable across countries)", "value": "5"},
@@ -632,7 +631,7 @@ def country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
 
 
 def _country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
-    df = age_grain.country_table(None, ages, grain)
+    df = age_grain.comparable_country_table(None, ages, grain)
 
     def cas(v):
         v = float(v)

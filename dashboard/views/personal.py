@@ -1,7 +1,7 @@
 """“How many people are like me?” — the personal anonymity-set page (SPEC §1–2, issue 15).
 
 Private by construction: a person's answers never reach the server.  The server
-serves public tables (:mod:`dashboard.core.public_tables`, at
+serves public tables (:mod:`dashboard.core.personal`, at
 ``/_tables/<code>.json?model=…&hw=…&ww=…``) — the same for every visitor, chosen
 by the country, the band widths and the body model only — and
 ``assets/anonset_engine.js`` computes the funnel, the what-ifs, the advice and
@@ -23,12 +23,13 @@ from dash import dcc, html
 import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.components import field, model_switch
-from dashboard.core import catalog, memo
-from dashboard.core import public_tables as pt
-from dashboard.core.body_model import load_country_model
-from dashboard.core.body_v2 import MODEL_LABELS
-from dashboard.core.cas import DEFAULT_KS
+from dashboard.core import country as catalog
+from dashboard.core import memo
+from dashboard.core import personal as pt
+from dashboard.core.body import MODEL_LABELS
+from dashboard.core.country import load_country_model
 from dashboard.core.formatting import format_count
+from dashboard.core.personal import DEFAULT_KS
 from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
 

@@ -1,7 +1,7 @@
 """“Real people”: the body models tested on the NHANES adults as a population (issue 13).
 
 Everything the page shows, computed once (:func:`report`, memoised; :func:`warm`) from
-:func:`dashboard.core.validation_nhanes.validate_nhanes`; :mod:`dashboard.pages.real_people`
+:func:`dashboard.core.body.validate_nhanes`; :mod:`dashboard.pages.real_people`
 holds only the layout.  The page beside AnonLand: AnonLand checks CAS on a synthetic
 country built by the paper model's own assumptions, this one on real measured people.
 """
@@ -14,8 +14,8 @@ from dash import dcc, html
 from dashboard import ids
 from dashboard.components import card, command_block, table
 from dashboard.core import memo
+from dashboard.core.body import validate_nhanes
 from dashboard.core.errors import InputError
-from dashboard.core.validation_nhanes import validate_nhanes
 from dashboard.figures.real_people import MODEL_NAMES, calibration_figure, divergence_figure
 from dashboard.figures.style import GRAPH_CONFIG
 

@@ -6,7 +6,7 @@ Three views, each a shareable link (``?view=explore|census|forecast`` plus its o
   (in bits) and a tail complexity γ, from 1 record to the world population, with a cursor
   moved by a ``dash.Patch`` (the curves are not recomputed);
 * **From a census** — the anonymity sets a census scenario implies (the regional explorer's
-  :class:`~dashboard.core.scenario.Scenario`, same link keys), the Pitman–Yor law fitted to
+  :class:`~dashboard.core.regions.Scenario`, same link keys), the Pitman–Yor law fitted to
   them, and the population's exact correctness beside the law's;
 * **Forecast a technique** — measured correctness at a few gallery sizes, extrapolated by
   PYC-MB and three baselines with held-out errors and a jackknife band.
@@ -30,20 +30,20 @@ from dash.exceptions import PreventUpdate
 import census_loaders as cl
 from dashboard import forms, ids, limits
 from dashboard.components import card, chart_reading, command_block, field
-from dashboard.core import aggregates, catalog, memo, pyc, pyc_fit
-from dashboard.core import census_partition as cp
-from dashboard.core.body_model import BAND_WIDTHS, SEXES
+from dashboard.core import country, memo, regions, scaling
+from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.errors import InputError
 from dashboard.core.formatting import format_count, format_number, format_small
+from dashboard.core.groups import SEXES
 from dashboard.core.memo import Memo
-from dashboard.core.scenario import Scenario
+from dashboard.core.regions import Scenario
 from dashboard.figures import scaling as figs
 from dashboard.figures.style import GRAPH_CONFIG, message_figure, short_number
 
 PAGE = "scaling"
 LOG = logging.getLogger("anonset.scaling")
 VIEWS = ("explore", "census", "forecast")
-WORLD = cp.WORLD
+WORLD = scaling.WORLD
 
 # explore
 DEFAULT_H_BITS = 20.0
@@ -117,8 +117,8 @@ def parse_cursor(value) -> float:
     return n
 
 
-#: The law's curves (:class:`~dashboard.core.pyc.LawCurves`) as the explore view draws them.
-Law = pyc.LawCurves
+#: The law's curves (:class:`~dashboard.core.scaling.LawCurves`) as the explore view draws them.
+Law = scaling.LawCurves
 
 
 def law_curves(h_bits, gamma, k) -> Law:
@@ -132,13 +132,13 @@ def _law(h_bits: float, gamma: float, k: int) -> Law:
 
     Shared between requests, so the arrays are read-only.
     """
-    return pyc.law_curves(h_bits, gamma, k, LAW_NS)
+    return scaling.law_curves(h_bits, gamma, k, LAW_NS)
 
 
 @memo.lru(1024)
 def law_at(d: float, alpha: float, k: int, n: float) -> tuple[float, float, float, float]:
     """(κ, Ξ, V_k, E[K_n]) at one gallery size: the cursor's readouts (memoised: the chart's cursor needs them too)."""
-    return pyc.law_point(d, alpha, k, n)
+    return scaling.law_point(d, alpha, k, n)
 
 
 @memo.lru(256)
@@ -239,7 +239,7 @@ def census_scenario(country, sexes, ages, body, height_width, weight_width, aux,
     if k is not None:
         q["k"] = str(k)
     s = Scenario.from_query(q)
-    limits.check_scenario(s, cp.to_cli(s), what="This census view")
+    limits.check_scenario(s, scaling.to_cli(s), what="This census view")
     return s
 
 
@@ -316,7 +316,7 @@ def readout_cards(n: float, values: tuple[float, float, float, float], k: int) -
 
 
 def law_params(law: Law) -> html.Div:
-    h_nats = pyc.bits_to_nats(law.h_bits)
+    h_nats = scaling.bits_to_nats(law.h_bits)
     return html.Div([
         html.Div([html.Span("Pitman–Yor parameters: ", className="muted"),
                   html.B(f"d = {figs.sci(law.d)}, α = {figs.sci(law.alpha)}", id=_id("dalpha"))],
@@ -327,7 +327,7 @@ def law_params(law: Law) -> html.Div:
     ])
 
 
-def census_summary(sc: cp.CensusScaling) -> list:
+def census_summary(sc: scaling.CensusScaling) -> list:
     part, fit = sc.partition, sc.fit
     gap = sc.max_gap()
     support = f" · finite support ≈ {format_count(fit.support)} sets" if fit.support else ""
@@ -344,10 +344,10 @@ def census_summary(sc: cp.CensusScaling) -> list:
     ]
 
 
-def census_table(sc: cp.CensusScaling, app_n: float, values: dict) -> html.Table:
+def census_table(sc: scaling.CensusScaling, app_n: float, values: dict) -> html.Table:
     """κ at the table's gallery sizes (``values`` from :func:`census_values` of :func:`census_rows`)."""
     body = []
-    for n in cp.gallery_sizes(sc, app_n):
+    for n in scaling.gallery_sizes(sc, app_n):
         exact, law = values[n]
         tags = []
         if n == app_n:
@@ -375,14 +375,14 @@ def _attributes(s: Scenario) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _who(part: cp.CensusPartition) -> str:
+def _who(part: scaling.CensusPartition) -> str:
     s = part.scenario
     people = {("female",): "women", ("male",): "men"}.get(s.sexes, "residents")
     ages = f"{s.ages[0]:g}–{s.ages[1]:g}" if math.isfinite(s.ages[1]) else f"{s.ages[0]:g} and over"
     return f"{part.name}'s {people} aged {ages}"
 
 
-def census_sentence(sc: cp.CensusScaling, app_n: float, values: dict) -> str:
+def census_sentence(sc: scaling.CensusScaling, app_n: float, values: dict) -> str:
     """The view's answer in one sentence: how accurately exact matching identifies an app's users."""
     part = sc.partition
     exact, law = values[float(app_n)]
@@ -394,7 +394,7 @@ def census_sentence(sc: cp.CensusScaling, app_n: float, values: dict) -> str:
     return head + f"{figs.pct(exact)} of them (exact, from the census); the fitted law says {figs.pct(law)}."
 
 
-def census_notes(sc: cp.CensusScaling, notes) -> list:
+def census_notes(sc: scaling.CensusScaling, notes) -> list:
     part = sc.partition
     own = [
         f"Each plausible cell is one anonymity set of its expected size rounded to whole people; "
@@ -405,7 +405,7 @@ def census_notes(sc: cp.CensusScaling, notes) -> list:
     return [html.Li(n) for n in (*own, *notes)]
 
 
-def models_table(fc: pyc_fit.Forecast, sizes: np.ndarray) -> html.Table:
+def models_table(fc: scaling.Forecast, sizes: np.ndarray) -> html.Table:
     idx = [int(np.argmin(np.abs(fc.at - s))) for s in sizes]
     head = [html.Th("Model"), html.Th("Parameters"), html.Th("Fit RMSE", className="num"),
             html.Th("Held-out RMSE", className="num")]
@@ -447,7 +447,7 @@ def _params_text(name: str, p: dict) -> str:
     return f"a = {format_number(p['a'])}, b = {format_number(p['b'])}"
 
 
-def formulas_list(fc: pyc_fit.Forecast) -> html.Dl:
+def formulas_list(fc: scaling.Forecast) -> html.Dl:
     items = []
     for name, m in fc.models.items():
         items += [html.Dt(name + (" — our form" if name in ("EXP", "POL") else "")),
@@ -455,7 +455,7 @@ def formulas_list(fc: pyc_fit.Forecast) -> html.Dl:
     return html.Dl(items, className="formulas")
 
 
-def band_text(fc: pyc_fit.Forecast, holdout: int) -> str:
+def band_text(fc: scaling.Forecast, holdout: int) -> str:
     parts = []
     if fc.band.available:
         parts.append(f"Band: {fc.band.method}.")
@@ -544,7 +544,7 @@ def census_section(scenario: Scenario, code: str, users: float):
     ages = _ages_text(scenario)
     controls = html.Section([
         field("Country", dcc.Dropdown(id=ID["c-country"], value=code, clearable=False,
-                                       options=catalog.country_options(cl.manifest())), control_id=ID["c-country"]),
+                                       options=country.country_options(cl.manifest())), control_id=ID["c-country"]),
         field("Sex", dcc.Checklist(id=ID["c-sex"], options=[{"label": f" {s}", "value": s} for s in SEXES],
                                     value=list(scenario.sexes), inline=True, className="radio"),
                control_id=ID["c-sex"]),
@@ -686,7 +686,7 @@ def render_cursor(cursor, h_bits, gamma, k) -> dict:
     """The cursor moved: what changes in the chart (``{trace: {prop: value}}``), the readouts and the command."""
     n = parse_cursor(cursor)
     h_bits, gamma, k = parse_h(h_bits), parse_gamma(gamma), parse_k(k)
-    d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(h_bits), gamma)
+    d, alpha = scaling.from_h_gamma(scaling.bits_to_nats(h_bits), gamma)
     values = law_at(d, alpha, k, n)
     cmd = law_command(h_bits, gamma, sorted({1e4, 1e6, n, WORLD}))
     return {"patch": figs.cursor_patch_values(n, values[:3]), "readouts": readout_cards(n, values, k),
@@ -820,24 +820,24 @@ def render_census(country, sexes, ages, body, hw, ww, aux, users) -> dict:
     scenario = census_scenario(country, sexes, ages, body, hw, ww, aux)
     app_n = parse_users(users)
     code = scenario.countries[0]
-    part = cp.census_partition(scenario, code)
+    part = scaling.census_partition(scenario, code)
     return _CENSUS_VIEWS.get((part, scenario, app_n), lambda: _census_view(scenario, code, part, app_n))
 
 
-def _census_view(scenario: Scenario, code: str, part: cp.CensusPartition, app_n: float) -> dict:
-    population = _CENSUS_CURVES.get(part, lambda: cp.census_scaling(
-        scenario, code, np.union1d(cp.DEFAULT_NS, [float(max(part.records, 1))])))
-    rows = cp.gallery_sizes(population, app_n)
-    values = cp.census_values(population, rows)
-    sc = cp.with_gallery_size(population, app_n, *values[float(app_n)])
-    notes = aggregates.scenario_notes(scenario, code)
+def _census_view(scenario: Scenario, code: str, part: scaling.CensusPartition, app_n: float) -> dict:
+    population = _CENSUS_CURVES.get(part, lambda: scaling.census_scaling(
+        scenario, code, np.union1d(scaling.DEFAULT_NS, [float(max(part.records, 1))])))
+    rows = scaling.gallery_sizes(population, app_n)
+    values = scaling.census_values(population, rows)
+    sc = scaling.with_gallery_size(population, app_n, *values[float(app_n)])
+    notes = regions.scenario_notes(scenario, code)
     return {
         "c-sentence": census_sentence(sc, app_n, values),
         "c-summary": census_summary(sc),
         "c-graph": figs.census_figure(sc.n, sc.exact, sc.pyc, part.records, part.name, app_n),
         "c-table": census_table(sc, app_n, values),
         "c-notes": census_notes(sc, notes),
-        "c-command": command_block(cp.to_cli(scenario, code, rows)),
+        "c-command": command_block(scaling.to_cli(scenario, code, rows)),
     }
 
 
@@ -883,7 +883,7 @@ def render_forecast(rows, holdout) -> dict:
 def _forecast_view(n: np.ndarray, k: np.ndarray, hold: int) -> dict:
     sizes = forecast_sizes(float(n.max()))
     at = np.unique(np.concatenate([np.geomspace(1.0, WORLD, 160), sizes, n]))
-    fc = pyc_fit.forecast((n, k), at=at, holdout=hold)
+    fc = scaling.forecast((n, k), at=at, holdout=hold)
     band = (fc.band.lower, fc.band.upper) if fc.band.available else None
     cmd = forecast_command(n, k, hold)
     return {

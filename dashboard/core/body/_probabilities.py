@@ -1,0 +1,357 @@
+"""Band probabilities of a :class:`~dashboard.core.body.CountryModel`, paper and v2 (SPEC §1.1, §1.6).
+
+A mixin: :class:`~dashboard.core.body.CountryModel` inherits these methods; they read
+``body``, ``body_weights``, ``body_model`` and the v2 options of the model and keep their
+results in its memo.  Module names of :mod:`.body_model` are read at call time (this
+module is imported while that one is being defined).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from .. import bvn
+from ._bands import BAND_LIMITS, BAND_WIDTHS, PROFILE_SDS, BandGrid, JointBands, band_matrix, interval_probability
+from ._correlation import nhanes_correlation, rho_for_groups
+from ._v2 import GRID_LOG_SDS, coverage_mask, lognormal_params, safe_log, self_report_offsets
+
+#: v2: a band edge further than this many SDs from a body group's mean (height, or ln weight)
+#: counts as ±∞ — Φ(−7) ≈ 1.3e-12 of the group lies beyond; it bounds the CDF tables the
+#: core and the browser share (:meth:`BandProbabilities.v2_cdf`).
+V2_EDGE_SDS: float = 7.0
+
+
+class BandProbabilities:
+    """Height × weight band probabilities per body group and per sex × age group."""
+
+
+    @property
+    def is_v2(self) -> bool:
+        return self.body_model == "v2"
+
+    def v2_params(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(height mean, height sd, μ, σ, ρ)`` per body group: ``(H, ln W)`` bivariate normal (v2).
+
+        Height means include the cohort shift (:attr:`height_shift`) and, with
+        :attr:`self_report_correction` on self-reported statistics, the NHANES
+        self-report offsets; ``(μ, σ)`` match the log-normal to the weight mean and SD.
+        """
+        def make():
+            hm = np.array(self.body.height_mean, float)
+            wm = np.array(self.body.weight_mean, float)
+            if self.height_shift is not None:
+                hm = hm + self.height_shift
+            if self.self_report_correction and self.body.self_reported:
+                dh, dw = self_report_offsets(self.cache_root)
+                hm, wm = hm - dh, wm - dw
+            mu, sigma = lognormal_params(wm, self.body.weight_sd)
+            table = self.correlation
+            if table is None:
+
+                table = nhanes_correlation(self.cache_root)
+
+            rho = rho_for_groups(table, self.body.sex_index, self.body.age_lo, self.body.age_hi)
+            out = (hm, np.array(self.body.height_sd, float), mu, sigma, rho)
+            for a in out:
+                a.setflags(write=False)
+            return out
+
+        return self.memo("v2_params", make)
+
+    def _z(self, kind: str, x) -> np.ndarray:
+        """Standardised v2 coordinates ``[g, ...]`` of heights (cm) or weights (kg, via ln)."""
+        hm, hs, mu, sigma, _ = self.v2_params()
+        x = np.asarray(x, float)
+        shape = (-1,) + (1,) * x.ndim
+        if kind == "height":
+            return (x[None] - hm.reshape(shape)) / hs.reshape(shape)
+        return (safe_log(x)[None] - mu.reshape(shape)) / sigma.reshape(shape)
+
+    def grid(self, kind: str, width: float) -> BandGrid:
+        """The aligned ``kind`` grid of ``width`` covering ±10 SD of every body group.
+
+        v2: heights with the shifted means; weights also cover ±GRID_LOG_SDS of the
+        log-normals (whose right tail reaches further than the normal's).
+        """
+        if not self.is_v2:
+            means, sds = self.body.params(kind)
+            return self.memo(("grid", kind, float(width)), lambda: BandGrid.covering(means, sds, float(width)))
+
+        def make():
+            hm, hs, mu, sigma, _ = self.v2_params()
+            w = float(width)
+            if kind == "height":
+                return BandGrid.covering(hm, hs, w)
+            lo = max(0.0, math.floor(float(np.min(np.exp(mu - GRID_LOG_SDS * sigma))) / w) * w)
+            hi = math.ceil(float(np.max(np.exp(mu + GRID_LOG_SDS * sigma))) / w) * w
+            return BandGrid(float(lo), w, round((hi - lo) / w))
+
+        return self.memo(("grid_v2", kind, float(width)), make)
+
+    def group_band_matrix(self, kind: str, width: float) -> np.ndarray:
+        """``P[g, j]`` = probability of band ``j`` of :meth:`grid` for body group ``g``."""
+        if not self.is_v2:
+            means, sds = self.body.params(kind)
+            return band_matrix(means, sds, self.grid(kind, width))
+        hm, hs, mu, sigma, _ = self.v2_params()
+        if kind == "height":
+            return band_matrix(hm, hs, self.grid(kind, width))
+        edges = self.grid(kind, width).edges
+        return band_matrix(mu, sigma, BandGrid(0.0, 1.0, len(edges) - 1), safe_log(edges))
+
+    def group_interval(self, kind: str, band: tuple[float, float] | None) -> np.ndarray:
+        """``Pr_g[lo ≤ X < hi]`` for every body group; a withheld band (None) is 1."""
+        if band is None:
+            return np.ones(len(self.body))
+        if not self.is_v2:
+            means, sds = self.body.params(kind)
+            return interval_probability(means, sds, band[0], band[1])
+        hm, hs, mu, sigma, _ = self.v2_params()
+        if kind == "height":
+            return interval_probability(hm, hs, band[0], band[1])
+        return interval_probability(mu, sigma, safe_log(band[0]), safe_log(band[1]))
+
+    def group_cell(self, height_band: tuple[float, float] | None,
+                   weight_band: tuple[float, float] | None) -> np.ndarray:
+        """``Pr_g[h-band, w-band]`` for every body group (None = withheld).
+
+        Paper: the product of the marginals.  v2: the bivariate-normal rectangle
+        probability of ``(H, ln W)`` with the group's ρ.
+        """
+        return self.group_cell_table([height_band], [weight_band])[:, 0, 0]
+
+    def group_cell_table(self, height_bands: Sequence, weight_bands: Sequence, groups=None) -> np.ndarray:
+        """``P[g, i, j] = Pr_g[height_bands[i], weight_bands[j]]`` (None entries = withheld).
+
+        ``groups`` (indices) restricts the rows computed to those body groups (the
+        result then has one row per index).
+        """
+        if not self.is_v2 or not any(b is not None for b in height_bands) or not any(b is not None for b in weight_bands):
+            ph = np.stack([self.group_interval("height", b) for b in height_bands], axis=1)
+            pw = np.stack([self.group_interval("weight", b) for b in weight_bands], axis=1)
+            out = ph[:, :, None] * pw[:, None, :]
+            return out if groups is None else out[np.asarray(groups)]
+        inf = math.inf
+        h0 = np.array([-inf if b is None else b[0] for b in height_bands], float)
+        h1 = np.array([inf if b is None else b[1] for b in height_bands], float)
+        w0 = np.array([0.0 if b is None else b[0] for b in weight_bands], float)
+        w1 = np.array([inf if b is None else b[1] for b in weight_bands], float)
+        gs = range(len(self.body)) if groups is None else np.asarray(groups).tolist()
+        return np.stack([self._v2_rectangles(int(g), h0, h1, w0, w1) for g in gs]) if len(gs) else \
+            np.empty((0, len(h0), len(w0)))
+
+    # ------------------------------------------------------------------ v2 rectangles from one CDF table
+
+    def v2_edges(self, kind: str, g: int) -> np.ndarray:
+        """Body group ``g``'s canonical finite band edges (v2): whole cm / kg within the input
+        limits widened by the widest band, no further than :data:`V2_EDGE_SDS` from the mean."""
+        def make():
+            lo, hi = BAND_LIMITS[kind]
+            pad = max(BAND_WIDTHS)
+            x = np.arange(math.floor(lo - pad), math.ceil(hi + pad) + 1, dtype=float)
+            x = x[np.abs(self._zg(kind, g, x)) <= V2_EDGE_SDS]
+            x.setflags(write=False)
+            return x
+
+        return self.memo(("v2_edges", kind, int(g)), make)
+
+    def _zg(self, kind: str, g: int, x: np.ndarray) -> np.ndarray:
+        """v2 standardised coordinate of ``x`` for body group ``g`` alone."""
+        hm, hs, mu, sigma, _ = self.v2_params()
+        if kind == "height":
+            return (np.asarray(x, float) - hm[g]) / hs[g]
+        return (safe_log(x) - mu[g]) / sigma[g]
+
+    def v2_cdf(self, g: int) -> np.ndarray:
+        """``F[i, j] = Φ₂(z_h(i), z_w(j); ρ_g)`` on ``[−∞] + v2_edges + [+∞]`` of each kind.
+
+        The one table every v2 band probability of the personal page is differenced from,
+        in the core and (sliced, :mod:`.public_tables`) in the browser: one batch per
+        group, so a cell has the same bits whoever asks for it.
+        """
+        def make():
+            rho = float(self.v2_params()[4][g])
+            inf = np.array([math.inf])
+            zh = np.concatenate([-inf, self._zg("height", g, self.v2_edges("height", g)), inf])
+            zw = np.concatenate([-inf, self._zg("weight", g, self.v2_edges("weight", g)), inf])
+            F = bvn.bvn_cdf(zh[:, None], zw[None, :], rho)
+            F.setflags(write=False)
+            return F
+
+        return self.memo(("v2_cdf", int(g)), make)
+
+    def v2_rows(self, kind: str, g: int, x) -> np.ndarray | None:
+        """Rows (height) or columns (weight) of :meth:`v2_cdf` for the edges ``x``.
+
+        An edge further than :data:`V2_EDGE_SDS` below the mean is row 0 (−∞), above it
+        the last row (+∞); ``None`` when an edge inside that range is not a whole unit
+        (the caller then computes the rectangle directly).
+        """
+        x = np.asarray(x, float)
+        edges = self.v2_edges(kind, g)
+        z = self._zg(kind, g, x)
+        pos = np.searchsorted(edges, x)
+        found = (pos < len(edges)) & (edges[np.minimum(pos, len(edges) - 1)] == x)
+        below, above = z < -V2_EDGE_SDS, z > V2_EDGE_SDS
+        if not np.all(found | below | above):
+            return None
+        return np.where(below, 0, np.where(above, len(edges) + 1, pos + 1))
+
+    def _v2_rectangles(self, g: int, h0, h1, w0, w1) -> np.ndarray:
+        """``P[i, j] = Pr_g[h0_i ≤ H < h1_i, w0_j ≤ W < w1_j]`` by inclusion–exclusion on :meth:`v2_cdf`."""
+        rows = [self.v2_rows("height", g, h) for h in (h0, h1)]
+        cols = [self.v2_rows("weight", g, w) for w in (w0, w1)]
+        if any(r is None for r in rows + cols):  # an edge off the whole-unit grid: straight from the CDF
+            rho = self.v2_params()[4][g]
+            z = [self._zg("height", g, h)[:, None] for h in (h0, h1)] + [self._zg("weight", g, w)[None, :] for w in (w0, w1)]
+            return bvn.rectangle(*z, rho)
+        F = self.v2_cdf(g)
+        (i0, i1), (j0, j1) = rows, cols
+        return np.maximum(F[i1][:, j1] - F[i0][:, j1] - F[i1][:, j0] + F[i0][:, j0], 0.0)
+
+    def group_band_cells(self, kind: str, starts: np.ndarray, width: float,
+                         other: tuple[float, float] | None, groups=None) -> np.ndarray:
+        """``P[g, j] = Pr_g[kind ∈ [starts_j, starts_j + width), other kind ∈ other]`` (other None = withheld).
+
+        ``groups`` (indices) restricts the rows to those body groups.
+        """
+        starts = np.asarray(starts, float)
+        if groups is not None and (not self.is_v2 or other is None):
+            return self.group_band_cells(kind, starts, width, other)[np.asarray(groups)]
+        if not self.is_v2 or other is None:
+            lo, hi = starts, starts + width
+            if not self.is_v2:
+                means, sds = self.body.params(kind)
+                p = interval_probability(means[:, None], sds[:, None], lo[None, :], hi[None, :])
+            else:
+                hm, hs, mu, sigma, _ = self.v2_params()
+                if kind == "height":
+                    p = interval_probability(hm[:, None], hs[:, None], lo[None, :], hi[None, :])
+                else:
+                    p = interval_probability(mu[:, None], sigma[:, None], safe_log(lo)[None, :], safe_log(hi)[None, :])
+            other_kind = "weight" if kind == "height" else "height"
+            return p * self.group_interval(other_kind, other)[:, None]
+        bands = [(float(a), float(a + width)) for a in starts]
+        if kind == "height":
+            return self.group_cell_table(bands, [other], groups)[:, :, 0]
+        return self.group_cell_table([other], bands, groups)[:, 0, :]
+
+    def marginal(self, kind: str, width: float) -> np.ndarray:
+        """``[sex, age group, band]`` probabilities of one measurement on its grid."""
+        def make():
+            out = np.einsum("sag,gj->saj", self.body_weights, self.group_band_matrix(kind, width))
+            out.setflags(write=False)
+            return out
+
+        return self.memo(("marginal", self.body_model, kind, float(width)), make)
+
+    def group_joint(self, height_width: float = 5, weight_width: float = 5) -> np.ndarray:
+        """``P[g, h, w]``: each body group's cell probabilities on the joint grid (memoised).
+
+        Paper: outer products of the marginals.  v2: the bivariate normal CDF of
+        ``(H, ln W)`` evaluated once on the grid of band edges, then inclusion–exclusion
+        by array differencing (:func:`bvn.rectangle_grid`).
+        """
+        key = ("group_joint", self.body_model, float(height_width), float(weight_width))
+
+        def make():
+            hg, wg = self.grid("height", height_width), self.grid("weight", weight_width)
+            ph = self.group_band_matrix("height", height_width)
+            pw = self.group_band_matrix("weight", weight_width)
+            if not self.is_v2:
+                out = ph[:, :, None] * pw[:, None, :]
+            else:
+                rho = self.v2_params()[4]
+                zh = self._z("height", hg.edges)
+                zw = self._z("weight", wg.edges)
+                out = np.empty((len(self.body), hg.n, wg.n))
+                for g in range(len(self.body)):
+                    out[g] = bvn.rectangle_grid(zh[g], zw[g], rho[g])
+            out.setflags(write=False)
+            return out
+
+        return self.memo_lru("group_joints", key, make, maxsize=4)
+
+    def joint(self, height_width: float = 5, weight_width: float = 5) -> JointBands:
+        """Joint height × weight band probabilities per sex × age group (memoised).
+
+        The SPEC mixture of the body groups' joint distributions, weighted by the
+        years each covers: ``prob[s, a] = Σ_g W[s, a, g] · P_g[h, w]`` with
+        :meth:`group_joint` (paper: independent normals within a group; v2: the
+        bivariate normal of ``(H, ln W)``).  Sums to 1 over all bands within ~1e-12.
+        Under v2 the bm.JointBands carry the coverage mask (≥ COVERAGE of each group).
+        """
+        key = ("joint", self.body_model, float(height_width), float(weight_width))
+
+        def make():
+            hg, wg = self.grid("height", height_width), self.grid("weight", weight_width)
+            pg = self.group_joint(height_width, weight_width)
+            ns, na, _ = self.body_weights.shape
+            prob = np.empty((ns, na, hg.n, wg.n))
+            for s in range(ns):
+                for a in range(na):
+                    w = self.body_weights[s, a]
+                    used = np.flatnonzero(w > 0)
+                    prob[s, a] = np.tensordot(w[used], pg[used], axes=(0, 0))
+            prob.setflags(write=False)
+            if self.is_v2:
+                hm, hs, mu, sigma, _ = self.v2_params()
+                cov = coverage_mask(prob)
+                cov.setflags(write=False)
+                return JointBands(hg, wg, prob, model="v2", coverage=cov)
+            hm, hs = self.body.params("height")
+            wm, ws = self.body.params("weight")
+            return JointBands(hg, wg, prob, self.core_range("height"), self.core_range("weight"),
+                              self.group_core_ranges("height"), self.group_core_ranges("weight"),
+                              (hm, hs, wm, ws, self.body_weights > 0), model="paper")
+
+        return self.memo_lru("joints", key, make, maxsize=6)
+
+    def core_range(self, kind: str) -> tuple[float, float]:
+        """[lo, hi] of ±bm.PROFILE_SDS around every body group's mean (the realistic range)."""
+        means, sds = self.body.params(kind)
+        return float(np.min(means - PROFILE_SDS * sds)), float(np.max(means + PROFILE_SDS * sds))
+
+    def group_core_ranges(self, kind: str) -> np.ndarray:
+        """``[s, a, (lo, hi)]``: ±bm.PROFILE_SDS of the body groups each sex × age group mixes (read-only).
+
+        From the lowest ``mean − bm.PROFILE_SDS·sd`` to the highest ``mean + bm.PROFILE_SDS·sd``
+        over the body groups with ``body_weights[s, a, g] > 0`` — the realistic range of
+        that census group, which bounds its profile grid (:meth:`bm.JointBands.profile_mask_by_group`).
+        """
+        def make():
+            means, sds = self.body.params(kind)
+            used = self.body_weights > 0
+            lo = np.where(used, (means - PROFILE_SDS * sds)[None, None, :], np.inf).min(axis=2, initial=np.inf)
+            hi = np.where(used, (means + PROFILE_SDS * sds)[None, None, :], -np.inf).max(axis=2, initial=-np.inf)
+            out = np.stack([lo, hi], axis=-1)
+            out.setflags(write=False)
+            return out
+
+        return self.memo(("group_core", kind), make)
+
+    def cell_probability(
+        self, height_band: tuple[float, float] | None, weight_band: tuple[float, float] | None
+    ) -> np.ndarray:
+        """``[sex, age group]`` probability of one height × weight cell (None = withheld)."""
+        return self.body_weights @ self.group_cell(height_band, weight_band)
+
+    def model_notes(self) -> tuple[str, ...]:
+        """What the interface says about the body model in use (SPEC §1.6)."""
+        if not self.is_v2:
+            return ("Body model: paper (height and weight independent normals; cells with a BMI outside "
+                    "17–30 at their centre are left out of aggregates).",)
+        notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
+                 "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
+                 "survey's mean and SD; no cell is left out."]
+        if self.height_shift_note:
+            notes.append(self.height_shift_note)
+        if self.self_report_correction and self.body.self_reported:
+            dh, dw = self_report_offsets(self.cache_root)
+            notes.append(f"Self-reported body statistics corrected to measured ones (NHANES: self-reported height "
+                         f"{dh:+.1f} cm, weight {dw:+.1f} kg against measured).")
+        elif self.body.self_reported:
+            notes.append("The body statistics are self-reported (not corrected; the option corrects them).")
+        return tuple(notes)

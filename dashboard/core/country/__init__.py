@@ -1,0 +1,24 @@
+"""The country model (SPEC §1.1): one data set's census counts, study population and body priors.
+
+:class:`CountryModel` binds a census table (district × sex × age group) to the body priors of
+:mod:`dashboard.core.body`; :func:`load_country_model` builds it once per data set from the cache.
+Beside it: auxiliary knowledge as fractions on the model's grid (:func:`fraction_array`) and the
+catalogue of what the cache holds (:func:`dataset_rows`, :func:`country_options`).
+"""
+from ._catalog import country_options, dataset_rows, district_label, source_rows
+from ._fractions import FractionArray, UserAux, fraction_array, preset_array, resolve_aux
+from ._model import CountryModel, load_country_model
+
+__all__ = [
+    "CountryModel",
+    "FractionArray",
+    "UserAux",
+    "country_options",
+    "dataset_rows",
+    "district_label",
+    "fraction_array",
+    "load_country_model",
+    "preset_array",
+    "resolve_aux",
+    "source_rows",
+]

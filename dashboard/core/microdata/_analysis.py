@@ -1,0 +1,218 @@
+"""“How identifiable is a data set?” — every SPEC §5 figure for one table and one choice of columns.
+
+:func:`analyse` runs the four parts on the same prepared records and returns plain data:
+
+* empirical classes (:mod:`.microdata`);
+* the Gaussian copula (:mod:`.copula`): Ξ at the data set's own size (fitted on all records),
+  the curve Ξ(N) up to 8 × 10⁹, each record's ξ and κ at the chosen population N, the greedy
+  "one more attribute" order and the paper's validation (fit on a fraction, predict the whole);
+* TFRR (:mod:`.tfrr`): exact recursive hypergeometric and binomial risks, AUC against the
+  empirical uniqueness;
+* the Pitman–Yor fit of the class sizes (:func:`.pyc_fit.fit_partition`), with the link that
+  opens the scaling page on it.
+
+The :class:`Analysis` keeps the per-record arrays for the page; :meth:`Analysis.summary` is the
+JSON of ``anonset dataset --json``.  Nothing here reads or writes files.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+import numpy as np
+
+from .. import scaling as pyc_fit
+from ..errors import InputError
+from . import _copula as copula
+from . import _tfrr as tfrr
+from ._records import KS, Prepared, Table, empirical, prepare, roc_curve
+
+DEFAULT_FRACTION = 0.1
+
+
+DEFAULT_TRIALS = 3
+
+
+MAX_TRIALS = 20
+
+
+#: The scaling page's accepted ranges (dashboard/pages/scaling.py: H_LIMITS, GAMMA_LIMITS).
+SCALING_H_BITS = (0.01, 100.0)
+
+
+SCALING_GAMMA = (-50.0, 50.0)
+
+
+@dataclass
+class Analysis:
+    prepared: Prepared
+    population: float
+    summary_dict: dict
+    p: np.ndarray                 # copula cell probability per record
+    xi: np.ndarray                # at the chosen population
+    kappa: np.ndarray
+    risk: np.ndarray | None       # TFRR exact, 1 − P(2-indistinguishable)
+    risk_binomial: np.ndarray | None
+    class_size: np.ndarray
+    curves: dict = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        return self.summary_dict
+
+
+def check_fraction(value) -> float:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"the validation fraction must be a number, not {str(value)[:20]!r}") from None
+    if not (math.isfinite(f) and 0 < f < 1):
+        raise InputError(f"the validation fraction must lie between 0 and 1 (e.g. 0.1), not {value}")
+    return f
+
+
+def check_trials(value) -> int:
+    try:
+        t = int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"the number of validation trials must be a whole number, not {str(value)[:20]!r}") from None
+    if not 1 <= t <= MAX_TRIALS:
+        raise InputError(f"the number of validation trials must lie between 1 and {MAX_TRIALS}, not {t}")
+    return t
+
+
+def scaling_url(h_bits: float, gamma: float, n: float) -> str | None:
+    """The scaling page's "Explore the law" view on these parameters (None outside its ranges)."""
+    if not (SCALING_H_BITS[0] <= h_bits <= SCALING_H_BITS[1] and SCALING_GAMMA[0] <= gamma <= SCALING_GAMMA[1]):
+        return None
+    n = min(max(float(n), 1.0), copula.WORLD)
+    return "/scaling?" + urlencode({"view": "explore", "h": f"{h_bits:.4g}", "gamma": f"{gamma:.4g}",
+                                    "n": f"{n:.0f}"})
+
+
+def pitman_yor(emp, population: float, grid: np.ndarray) -> dict:
+    """Pitman–Yor fit of the class sizes (counts of counts), or the reason it is not available."""
+    try:
+        fit = pyc_fit.fit_partition(emp.sizes, emp.multiplicities)
+    except InputError as exc:
+        return {"available": False, "reason": str(exc), "h_bits": None, "gamma": None}
+    out = fit.to_dict()
+    out["available"] = True
+    out["uniqueness_at_n"] = float(fit.uniqueness(float(emp.n_records)))
+    out["uniqueness_at_population"] = float(fit.uniqueness(population))
+    out["kappa_at_population"] = float(fit.kappa(population))
+    out["curve"] = [{"n": float(n), "value": float(v)} for n, v in zip(grid, np.atleast_1d(fit.uniqueness(grid)))]
+    out["scaling_url"] = scaling_url(fit.h_bits, fit.gamma, population)
+    return out
+
+
+def analyse(table: Table, columns, bins=None, missing: str = "drop", population=None,
+            fraction=DEFAULT_FRACTION, trials=DEFAULT_TRIALS, seed: int = 0, greedy: bool = True,
+            validation: bool = True) -> Analysis:
+    """Run every part (see the module notes); InputError for any bad choice, before any work."""
+    fraction = check_fraction(fraction)
+    trials = check_trials(trials)
+    prep = prepare(table, columns, bins, missing, seed=seed)
+    n = prep.n
+    N = float(n) if population in (None, "") else copula.check_population(population, n)
+    timing: dict[str, float] = {}
+
+    t0 = time.perf_counter()
+    emp = empirical(prep.codes)
+    timing["empirical"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    model = copula.fit(prep.codes, prep.cards, seed=seed)
+    p, se = model.cell_prob(prep.codes, seed=seed)
+    grid = copula.population_grid(n)
+    uniq_p, counts_p = np.unique(p, return_counts=True)
+    curve = copula.population_uniqueness(uniq_p, grid, weights=counts_p)
+    xi = copula.uniqueness(p, N)
+    kappa = copula.correctness(p, N)
+    rel = np.divide(se, p, out=np.zeros_like(se), where=p > 0)
+    timing["copula"] = time.perf_counter() - t0
+    cop = {
+        "uniqueness": float(copula.uniqueness(p, n).mean()),
+        "population": N,
+        "uniqueness_at_population": float(xi.mean()),
+        "correctness_at_population": float(kappa.mean()),
+        "records_xi_above_0_95": int(np.sum(xi > 0.95)),
+        "population_uniqueness": [{"n": float(g), "value": float(v)} for g, v in zip(grid, curve)],
+        "correlation": model.corr.round(6).tolist(),
+        "pairwise_correlation": model.pairwise.round(6).tolist(),
+        "projection_change": model.projection_change,
+        "integration": {
+            "method": ("exact marginal" if prep.codes.shape[1] == 1 else "exact bivariate normal (Genz)"
+                       if prep.codes.shape[1] == 2 else
+                       f"Genz separation of variables, randomised QMC: {copula.N_REP} scrambled Sobol sets "
+                       f"of {copula.N_POINTS} points"),
+            "rel_se_median": float(np.median(rel)), "rel_se_max": float(np.max(rel)),
+        },
+        "notes": list(model.notes),
+    }
+    if validation:
+        t0 = time.perf_counter()
+        try:
+            cop["validation"] = copula.validate(prep.codes, prep.cards, emp.class_size == 1, fraction, trials,
+                                                seed=seed)
+        except InputError as exc:
+            cop["validation"] = {"mae": None, "auc": None, "reason": str(exc), "fraction": fraction}
+        timing["validation"] = time.perf_counter() - t0
+    if greedy:
+        t0 = time.perf_counter()
+        steps = copula.one_more_attribute(model, prep.codes, N, n, seed=seed)
+        for s in steps:
+            s["name"] = prep.columns[s["column"]]
+            s["names"] = [prep.columns[j] for j in s["columns"]]
+        cop["one_more_attribute"] = steps
+        timing["one_more_attribute"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    tf = tfrr.analyse_tfrr(prep.codes, emp.class_size, KS)
+    timing["tfrr"] = time.perf_counter() - t0
+    t_out = {k: tf[k] for k in ("auc", "auc_binomial", "auc_k", "auc_k_binomial", "max_abs_difference",
+                                "distinct_count_vectors")}
+    t_out["mean_risk"] = float(np.mean(tf["risk"]))
+    t_out["mean_risk_binomial"] = float(np.mean(tf["risk_binomial"]))
+    t_out["roc"] = _rocs(tf, emp.class_size)
+
+    t0 = time.perf_counter()
+    py = pitman_yor(emp, N, grid)
+    timing["pyc"] = time.perf_counter() - t0
+
+    summary = {
+        "source": table.name,
+        "n_input": prep.n_input,
+        "n_records": n,
+        "dropped": prep.dropped,
+        "columns": prep.columns,
+        "bins": prep.widths,
+        "missing": prep.missing,
+        "warnings": prep.warnings,
+        "empirical": emp.to_dict(),
+        "copula": cop,
+        "tfrr": t_out,
+        "pyc": py,
+        "seconds": {k: round(v, 3) for k, v in timing.items()},
+    }
+    return Analysis(prepared=prep, population=N, summary_dict=summary, p=p, xi=xi, kappa=kappa,
+                    risk=tf["risk"], risk_binomial=tf["risk_binomial"], class_size=emp.class_size,
+                    curves={"grid": grid, "copula": curve})
+
+
+def _rocs(tf: dict, class_size: np.ndarray) -> dict:
+
+    label = class_size == 1
+    return {"exact": roc_curve(tf["risk"], label), "binomial": roc_curve(tf["risk_binomial"], label)}
+
+
+def riskiest(analysis: Analysis, limit: int = 20) -> list[dict]:
+    """The records most likely unique in the population, with their QI values, ξ, κ, class size, TFRR risk."""
+    order = np.lexsort((analysis.p, -analysis.xi))[:limit]
+    rows = analysis.prepared.record_labels(order)
+    for row, i in zip(rows, order):
+        row.update({"xi": float(analysis.xi[i]), "kappa": float(analysis.kappa[i]),
+                    "class_size": int(analysis.class_size[i]),
+                    "tfrr_risk": None if analysis.risk is None else float(analysis.risk[i])})
+    return rows
