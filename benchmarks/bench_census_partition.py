@@ -24,11 +24,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from dashboard.core import regions as ag
 from dashboard.core import scaling as cp
 from dashboard.core import scaling as pyc
 from dashboard.core import scaling as pyc_fit
 from dashboard.core.regions import Scenario
-from dashboard.core.regions import _aggregates as ag
 from dashboard.core.regions import testing as regions_testing
 
 #: Materialise the full grid for comparison only below this many cells (incl. implausible).

@@ -30,9 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from census_loaders import cache
+from dashboard.core import regions as ag
 from dashboard.core.country import _model as bm
 from dashboard.core.regions import Scenario
-from dashboard.core.regions import _aggregates as ag
 from dashboard.core.regions import testing as regions_testing
 
 TARGET_SPEEDUP = 50.0

@@ -10,12 +10,13 @@ import pandas as pd
 import pytest
 from test_body_model import make_priors
 
+from dashboard.core import regions as ag
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 from dashboard.core.groups import SEXES
 from dashboard.core.regions import Scenario, UserPercent
-from dashboard.core.regions import _aggregates as ag
 from dashboard.core.regions import testing as regions_testing
+from dashboard.core.regions._districts import _location_labels
 
 REL = 1e-9
 
@@ -176,7 +177,7 @@ def _check_statistics(scenario, code, districts, root):
     # where: decode the reference's flat (s, a, cell) index into the same labels
     b = ag.bind(scenario, code, root=root)
     J = b.cells.n
-    sex, age, hl, wl = ag._location_labels(b)
+    sex, age, hl, wl = _location_labels(b)
     for which in ("min", "max"):
         sa, j = np.divmod(ref[f"{which}_flat"].to_numpy(), J)
         has = fast[f"{which}_sex"].notna().to_numpy()

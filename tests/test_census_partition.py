@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
+from dashboard.core import regions as ag
 from dashboard.core import scaling as cp
 from dashboard.core import scaling as pyc
 from dashboard.core.errors import InputError
 from dashboard.core.regions import Scenario, UserPercent
-from dashboard.core.regions import _aggregates as ag
 from dashboard.core.regions import testing as regions_testing
 
 #: A few German districts of very different sizes: Berlin, Munich, Flensburg, Zweibrücken.

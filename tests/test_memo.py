@@ -77,7 +77,7 @@ def test_the_views_and_core_memos_are_registered(cache_root):
                  "dashboard.views.personal.map_figure", "dashboard.core.country._model:_load_base",
                  "census_loaders.cache:_table_at"):
         assert name in names, name
-    assert any(n.startswith("dashboard.core.regions._aggregates.memo") for n in names)
+    assert any(n.startswith("dashboard.core.regions._memos.memo") for n in names)
 
 
 def test_every_cache_is_bounded():

@@ -16,33 +16,26 @@ from ._age_grain import (
     comparable_share_below,
     five_year_groups,
 )
-from ._aggregates import (
-    STAT_COLUMNS,
-    bind,
-    cdf_counts,
-    cdfs,
-    country_cdf,
-    country_table,
-    district_detail,
-    district_stat,
-    district_statistics,
-    profile_cells,
-    scenario_notes,
-    share_at_most,
-    share_below,
-)
+from ._cdfs import DEFAULT_XS, cdf_counts, cdfs, country_cdf, district_cdf, share_at_most, share_below
+from ._cells import bind, profile_cells
+from ._districts import STAT_COLUMNS, district_detail, district_stat, district_statistics, scenario_notes
+from ._memos import clear_caches
 from ._scenario import STATS, Scenario, UserPercent, check_ages, format_range, parse_range
+from ._tables import TABLE_COLUMNS, country_table, sex_table
 
 __all__ = [
+    "DEFAULT_XS",
     "GRAINS",
     "STATS",
     "STAT_COLUMNS",
     "Scenario",
+    "TABLE_COLUMNS",
     "UserPercent",
     "bind",
     "cdf_counts",
     "cdfs",
     "check_ages",
+    "clear_caches",
     "comparable_ages",
     "comparable_cdfs",
     "comparable_country_rows",
@@ -52,6 +45,7 @@ __all__ = [
     "comparable_share_below",
     "country_cdf",
     "country_table",
+    "district_cdf",
     "district_detail",
     "district_stat",
     "district_statistics",
@@ -60,6 +54,7 @@ __all__ = [
     "parse_range",
     "profile_cells",
     "scenario_notes",
+    "sex_table",
     "share_at_most",
     "share_below",
 ]

@@ -27,8 +27,8 @@ from ..country import load_country_model
 from ..errors import InputError
 from ..groups import format_age_band
 from ..memo import Memo
-from . import _aggregates as ag
-from ._aggregates import sex_table
+from ._cdfs import country_cdf, model_cdf
+from ._tables import TABLE_COLUMNS, country_table, sex_table
 
 #: The grain countries are compared on.
 GRAIN = 5.0
@@ -135,8 +135,8 @@ def comparable_cdfs(scenario, grain: str = "5", xs=None, *, strict: bool = False
     if grain not in GRAINS:
         raise InputError(f"age grain {grain!r}: choose 5 (whole 5-year groups) or census (each data set's own)")
     if grain == "census":
-        return {c: ag.country_cdf(scenario, c, xs, strict=strict, root=root) for c in scenario.countries}
-    return {c: ag.model_cdf(scenario, comparable_model(c, scenario.ages, scenario.model, root=root,
+        return {c: country_cdf(scenario, c, xs, strict=strict, root=root) for c in scenario.countries}
+    return {c: model_cdf(scenario, comparable_model(c, scenario.ages, scenario.model, root=root,
                                                        self_report=scenario.self_report), xs, strict=strict)
             for c in scenario.countries}
 
@@ -173,7 +173,7 @@ def comparable_country_table(codes=None, ages: Sequence[float] = (18.0, 75.0), g
     if grain not in GRAINS:
         raise InputError(f"age grain {grain!r}: choose 5 (whole 5-year groups) or census (each data set's own)")
     if grain == "census":
-        return ag.country_table(codes, ages, root=root)
+        return country_table(codes, ages, root=root)
     if codes is None:
 
         codes = cache.countries(root)
@@ -181,7 +181,7 @@ def comparable_country_table(codes=None, ages: Sequence[float] = (18.0, 75.0), g
     if not codes:
         raise InputError("choose at least one country")
     rows = [row for code in codes for row in _memo_rows(code, tuple(float(a) for a in ages), root)]
-    df = pd.DataFrame(rows, columns=list(ag.TABLE_COLUMNS))
+    df = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
     for col in ("country", "name", "sex", "ages", "min_district_id", "min_district_name", "min_age"):
         df[col] = df[col].astype("string")
     return df

@@ -15,7 +15,8 @@ import pandas as pd
 
 from ..country import fraction_array
 from ..groups import SEXES
-from ._aggregates import aux_table, cdf_thresholds, scenario_model
+from ._cdfs import cdf_thresholds
+from ._cells import aux_table, scenario_model
 from ._scenario import Scenario
 
 
