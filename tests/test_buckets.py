@@ -331,7 +331,7 @@ def test_impossible_target_says_so(synth):
 @pytest.mark.parametrize("kw,msg", [
     ({"k": 0}, "k must be a positive"), ({"k": -3}, "k must be a positive"), ({"k": float("nan")}, "k must be"),
     ({"k": "ten"}, "is not a number"), ({"q": 0}, "coverage must lie in (0, 1]"), ({"q": 1.5}, "coverage must lie"),
-    ({"q": -0.1}, "coverage must lie"), ({"model": "v3"}, "body model 'v3' is not available"),
+    ({"q": -0.1}, "coverage must lie"), ({"model": "v3"}, "unknown body model 'v3'"),
 ])
 def test_bad_input_gives_clear_messages(synth, kw, msg):
     args = {"k": 10, "q": 0.95, **kw}

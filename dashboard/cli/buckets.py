@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dashboard.core import buckets as bk
+from dashboard.core.body import DEFAULT_MODEL, MODELS
 from dashboard.core.buckets import export_csv, export_json, recommendation_text
 from dashboard.core.formatting import plural
 from dashboard.core.groups import DEFAULT_STUDY
@@ -108,8 +109,8 @@ def add_parser(sub) -> None:
     p.add_argument("--ages", help="study population [from, to), e.g. 18-75 (default)")
     p.add_argument("--per-district", action="store_true",
                    help="also each district's finest configuration meeting the coverage within it")
-    p.add_argument("--model", default=bk.DEFAULT_MODEL, metavar="MODEL",
-                   help=f"body model; available: {', '.join(bk.MODELS)} (default {bk.DEFAULT_MODEL})")
+    p.add_argument("--model", default=DEFAULT_MODEL, metavar="MODEL",
+                   help=f"body model; available: {', '.join(MODELS)} (default {DEFAULT_MODEL})")
     p.add_argument("--export-json", metavar="FILE", help="write the JSON config an app can apply")
     p.add_argument("--export-csv", metavar="FILE", help="write every configuration as CSV")
     p.add_argument("--cache", help="cache folder to read (default: data_cache/)")

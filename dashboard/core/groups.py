@@ -20,12 +20,8 @@ _EPS = 1e-9
 
 #: Sexes in array order (axis 1 of every count array).
 SEXES: tuple[str, str] = ("female", "male")
-
-
 #: The default study population: adults aged [18, 75).
 DEFAULT_STUDY: tuple[float, float] = (18.0, 75.0)
-
-
 #: An open-ended census group ``[a, ∞)`` (75+, 85+) is taken to span ``[a, 100)``
 #: (or ``[a, a + 5)`` when ``a ≥ 95``) for the overlap rule.  Few people live past
 #: 100 and the "spread evenly over the years" assumption is rough there anyway; it

@@ -17,14 +17,13 @@ from urllib.parse import urlencode
 import census_loaders as cl
 from dashboard import ids, limits
 from dashboard.core import country as catalog
+from dashboard.core.body import DEFAULT_MODEL, check_model
 from dashboard.core.buckets import (
-    DEFAULT_MODEL,
     Advice,
     advice_if_cached,
     advise,
     check_coverage,
     check_k,
-    check_model,
     export_csv,
     export_json,
     recommendation_text,

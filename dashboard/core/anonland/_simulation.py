@@ -85,26 +85,19 @@ Progress = Callable[[float, str], None]
 
 #: A citizen "diverges" when ``|CAS − RAS| / RAS`` exceeds this.
 DIVERGENCE_THRESHOLD: float = 0.25
-
-
 #: The box plot of CAS per RAS covers RAS below this.
 BOX_RAS_LIMIT: int = 25
-
-
 #: The median divergence is reported for RAS above this.
 LARGE_RAS: int = 25
-
-
 #: File names of a written result.
 CITIZENS_FILE, SUMMARY_FILE = "citizens.parquet", "summary.json"
 
-
 # Stages of the seed sequence (spawn_key[0]); fixed so results never shift.
 _STAGE_COUNTS, _STAGE_NOISE, _STAGE_CITIZENS, _STAGE_AGES, _STAGE_BODY = range(5)
-
-
 #: Same tolerance as ``body_model.band_of``: a value on a band edge belongs above it.
 _BAND_EPS = 1e-9
+
+
 
 
 @dataclass(frozen=True)
@@ -268,6 +261,8 @@ class AnonLandConfig:
         return d
 
 
+
+
 def _age_area(cfg: AnonLandConfig) -> float:
     return cfg.age_plateau + 0.5 * (cfg.age_max - cfg.age_plateau)
 
@@ -300,6 +295,8 @@ def cell_probabilities(cfg: AnonLandConfig) -> np.ndarray:
     return sex[:, None] * age_group_probabilities(cfg)[None, :]
 
 
+
+
 def _rng(cfg: AnonLandConfig, *key: int) -> np.random.Generator:
     """The generator of one stage (and district): independent streams, addressable by key."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(cfg.seed, spawn_key=tuple(key))))
@@ -308,6 +305,8 @@ def _rng(cfg: AnonLandConfig, *key: int) -> np.random.Generator:
 def _band_index(values: np.ndarray, width: float) -> np.ndarray:
     """Vectorised :func:`band_of`: band ``i`` is ``[i·width, (i+1)·width)``."""
     return np.floor(np.asarray(values, float) / width + _BAND_EPS).astype(np.int64)
+
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -377,6 +376,8 @@ def district_people(cfg: AnonLandConfig, counts: np.ndarray, district: int) -> p
     })
 
 
+
+
 def draw_citizens(cfg: AnonLandConfig, counts: np.ndarray) -> pd.DataFrame:
     """Distinct test citizens per class, uniform over each class's people.
 
@@ -411,6 +412,8 @@ def draw_citizens(cfg: AnonLandConfig, counts: np.ndarray) -> pd.DataFrame:
     ages = np.floor(age_quantile(cfg, u))
     cit["age"] = np.clip(ages, groups[cit["age_group"], 0], groups[cit["age_group"], 1] - 1).astype(np.int64)
     return cit
+
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -733,6 +736,8 @@ def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None
         }
         out["census_body"] = census.body_table(cfg)
     return out
+
+
 
 
 def default_dir() -> Path:

@@ -67,39 +67,21 @@ from .. import scaling as pyc_fit
 from ..errors import InputError
 
 SECONDS_PER_DAY = 86_400
-
-
 #: The eccentricity threshold of the paper's Netflix Prize experiments.
 DEFAULT_PHI = 1.5
-
-
 RATING_GRID = np.arange(1, 11) / 2.0  # 0.5 … 5 stars
-
-
 #: Input limits (the page and the CLI share them).
 MAX_KNOWN = 20  # every MovieLens user has at least 20 ratings
-
-
 MAX_NOISE_STARS = 2.0
-
-
 MAX_NOISE_DAYS = 365
-
-
 MAX_SIZES = 12
-
-
 MAX_REPEATS = 20
-
-
 MIN_GALLERY = 2
-
-
 #: The forecast sizes the CLI reports (SPEC §6 / issue 18: 10⁶ and 10⁸ users).
 FORECAST_AT = (1e6, 1e8)
-
-
 DATASET_ID = "movielens"
+
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,6 +160,8 @@ def attribution() -> str:
     except (KeyError, FileNotFoundError):
         return ATTRIBUTION
     return sources[0].get("citation") or ATTRIBUTION if sources else ATTRIBUTION
+
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,6 +279,8 @@ def match(gallery: Gallery, aux: Aux, tol_stars: float = 1.0, tol_days: float = 
     if not phi > 0:
         raise InputError(f"the eccentricity threshold phi must be positive (got {phi:g})")
     return decide(score(gallery, aux, tol_stars, tol_days), phi)
+
+
 
 
 @dataclass(frozen=True)

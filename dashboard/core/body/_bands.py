@@ -27,17 +27,11 @@ WEIGHT_LIMITS: tuple[float, float] = (20.0, 350.0)
 BAND_LIMITS = {"height": HEIGHT_LIMITS, "weight": WEIGHT_LIMITS}
 #: Band widths the interface offers (cm for height, kg for weight).
 BAND_WIDTHS: tuple[int, ...] = (1, 2, 5, 10, 20)
-
-
 #: Plausible BMI range (SPEC §1.1); cells whose centre lies outside are implausible.
 DEFAULT_BMI_RANGE: tuple[float, float] = (17.0, 30.0)
-
-
 #: The band grid covers this many standard deviations either side of every body group,
 #: so that the probabilities over all bands add up to 1 within ~1e-12.
 GRID_SDS: float = 10.0
-
-
 #: The *profile grid* that aggregates and what-ifs walk covers ±PROFILE_SDS of the body
 #: groups — for aggregates, of the body groups each sex × census age group mixes
 #: (:meth:`JointBands.profile_mask_by_group`): cells further out hold ~1e-17 people (a

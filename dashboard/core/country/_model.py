@@ -33,17 +33,11 @@ from ..errors import InputError
 from ..groups import DEFAULT_STUDY, SEXES, AgeGroup, check_study, format_age_band, trim_age_groups
 
 _EPS = 1e-9
-
-
 #: Guards the small LRU caches on models: a Dash server may call from several threads.
 _LOCK = threading.RLock()
-
-
 #: Every model's memoised values (joints, grids, fraction arrays …) in one byte-bounded memo (the process's
 #: budget, memo.set_budget), and the variants of each data set's home model (other study ranges, body models).
 _MODEL_MEMO = memo.OwnedMemo(50_000, name="dashboard.core.country._model.model_memo")
-
-
 _FAMILY = memo.Memo(4096, name="dashboard.core.country._model.variants",
                     sizeof=lambda m: int(m.counts.nbytes + m.body_weights.nbytes + m.nearest_body.nbytes) + 4096)
 
@@ -328,6 +322,9 @@ class CountryModel(BandProbabilities):
     def district_lookup(self) -> dict:
         """``{"id": {district id: index}, "name": {casefolded name: [indices]}}`` (memoised)."""
         return self._memo("district_lookup", self._district_lookup)
+
+
+
 
 
 def _manifest_stamp(root: Path) -> int:

@@ -30,18 +30,10 @@ from . import _tfrr as tfrr
 from ._records import KS, Prepared, Table, empirical, prepare, roc_curve
 
 DEFAULT_FRACTION = 0.1
-
-
 DEFAULT_TRIALS = 3
-
-
 MAX_TRIALS = 20
-
-
 #: The scaling page's accepted ranges (dashboard/pages/scaling.py: H_LIMITS, GAMMA_LIMITS).
 SCALING_H_BITS = (0.01, 100.0)
-
-
 SCALING_GAMMA = (-50.0, 50.0)
 
 

@@ -48,42 +48,26 @@ from ..errors import InputError
 from ._records import class_ids, roc_auc
 
 WORLD = 8e9
-
-
 TWO_PI = 2.0 * math.pi
-
-
 #: Quasi-Monte-Carlo points per scrambling and scramblings, by default.
 N_POINTS = 16
-
-
 N_REP = 8
-
-
 #: Records per block of the vectorised integration (bounds memory at ~ block × points × 8 B).
 BLOCK = 2048
-
-
 #: Largest number of records used to estimate each pairwise correlation (a seeded subsample).
 PAIR_RECORDS = 50_000
-
-
 #: Held-out records scored for the validation's AUC (the paper tests on 1,000), at most.
 TEST_RECORDS = 2_000
-
-
 #: Training records over which the validation averages ξ̂ for Ξ̂, at most (a seeded subsample).
 MEAN_RECORDS = 5_000
-
-
 #: Records on which "one more attribute" ranks the columns (a seeded subsample when larger).
 GREEDY_RECORDS = 3_000
 
 
 _GL_X, _GL_W = leggauss(20)
-
-
 _GL_X = 1.0 + _GL_X  # nodes on (0, 2), as in Genz's bvnu
+
+
 
 
 def _bvnu(h: np.ndarray, k: np.ndarray, r: float) -> np.ndarray:
@@ -171,6 +155,8 @@ def _interval(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(a > 0, ndtr(-a) - ndtr(-b), ndtr(b) - ndtr(a))
 
 
+
+
 def _sobol(dim: int, n_points: int, n_rep: int, seed: int) -> np.ndarray:
     """(n_rep, n_points, dim) scrambled Sobol points, one independent scrambling per replicate."""
     m = max(1, int(round(math.log2(max(n_points, 2)))))
@@ -250,6 +236,8 @@ def rectangle_prob(lower, upper, corr, n_points: int = N_POINTS, n_rep: int = N_
     p = est.mean(axis=1)
     se = est.std(axis=1, ddof=1) / math.sqrt(est.shape[1]) if est.shape[1] > 1 else np.zeros(n)
     return np.clip(p, 0.0, 1.0), se
+
+
 
 
 def thresholds(codes: np.ndarray, card: int) -> np.ndarray:
@@ -380,6 +368,8 @@ def fit(codes: np.ndarray, cards, seed: int = 0, pair_records: int = PAIR_RECORD
     return CopulaModel(ths, corr, pw, n, projection_change=change, notes=notes)
 
 
+
+
 def check_population(population, n_records: int | None = None) -> float:
     try:
         N = float(population)
@@ -427,6 +417,8 @@ def population_grid(n_records: int, top: float = WORLD, points: int = 61) -> np.
     """Population sizes for the Ξ(N) curve: log-spaced from 10 to ``top``, with the data set's own size."""
     grid = np.geomspace(10.0, max(top, 10.0 * n_records), points)
     return np.unique(np.append(grid, float(n_records)))
+
+
 
 
 def validate(codes: np.ndarray, cards, unique_in_data: np.ndarray, fraction: float = 0.1, trials: int = 3,

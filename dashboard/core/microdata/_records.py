@@ -34,42 +34,20 @@ from ..errors import InputError
 
 #: Largest CSV accepted (bytes). The page also keeps it under the server's request limit.
 MAX_BYTES = 10_000_000
-
-
 MAX_ROWS = 200_000
-
-
 MAX_COLUMNS = 200
-
-
 #: Most quasi-identifier columns analysed together.
 MAX_QI = 12
-
-
 #: A column with more distinct values than this gets a warning (bin it).
 MANY_VALUES = 1_000
-
-
 #: Distinct values above which a chosen column is refused (it cannot be a meaningful QI).
 MAX_VALUES = 50_000
-
-
 KS: tuple[int, ...] = (2, 5, 10)
-
-
 MISSING_POLICIES = ("drop", "value")
-
-
 MISSING_LABEL = "(missing)"
-
-
 #: Cell texts read as "missing" (case-insensitive, after trimming spaces).
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", ".", "?", "-", "missing", "#n/a"})
-
-
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "bar"}
-
-
 NHANES_ID = "nhanes"
 
 
@@ -104,6 +82,8 @@ class Table:
                 row["min"], row["max"] = float(s.min()), float(s.max())
             out.append(row)
         return out
+
+
 
 
 def _decode(raw: bytes, name: str) -> tuple[str, str]:
@@ -232,6 +212,8 @@ def nhanes_table(root=None) -> Table:
     info = cache.microdata_info(NHANES_ID, root)
     note = info.get("note") or "NHANES 2017–2018 examined persons (CDC / NCHS)"
     return Table(frame=frame, name="NHANES 2017–2018 sample", source="nhanes", notes=[str(note)])
+
+
 
 
 @dataclass
@@ -404,6 +386,8 @@ def prepare(table: Table, columns, bins: dict[str, float] | None = None, missing
                     dropped=dropped, row_index=row_index, warnings=warnings)
 
 
+
+
 def class_ids(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each record's class index and the class sizes (classes = identical rows of ``codes``)."""
     codes = np.asarray(codes)
@@ -454,6 +438,8 @@ def empirical(codes: np.ndarray, ks=KS) -> Empirical:
     return Empirical(n_records=n, n_classes=int(counts.size), uniqueness=float(np.mean(size == 1)),
                      class_size=size, sizes=sizes.astype(np.int64), multiplicities=mult.astype(np.int64),
                      violations=viol)
+
+
 
 
 def roc_auc(scores, labels) -> float | None:

@@ -47,8 +47,6 @@ from ..parsing import DEFAULT_WIDTH
 from ._profile import DEFAULT_KS
 
 TABLE_VERSION = 1
-
-
 #: Body models the browser engine can combine: ``paper`` (SPEC §1.1) multiplies each body
 #: group's height and weight probabilities, which the interval tables give exactly.  v2
 #: (SPEC §1.6) correlates them, so it needs a joint table per pair of intervals; until the

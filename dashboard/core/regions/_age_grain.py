@@ -32,12 +32,8 @@ from ._tables import TABLE_COLUMNS, country_table, sex_table
 
 #: The grain countries are compared on.
 GRAIN = 5.0
-
-
 #: The two grains the country tables offer: 5-year groups (comparable, the default) or each data set's own.
 GRAINS = ("5", "census")
-
-
 _EPS = 1e-9
 
 
@@ -193,6 +189,4 @@ def _memo_rows(code: str, ages: tuple[float, float], root: Path | None) -> tuple
 
 
 _ROWS = Memo(128, name="core.age_grain.rows")
-
-
 _MODELS = Memo(64, name="core.age_grain.models")

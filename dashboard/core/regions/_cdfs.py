@@ -20,8 +20,6 @@ from ._scenario import Scenario
 #: Default thresholds of the CDFs: 200 points, log-spaced from 1e-3 to 1e8 people.
 DEFAULT_XS: np.ndarray = np.logspace(-3, 8, 200)
 DEFAULT_XS.setflags(write=False)
-
-
 #: The "x % of people have an anonymity set below k" headline thresholds.
 DEFAULT_SHARE_KS: tuple[float, ...] = (5, 20, 100)
 

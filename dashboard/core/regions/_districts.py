@@ -128,6 +128,8 @@ def district_stat(scenario: Scenario, code: str, stat: str | None = None, *, roo
     return pd.Series(df[STAT_COLUMNS[stat]].to_numpy(), index=pd.Index(df["district_id"], name="district_id"), name=stat)
 
 
+
+
 @dataclass(frozen=True, eq=False)
 class DistrictDetail:
     """What the explorer shows for a clicked district.
@@ -201,6 +203,8 @@ def district_detail(
         m.code, str(m.district_ids[d]), str(m.district_names[d]), str(m.region_names[d]), bool(m.filled[d]),
         stats, distribution, cells_frame(smallest), cells_frame(largest),
     )
+
+
 
 
 def scenario_notes(scenario: Scenario, code: str, *, root: Path | None = None) -> tuple[str, ...]:

@@ -45,30 +45,17 @@ from ..parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
 
 #: Countries shown when a link names none.
 DEFAULT_COUNTRIES: tuple[str, ...] = ("DE",)
-
-
 #: Default band widths (SPEC §1.1: 5 cm, 5 kg).
 DEFAULT_WIDTH: int = 5
-
-
 #: Default threshold of the district share "CAS below k".
 DEFAULT_K: float = 5.0
-
-
 #: Statistics a district map can show (columns of ``aggregates.district_statistics``).
 STATS: tuple[str, ...] = ("person_mean", "cell_mean", "min", "max", "share_below")
-
-
 DEFAULT_STAT: str = "person_mean"
-
-
 #: The census data end here (an open oldest group is taken to span up to 100).
 AGE_LIMIT: float = OPEN_GROUP_END
 
-
 _TRUE = {"1", "true", "yes", "on"}
-
-
 _FALSE = {"0", "false", "no", "off"}
 
 
@@ -135,6 +122,8 @@ def _check_width(value, what: str) -> int:
     if not any(abs(w - x) < 1e-9 for x in BAND_WIDTHS):
         raise InputError(f"{what} {value!r} is not offered; choose {', '.join(map(str, BAND_WIDTHS))}")
     return round(w)
+
+
 
 
 @dataclass(frozen=True)
@@ -231,6 +220,8 @@ def _aux_item(item) -> str | UserPercent:
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", text):
         raise InputError(f"auxiliary knowledge {text!r} is neither a preset id nor NAME=PERCENT")
     return text
+
+
 
 
 @dataclass(frozen=True)

@@ -43,16 +43,10 @@ from ._partition_fit import FitResult, fit_partition
 
 #: Rounded sizes up to this are counted in a dense bincount table (512 KiB of counters).
 DENSE_MAX = 1 << 16
-
-
 #: At most this many cells (districts × plausible height × weight cells) are rounded at once.
 CHUNK_CELLS = 1 << 20
-
-
 #: Gallery sizes of the curves: 1 to the world population (8 × 10⁹), log-spaced.
 WORLD = 8e9
-
-
 DEFAULT_NS: np.ndarray = np.unique(np.concatenate([np.geomspace(1.0, WORLD, 241), [1e4, 1e6]]))
 DEFAULT_NS.setflags(write=False)
 
@@ -108,8 +102,6 @@ class CensusPartition:
 
 
 _PARTITIONS = Memo(16)
-
-
 _FITS = Memo(16)
 
 

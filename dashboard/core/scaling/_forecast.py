@@ -90,7 +90,7 @@ class ModelFit:
     def predict(self, n):
         if not self.available or self._curve is None:
             raise InputError(f"{self.name} is not available: {self.reason}")
-        arr, scalar = pyc._as_n(n)
+        arr, scalar = pyc.as_n(n)
         out = np.clip(self._curve(np.atleast_1d(arr)), 0.0, 1.0)
         return float(out[0]) if scalar else out
 
@@ -182,16 +182,9 @@ def _finish(name, formula, params, curve, n, k, w, res, checks, note: str = "") 
 #: the symmetric Dirichlet is the uniform distribution to 1e-4).  A fit ending on the h or γ
 #: walls means the data do not identify the law; on the h·γ wall it is the ENT limit.
 H_MAX = 50.0
-
-
 GAMMA_MAX = 40.0
-
-
 HG_MIN = -19.0
-
-
 H_MIN = 1e-6
-
 
 PYC_FORMULA = ("E[kappa(n) | d, alpha] = alpha*expm1(Delta)/(n*d), Delta = [lnG(n+alpha+d) - "
                "lnG(n+alpha)] - [lnG(alpha+d) - lnG(alpha)], with (d, alpha) from entropy h and "
@@ -434,15 +427,10 @@ class Forecast:
 
 #: z for the PYC-MB band (about 95 % under a normal approximation).
 BAND_Z = 1.96
-
-
 #: PYC-MB has two parameters: a jackknife refit (one point left out) must keep more than two points.
 MIN_BAND_POINTS = 4
-
-
 #: Above this many points the jackknife deletes interleaved groups instead of single points.
 JACKKNIFE_GROUPS = 20
-
 
 BAND_METHOD = (f"jackknife: PYC-MB refitted without each measurement (or, above "
                f"{JACKKNIFE_GROUPS} points, without each of {JACKKNIFE_GROUPS} interleaved "
@@ -490,7 +478,7 @@ def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool =
     band (see :data:`BAND_METHOD`).
     """
     n, k = _points_arrays(points)
-    at_arr, _ = pyc._as_n(at, "the forecast sizes (at)")
+    at_arr, _ = pyc.as_n(at, "the forecast sizes (at)")
     at_arr = np.atleast_1d(at_arr)
     if at_arr.size == 0:
         raise InputError("give at least one gallery size to forecast")

@@ -31,37 +31,21 @@ from ..errors import InputError
 
 LN2 = math.log(2.0)
 
-
 #: B_2, B_4, …, B_20 (Bernoulli numbers) for Stirling's series of lnΓ and ψ.
 _BERNOULLI = np.array([
     1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
     43867 / 798, -174611 / 330,
 ])
-
-
 _KS = np.arange(1, _BERNOULLI.size + 1)
-
-
 _M = 2 * _KS - 1                                   # powers x^{-m} in Stirling's lnΓ series
-
-
 _C = _BERNOULLI / (2 * _KS * (2 * _KS - 1))        # lnΓ(x) ~ … + Σ c_k x^{-(2k-1)}
-
-
 _PSI_C = _BERNOULLI / (2 * _KS)                    # ψ(x) ~ ln x − 1/(2x) − Σ b_k x^{-2k}
-
 
 #: Stirling's series is used where both arguments are at least this large.
 _X_STIRLING = 10.0
-
-
 #: The Taylor series in s is used where |s| ≤ this fraction of x (12 terms then give 1e-16).
 _TAYLOR_RATIO = 0.05
-
-
 _TAYLOR_K = np.arange(1, 13)
-
-
 _EULER = 0.5772156649015329
 
 
@@ -73,6 +57,7 @@ def bits_to_nats(h_bits):
 def nats_to_bits(h_nats):
     """Entropy in bits from nats."""
     return np.asarray(h_nats, dtype=float) / LN2 if np.ndim(h_nats) else float(h_nats) / LN2
+
 
 
 def check_params(d, alpha) -> tuple[float, float]:
@@ -111,6 +96,7 @@ def as_n(n, name: str = "n") -> tuple[np.ndarray, bool]:
 
 def _out(arr: np.ndarray, scalar: bool):
     return float(arr) if scalar else arr
+
 
 
 def _log1p_over_minus_one(u: np.ndarray) -> np.ndarray:
@@ -295,6 +281,7 @@ def _psi_shift(x: float, delta: float) -> float:
     return float(sp.digamma(y) - sp.digamma(x))
 
 
+
 def expected_sets(n, d, alpha):
     """E[K_n | d, α], the expected number of distinct sets among n records (in [1, n])."""
     d, alpha = check_params(d, alpha)
@@ -412,6 +399,7 @@ def k_violations(n, d, alpha, k: int):
                 break
             total[ok] += np.exp(_log_share_of_size(arr[ok], d, alpha, j))
     return _out(np.clip(total, 0.0, 1.0), scalar)
+
 
 
 def inverse_digamma(y, tol: float = 1e-15, max_iter: int = 60):
@@ -542,6 +530,7 @@ def kappa_h_gamma(n, h, gamma):
     return kappa(n, d, alpha)
 
 
+
 _CHUNK = 2_000_000
 
 
@@ -628,6 +617,8 @@ def kappa_finite_population(n, sizes, multiplicities):
         out[i:i + rows] = (hit * m[None, :]).sum(axis=1) / flat[i:i + rows]
     out = np.clip(out, 0.0, 1.0)
     return float(out[0]) if scalar else out
+
+
 
 
 class LawCurves(NamedTuple):

@@ -224,6 +224,7 @@ def fit_partition(sizes, multiplicities=None, allow_negative_d: bool = True) -> 
     )
 
 
+
 #: Largest partition :func:`sample_partition` draws (it loops in Python, ~1 µs a record).
 MAX_SAMPLE = 5_000_000
 
