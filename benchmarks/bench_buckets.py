@@ -26,22 +26,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dashboard.core import buckets as bk
-from dashboard.core import buckets as br
+from dashboard.core import buckets
 from dashboard.core import country as bm
 
 TARGETS = (("US", False, 5.0), ("DE", True, 10.0), ("DE", False, None), ("US", True, None))
 
 
 def run(code: str, per_district: bool, k: float, q: float, repeat: int,
-        root: Path | None) -> tuple[float, float, bk.Advice]:
+        root: Path | None) -> tuple[float, float, buckets.Advice]:
     """Best wall-clock and best CPU seconds of ``repeat`` cold runs (the CPU time shows the cost when
     other processes share the cores: the search is single-threaded)."""
     best, best_cpu, advice = float("inf"), float("inf"), None
     for _ in range(repeat):
-        bk.clear_caches()
+        buckets.clear_caches()
         t, c = time.perf_counter(), time.process_time()
-        advice = bk.advise(code, k, q, per_district=per_district, root=root)
+        advice = buckets.advise(code, k, q, per_district=per_district, root=root)
         best = min(best, time.perf_counter() - t)
         best_cpu = min(best_cpu, time.process_time() - c)
     return best, best_cpu, advice
@@ -74,7 +73,7 @@ def main() -> int:
               f"(model from the cache files: {t_load:.2f} s)")
         print(f"  {len(a.evaluated)} configurations, {len(a.front)} on the front, "
               f"{a.n_exact_bits} needed exact entropies; finest full grid {grid:,} cells ({grid * 8 / 1e9:.1f} GB)")
-        print(f"  {br.recommendation_text(a)}")
+        print(f"  {buckets.recommendation_text(a)}")
         if per_district:
             rows = a.per_district.rows()
             print(f"  per {a.district_label}: {sum(r['withhold_district'] for r in rows)} of {len(rows)} need the "

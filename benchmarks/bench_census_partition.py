@@ -25,9 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dashboard.core import regions as ag
-from dashboard.core import scaling as cp
-from dashboard.core import scaling as pyc
-from dashboard.core import scaling as pyc_fit
+from dashboard.core import scaling
 from dashboard.core.regions import Scenario
 from dashboard.core.regions import testing as regions_testing
 
@@ -62,11 +60,11 @@ def bench(code: str, repeat: int, root: Path | None) -> None:
     D, S, A = b.N.shape
     joint = b.model.joint(s.height_width, s.weight_width)
     full_cells = D * S * A * joint.prob.shape[2] * joint.prob.shape[3]
-    (sizes, mult, tot), t_part = _timed(lambda: cp.partition_of(b.N, b.cells.q, b.cells.valid), repeat)
-    _, peak = _peak_mib(lambda: cp.partition_of(b.N, b.cells.q, b.cells.valid))
-    fit, t_fit = _timed(lambda: pyc_fit.fit_partition(sizes, mult), repeat)
-    ns = cp.DEFAULT_NS[cp.DEFAULT_NS <= float(np.dot(sizes, mult))]
-    _, t_exact = _timed(lambda: pyc.kappa_finite_population(ns, sizes, mult), repeat)
+    (sizes, mult, tot), t_part = _timed(lambda: scaling.partition_of(b.N, b.cells.q, b.cells.valid), repeat)
+    _, peak = _peak_mib(lambda: scaling.partition_of(b.N, b.cells.q, b.cells.valid))
+    fit, t_fit = _timed(lambda: scaling.fit_partition(sizes, mult), repeat)
+    ns = scaling.DEFAULT_NS[scaling.DEFAULT_NS <= float(np.dot(sizes, mult))]
+    _, t_exact = _timed(lambda: scaling.kappa_finite_population(ns, sizes, mult), repeat)
     print(f"{code}: {D:,} districts x {S} sexes x {A} ages, {int(b.cells.n_valid.sum()):,} profile-grid "
           f"height x weight cells over the sex x age groups = {tot['cells']:,} cells ({full_cells:,} in the full "
           f"grid); model + cells loaded in {load:.2f} s")

@@ -24,9 +24,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dashboard.core import microdata  # noqa: E402
-from dashboard.core import microdata as copula  # noqa: E402
-from dashboard.core import microdata as dataset  # noqa: E402
-from dashboard.core import microdata as tfrr  # noqa: E402
 from dashboard.core import scaling as pyc_fit  # noqa: E402
 
 QIS = ["sex", "age", "race", "education", "marital_status", "household_size"]
@@ -49,18 +46,18 @@ def nhanes_parts() -> dict:
     table = microdata.nhanes_table()
     prep = microdata.prepare(table, QIS)
     emp = microdata.empirical(prep.codes)
-    model = copula.fit(prep.codes, prep.cards)
+    model = microdata.fit(prep.codes, prep.cards)
     out = {
         "records": prep.n,
         "prepare": _median(lambda: microdata.prepare(table, QIS)),
         "empirical": _median(lambda: microdata.empirical(prep.codes)),
-        "copula fit + cell probabilities + Xi(N)": _median(lambda: copula.population_uniqueness(
-            copula.fit(prep.codes, prep.cards).cell_prob(prep.codes)[0], copula.population_grid(prep.n))),
-        "validation (10 %, 3 trials)": _median(lambda: copula.validate(prep.codes, prep.cards, emp.class_size == 1)),
-        "one more attribute": _median(lambda: copula.one_more_attribute(model, prep.codes, 330e6, prep.n)),
-        "TFRR (exact + binomial, AUCs)": _median(lambda: tfrr.analyse_tfrr(prep.codes, emp.class_size)),
+        "copula fit + cell probabilities + Xi(N)": _median(lambda: microdata.population_uniqueness(
+            microdata.fit(prep.codes, prep.cards).cell_prob(prep.codes)[0], microdata.population_grid(prep.n))),
+        "validation (10 %, 3 trials)": _median(lambda: microdata.validate(prep.codes, prep.cards, emp.class_size == 1)),
+        "one more attribute": _median(lambda: microdata.one_more_attribute(model, prep.codes, 330e6, prep.n)),
+        "TFRR (exact + binomial, AUCs)": _median(lambda: microdata.analyse_tfrr(prep.codes, emp.class_size)),
         "Pitman-Yor fit": _median(lambda: pyc_fit.fit_partition(emp.sizes, emp.multiplicities)),
-        "whole analysis (anonset dataset)": _median(lambda: dataset.analyse(table, QIS, population=330e6), 1),
+        "whole analysis (anonset dataset)": _median(lambda: microdata.analyse(table, QIS, population=330e6), 1),
     }
     return out
 
@@ -77,7 +74,7 @@ def big_table(n: int = 100_000, seed: int = 0) -> microdata.Table:
 def big_child() -> None:
     table = big_table()
     t0, c0 = time.perf_counter(), time.process_time()
-    a = dataset.analyse(table, BIG_COLUMNS, BIG_BINS, missing="value", population=330e6)
+    a = microdata.analyse(table, BIG_COLUMNS, BIG_BINS, missing="value", population=330e6)
     seconds = time.perf_counter() - t0
     cpu = time.process_time() - c0
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -88,9 +85,9 @@ def big_child() -> None:
 
 def vector_rate() -> float:
     prep = microdata.prepare(big_table(), BIG_COLUMNS, BIG_BINS, missing="value")
-    model = copula.fit(prep.codes, prep.cards)
+    model = microdata.fit(prep.codes, prep.cards)
     lo, hi = model.bounds(prep.codes[:20_000])
-    _, cpu = _median(lambda: copula.rectangle_prob(lo, hi, model.corr), 1)
+    _, cpu = _median(lambda: microdata.rectangle_prob(lo, hi, model.corr), 1)
     return 20_000 / cpu
 
 

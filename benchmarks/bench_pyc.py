@@ -13,8 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dashboard.core import scaling as pyc
-from dashboard.core import scaling as pyc_fit
+from dashboard.core import scaling
 
 
 def _median_seconds(fn, repeats: int) -> float:
@@ -45,25 +44,25 @@ def main() -> int:
 
     n = np.geomspace(1.0, 1e10, 1000)
     for d, alpha in ((0.5, 1e3), (0.0, 1e18), (-2.0, 2.0 * 1e4)):
-        t = _median_seconds(lambda d=d, alpha=alpha: pyc.kappa(n, d, alpha), 25)
+        t = _median_seconds(lambda d=d, alpha=alpha: scaling.kappa(n, d, alpha), 25)
         rows.append((f"kappa, 1,000 n in [1, 1e10], d={d:g}, alpha={alpha:.3g}", t, 5e-3))
 
     sizes, mult = _stick_breaking_population(10_000_000, 0.5, 1000.0, 2_000_000, seed=1)
     records = int(sizes @ mult)
-    t = _median_seconds(lambda: pyc_fit.fit_partition(sizes, mult), 5)
-    fit = pyc_fit.fit_partition(sizes, mult)
+    t = _median_seconds(lambda: scaling.fit_partition(sizes, mult), 5)
+    fit = scaling.fit_partition(sizes, mult)
     rows.append((f"likelihood fit, {records:,} records ({sizes.size:,} distinct sizes)", t, 1.0))
 
     gallery = np.array([100, 200, 500, 1000, 2000, 5000, 10_000], dtype=float)
     rng = np.random.default_rng(2)
-    kap = np.clip(pyc.kappa_h_gamma(gallery, 10.0, 0.5) + rng.normal(0, 0.002, gallery.size), 0, 1)
-    t = _median_seconds(lambda: pyc_fit.fit_pyc_mb(gallery, kap), 7)
+    kap = np.clip(scaling.kappa_h_gamma(gallery, 10.0, 0.5) + rng.normal(0, 0.002, gallery.size), 0, 1)
+    t = _median_seconds(lambda: scaling.fit_pyc_mb(gallery, kap), 7)
     rows.append(("PYC-MB fit, 7 measurements", t, 0.3))
 
-    t = _median_seconds(lambda: pyc_fit.forecast((gallery, kap), at=[1e5, 8e9]), 3)
+    t = _median_seconds(lambda: scaling.forecast((gallery, kap), at=[1e5, 8e9]), 3)
     rows.append(("forecast: 4 models + holdout refits + jackknife band", t, None))
 
-    t = _median_seconds(lambda: pyc_fit.sample_partition(100_000, 0.5, 10.0, rng), 3)
+    t = _median_seconds(lambda: scaling.sample_partition(100_000, 0.5, 10.0, rng), 3)
     rows.append(("Chinese-restaurant sample, 100,000 records", t, 1.0))
 
     def fmt(seconds: float) -> str:

@@ -12,6 +12,8 @@ import numpy as np
 import shapely
 from shapely.geometry import mapping
 
+from .schema import LoaderError, require_columns
+
 #: Simplification tolerance in degrees (≈ 1 km); fine for a choropleth of a whole country.
 DEFAULT_TOLERANCE = 0.01
 #: Decimal places kept in the coordinates (1e-4 degrees ≈ 11 m).
@@ -158,7 +160,6 @@ def read_boundary_file(path, id_column: str, extra_columns: tuple[str, ...] = ()
 
     import geopandas as gpd
 
-    from .schema import LoaderError, require_columns
 
     path = Path(path)
     if not path.exists():

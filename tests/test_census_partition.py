@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from dashboard.core import regions as ag
-from dashboard.core import scaling as cp
-from dashboard.core import scaling as pyc
+from dashboard.core import scaling
 from dashboard.core.errors import InputError
 from dashboard.core.regions import Scenario, UserPercent
 from dashboard.core.regions import testing as regions_testing
@@ -29,7 +28,7 @@ def _brute(scenario: Scenario, code: str, districts) -> tuple[np.ndarray, np.nda
 
 def _chunked(scenario: Scenario, code: str, districts, **kw):
     b = ag.bind(scenario, code)
-    return cp.partition_of(b.N[np.asarray(districts)], b.cells.q, b.cells.valid, **kw)
+    return scaling.partition_of(b.N[np.asarray(districts)], b.cells.q, b.cells.valid, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +45,7 @@ def de_idx(cache_root):
     Scenario(countries=("DE",), include_body=False),
     Scenario(countries=("DE",), aux=(UserPercent("uses app X", percent=3.0),)),
 ], ids=["default", "female-30-60-2cm-10kg", "no-body", "aux-3pct"])
-@pytest.mark.parametrize("chunk, dense", [(cp.CHUNK_CELLS, cp.DENSE_MAX), (300, 7)], ids=["defaults", "tiny"])
+@pytest.mark.parametrize("chunk, dense", [(scaling.CHUNK_CELLS, scaling.DENSE_MAX), (300, 7)], ids=["defaults", "tiny"])
 def test_counts_of_counts_match_the_materialised_grid(de_idx, scenario, chunk, dense):
     sizes, mult, expected, n_cells = _brute(scenario, "DE", de_idx)
     got_sizes, got_mult, tot = _chunked(scenario, "DE", de_idx, chunk_cells=chunk, dense_max=dense)
@@ -62,7 +61,7 @@ def test_counts_of_counts_match_the_materialised_grid(de_idx, scenario, chunk, d
 
 def test_whole_country_mass_is_conserved(cache_root):
     s = Scenario(countries=("DE",))
-    part = cp.census_partition(s, "DE")
+    part = scaling.census_partition(s, "DE")
     b = ag.bind(s, "DE")
     plausible = float((b.N * b.cells.Q1[None]).sum())
     assert math.isclose(part.expected, plausible, rel_tol=1e-10)
@@ -71,14 +70,14 @@ def test_whole_country_mass_is_conserved(cache_root):
     assert part.n_cells == b.N.shape[0] * int(b.cells.n_valid.sum())
     assert part.n_sets + part.zero_cells == part.n_cells
     assert np.all(np.diff(part.sizes) > 0) and part.sizes[0] >= 1
-    assert cp.census_partition(s, "DE") is part  # memoised
+    assert scaling.census_partition(s, "DE") is part  # memoised
 
 
 def test_large_sizes_take_the_sparse_path_exactly():
     rng = np.random.default_rng(3)
     N = rng.uniform(0, 5e6, size=(7, 2, 3))
     q = rng.dirichlet(np.ones(5), size=(2, 3))
-    sizes, mult, _ = cp.partition_of(N, q, chunk_cells=4, dense_max=100)
+    sizes, mult, _ = scaling.partition_of(N, q, chunk_cells=4, dense_max=100)
     full = np.floor(N[:, :, :, None] * q[None] + 0.5).astype(np.int64).ravel()
     u, c = np.unique(full[full > 0], return_counts=True)
     np.testing.assert_array_equal(sizes, u)
@@ -86,7 +85,7 @@ def test_large_sizes_take_the_sparse_path_exactly():
     assert sizes.max() > 100
     # cells outside a group's own grid are no cells: neither sets nor zero cells
     valid = rng.random(q.shape) > 0.3
-    sizes, mult, tot = cp.partition_of(N, q, valid, chunk_cells=4, dense_max=100)
+    sizes, mult, tot = scaling.partition_of(N, q, valid, chunk_cells=4, dense_max=100)
     full = np.floor(N[:, :, :, None] * q[None] + 0.5).astype(np.int64)[:, valid]
     u, c = np.unique(full[full > 0], return_counts=True)
     np.testing.assert_array_equal(sizes, u)
@@ -95,11 +94,11 @@ def test_large_sizes_take_the_sparse_path_exactly():
 
 
 def test_round_half_up():
-    assert cp.round_half_up(np.array([0.49, 0.5, 1.5, 2.5, 2.4999])).tolist() == [0, 1, 2, 3, 2]
+    assert scaling.round_half_up(np.array([0.49, 0.5, 1.5, 2.5, 2.4999])).tolist() == [0, 1, 2, 3, 2]
 
 
 def test_scaling_exact_and_pyc_curves(cache_root):
-    sc = cp.census_scaling(Scenario(countries=("DE",)), "DE", [1, 1e4, 1e6, 1e12])
+    sc = scaling.census_scaling(Scenario(countries=("DE",)), "DE", [1, 1e4, 1e6, 1e12])
     part = sc.partition
     assert sc.exact[0] == pytest.approx(1.0) and sc.pyc[0] == pytest.approx(1.0)
     assert math.isnan(sc.exact[-1])  # beyond the population only the law speaks
@@ -107,7 +106,7 @@ def test_scaling_exact_and_pyc_curves(cache_root):
     # at n = N every set is in the gallery: κ = K / N exactly
     assert part.exact_kappa(part.records) == pytest.approx(part.n_sets / part.records, rel=1e-9)
     # the fit recovers the partition's own K at n = N (the likelihood's moment condition)
-    assert pyc.expected_sets(part.records, sc.fit.d, sc.fit.alpha) == pytest.approx(part.n_sets, rel=1e-3)
+    assert scaling.expected_sets(part.records, sc.fit.d, sc.fit.alpha) == pytest.approx(part.n_sets, rel=1e-3)
     assert sc.max_gap() < 0.05
     exact, law = sc.at(1e4)
     assert exact == pytest.approx(sc.exact[1]) and law == pytest.approx(sc.pyc[1])
@@ -117,7 +116,7 @@ def test_scaling_exact_and_pyc_curves(cache_root):
 
 def test_unknown_country_is_an_input_error(cache_root):
     with pytest.raises(InputError, match="unknown"):
-        cp.census_partition(Scenario(countries=("XX",)), "XX")
+        scaling.census_partition(Scenario(countries=("XX",)), "XX")
 
 
 def test_to_cli_round_trips_through_the_parser(cache_root, capsys):
@@ -125,13 +124,13 @@ def test_to_cli_round_trips_through_the_parser(cache_root, capsys):
 
     s = Scenario(countries=("DE",), sexes=("male",), ages=(30, 60), height_width=10, weight_width=10,
                  aux=(UserPercent("Runs", percent=5.0),))
-    cmd = cp.to_cli(s, "DE", [1e4, 1e5])
+    cmd = scaling.to_cli(s, "DE", [1e4, 1e5])
     assert cmd.startswith("anonset pyc census --country DE --ages 30-60 --sex male --height-width 10")
     import shlex
 
     assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    want = cp.census_scaling(s, "DE", [1e4, 1e5])
+    want = scaling.census_scaling(s, "DE", [1e4, 1e5])
     assert out["fit"]["h_bits"] == pytest.approx(want.fit.h_bits)
     assert [r["kappa_exact"] for r in out["rows"]] == pytest.approx(want.exact.tolist())
     assert out["command"] == cmd

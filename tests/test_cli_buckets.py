@@ -7,8 +7,7 @@ import json
 import pytest
 
 from dashboard import cli
-from dashboard.core import buckets as bk
-from dashboard.core import buckets as br
+from dashboard.core import buckets
 
 
 @pytest.fixture
@@ -31,7 +30,7 @@ def test_json_keys_and_values_equal_the_core(run, cache_root):
     code, out, err = run("buckets", "--country", "DE", "--k", "10", "--coverage", "0.95", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    advice = bk.advise("DE", 10, 0.95)
+    advice = buckets.advise("DE", 10, 0.95)
     rec = data["recommended"]
     for key in ("age_group_years", "height_cm", "weight_kg", "bits", "coverage"):
         assert key in rec
@@ -51,8 +50,8 @@ def test_text_per_district_and_exports(run, cache_root, tmp_path):
     code, out, err = run("buckets", "--country", "MT", "--k", "5", "--coverage", "90%", "--per-district",
                          "--export-json", str(j), "--export-csv", str(c))
     assert code == 0 and err == ""
-    advice = bk.advise("MT", 5, 0.9, per_district=True)
-    assert br.recommendation_text(advice) in out
+    advice = buckets.advise("MT", 5, 0.9, per_district=True)
+    assert buckets.recommendation_text(advice) in out
     assert "on the front" in out and "* " in out and "Per NUTS-3 region" in out
     config = json.loads(j.read_text(encoding="utf-8"))
     assert config["recommended"]["coverage"] == pytest.approx(advice.recommended.coverage)

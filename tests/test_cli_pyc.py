@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from dashboard import cli
-from dashboard.core import scaling as pf
-from dashboard.core import scaling as pyc
+from dashboard.core import scaling
 
 
 @pytest.fixture
@@ -31,15 +30,15 @@ def test_kappa_json_matches_the_core(run):
     code, out, err = run("pyc", "kappa", "--h-bits", "20", "--gamma", "0.3", "--n", "1", "100", "1e6", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(20), 0.3)
+    d, alpha = scaling.from_h_gamma(scaling.bits_to_nats(20), 0.3)
     assert data["d"] == pytest.approx(d) and data["alpha"] == pytest.approx(alpha)
     rows = data["rows"]
     assert [r["n"] for r in rows] == [1, 100, 1e6]
     assert rows[0]["kappa"] == 1.0
-    assert rows[2]["kappa"] == pytest.approx(pyc.kappa(1e6, d, alpha))
-    assert rows[2]["uniqueness"] == pytest.approx(pyc.uniqueness(1e6, d, alpha))
+    assert rows[2]["kappa"] == pytest.approx(scaling.kappa(1e6, d, alpha))
+    assert rows[2]["uniqueness"] == pytest.approx(scaling.uniqueness(1e6, d, alpha))
     for k in (2, 5, 10):
-        assert rows[2][f"violates_{k}_anonymity"] == pytest.approx(pyc.k_violations(1e6, d, alpha, k))
+        assert rows[2][f"violates_{k}_anonymity"] == pytest.approx(scaling.k_violations(1e6, d, alpha, k))
 
 
 def test_kappa_text(run):
@@ -61,7 +60,7 @@ def test_kappa_errors_are_one_line(run, argv, needle):
 
 
 def _sample_file(tmp_path, two_columns: bool, header: bool = False):
-    sizes = pf.sample_partition(20_000, 0.4, 30.0, np.random.default_rng(3))
+    sizes = scaling.sample_partition(20_000, 0.4, 30.0, np.random.default_rng(3))
     path = tmp_path / ("counts.csv" if two_columns else "sizes.txt")
     lines = []
     if two_columns:
@@ -133,7 +132,7 @@ def test_fit_errors(run, tmp_path, monkeypatch):
 
 
 def test_forecast_text_has_all_models(run):
-    kap = pyc.kappa_h_gamma([100, 1000, 3000, 10_000], 9.0, 0.4)
+    kap = scaling.kappa_h_gamma([100, 1000, 3000, 10_000], 9.0, 0.4)
     points = ",".join(f"{n}:{k:.6f}" for n, k in zip([100, 1000, 3000, 10_000], kap))
     code, out, err = run("pyc", "forecast", "--points", points, "--at", "1e5", "--at", "8e9")
     assert code == 0, err

@@ -9,8 +9,7 @@ import pytest
 from scipy.special import ndtri
 from scipy.stats import binom, multivariate_normal
 
-from dashboard.core import microdata as C
-from dashboard.core import microdata as M
+from dashboard.core import microdata
 from dashboard.core.errors import InputError
 
 
@@ -19,14 +18,14 @@ def test_bvn_cdf_matches_scipy(r):
     rng = np.random.default_rng(abs(int(r * 1e4)))
     h, k = rng.normal(size=300) * 2, rng.normal(size=300) * 2
     ref = multivariate_normal(mean=[0, 0], cov=[[1, r], [r, 1]]).cdf(np.c_[h, k])
-    assert np.max(np.abs(C.bvn_cdf(h, k, r) - ref)) < 1e-12
+    assert np.max(np.abs(microdata.bvn_cdf(h, k, r) - ref)) < 1e-12
 
 
 def test_bvn_cdf_infinite_bounds():
     inf = np.inf
     h = np.array([-inf, 0.3, inf, inf, 0.3, -1.0])
     k = np.array([0.5, -inf, 0.7, inf, inf, -inf])
-    got = C.bvn_cdf(h, k, 0.5)
+    got = microdata.bvn_cdf(h, k, 0.5)
     from scipy.special import ndtr
     assert got.tolist() == pytest.approx([0.0, 0.0, ndtr(0.7), 1.0, ndtr(0.3), 0.0])
 
@@ -45,7 +44,7 @@ def test_rectangle_probabilities_match_scipy_within_their_standard_error(d):
     corr = _corr(d, d)
     lo = rng.normal(size=(15, d))
     hi = lo + rng.exponential(size=(15, d)) * 0.5
-    p, se = C.rectangle_prob(lo, hi, corr, n_points=64)
+    p, se = microdata.rectangle_prob(lo, hi, corr, n_points=64)
     mvn = multivariate_normal(mean=np.zeros(d), cov=corr, abseps=1e-13, releps=1e-10, maxpts=5_000_000)
     ref = np.array([mvn.cdf(hi[i], lower_limit=lo[i]) for i in range(15)])
     assert np.all(np.abs(p - ref) <= 5 * se + 1e-15)
@@ -57,8 +56,8 @@ def test_rectangle_probability_default_points_are_accurate_for_small_cells():
     rng = np.random.default_rng(3)
     lo = rng.normal(size=(30, 6))
     hi = lo + 0.05  # NHANES-like cells: narrow in every direction
-    p, se = C.rectangle_prob(lo, hi, corr)
-    p_ref, _ = C.rectangle_prob(lo, hi, corr, n_points=1024, n_rep=16, seed=9)
+    p, se = microdata.rectangle_prob(lo, hi, corr)
+    p_ref, _ = microdata.rectangle_prob(lo, hi, corr, n_points=1024, n_rep=16, seed=9)
     rel = np.abs(p - p_ref) / p_ref
     assert np.max(rel) < 5e-3 and np.median(rel) < 5e-4  # ξ then moves by < ξ·λ·0.5%
     assert np.all(np.abs(p - p_ref) <= 5 * se)
@@ -67,7 +66,7 @@ def test_rectangle_probability_default_points_are_accurate_for_small_cells():
 def test_two_dimensional_rectangles_are_exact():
     corr = np.array([[1.0, -0.7], [-0.7, 1.0]])
     lo, hi = np.array([[-0.5, 0.1]]), np.array([[0.4, 1.3]])
-    p, se = C.rectangle_prob(lo, hi, corr)
+    p, se = microdata.rectangle_prob(lo, hi, corr)
     ref = multivariate_normal(mean=[0, 0], cov=corr).cdf(hi[0], lower_limit=lo[0])
     assert p[0] == pytest.approx(ref, abs=1e-9) and se[0] == 0
 
@@ -75,7 +74,7 @@ def test_two_dimensional_rectangles_are_exact():
 def test_cells_of_a_product_space_add_up_to_one():
     cards = [3, 4, 5, 2]
     ths = [np.r_[-np.inf, ndtri(np.cumsum(np.full(k, 1 / k))[:-1]), np.inf] for k in cards]
-    model = C.CopulaModel(ths, _corr(4, 5), _corr(4, 5), 100)
+    model = microdata.CopulaModel(ths, _corr(4, 5), _corr(4, 5), 100)
     cells = np.array(list(itertools.product(*[range(k) for k in cards])), dtype=np.int32)
     p, _ = model.cell_prob(cells)
     assert p.sum() == pytest.approx(1.0, abs=2e-4)
@@ -83,12 +82,12 @@ def test_cells_of_a_product_space_add_up_to_one():
 
 def test_nearest_correlation_higham_example():
     a = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]])
-    x = C.nearest_correlation(a)
+    x = microdata.nearest_correlation(a)
     ref = np.array([[1.0, 0.7607, 0.1573], [0.7607, 1.0, 0.7607], [0.1573, 0.7607, 1.0]])
     assert np.max(np.abs(x - ref)) < 2e-3  # Higham (2002), section 4
     assert np.linalg.eigvalsh(x).min() > 0 and np.allclose(np.diag(x), 1)
     ok = _corr(4, 1)
-    assert np.allclose(C.nearest_correlation(ok), ok, atol=1e-8)
+    assert np.allclose(microdata.nearest_correlation(ok), ok, atol=1e-8)
 
 
 def _simulate(n, corr, cards, seed):
@@ -116,7 +115,7 @@ def simulated():
 
 def test_fit_recovers_the_correlation_of_a_known_copula(simulated):
     codes, _ = simulated
-    model = C.fit(codes, CARDS)
+    model = microdata.fit(codes, CARDS)
     assert np.max(np.abs(model.corr - SIGMA)) < 0.03
     assert model.projection_change < 1e-6  # already a correlation matrix
 
@@ -124,74 +123,74 @@ def test_fit_recovers_the_correlation_of_a_known_copula(simulated):
 def test_fit_recovers_uniqueness_of_a_known_copula(simulated):
     codes, ths = simulated
     n = codes.shape[0]
-    emp = M.empirical(codes).uniqueness
-    p_fit, _ = C.fit(codes, CARDS).cell_prob(codes)
-    p_true, _ = C.CopulaModel(ths, SIGMA, SIGMA, n).cell_prob(codes)
-    fitted = C.uniqueness(p_fit, n).mean()
-    true = C.uniqueness(p_true, n).mean()
+    emp = microdata.empirical(codes).uniqueness
+    p_fit, _ = microdata.fit(codes, CARDS).cell_prob(codes)
+    p_true, _ = microdata.CopulaModel(ths, SIGMA, SIGMA, n).cell_prob(codes)
+    fitted = microdata.uniqueness(p_fit, n).mean()
+    true = microdata.uniqueness(p_true, n).mean()
     assert abs(fitted - true) < 0.01
     assert abs(fitted - emp) < 0.02  # the expected share unique vs one realised sample
 
 
 def test_validation_on_a_known_copula(simulated):
     codes, _ = simulated
-    e = M.empirical(codes)
-    v = C.validate(codes, CARDS, e.class_size == 1, fraction=0.05, trials=2)
+    e = microdata.empirical(codes)
+    v = microdata.validate(codes, CARDS, e.class_size == 1, fraction=0.05, trials=2)
     assert v["mae"] < 0.03 and v["auc"] > 0.75
     assert v["train_records"] == 1000 and len(v["rows"]) == 2
     with pytest.raises(InputError, match="at least 50"):
-        C.validate(codes[:400], CARDS, e.class_size[:400] == 1, fraction=0.1)
+        microdata.validate(codes[:400], CARDS, e.class_size[:400] == 1, fraction=0.1)
 
 
 def test_uniqueness_and_correctness_closed_forms():
     p = np.array([0.0, 1e-12, 1e-4, 0.3, 1.0])
     N = 1000
-    xi = C.uniqueness(p, N)
+    xi = microdata.uniqueness(p, N)
     assert xi.tolist() == pytest.approx([1.0, (1 - 1e-12) ** 999, (1 - 1e-4) ** 999, 0.7 ** 999, 0.0], rel=1e-12)
-    kap = C.correctness(p, N)
+    kap = microdata.correctness(p, N)
     for pi, ki in zip(p[1:4], kap[1:4]):  # κ = E[1 / (1 + Binomial(N − 1, p))]
         m = np.arange(N)
         assert ki == pytest.approx(np.sum(binom.pmf(m, N - 1, pi) / (m + 1)), rel=1e-9)
     assert kap[0] == 1.0 and kap[-1] == pytest.approx(1 / N)
     lam = 2.5  # large N: e^−λ and (1 − e^−λ)/λ
     big = 8e9
-    assert C.uniqueness(lam / big, big) == pytest.approx(math.exp(-lam), rel=1e-8)
-    assert C.correctness(lam / big, big) == pytest.approx((1 - math.exp(-lam)) / lam, rel=1e-8)
+    assert microdata.uniqueness(lam / big, big) == pytest.approx(math.exp(-lam), rel=1e-8)
+    assert microdata.correctness(lam / big, big) == pytest.approx((1 - math.exp(-lam)) / lam, rel=1e-8)
 
 
 def test_population_uniqueness_is_the_mean_of_xi_and_decreases():
     rng = np.random.default_rng(0)
     p = rng.random(500) * 1e-3
-    grid = C.population_grid(500)
-    curve = C.population_uniqueness(p, grid)
+    grid = microdata.population_grid(500)
+    curve = microdata.population_uniqueness(p, grid)
     assert np.all(np.diff(curve) <= 1e-15)
-    assert curve[np.searchsorted(grid, 500)] == pytest.approx(C.uniqueness(p, 500).mean())
+    assert curve[np.searchsorted(grid, 500)] == pytest.approx(microdata.uniqueness(p, 500).mean())
     u, c = np.unique(np.round(p, 5), return_counts=True)
-    assert C.population_uniqueness(u, [1e4], weights=c)[0] == pytest.approx(
-        C.uniqueness(np.round(p, 5), 1e4).mean())
+    assert microdata.population_uniqueness(u, [1e4], weights=c)[0] == pytest.approx(
+        microdata.uniqueness(np.round(p, 5), 1e4).mean())
 
 
 def test_population_checks():
-    assert C.check_population("1e6", 100) == 1e6
+    assert microdata.check_population("1e6", 100) == 1e6
     with pytest.raises(InputError, match="cannot be smaller than the data set"):
-        C.check_population(50, 100)
+        microdata.check_population(50, 100)
     with pytest.raises(InputError, match="at least 1"):
-        C.check_population(0)
+        microdata.check_population(0)
 
 
 def test_one_more_attribute_orders_every_column(simulated):
     codes, _ = simulated
     codes = codes[:3000]
-    model = C.fit(codes, CARDS)
-    steps = C.one_more_attribute(model, codes, 3000.0, 3000)
+    model = microdata.fit(codes, CARDS)
+    steps = microdata.one_more_attribute(model, codes, 3000.0, 3000)
     assert sorted(s["column"] for s in steps) == list(range(5))
     singles = []
     for j in range(5):  # the first column is the one most identifying on its own (the documented rule)
         p, _ = model.sub([j]).cell_prob(codes[:, [j]])
-        singles.append((C.uniqueness(p, 3000.0).mean(), np.mean(-np.log2(p))))
+        singles.append((microdata.uniqueness(p, 3000.0).mean(), np.mean(-np.log2(p))))
     by_xi = max(s[0] for s in singles) >= 1e-6
     want = int(np.argmax([s[0] if by_xi else s[1] for s in singles]))
     assert steps[0]["column"] == want
     emp = [s["uniqueness_dataset_empirical"] for s in steps]
     assert all(b >= a for a, b in zip(emp, emp[1:]))
-    assert emp[-1] == pytest.approx(M.empirical(codes).uniqueness)
+    assert emp[-1] == pytest.approx(microdata.empirical(codes).uniqueness)

@@ -8,8 +8,7 @@ import pytest
 from dash import html
 from page_checks import checked_figure, component_text
 
-from dashboard.core import buckets as bk
-from dashboard.core import buckets as br
+from dashboard.core import buckets
 from dashboard.core.errors import InputError
 from dashboard.figures import buckets as fb
 from dashboard.views import buckets as vb
@@ -44,8 +43,8 @@ def test_links_round_trip_and_repair(cache_root):
 def test_render_matches_the_core(cache_root):
     s = vb.Settings("MT", 10.0, 0.9, True)
     r = vb.render(s)
-    a = bk.advise("MT", 10, 0.9, per_district=True)
-    assert r["sentence"] == br.recommendation_text(a)
+    a = buckets.advise("MT", 10, 0.9, per_district=True)
+    assert r["sentence"] == buckets.recommendation_text(a)
     assert r["cards"][0]["value"] == f"{a.recommended.coverage:.1%}"
     fig = checked_figure(r["front"])
     assert len(fig.data[0].x) == len(a.evaluated) and len(fig.data[1].x) == len(a.front)
@@ -56,7 +55,7 @@ def test_render_matches_the_core(cache_root):
     text, name = vb.export(s, "json")
     assert json.loads(text)["recommended"]["coverage"] == pytest.approx(a.recommended.coverage)
     assert name == "anonset-buckets-MT-k10-q0.9.json"
-    assert vb.export(s, "csv")[0] == br.export_csv(a)
+    assert vb.export(s, "csv")[0] == buckets.export_csv(a)
 
 
 def test_no_map_and_no_recommendation(cache_root):
@@ -79,7 +78,7 @@ def test_figures_are_plain_and_valid():
 
 def test_callbacks(P, cache_root):
     out = P.on_settings("MT", "10", "90", [])
-    assert out[0] == "" and out[1] == br.recommendation_text(bk.advise("MT", 10, 0.9))
+    assert out[0] == "" and out[1] == buckets.recommendation_text(buckets.advise("MT", 10, 0.9))
     assert out[-1] == "?country=MT&k=10&coverage=0.9"
     bad = P.on_settings("MT", "0", "90", [])
     assert "k must be a positive" in component_text(bad[0]) and all(x is not None for x in bad[1:])

@@ -14,6 +14,7 @@ import sys
 from typing import Any, Callable
 
 from census_loaders.schema import LoaderError
+from dashboard.core.body import MODELS
 from dashboard.core.errors import InputError
 
 #: Topic modules, in the order they appear in ``anonset --help``.
@@ -78,7 +79,6 @@ def add_model_arguments(parser: argparse.ArgumentParser, self_report: bool = Tru
 
 
 def _check_model(args) -> None:
-    from dashboard.core.body import MODELS
 
     if getattr(args, "model", None) is not None:
         key = str(args.model).strip().lower()

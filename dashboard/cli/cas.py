@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from census_loaders.auxiliary import parse_fraction_csv, user_fraction
 from dashboard.core.country import load_country_model
 from dashboard.core.formatting import format_count, format_percent
 from dashboard.core.groups import DEFAULT_STUDY, format_age_band
@@ -38,7 +39,6 @@ def _study(text: str | None) -> tuple[float, float]:
 
 
 def _user_tables(args) -> list:
-    from census_loaders.auxiliary import parse_fraction_csv, user_fraction
 
     tables = []
     for spec in args.aux_percent or []:

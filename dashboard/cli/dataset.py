@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from dashboard.core import microdata
-from dashboard.core import microdata as ds
 
 from . import CliError, emit
 
@@ -45,7 +44,7 @@ def run(args) -> int:
             population = float(text)
         except ValueError:
             raise CliError(f"--population {args.population!r} is not a number (e.g. 330e6)") from None
-    analysis = ds.analyse(table, columns, bins, missing=args.missing, population=population,
+    analysis = microdata.analyse(table, columns, bins, missing=args.missing, population=population,
                           fraction=args.fraction, trials=args.trials, seed=args.seed)
     result = dict(analysis.summary())
     result["tfrr"] = {k: v for k, v in result["tfrr"].items() if k != "roc"}
@@ -112,8 +111,8 @@ def add_parser(sub) -> None:
     c.add_argument("--population", help="population size N for xi and kappa (default: the data set's size)")
     c.add_argument("--missing", choices=microdata.MISSING_POLICIES, default="drop",
                    help="records with a missing value: drop them (default) or treat missing as a value")
-    c.add_argument("--fraction", default=ds.DEFAULT_FRACTION, help="validation: share of records to fit on (default 0.1)")
-    c.add_argument("--trials", default=ds.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
+    c.add_argument("--fraction", default=microdata.DEFAULT_FRACTION, help="validation: share of records to fit on (default 0.1)")
+    c.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
     c.add_argument("--seed", type=int, default=0, help="seed of the random choices (default 0)")
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(func=run)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dashboard.core import scaling as pyc
-from dashboard.core import scaling as pyc_fit
+from dashboard import forms
+from dashboard.core import scaling
 from dashboard.core.errors import InputError
 from dashboard.core.formatting import format_number
 
@@ -38,9 +38,9 @@ def _fmt_n(n: float) -> str:
 
 def _law_rows(n: np.ndarray, d: float, alpha: float, exact=None) -> list[dict]:
     """κ, Ξ and the k-anonymity violation shares at each n, one dict per n."""
-    kap = pyc.kappa(n, d, alpha)
-    xi = pyc.uniqueness(n, d, alpha)
-    viol = {k: pyc.k_violations(n, d, alpha, k) for k in K_SHOWN}
+    kap = scaling.kappa(n, d, alpha)
+    xi = scaling.uniqueness(n, d, alpha)
+    viol = {k: scaling.k_violations(n, d, alpha, k) for k in K_SHOWN}
     rows = []
     for i, nn in enumerate(n):
         row = {"n": float(nn), "kappa": float(kap[i]), "uniqueness": float(xi[i])}
@@ -74,9 +74,9 @@ def _kappa(args) -> int:
     h_bits = _number(args.h_bits, "--h-bits")
     gamma = _number(args.gamma, "--gamma")
     n = np.array([_number(v, "--n") for v in args.n])
-    d, alpha = pyc.from_h_gamma(pyc.bits_to_nats(h_bits), gamma)
+    d, alpha = scaling.from_h_gamma(scaling.bits_to_nats(h_bits), gamma)
     result = {
-        "h_bits": h_bits, "h_nats": pyc.bits_to_nats(h_bits), "gamma": gamma,
+        "h_bits": h_bits, "h_nats": scaling.bits_to_nats(h_bits), "gamma": gamma,
         "d": d, "alpha": alpha, "rows": _law_rows(n, d, alpha),
     }
     return emit(result, args.json, _format_kappa)
@@ -145,7 +145,7 @@ def read_sizes(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
 
 def _fit(args) -> int:
     sizes, counts = read_sizes(args.sizes)
-    fit = pyc_fit.fit_partition(sizes, counts)
+    fit = scaling.fit_partition(sizes, counts)
     big_n = float(fit.n_records)
     n = (np.array([_number(v, "--n") for v in args.n]) if args.n
          else np.array([big_n, 10 * big_n, 100 * big_n]))
@@ -154,7 +154,7 @@ def _fit(args) -> int:
     inside = n <= big_n
     exact = [None] * n.size
     if inside.any():
-        vals = pyc.kappa_finite_population(n[inside], sizes, counts)
+        vals = scaling.kappa_finite_population(n[inside], sizes, counts)
         for i, v in zip(np.flatnonzero(inside), np.atleast_1d(vals)):
             exact[i] = float(v)
     result = {"file": str(args.sizes), "fit": fit.to_dict(),
@@ -181,7 +181,6 @@ def _format_fit(r: dict) -> str:
 
 
 def _points_from_csv(path: str) -> tuple[np.ndarray, np.ndarray]:
-    from dashboard import forms
 
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
@@ -193,7 +192,7 @@ def _points_from_csv(path: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _forecast(args) -> int:
-    n, k = _points_from_csv(args.csv) if args.csv else pyc_fit.parse_points(args.points)
+    n, k = _points_from_csv(args.csv) if args.csv else scaling.parse_points(args.points)
     at = np.array([_number(v, "--at") for v in args.at])
     if args.holdout is None:
         holdout = 1 if n.size >= 3 else 0
@@ -202,7 +201,7 @@ def _forecast(args) -> int:
         if value != int(value) or value < 0:
             raise CliError(f"--holdout must be a whole number of 0 or more (got {args.holdout!r})")
         holdout = int(value)
-    fc = pyc_fit.forecast((n, k), at=at, holdout=holdout)
+    fc = scaling.forecast((n, k), at=at, holdout=holdout)
     return emit(fc.to_dict(), args.json, _format_forecast)
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from dashboard.core import regions as ag
-from dashboard.core import regions as age_grain
+from dashboard.core import regions
 from dashboard.core.formatting import format_count
 from dashboard.core.groups import DEFAULT_STUDY
 from dashboard.core.regions import STATS, Scenario, UserPercent, parse_range
@@ -102,7 +101,7 @@ def _num_label(x: float) -> str:
 def _run_table(args) -> int:
     codes = _split(args.country) or None
     ages = parse_range(args.ages, "--ages", allow_open=True) if args.ages else DEFAULT_STUDY
-    df = age_grain.comparable_country_table(codes, ages, args.grain, root=cache_root(args))
+    df = regions.comparable_country_table(codes, ages, args.grain, root=cache_root(args))
     rows = df.to_dict("records")
     out = {"ages": df["ages"].iloc[0] if len(df) else None, "rows": [_plain(r) for r in rows]}
     return emit(out, args.json, _table_text)
@@ -146,14 +145,14 @@ def _run_cdf(args) -> int:
     root = cache_root(args)
     countries = []
     for code in scenario.countries:
-        c = ag.country_cdf(scenario, code, at, root=root)
+        c = regions.country_cdf(scenario, code, at, root=root)
         countries.append({
             "country": code, "model": scenario.model, "people": c.people, "plausible_people": c.plausible_people,
             "plausible_share": c.plausible_share, "covered_people": c.plausible_people,
             "covered_share": c.covered_share, "combinations": c.n_cells,
             "at": [{"x": float(x), "share_people": float(p), "share_combinations": float(q)}
                    for x, p, q in zip(c.x, c.person, c.cells)],
-            "notes": list(ag.scenario_notes(scenario, code, root=root)),
+            "notes": list(regions.scenario_notes(scenario, code, root=root)),
         })
     out = {"scenario": scenario.to_query(), "semantics": "CAS at most x (≤ x)", "countries": countries}
     return emit(out, args.json, _cdf_text)
@@ -183,10 +182,10 @@ _LOCATED = {"min": "min", "max": "max"}
 def _run_districts(args) -> int:
     scenario = scenario_from_args(args)
     root = cache_root(args)
-    col = ag.STAT_COLUMNS[scenario.stat]
+    col = regions.STAT_COLUMNS[scenario.stat]
     rows = []
     for code in scenario.countries:
-        df = ag.district_statistics(scenario, code, root=root)
+        df = regions.district_statistics(scenario, code, root=root)
         keep = ["country", "district_id", "district_name", "region_name", "filled", "people", col]
         if scenario.stat in _LOCATED:
             p = _LOCATED[scenario.stat]
@@ -250,7 +249,7 @@ def add_parser(sub) -> None:
     p.add_argument("--country", action="append", metavar="CODE",
                    help="data set code; repeat or comma-separate (default: every data set)")
     p.add_argument("--ages", help="study population [from, to) (default 18-75; published comparisons used 15-85)")
-    p.add_argument("--grain", choices=age_grain.GRAINS, default="census",
+    p.add_argument("--grain", choices=regions.GRAINS, default="census",
                    help="age groups compared: 5 = whole 5-year groups inside --ages (comparable across countries; "
                         "the UK's single years summed), census = each data set's own (default)")
     p.add_argument("--cache", help="cache folder to read (default: data_cache/)")

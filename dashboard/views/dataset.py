@@ -18,8 +18,7 @@ from dash import dcc, html
 from dashboard import ids, limits
 from dashboard import settings as settings_module
 from dashboard.components import card, command_block, table
-from dashboard.core import microdata as M
-from dashboard.core import microdata as ds
+from dashboard.core import microdata
 from dashboard.core.errors import InputError
 from dashboard.core.formatting import format_number
 from dashboard.core.memo import Memo
@@ -55,15 +54,15 @@ def upload_limit(max_body_bytes: int | None = None) -> int:
     """Largest file accepted: the core's limit, or less when the server's request limit is lower."""
     if max_body_bytes is None:
         max_body_bytes = settings_module.load().max_body_bytes
-    return int(max(0, min(M.MAX_BYTES, (max_body_bytes - REQUEST_OVERHEAD) * 3 // 4)))
+    return int(max(0, min(microdata.MAX_BYTES, (max_body_bytes - REQUEST_OVERHEAD) * 3 // 4)))
 
 
-def table_for(source: str | None, contents: str | None, filename: str | None) -> M.Table:
+def table_for(source: str | None, contents: str | None, filename: str | None) -> microdata.Table:
     """The shipped sample, or the uploaded file decoded in memory (never stored)."""
     if source not in SOURCES:
         raise InputError("choose the NHANES sample or upload a CSV file")
     if source == "nhanes":
-        return M.nhanes_table()
+        return microdata.nhanes_table()
     name = str(filename or "the file")[:80]
     if not contents:
         raise InputError("upload a CSV file first (or choose the NHANES sample)")
@@ -77,10 +76,10 @@ def table_for(source: str | None, contents: str | None, filename: str | None) ->
         raw = base64.b64decode(b64, validate=True)
     except (binascii.Error, ValueError):
         raise InputError(f"{name}: the upload could not be read") from None
-    return M.read_csv(raw, name, max_bytes=limit)
+    return microdata.read_csv(raw, name, max_bytes=limit)
 
 
-def column_options(table_: M.Table) -> list[dict]:
+def column_options(table_: microdata.Table) -> list[dict]:
     out = []
     for row in table_.describe():
         kind = "numeric" if row["kind"] == "numeric" else "text"
@@ -89,7 +88,7 @@ def column_options(table_: M.Table) -> list[dict]:
     return out
 
 
-def default_columns(table_: M.Table) -> list[str]:
+def default_columns(table_: microdata.Table) -> list[str]:
     if table_.source == "nhanes":
         return list(DEFAULT_COLUMNS)
     # an upload: the first few columns that are neither all-distinct nor constant
@@ -97,7 +96,7 @@ def default_columns(table_: M.Table) -> list[str]:
     return [r["name"] for r in rows[:4]] or [r["name"] for r in table_.describe()[:2]]
 
 
-def bin_boxes(table_: M.Table) -> list:
+def bin_boxes(table_: microdata.Table) -> list:
     """One labelled box per numeric column (pattern-matching ids), prefilled with a suggestion."""
     boxes = []
     for row in [r for r in table_.describe() if r["kind"] == "numeric"][:MAX_BIN_BOXES]:
@@ -138,8 +137,8 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
     for value, bid in zip(bin_values or [], bin_ids or []):
         col = bid.get("column") if isinstance(bid, dict) else None
         if col in cols and value not in (None, ""):
-            bins.append((str(col), M.check_width(value, str(col))))
-    miss = missing if missing in M.MISSING_POLICIES else "drop"
+            bins.append((str(col), microdata.check_width(value, str(col))))
+    miss = missing if missing in microdata.MISSING_POLICIES else "drop"
     pop = None
     if population not in (None, ""):
         try:
@@ -149,17 +148,17 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
         if not math.isfinite(pop):
             raise InputError("Population N: please enter a finite number")
     return Request(source=source, columns=cols, bins=tuple(sorted(bins)), missing=miss, population=pop,
-                   fraction=ds.check_fraction(fraction if fraction not in (None, "") else ds.DEFAULT_FRACTION),
-                   trials=ds.check_trials(trials if trials not in (None, "") else ds.DEFAULT_TRIALS))
+                   fraction=microdata.check_fraction(fraction if fraction not in (None, "") else microdata.DEFAULT_FRACTION),
+                   trials=microdata.check_trials(trials if trials not in (None, "") else microdata.DEFAULT_TRIALS))
 
 
 #: Results for the shipped sample only, keyed by the settings (never by an upload's content).
 _NHANES_MEMO = Memo(16, name="views.dataset.nhanes", max_bytes=256 * 2**20)
 
 
-def analyse(req: Request, table_: M.Table) -> ds.Analysis:
+def analyse(req: Request, table_: microdata.Table) -> microdata.Analysis:
     def run():
-        return ds.analyse(table_, list(req.columns), dict(req.bins), req.missing, req.population,
+        return microdata.analyse(table_, list(req.columns), dict(req.bins), req.missing, req.population,
                           req.fraction, req.trials)
 
     if req.source == "nhanes":
@@ -181,9 +180,9 @@ def command(req: Request, filename: str | None = None) -> str:
         parts += ["--population", f"{req.population:g}"]
     if req.missing != "drop":
         parts += ["--missing", req.missing]
-    if req.fraction != ds.DEFAULT_FRACTION:
+    if req.fraction != microdata.DEFAULT_FRACTION:
         parts += ["--fraction", f"{req.fraction:g}"]
-    if req.trials != ds.DEFAULT_TRIALS:
+    if req.trials != microdata.DEFAULT_TRIALS:
         parts += ["--trials", str(req.trials)]
     return " ".join(parts)
 
@@ -192,7 +191,7 @@ def _fmt(x, digits=3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
-def render(analysis: ds.Analysis, req: Request, filename: str | None = None) -> dict:
+def render(analysis: microdata.Analysis, req: Request, filename: str | None = None) -> dict:
     """Everything the results area shows, as plain data and components (no callbacks)."""
     s = analysis.summary()
     e, c, t, p = s["empirical"], s["copula"], s["tfrr"], s["pyc"]
@@ -225,7 +224,7 @@ def render(analysis: ds.Analysis, req: Request, filename: str | None = None) -> 
     else:
         val_rows, val_text = [], v.get("reason", "The validation was not run.")
     greedy = c.get("one_more_attribute", [])
-    risky = ds.riskiest(analysis, 10)
+    risky = microdata.riskiest(analysis, 10)
     risky_rows = [{"record": " · ".join(str(r[col]) for col in s["columns"]), "ξ": _fmt(r["xi"]),
                    "κ": _fmt(r["kappa"]), "class size": r["class_size"],
                    "TFRR risk": _fmt(r["tfrr_risk"])} for r in risky]
@@ -311,6 +310,6 @@ def warm() -> None:
     """Load the NHANES sample only: the gunicorn master warms with its socket open, so the first
     analysis (about 1.3 CPU seconds) runs on the first visit instead and is memoised from then on."""
     try:
-        M.nhanes_table()
+        microdata.nhanes_table()
     except Exception as exc:  # noqa: BLE001 - warming must never stop the server
         LOG.warning("dataset warm-up failed with %s", type(exc).__name__)

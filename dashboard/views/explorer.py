@@ -27,9 +27,7 @@ import census_loaders as cl
 from dashboard import forms, ids, limits
 from dashboard.components import apology, card, error_box, field, model_switch
 from dashboard.core import country as catalog
-from dashboard.core import memo
-from dashboard.core import regions as ag
-from dashboard.core import regions as age_grain
+from dashboard.core import memo, regions
 from dashboard.core.body import DEFAULT_BMI_RANGE
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
@@ -158,14 +156,14 @@ def scenario_from_link(query: Mapping) -> LinkState:
             notices.append(_clip(f"In the link: {exc}. The country tables use 18–75 instead."))
     table_grain = DEFAULT_TABLE_GRAIN
     if q.get("table_grain"):
-        if q["table_grain"] in age_grain.GRAINS:
+        if q["table_grain"] in regions.GRAINS:
             table_grain = q["table_grain"]
         else:
             notices.append(f"Unknown age grain {_clip(q['table_grain'], 20)!r} in the link: the country tables "
                            "compare whole 5-year age groups.")
     cdf_grain = DEFAULT_TABLE_GRAIN
     if q.get("cdf_grain"):
-        if q["cdf_grain"] in age_grain.GRAINS:
+        if q["cdf_grain"] in regions.GRAINS:
             cdf_grain = q["cdf_grain"]
         else:
             notices.append(f"Unknown age grain {_clip(q['cdf_grain'], 20)!r} in the link: the distributions "
@@ -262,7 +260,7 @@ def table_note(ages, grain: str) -> str:
                 "countries. The UK publishes single years of age, so its cells hold about a fifth of the people of "
                 "a 5-year cell; a trimmed group such as 18–20 (of 15–20) holds part of its people, which is where "
                 "most minima and the fractional people come from.")
-    lo, hi = age_grain.comparable_ages(ages)
+    lo, hi = regions.comparable_ages(ages)
     return (f"Compared on whole 5-year age groups inside the chosen ages ({format_age_band(lo, hi)}): the UK's "
             "single years are summed into 5-year groups, and no census group is cut in part, so the data sets have "
             "cells of the same kind and no minimum comes from a fraction of a group (a data set that publishes a "
@@ -317,7 +315,7 @@ def map_colours(s: Scenario) -> fx.MapColours:
 
     def make():
         model = load_country_model(code)
-        return fx.map_colours(ag.district_statistics(s, code), s.stat, s.k, country_name=model.name,
+        return fx.map_colours(regions.district_statistics(s, code), s.stat, s.k, country_name=model.name,
                               district_label=model.district_label)
 
     return _COLOURS.get(key, make)
@@ -327,7 +325,7 @@ def map_hover(s: Scenario) -> np.ndarray:
     """Each district's population line for the map's hover (memoised per country and profile)."""
     code = s.countries[0]
     return _HOVER.get((code, s.profile_key),
-                      lambda: fx.hover_people(ag.district_statistics(s, code), _ages_label(s)))
+                      lambda: fx.hover_people(regions.district_statistics(s, code), _ages_label(s)))
 
 
 def map_figure(s: Scenario, selected: str | None = None):
@@ -337,7 +335,7 @@ def map_figure(s: Scenario, selected: str | None = None):
     if geo is None:
         return None
     model = load_country_model(code)
-    df = ag.district_statistics(s, code)
+    df = regions.district_statistics(s, code)
     view = _view(code)
     return fx.district_map(geojson_url(code), df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
                            country_name=model.name, district_label=model.district_label,
@@ -381,7 +379,7 @@ def map_legend(s: Scenario) -> list:
     """The legend under the map: what the outlines mean and which districts have no value."""
     code = s.countries[0]
     model = load_country_model(code)
-    df = ag.district_statistics(s, code)
+    df = regions.district_statistics(s, code)
     n_filled = int(df["filled"].sum())
     colours = map_colours(s)
     items = [
@@ -428,7 +426,7 @@ def district_rows(s: Scenario, code: str) -> list[dict]:
 
 
 def _district_rows(s: Scenario, code: str) -> list[dict]:
-    df = ag.district_statistics(s, code)
+    df = regions.district_statistics(s, code)
 
     def cas(v):
         v = float(v)
@@ -490,7 +488,7 @@ def detail_panel(s: Scenario, district: str) -> html.Div:
 def _detail_panel(s: Scenario, district: str) -> html.Div:
     code = s.countries[0]
     model = load_country_model(code)
-    d = ag.district_detail(s, code, district)
+    d = regions.district_detail(s, code, district)
     st = d.stats
     title = f"{d.district_name} ({d.district_id})"
     link = dcc.Link(f"Open “How many people are like you?” for {d.district_name} →",
@@ -534,7 +532,7 @@ def cdf_query(grain: str) -> dict | None:
 
 def readouts(s: Scenario, grain: str = DEFAULT_TABLE_GRAIN) -> list:
     """'x % of people have an anonymity set below k' for k = 5, 20, 100, per country, on the CDFs' age grain."""
-    shares = age_grain.comparable_share_below(s, fx.READOUT_KS, grain)
+    shares = regions.comparable_share_below(s, fx.READOUT_KS, grain)
     out = []
     for code in s.countries:
         name = cl.dataset_info(code)["name"]
@@ -598,7 +596,7 @@ def cdf_note(s: Scenario, cdfs: dict, grain: str = "census") -> str:
 
 def grain_note(ages) -> str:
     """Which age grain the distributions compare (the default: whole 5-year groups)."""
-    lo, hi = age_grain.comparable_ages(ages)
+    lo, hi = regions.comparable_ages(ages)
     return (f"Compared on whole 5-year age groups ({format_age_band(lo, hi)}, inside the chosen ages): the UK's "
             "single years are summed into 5-year groups so every country's cells are of the same kind. The command "
             "below prints each data set's own age groups.")
@@ -631,7 +629,7 @@ def country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
 
 
 def _country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
-    df = age_grain.comparable_country_table(None, ages, grain)
+    df = regions.comparable_country_table(None, ages, grain)
 
     def cas(v):
         v = float(v)
@@ -690,7 +688,7 @@ def scenario_notes(s: Scenario) -> list:
     items = []
     for code in s.countries:
         name = cl.dataset_info(code)["name"]
-        items += [html.Li(f"{name}: {n}") for n in ag.scenario_notes(s, code)]
+        items += [html.Li(f"{name}: {n}") for n in regions.scenario_notes(s, code)]
     return [html.Details([html.Summary(f"Notes on the data ({len(items)})"), html.Ul(items)], className="notes")] if items else []
 
 
@@ -765,7 +763,7 @@ def warm() -> None:
     s = Scenario()
     map_figure(s)
     map_legend(s)
-    age_grain.comparable_cdfs(s)
+    regions.comparable_cdfs(s)
     readouts(s)
     country_table_rows(DEFAULT_TABLE_AGES)
 

@@ -32,6 +32,7 @@ from dashboard.core.formatting import format_count
 from dashboard.core.personal import DEFAULT_KS
 from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
+from dashboard.views.anonland import small_crowd_error
 
 PAGE = "me"
 LOG = logging.getLogger("anonset.personal")
@@ -191,7 +192,6 @@ ROUGH_BELOW = 25
 def rough_estimate_evidence() -> dict:
     """AnonLand's share of test citizens with a real crowd under ROUGH_BELOW whose estimate was more than
     25 % off (None without the shipped result): the evidence behind "small numbers are rough"."""
-    from dashboard.views.anonland import small_crowd_error
 
     share, n, threshold = small_crowd_error(ROUGH_BELOW)
     return {"below": ROUGH_BELOW, "share": share, "n": n, "threshold": threshold}

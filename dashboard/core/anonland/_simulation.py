@@ -64,6 +64,7 @@ import numpy as np
 import pandas as pd
 
 from census_loaders.cache import read_parquet
+from census_loaders.paths import cache_dir
 
 from .. import bvn
 from ..body import (
@@ -742,7 +743,6 @@ def summarise(citizens: pd.DataFrame, cfg: AnonLandConfig, census: Census | None
 
 def default_dir() -> Path:
     """Where the precomputed full-scale result lives: ``<data cache>/anonland``."""
-    from census_loaders.paths import cache_dir
 
     return cache_dir() / "anonland"
 

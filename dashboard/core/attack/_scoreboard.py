@@ -62,6 +62,10 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+import census_loaders as cl
+from census_loaders.movielens import ATTRIBUTION
+from census_loaders.paths import cache_dir
+
 from .. import memo
 from .. import scaling as pyc_fit
 from ..errors import InputError
@@ -127,7 +131,6 @@ def ratings_from_frame(df: pd.DataFrame) -> Ratings:
 
 
 def _cache_stamp() -> tuple[str, int]:
-    from census_loaders.paths import cache_dir
 
     path = cache_dir() / "microdata" / f"{DATASET_ID}.parquet"
     try:
@@ -138,7 +141,6 @@ def _cache_stamp() -> tuple[str, int]:
 
 @memo.lru(2, name="core.sparse_attack.movielens")
 def _movielens(path: str, stamp: int) -> Ratings:
-    import census_loaders as cl
 
     if stamp < 0:
         raise InputError("the MovieLens ratings are not in the data cache: build it with `anonset data build`")
@@ -152,8 +154,6 @@ def movielens() -> Ratings:
 
 def attribution() -> str:
     """The attribution the data's terms ask for, from the cache manifest (the loader's text when absent)."""
-    import census_loaders as cl
-    from census_loaders.movielens import ATTRIBUTION
 
     try:
         sources = cl.cache.microdata_info(DATASET_ID).get("sources", [])

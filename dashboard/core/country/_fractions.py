@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from census_loaders import cache
 from census_loaders.schema import FractionTable
 
 from .. import groups as bm
@@ -160,7 +161,6 @@ def resolve_aux(model: CountryModel, aux) -> FractionTable:
     if model.aux_tables is not None and model.cache_root is None:
         known = ", ".join(sorted(model.aux_tables)) or "none"
         raise InputError(f"unknown auxiliary knowledge {aux!r}; available: {known}")
-    from census_loaders import cache
 
     try:
         return cache.auxiliary_table(aux, model.cache_root)

@@ -19,6 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from census_loaders import cache
+from census_loaders.paths import cache_dir
+
 from .. import memo
 from ..body import (
     DEFAULT_MODEL,
@@ -336,7 +339,6 @@ def _manifest_stamp(root: Path) -> int:
 
 @lru_cache(maxsize=64)  # every data set in the cache (41) stays loaded
 def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
-    from census_loaders import cache
 
     info = cache.dataset_info(code, root)
     pop = cache.population(code, root)
@@ -382,7 +384,6 @@ def load_country_model(code: str, study: Sequence[float] = DEFAULT_STUDY, root: 
     Unknown codes raise ``census_loaders.cache.UnknownDataset`` (a KeyError with a
     message listing the known codes); unknown models an InputError.
     """
-    from census_loaders.paths import cache_dir
 
     model = check_model(model)
     root = Path(root) if root is not None else cache_dir()

@@ -37,6 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
+import census_loaders as cl
+from census_loaders.paths import cache_dir
+
 from .. import memo
 from ..body import BAND_LIMITS, BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_MODEL, MODELS, PROFILE_SDS, widen_band
 from ..country import CountryModel, load_country_model, preset_array
@@ -179,7 +182,6 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
     """The tables of one data set, body model and pair of widths (see the module notes);
     ``self_report_correction`` is the v2 option (SPEC §1.6)."""
     m = load_country_model(code, root=root).with_model(model, self_report_correction=self_report_correction)
-    import census_loaders as cl
 
     info = cl.dataset_info(code) if root is None else {}
     kept = [m.census_groups.index((g.census_lo, g.census_hi)) for g in m.age_groups]
@@ -279,7 +281,6 @@ def table_bytes(code: str, model: str, hw: int, ww: int, sr: bool = False) -> by
 
 
 def _stamp() -> str:
-    from census_loaders.paths import cache_dir
 
     try:
         return str((cache_dir() / "manifest.json").stat().st_mtime_ns)
@@ -289,7 +290,6 @@ def _stamp() -> str:
 
 @lru_cache(maxsize=8)
 def _manifest_hash(stamp: str) -> str:
-    from census_loaders.paths import cache_dir
 
     try:
         raw = (cache_dir() / "manifest.json").read_bytes()

@@ -438,6 +438,26 @@ class Scenario:
             q["sr"] = "1"
         return q
 
+    def profile_cli_args(self) -> list[str]:
+        """The options that choose the cells (sexes, body bands, body model, auxiliary knowledge),
+        shared by every ``anonset`` command that takes a scenario (districts, cdf, pyc census)."""
+        args: list[str] = []
+        if self.sexes != SEXES:
+            args += ["--sex", ",".join(self.sexes)]
+        if not self.include_body:
+            args.append("--no-body")
+        else:
+            args += ["--height-width", str(self.height_width), "--weight-width", str(self.weight_width)]
+            if self.bmi_range != DEFAULT_BMI_RANGE:
+                args += ["--bmi", format_range(self.bmi_range)]
+            if self.model != DEFAULT_MODEL:
+                args += ["--model", self.model]
+            if self.self_report:
+                args.append("--self-report-correction")
+        for a in self.aux:
+            args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
+        return args
+
     def to_cli(self, command: str = "districts", at: tuple[float, ...] = (5, 20, 100)) -> str:
         """The ``anonset`` command that reproduces this view ("reproduce this").
 
@@ -451,20 +471,7 @@ class Scenario:
             args += ["--country", code]
         args += ["--ages", format_range(self.ages)]
         if command != "country-table":
-            if self.sexes != SEXES:
-                args += ["--sex", ",".join(self.sexes)]
-            if not self.include_body:
-                args.append("--no-body")
-            else:
-                args += ["--height-width", str(self.height_width), "--weight-width", str(self.weight_width)]
-                if self.bmi_range != DEFAULT_BMI_RANGE:
-                    args += ["--bmi", format_range(self.bmi_range)]
-                if self.model != DEFAULT_MODEL:
-                    args += ["--model", self.model]
-                if self.self_report:
-                    args.append("--self-report-correction")
-            for a in self.aux:
-                args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
+            args += self.profile_cli_args()
         if command == "districts":
             args += ["--stat", self.stat]
             if self.stat == "share_below" or self.k != DEFAULT_K:

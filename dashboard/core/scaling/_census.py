@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..memo import Memo
-from ..regions import Scenario, bind
+from ..regions import Scenario, bind, format_range
 from ._law import as_n, kappa_finite_population
 from ._partition_fit import FitResult, fit_partition
 
@@ -292,24 +292,9 @@ def _n_text(x: float) -> str:
 
 def to_cli(scenario: Scenario, code: str | None = None, n=None) -> str:
     """The ``anonset pyc census`` command that reproduces a census view ("reproduce this")."""
-    from ..body import DEFAULT_BMI_RANGE
-    from ..groups import SEXES
-    from ..regions import UserPercent, format_range
-
     code = scenario.countries[0] if code is None else code
-    args = ["anonset", "pyc", "census", "--country", code, "--ages", format_range(scenario.ages)]
-    if scenario.sexes != SEXES:
-        args += ["--sex", ",".join(scenario.sexes)]
-    if not scenario.include_body:
-        args.append("--no-body")
-    else:
-        args += ["--height-width", str(scenario.height_width), "--weight-width", str(scenario.weight_width)]
-        if scenario.bmi_range != DEFAULT_BMI_RANGE:
-            args += ["--bmi", format_range(scenario.bmi_range)]
-        if scenario.model != "v2":
-            args += ["--model", scenario.model]
-    for a in scenario.aux:
-        args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
+    args = ["anonset", "pyc", "census", "--country", code, "--ages", format_range(scenario.ages),
+            *scenario.profile_cli_args()]
     if n is not None:
         args += ["--n", *(_n_text(x) for x in np.atleast_1d(n))]
     return shlex.join(args)
