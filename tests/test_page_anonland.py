@@ -10,9 +10,9 @@ import pytest
 from dash import html, no_update
 from page_checks import checked_figure, component_text
 
-from dashboard import jobs, limits
 from dashboard.core import anonland as core
 from dashboard.figures import anonland as figs
+from dashboard.server import jobs, limits
 from dashboard.views import anonland as V
 
 

@@ -11,7 +11,7 @@ from dash import Input, Output, State, callback, dcc, html, no_update
 from dashboard.components import error_box
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
-from dashboard.jobs import job_result, request_cancel, start_job, valid_job
+from dashboard.server.jobs import job_result, request_cancel, start_job, valid_job
 from dashboard.views.anonland import (
     CLASS_NAMES,
     EXPLAIN,

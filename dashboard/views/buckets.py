@@ -15,7 +15,7 @@ from typing import NamedTuple
 from urllib.parse import urlencode
 
 import census_loaders as cl
-from dashboard import ids, limits
+from dashboard import ids
 from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 from dashboard.core import catalog
@@ -24,6 +24,7 @@ from dashboard.core.cas import format_count
 from dashboard.core.errors import InputError
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.server import limits
 
 PAGE = "buckets"
 PATH = "/explore/buckets"

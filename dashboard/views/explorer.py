@@ -24,7 +24,7 @@ import numpy as np
 from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
-from dashboard import forms, ids, limits
+from dashboard import forms, ids
 from dashboard.components import apology, card, error_box, field, model_switch
 from dashboard.core import age_grain, catalog, memo
 from dashboard.core import aggregates as ag
@@ -39,6 +39,7 @@ from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.server import limits
 from dashboard.views import anonland as anonland_view
 
 PAGE = "explore"
