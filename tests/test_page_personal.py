@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 from page_checks import checked_figure
@@ -242,8 +243,11 @@ def test_table_holds_every_band_a_page_can_ask_for():
 
 
 def test_forms_module():
-    assert forms.height_cm("imperial", feet=6, inches=0) == pytest.approx(182.88)
-    assert forms.weight_kg("imperial", lb=100) == pytest.approx(45.359237)
+    # the page converts feet, inches and pounds in the browser (forms.height_cm / weight_kg were dead code)
+    js = (Path(__file__).resolve().parent.parent / "assets" / "personal_page.js").read_text(encoding="utf-8")
+    assert f"CM_PER_INCH = {forms.CM_PER_INCH}, KG_PER_LB = {forms.KG_PER_LB}" in js
+    assert (6 * 12 + 0) * forms.CM_PER_INCH == pytest.approx(182.88)
+    assert 100 * forms.KG_PER_LB == pytest.approx(45.359237)
     assert forms.number("", "x") is None
     with pytest.raises(InputError, match="please enter a number"):
         forms.number(" ", "x", required=True)

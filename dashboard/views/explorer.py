@@ -25,7 +25,7 @@ from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import apology, card, error_box, field, model_switch
+from dashboard.components import card, field, model_switch
 from dashboard.core import age_grain, catalog, memo
 from dashboard.core import aggregates as ag
 from dashboard.core.body_model import (
@@ -773,13 +773,6 @@ def warm() -> None:
 
 
 # --------------------------------------------------------------------------- callbacks
-
-
-def error_for(exc: Exception, where: str) -> html.Div:
-    """An InputError's message, or a short apology (only the exception class is logged)."""
-    if isinstance(exc, InputError):
-        return error_box(str(exc))
-    return apology(LOG, SORRY, "explorer %s: %s", where, type(exc).__name__)
 
 
 def selected_district(selected, code: str) -> str | None:
