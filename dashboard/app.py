@@ -95,6 +95,8 @@ class PageCallbacks:
 
 PAGE_CALLBACKS = PageCallbacks()
 
+__all__ = ["PAGE_CALLBACKS", "PageCallbacks", "create_app", "warm"]
+
 
 def create_app(settings) -> Dash:
     """A new AnonSet Dash app for ``settings`` (:func:`dashboard.settings.load`), its Flask server set up.

@@ -8,7 +8,6 @@ import functools
 import gzip
 from pathlib import Path
 
-import flask
 from flask import Flask, Response, abort, make_response, request, send_file
 
 import census_loaders
@@ -60,7 +59,7 @@ def district_geojson(code: str):
         return send_file(path, mimetype="application/geo+json", max_age=86400, conditional=True, etag=True)
     # gzip: Italy's 7,901 municipalities are 2.8 MB of GeoJSON but 0.5 MB compressed
     stat = path.stat()
-    resp: flask.Response = make_response(gzipped_geometry(str(path), stat.st_mtime_ns, stat.st_size))
+    resp = make_response(gzipped_geometry(str(path), stat.st_mtime_ns, stat.st_size))
     resp.mimetype = "application/geo+json"
     resp.headers["Content-Encoding"] = "gzip"
     resp.vary.add("Accept-Encoding")
