@@ -30,4 +30,4 @@ EXPOSE 8050
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8050/healthz', timeout=4).status != 200)"]
 
-CMD ["gunicorn", "-c", "dashboard/gunicorn_conf.py", "dashboard.app:server"]
+CMD ["gunicorn", "-c", "dashboard/gunicorn_conf.py", "dashboard.wsgi:server"]

@@ -95,8 +95,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.calls < 50:
         parser.error("--calls must be at least 50")
-    from dashboard.app import app  # noqa: F401  (registers the pages as the server does)
     from dashboard.pages import explorer as page
+    from dashboard.wsgi import app  # noqa: F401  (registers the pages as the server does)
 
     ok = True
     for code in [c.strip().upper() for c in args.countries.split(",") if c.strip()]:

@@ -8,7 +8,7 @@ Usage::
                                    [--adversarial]     # + one client sending the costliest allowed requests
                                    [--personal-tables /route/{country}.json]
 
-Starts ``gunicorn -c dashboard/gunicorn_conf.py dashboard.app:server`` on a free
+Starts ``gunicorn -c dashboard/gunicorn_conf.py dashboard.wsgi:server`` on a free
 127.0.0.1 port (unless ``--url`` is given), measures the cold start to the first
 page, then runs ``--users`` simulated users (one thread each, a bounded pool) for
 ``--duration`` seconds.  Each user, in a loop that ends at the deadline:
@@ -322,8 +322,8 @@ class Adversary:
     """One client sending the most expensive requests the cost limits allow, back to back, each one new."""
 
     def __init__(self, model: AppModel, stats: Stats, rng: random.Random, deadline: float):
-        from dashboard import limits
         from dashboard.core.regions import Scenario
+        from dashboard.server import limits
         from dashboard.views import scaling as sv
 
         self.m, self.stats, self.rng, self.deadline = model, stats, rng, deadline
@@ -442,7 +442,7 @@ def start_server(workers: int | None, log_path: Path, root: Path = ROOT) -> tupl
     env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}"}
     if workers:
         env["ANONSET_WORKERS"] = str(workers)
-    cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "dashboard" / "gunicorn_conf.py"), "dashboard.app:server"]
+    cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "dashboard" / "gunicorn_conf.py"), "dashboard.wsgi:server"]
     log = open(log_path, "w")  # noqa: SIM115 - gunicorn writes to it until the run ends
     t0 = time.perf_counter()
     if root != ROOT:  # another checkout (e.g. the start of a branch, for an A/B run): its own code and data

@@ -1,50 +1,42 @@
-"""The Dash shell: pages, navigation bar, presenter mode, and the WSGI ``server``.
+"""The Dash shell, built by a factory: :func:`create_app` makes the app — pages, navigation bar, presenter mode.
 
-Run for development with ``anonset serve``; deploy with
-``gunicorn -c dashboard/gunicorn_conf.py dashboard.app:server`` (see README).
-Server concerns — security headers, error handling, routes, health and warm-up — are in
-:mod:`dashboard.server`; the server-side cache is :mod:`dashboard.cache`, attached here.
+Nothing happens at import.  Run for development with ``anonset serve``; gunicorn serves
+``dashboard.wsgi:server`` (``gunicorn -c dashboard/gunicorn_conf.py dashboard.wsgi:server``, see README),
+the one app of its process, built from the environment's settings.  Server concerns — security
+headers, error handling, routes, health, warm-up, the server-side cache — are in
+:mod:`dashboard.server`, attached by the factory.
+
+What one process shares between the apps it builds (Dash keeps these per process, not per app):
+
+* the page modules and ``dash.page_registry``: Dash imports ``dashboard/pages/`` once, for the
+  first app; every app routes through the same registry;
+* the callbacks those modules register with ``dash.callback``: taken from Dash's global
+  registry once, when the pages are imported, and given to every app built afterwards (each app
+  owns its own callback map);
+* the in-process memo budget (:func:`dashboard.core.memo.set_budget`) and the server-side cache's
+  settings outside a request: the last app built sets them.
+
+Everything else — the Flask server, its settings, hooks, routes, error handler and cache
+backend — belongs to one app.
 """
 from __future__ import annotations
 
+import copy
+import threading
 from pathlib import Path
 
 import dash
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
-from . import cache as cache_module
-from . import ids, tables_route
-from . import server as server_module
-from . import settings as settings_module
+from . import ids, server, views
 from .core import memo
 
 ROOT = Path(__file__).resolve().parent.parent
-SETTINGS = settings_module.load()
-memo.set_budget(SETTINGS.cache_budget_bytes)  # every in-process memo of this worker, together
-
-
-app = Dash(
-    __name__,
-    use_pages=True,
-    pages_folder=str(Path(__file__).parent / "pages"),
-    assets_folder=str(ROOT / "assets"),
-    assets_path_ignore=["^shell$"],  # assets/shell/ is linked by index_string below, served by dashboard.server
-    serve_locally=True,
-    title="AnonSet — how many people are like you?",
-    update_title=None,
-    suppress_callback_exceptions=True,
-    on_error=server_module.callback_error,
-    meta_tags=[
-        {"name": "viewport", "content": "width=device-width, initial-scale=1"},
-        {"name": "referrer", "content": "no-referrer"},
-    ],
-)
-server = app.server
-server.config["MAX_CONTENT_LENGTH"] = SETTINGS.max_body_bytes
+PAGES_FOLDER = Path(__file__).parent / "pages"
 
 # Dash's default page, with a language, one <footer> (Dash wraps its scripts in a second one,
 # which screen readers announce as another "contentinfo"), and the shell's accessibility fixes.
-app.index_string = """<!DOCTYPE html>
+INDEX_STRING = """<!DOCTYPE html>
 <html lang="en">
     <head>
         {%metas%}
@@ -64,9 +56,85 @@ app.index_string = """<!DOCTYPE html>
     </body>
 </html>"""
 
-cache_module.init_app(server, SETTINGS)
-server_module.install(app, SETTINGS)
-tables_route.install(server)  # the personal page's public tables (issue 15)
+
+class PageCallbacks:
+    """The callbacks the page modules registered with ``dash.callback`` (and their inline scripts).
+
+    Dash keeps them in process-wide lists and hands them to the first app that serves a request.
+    The factory takes them once, right after Dash imported the pages, and gives every app its own
+    copy, so two apps built in one process each answer every page's callbacks.
+    """
+
+    def __init__(self) -> None:
+        self.callback_list: list[dict] | None = None
+        self.callback_map: dict[str, dict] = {}
+        self.inline_scripts: list[str] = []
+        self.lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self.callback_list is not None
+
+    def take(self) -> None:
+        """Move what the page modules registered out of Dash's process-wide registry (Dash's own
+        ``_setup_server`` would move it into whichever app answers a request first)."""
+        registry = dash._callback  # noqa: SLF001 - Dash's registry of ``dash.callback``; see the class docstring
+        self.callback_list = list(registry.GLOBAL_CALLBACK_LIST)
+        self.callback_map = dict(registry.GLOBAL_CALLBACK_MAP)
+        self.inline_scripts = list(registry.GLOBAL_INLINE_SCRIPTS)
+        registry.GLOBAL_CALLBACK_LIST.clear()
+        registry.GLOBAL_CALLBACK_MAP.clear()
+        registry.GLOBAL_INLINE_SCRIPTS.clear()
+
+    def give(self, app: Dash) -> None:
+        """``app``'s own copy of the page callbacks (specs copied; the callback functions are shared)."""
+        app._callback_list.extend(copy.deepcopy(self.callback_list))  # noqa: SLF001 - see the class docstring
+        app.callback_map.update({k: dict(v) for k, v in self.callback_map.items()})
+        app._inline_scripts.extend(self.inline_scripts)  # noqa: SLF001 - hashed into the CSP
+
+
+PAGE_CALLBACKS = PageCallbacks()
+
+__all__ = ["PAGE_CALLBACKS", "PageCallbacks", "create_app", "warm"]
+
+
+def create_app(settings) -> Dash:
+    """A new AnonSet Dash app for ``settings`` (:func:`dashboard.settings.load`), its Flask server set up.
+
+    The first call in a process imports the pages (``dashboard/pages/``); later calls reuse them.
+    """
+    memo.set_budget(settings.cache_budget_bytes)  # every in-process memo of this worker, together
+    with PAGE_CALLBACKS.lock:
+        first = not PAGE_CALLBACKS.loaded
+        app = Dash(
+            __name__,
+            use_pages=True,
+            pages_folder=str(PAGES_FOLDER) if first else "",  # "": the pages are registered already
+            assets_folder=str(ROOT / "assets"),
+            assets_path_ignore=["^shell$"],  # assets/shell/ is linked by INDEX_STRING, served by dashboard.server
+            serve_locally=True,
+            title="AnonSet — how many people are like you?",
+            update_title=None,
+            suppress_callback_exceptions=True,
+            on_error=server.callback_error,
+            meta_tags=[
+                {"name": "viewport", "content": "width=device-width, initial-scale=1"},
+                {"name": "referrer", "content": "no-referrer"},
+            ],
+        )
+        if first:
+            PAGE_CALLBACKS.take()
+    app.index_string = INDEX_STRING
+    server.install(app, settings)
+    app.layout = _layout()
+    _presenter_mode(app)
+    PAGE_CALLBACKS.give(app)  # after the shell's own callbacks, where Dash would put them
+    return app
+
+
+def warm(app: Dash) -> dict:
+    """Load every data set and each view's opening state, and set ``app`` up (gunicorn, before forking)."""
+    return server.warm(app, [views.warm_all])
 
 
 # --------------------------------------------------------------------------- layout
@@ -96,39 +164,38 @@ def _navbar() -> html.Nav:
     )
 
 
-app.layout = html.Div(
-    [
-        dcc.Location(id=ids.URL),
-        dcc.Store(id=ids.PRESENTER_STORE, storage_type="local"),
-        html.A("Skip to content", href="#main", className="skip-link"),
-        _navbar(),
-        html.Main(dash.page_container, id="main", className="page"),
-        html.Footer(
-            [
-                "AnonSet estimates anonymity sets from public statistics. Your answers on the personal page stay in "
-                "your browser; other pages send their settings to this server only, which keeps none of them. ",
-                dcc.Link("Sources and licences", href="/about"),
-            ],
-            className="footer",
-        ),
-    ],
-    className="shell",
-)
-
-# presenter mode: ?presenter=1|0 or the navbar toggle → localStorage → class "presenter" on <body>
-app.clientside_callback(
-    ClientsideFunction(namespace="anonsetShell", function_name="choosePresenter"),
-    Output(ids.PRESENTER_STORE, "data"),
-    Input(ids.PRESENTER_TOGGLE, "n_clicks"),
-    Input(ids.URL, "search"),
-    State(ids.PRESENTER_STORE, "data"),
-)
-app.clientside_callback(
-    ClientsideFunction(namespace="anonsetShell", function_name="applyPresenter"),
-    Output(ids.PRESENTER_TOGGLE, "aria-pressed"),
-    Input(ids.PRESENTER_STORE, "data"),
-)
+def _layout() -> html.Div:
+    return html.Div(
+        [
+            dcc.Location(id=ids.URL),
+            dcc.Store(id=ids.PRESENTER_STORE, storage_type="local"),
+            html.A("Skip to content", href="#main", className="skip-link"),
+            _navbar(),
+            html.Main(dash.page_container, id="main", className="page"),
+            html.Footer(
+                [
+                    "AnonSet estimates anonymity sets from public statistics. Your answers on the personal page stay "
+                    "in your browser; other pages send their settings to this server only, which keeps none of them. ",
+                    dcc.Link("Sources and licences", href="/about"),
+                ],
+                className="footer",
+            ),
+        ],
+        className="shell",
+    )
 
 
-def run() -> None:  # pragma: no cover - thin wrapper used by `anonset serve`
-    app.run(host=SETTINGS.host, port=SETTINGS.port, debug=SETTINGS.debug)
+def _presenter_mode(app: Dash) -> None:
+    """?presenter=1|0 or the navbar toggle → localStorage → class "presenter" on <body>."""
+    app.clientside_callback(
+        ClientsideFunction(namespace="anonsetShell", function_name="choosePresenter"),
+        Output(ids.PRESENTER_STORE, "data"),
+        Input(ids.PRESENTER_TOGGLE, "n_clicks"),
+        Input(ids.URL, "search"),
+        State(ids.PRESENTER_STORE, "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="anonsetShell", function_name="applyPresenter"),
+        Output(ids.PRESENTER_TOGGLE, "aria-pressed"),
+        Input(ids.PRESENTER_STORE, "data"),
+    )

@@ -5,8 +5,6 @@ views (:mod:`dashboard.views`) so every page draws these the same way.
 """
 from __future__ import annotations
 
-import logging
-
 from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
 
@@ -63,14 +61,8 @@ def model_switch(component_id: str, value: str = DEFAULT_MODEL, models=MODELS, *
 
 
 def error_box(message) -> html.Div:
-    """A message about bad input, shown where the result would be."""
+    """A message about bad input (or an apology), shown where the result would be (see :mod:`dashboard.guard`)."""
     return html.Div(message, className="error")
-
-
-def apology(log: logging.Logger, text: str, fmt: str, *args) -> html.Div:
-    """An unexpected failure: log ``fmt % args`` (an exception's class, never its message) and say sorry."""
-    log.error(fmt, *args)
-    return error_box(text)
 
 
 def table(rows: list[dict], caption: str | None = None, *, class_name: str = "table",

@@ -13,9 +13,9 @@ import re
 import numpy as np
 
 from dashboard.core import scaling as pyc_fit
-from dashboard.core.body import HEIGHT_LIMITS, WEIGHT_LIMITS
 from dashboard.core.errors import InputError
 
+#: Imperial units of the personal page, converted in the browser (``assets/personal_page.js``, same factors).
 CM_PER_INCH = 2.54
 KG_PER_LB = 0.45359237
 #: Band widths offered in the interface (cm and kg, SPEC §1.1).
@@ -68,28 +68,8 @@ def plain(x: float) -> str:
     return f"{x:.12f}".rstrip("0")
 
 
-def height_cm(units: str, cm=None, feet=None, inches=None) -> float | None:
-    """Height in cm from the metric box or the ft + in boxes (None when not given)."""
-    lo, hi = HEIGHT_LIMITS
-    if units == "imperial":
-        ft = number(feet, "Height (feet)", lo=0, hi=9)
-        inch = number(inches, "Height (inches)", lo=0, hi=120)
-        if ft is None and inch is None:
-            return None
-        value = ((ft or 0) * 12 + (inch or 0)) * CM_PER_INCH
-        if not lo <= value <= hi:
-            raise InputError(f"Height: {value / CM_PER_INCH:.0f} inches is not a plausible adult height")
-        return value
-    return number(cm, "Height (cm)", lo=lo, hi=hi)
 
 
-def weight_kg(units: str, kg=None, lb=None) -> float | None:
-    """Weight in kg from the kg box or the lb box (None when not given)."""
-    lo, hi = WEIGHT_LIMITS
-    if units == "imperial":
-        pounds = number(lb, "Weight (lb)", lo=lo / KG_PER_LB, hi=hi / KG_PER_LB)
-        return None if pounds is None else pounds * KG_PER_LB
-    return number(kg, "Weight (kg)", lo=lo, hi=hi)
 
 
 def width(value, field: str) -> int:
@@ -105,19 +85,8 @@ def width(value, field: str) -> int:
     return w
 
 
-def users(value) -> int | None:
-    """The number of records in the app's dataset (m in SPEC §2), or None."""
-    m = number(value, "Users of the app", lo=1, hi=MAX_USERS)
-    if m is None:
-        return None
-    if m != int(m):
-        raise InputError("Users of the app: please enter a whole number")
-    return int(m)
 
 
-def percentage(value, field: str) -> float | None:
-    """A percentage 0–100 typed in the interface (None when empty)."""
-    return number(value, field, lo=0, hi=100)
 
 
 def choice(value, allowed, field: str, *, default=None):

@@ -1,13 +1,13 @@
 """gunicorn configuration for AnonSet.
 
-    gunicorn -c dashboard/gunicorn_conf.py dashboard.app:server
+    gunicorn -c dashboard/gunicorn_conf.py dashboard.wsgi:server
 
 Settings come from the environment (see ``dashboard/settings.py``):
 ``ANONSET_BIND`` (default ``127.0.0.1:8050``), ``ANONSET_WORKERS``,
 ``ANONSET_TIMEOUT``, ``REDIS_URL`` …
 
-* ``preload_app``: the master imports the app and loads every country once
-  (``dashboard.server.warm``) before forking, so workers start instantly and share
+* ``preload_app``: the master builds the app (``dashboard.wsgi``: ``create_app`` from the
+  environment) and loads every country once (``dashboard.app.warm``) before forking, so workers start instantly and share
   the tables copy-on-write.
 * The access log records time, method, path (never the query string, a body,
   the client address, referrer or user agent), status, size and duration.
@@ -93,18 +93,23 @@ def on_starting(server):
     root.propagate = False
 
 
+# The hooks below import the app lazily: this file is read before the app is built (and must set the BLAS
+# defaults above before numpy loads); by the time a hook runs, ``preload_app`` has imported dashboard.wsgi.
+
+
 def when_ready(server):
     """Master, after preloading and before forking: say if the cache backend does not answer; load every country once."""
-    from dashboard import cache
+    from dashboard.server import cache
 
     problem = cache.check_backend()
     if problem:
         server.log.warning("%s", problem)
     if not _settings.warm:
         return
-    from dashboard.server import warm
+    from dashboard.app import warm
+    from dashboard.wsgi import app
 
-    result = warm()
+    result = warm(app)
     server.log.info("warm: %d data sets loaded in %.2f s", result["countries"], result["seconds"])
 
 
@@ -116,12 +121,12 @@ def post_worker_init(worker):
     import threading
 
     def run():
-        from dashboard import tables_route
-        from dashboard.app import server as flask_server
+        from dashboard.server import tables
+        from dashboard.wsgi import server as flask_server
 
         try:
             with flask_server.app_context():
-                result = tables_route.warm_shared()
+                result = tables.warm_shared()
         except Exception as exc:  # noqa: BLE001 - a failed warm costs only the first visitor's wait
             worker.log.warning("warm tables: failed (%s: %s)", type(exc).__name__, exc)
             return

@@ -38,10 +38,10 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(log_path: Path, workers: int = 1, env: dict | None = None):
-    """gunicorn serving dashboard.app:server on a free loopback port."""
+    """gunicorn serving dashboard.wsgi:server on a free loopback port."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", "gunicorn", "dashboard.app:server",
+        sys.executable, "-m", "gunicorn", "dashboard.wsgi:server",
         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "120",
         "--access-logfile", "-", "--error-logfile", "-",
     ]

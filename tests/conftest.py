@@ -36,7 +36,7 @@ def dash_page(cache_root):
     """
     import sys
 
-    from dashboard.app import app  # noqa: F401  (loads the pages)
+    from dashboard.wsgi import app  # noqa: F401  (loads the pages)
 
     return lambda name: sys.modules[f"pages.{name}"]
 

@@ -88,7 +88,7 @@ def registered_pages() -> list[str]:
     """URL paths of every page in ``dash.page_registry`` (path variables filled with "x")."""
     import dash
 
-    from dashboard.app import app  # noqa: F401 - registers the pages
+    from dashboard.wsgi import app  # noqa: F401 - registers the pages
 
     paths = set()
     for page in dash.page_registry.values():

@@ -137,7 +137,6 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="dashboard.app ↔ dashboard.server: removed by the app factory (next commit)")
 def test_no_import_cycle_anywhere():
     """Not in the core, not between the app and its server, not through an import inside a function.
 

@@ -23,7 +23,7 @@ SKIP = {"/"}
 def _pages() -> list[str]:
     import dash
 
-    import dashboard.app  # noqa: F401 - registers the pages
+    import dashboard.wsgi  # noqa: F401 - registers the pages
 
     return sorted(p["path"] for p in dash.page_registry.values() if p["path"] not in SKIP)
 

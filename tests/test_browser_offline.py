@@ -32,7 +32,7 @@ def registered_pages() -> list[tuple[str, str]]:
     """(module, URL path) of every page in ``dash.page_registry`` (path variables filled with "x")."""
     import dash
 
-    from dashboard.app import app  # noqa: F401  (imports the pages)
+    from dashboard.wsgi import app  # noqa: F401  (imports the pages)
 
     pages = {}
     # Dash imports pages as "pages.<name>"; a test importing "dashboard.pages.<name>" adds a duplicate entry

@@ -56,7 +56,7 @@ def test_a_map_click_or_a_table_row_selects_and_a_new_first_country_clears():
 
 @pytest.fixture(scope="module")
 def app(dash_page):
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     dash_page("explorer")
     with app.server.test_client() as client:  # Dash merges the pages' callbacks on the first request

@@ -31,7 +31,7 @@ SECRET_HEIGHT, SECRET_WEIGHT, SECRET_FACT = 181.37, 77.73, "uses-secret-app-4711
 
 @pytest.fixture(scope="module")
 def client(cache_root):
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     c = app.server.test_client()
     assert c.get("/").status_code == 200  # sets Dash up (callback map, page router)
@@ -41,7 +41,7 @@ def client(cache_root):
 def _pages():
     import dash
 
-    from dashboard.app import app  # noqa: F401
+    from dashboard.wsgi import app  # noqa: F401
 
     return sorted({re.sub(r"<[^>]+>", "x", p.get("path_template") or p["path"]) for p in dash.page_registry.values()})
 
@@ -52,7 +52,7 @@ def _personal_body(**overrides):
     secrets below are in the renderer's state but, as in the browser, not in the request."""
     from dash_protocol import callback_body
 
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     app.server.test_client().get("/")  # Dash moves the pages' callbacks into the app on its first request
     deps = app._callback_list
@@ -76,7 +76,7 @@ def test_healthz(client):
 
 
 def test_security_headers_on_every_response(client):
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     index = client.get("/")
     asset = next(p for p in ("/assets/style.css", "/assets/presenter.js") if client.get(p).status_code == 200)
@@ -120,7 +120,7 @@ def test_csp_hashes_cover_every_inline_script_of_every_page(client):
 
 def test_every_script_and_stylesheet_is_served_locally(client):
     """serve_locally: the index names no external host, and every file it names is served here."""
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     assert app.config.serve_locally
     html = client.get("/").get_data(as_text=True)
@@ -154,7 +154,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
     monkeypatch.setattr(personal, "country_choices", boom)
     from dash_protocol import callback_body
 
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     dep = next(d for d in app._callback_list if d["output"].startswith("..me-district-all.data"))
     body = callback_body(dep, {("me-country", "value"): "FR", ("me-district", "value"): None}, ["me-country.value"])
@@ -170,7 +170,7 @@ def test_a_failing_page_layout_shows_a_message(client, monkeypatch, caplog):
     import dash
     from dash_protocol import ROUTER_OUTPUT, callback_body
 
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     def broken_layout(**_query):
         raise RuntimeError("secret layout failure")
@@ -197,7 +197,7 @@ def test_malformed_callback_requests_are_400_not_500(client, caplog):
 
 
 def test_oversized_bodies_are_refused(client):
-    from dashboard.app import SETTINGS
+    from dashboard.wsgi import settings as SETTINGS
 
     r = client.post("/_dash-update-component", data=b"x" * (SETTINGS.max_body_bytes + 1),
                     content_type="application/json")
@@ -279,7 +279,7 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
     env.pop("REDIS_URL", None)
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "dashboard/gunicorn_conf.py",
-                                 "dashboard.app:server"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+                                 "dashboard.wsgi:server"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         url = f"http://127.0.0.1:{port}"
         cold = _wait_http(f"{url}/healthz", proc)
@@ -308,7 +308,7 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
 def test_dockerfile_runs_gunicorn_with_the_config():
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11-slim", text, re.MULTILINE)
-    assert "pip install" in text and "dashboard/gunicorn_conf.py" in text and "dashboard.app:server" in text
+    assert "pip install" in text and "dashboard/gunicorn_conf.py" in text and "dashboard.wsgi:server" in text
     assert "HEALTHCHECK" in text and "/healthz" in text
     assert re.search(r"^USER (?!root)", text, re.MULTILINE)
 
@@ -329,8 +329,8 @@ def test_filesystem_cache_is_the_default(cache_root, tmp_path, monkeypatch):
     cache = Cache(Flask("t"), config=s.cache_config())
     assert cache.set("k", {"v": 1}) and cache.get("k") == {"v": 1}
     assert any((tmp_path / "fc").iterdir())
-    import dashboard.app  # noqa: F401  (attaches the cache)
-    from dashboard.cache import cache as app_cache
+    import dashboard.wsgi  # noqa: F401  (attaches the cache)
+    from dashboard.server.cache import cache as app_cache
 
     assert type(app_cache.cache).__name__ == "FileSystemCache" or os.environ.get("REDIS_URL")
 
@@ -338,7 +338,7 @@ def test_filesystem_cache_is_the_default(cache_root, tmp_path, monkeypatch):
 @pytest.mark.slow  # a fresh interpreter or a full build: seconds
 def test_app_cache_works_in_a_fresh_process_with_the_filesystem_backend(cache_root, tmp_path):
     code = (
-        "from dashboard.app import server; from dashboard.cache import cache;"
+        "from dashboard.wsgi import server; from dashboard.server.cache import cache;"
         "import json;"
         "assert cache.set('fs-probe', 42) and cache.get('fs-probe') == 42;"
         "r = server.test_client().get('/healthz');"
@@ -412,7 +412,7 @@ def test_app_uses_redis_in_a_fresh_process_and_stores_nothing_personal(cache_roo
     body = json.dumps(_personal_body())
     code = (
         "import json, sys;"
-        "from dashboard.app import server; from dashboard.cache import cache;"
+        "from dashboard.wsgi import server; from dashboard.server.cache import cache;"
         "c = server.test_client();"
         "assert c.get('/').status_code == 200;"
         "r = c.post('/_dash-update-component', data=sys.stdin.read(), content_type='application/json');"
@@ -438,7 +438,7 @@ def test_app_uses_redis_in_a_fresh_process_and_stores_nothing_personal(cache_roo
 
 def test_personal_answers_are_not_cached_on_the_filesystem(client, tmp_path):
     """A profile request writes none of its answers into the Flask-Caching folder."""
-    from dashboard.app import SETTINGS
+    from dashboard.wsgi import settings as SETTINGS
 
     folder = Path(SETTINGS.cache_dir)
     before = {p: p.stat().st_mtime_ns for p in folder.glob("*")} if folder.exists() else {}
@@ -496,11 +496,12 @@ def test_anonset_serve_takes_host_and_port_from_the_environment_unless_given(cac
 
 
 def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
-    from dashboard.app import app
+    import dash
+
     from dashboard.cli import main
 
     calls = []
-    monkeypatch.setattr(app, "run", lambda **kw: calls.append((kw["host"], kw["port"])))
+    monkeypatch.setattr(dash.Dash, "run", lambda app, **kw: calls.append((kw["host"], kw["port"])))
     assert main(["serve", "--dev", "--port", "9001"]) == 0
     assert calls == [("127.0.0.1", 9001)]
 

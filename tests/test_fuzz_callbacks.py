@@ -50,7 +50,7 @@ def app_model(cache_root):
     """Test client, server-side callbacks, and each page's components (from its router answer)."""
     import dash
 
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     client = app.server.test_client()
     assert client.get("/").status_code == 200
@@ -93,7 +93,7 @@ def _query_names(module: str, page: dict) -> list[str]:
 def _callback_ids(cache_root_present: bool = True) -> list[str]:
     """Callback outputs for parametrisation (collected when the module loads)."""
     try:
-        from dashboard.app import app
+        from dashboard.wsgi import app
 
         client = app.server.test_client()
         client.get("/")

@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def client(cache_root):
-    from dashboard.app import server
+    from dashboard.wsgi import server
 
     return server.test_client()
 

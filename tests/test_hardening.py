@@ -20,16 +20,16 @@ from dash import no_update
 from dash_protocol import ROUTER_OUTPUT, callback_body
 
 import census_loaders as cl
-from dashboard import limits
 from dashboard.core.errors import InputError
 from dashboard.core.regions import Scenario
+from dashboard.server import limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def client(cache_root):
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     c = app.server.test_client()
     assert c.get("/").status_code == 200  # sets Dash up (callback map, page router)
@@ -37,7 +37,7 @@ def client(cache_root):
 
 
 def _deps():
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     return app._callback_list
 
@@ -154,14 +154,14 @@ def test_anonland_size_limit_names_the_command(cache_root):
 
 
 def test_repeated_explorer_answers_come_from_the_response_cache_never_personal_ones(client):
-    from dashboard import server
+    from dashboard.server import hooks
 
     dep = _dep("..explore-aux.options")
     body = callback_body(dep, {("explore-countries", "value"): ["FR"], ("explore-aux", "value"): []},
                          ["explore-countries.value"])
-    server._RESPONSES.clear()
+    hooks.RESPONSES.clear()
     first = client.post("/_dash-update-component", json=body)
-    assert len(server._RESPONSES) == 1
+    assert len(hooks.RESPONSES) == 1
     second = client.post("/_dash-update-component", json=body)
     assert second.get_data() == first.get_data() and second.status_code == 200
     assert second.headers["Cache-Control"] == "no-store" and "Content-Security-Policy" in second.headers
@@ -173,30 +173,30 @@ def test_repeated_explorer_answers_come_from_the_response_cache_never_personal_o
     client.post("/_dash-update-component", json=callback_body(
         router, {("_pages_location", "pathname"): "/", ("_pages_location", "search"): "?height=181"},
         ["_pages_location.pathname"]))
-    assert len(server._RESPONSES) == 1  # nothing of the personal page or its route was kept
+    assert len(hooks.RESPONSES) == 1  # nothing of the personal page or its route was kept
 
 
 def test_only_allow_listed_pages_are_cacheable():
-    from dashboard import server
+    from dashboard.server import hooks
 
-    assert server.CACHEABLE_PAGES == ("explore", "scaling", "buckets", "attack")
-    assert not server._cacheable({"outputs": [{"id": "dataset-results", "property": "children"}]})  # uploads
-    assert server._cacheable({"outputs": [{"id": "explore-map", "property": "figure"}]})
-    assert not server._cacheable({"outputs": [{"id": "explore-map", "property": "figure"},
+    assert hooks.CACHEABLE_PAGES == ("explore", "scaling", "buckets", "attack")
+    assert not hooks.cacheable({"outputs": [{"id": "dataset-results", "property": "children"}]})  # uploads
+    assert hooks.cacheable({"outputs": [{"id": "explore-map", "property": "figure"}]})
+    assert not hooks.cacheable({"outputs": [{"id": "explore-map", "property": "figure"},
                                               {"id": "me-message", "property": "children"}]})
-    assert not server._cacheable({"outputs": {"id": "_pages_content", "property": "children"}})
-    assert not server._cacheable({"outputs": {"id": {"type": "explore-x"}, "property": "children"}})
+    assert not hooks.cacheable({"outputs": {"id": "_pages_content", "property": "children"}})
+    assert not hooks.cacheable({"outputs": {"id": {"type": "explore-x"}, "property": "children"}})
     router = {"output": ROUTER_OUTPUT, "outputs": [{"id": "_pages_content", "property": "children"}]}
     path = lambda p: {**router, "inputs": [{"id": "_pages_location", "property": "pathname", "value": p},  # noqa: E731
                                            {"id": "_pages_location", "property": "search", "value": "?x=1"}]}
-    assert server._cacheable(path("/explore")) and server._cacheable(path("/about"))
-    assert not server._cacheable(path("/")) and not server._cacheable(path("/anonland"))
+    assert hooks.cacheable(path("/explore")) and hooks.cacheable(path("/about"))
+    assert not hooks.cacheable(path("/")) and not hooks.cacheable(path("/anonland"))
     shipped = {"output": "..anonland-box.figure...anonland-back.style..", "outputs": [],
                "inputs": [{"id": "anonland-view", "property": "data", "value": {"source": "full"}},
                           {"id": "anonland-census", "property": "value", "value": "plain"}]}
-    assert server._cacheable(shipped)
+    assert hooks.cacheable(shipped)
     shipped["inputs"][0]["value"] = {"source": "job", "job": "A" * 24}  # a rerun's result: never
-    assert not server._cacheable(shipped)
+    assert not hooks.cacheable(shipped)
 
 
 # --------------------------------------------------------------------------- rerun slots and cache faults
@@ -205,7 +205,8 @@ def test_only_allow_listed_pages_are_cacheable():
 HOLD_SLOTS = """
 import sys, time
 from flask import Flask
-from dashboard import cache, jobs, settings
+from dashboard import settings
+from dashboard.server import cache, jobs
 cache.init_app(Flask("holder"), settings.load())
 held = [jobs.acquire_slot() for _ in range(jobs.max_running())]
 print(sum(h is not None for h in held), flush=True)
@@ -215,7 +216,8 @@ time.sleep(60)
 
 def test_the_rerun_limit_holds_across_worker_processes(tmp_path, monkeypatch):
     """Another process (a second gunicorn worker) holds every slot: this one is refused."""
-    from dashboard import cache, jobs, settings
+    from dashboard import settings
+    from dashboard.server import cache, jobs
 
     folder = tmp_path / "fc"
     env = {**os.environ, "ANONSET_FLASK_CACHE_DIR": str(folder)}
@@ -238,7 +240,8 @@ def test_the_rerun_limit_holds_across_worker_processes(tmp_path, monkeypatch):
 
 
 def test_an_unwritable_cache_says_so_in_one_line(tmp_path, monkeypatch, caplog):
-    from dashboard import cache, jobs, settings
+    from dashboard import settings
+    from dashboard.server import cache, jobs
 
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -255,7 +258,7 @@ def test_an_unwritable_cache_says_so_in_one_line(tmp_path, monkeypatch, caplog):
 def test_cachelib_failed_writes_log_one_line_without_a_traceback(tmp_path):
     from cachelib import FileSystemCache
 
-    from dashboard.cache import OneLineCacheFaults
+    from dashboard.server.cache import OneLineCacheFaults
 
     fs = FileSystemCache(str(tmp_path / "fc"))
     (tmp_path / "fc").rename(tmp_path / "gone")
@@ -282,7 +285,7 @@ def test_cachelib_failed_writes_log_one_line_without_a_traceback(tmp_path):
 def test_start_up_warns_when_redis_does_not_answer(cache_root):
     from browser_support import free_port
 
-    code = ("from dashboard.app import server; from dashboard import cache;"
+    code = ("from dashboard.wsgi import server; from dashboard.server import cache;"
             "print(cache.check_backend())")
     env = {**os.environ, "REDIS_URL": f"redis://:secret@127.0.0.1:{free_port()}/0", "ANONSET_WARM": "0"}
     t0 = time.perf_counter()
@@ -337,7 +340,7 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
            "ANONSET_FLASK_CACHE_DIR": str(tmp_path / "fc"), "ANONSET_ACCESS_LOG": "/dev/null"}
     env.pop("REDIS_URL", None)
     log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "dashboard/gunicorn_conf.py", "dashboard.app:server"],
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "dashboard/gunicorn_conf.py", "dashboard.wsgi:server"],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

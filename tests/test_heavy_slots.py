@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from dashboard import cache, jobs, limits, settings
+from dashboard import settings
+from dashboard.server import cache, jobs, limits
 
 
 @pytest.fixture

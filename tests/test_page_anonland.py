@@ -10,7 +10,6 @@ import pytest
 from dash import html, no_update
 from page_checks import checked_figure, component_text
 
-from dashboard import jobs, limits
 from dashboard.core import anonland as core
 from dashboard.core.anonland import (
     BOX_RAS_LIMIT,
@@ -22,6 +21,7 @@ from dashboard.core.anonland import (
 )
 from dashboard.core.ras_ranges import RAS_RANGES, ras_range_label
 from dashboard.figures import anonland as figs
+from dashboard.server import jobs, limits
 from dashboard.views import anonland as V
 
 

@@ -102,5 +102,5 @@ def test_the_body_model_is_a_setting(cache_root):
     assert paper["notes"][0].startswith("Body model: paper") and v2["notes"][0].startswith("Body model v2")
     assert vb.advice(s).body_model == "paper" and vb.advice(s._replace(model="v2")).body_model == "v2"
     assert vb.from_query({"model": "v9"})[1] and vb.from_query({"model": "v9"})[0].model == "v2"
-    with pytest.raises(InputError, match="body model 'v9' is not available"):
+    with pytest.raises(InputError, match="unknown body model 'v9'"):
         vb.parse_form("MT", "10", "95", [], "v9")

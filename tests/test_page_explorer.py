@@ -521,7 +521,7 @@ def test_callbacks_never_show_a_traceback(E, monkeypatch, caplog):
     def boom(*a, **k):
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(V.ag, "district_detail", boom)
+    monkeypatch.setattr(V.regions, "district_detail", boom)
     V._DETAILS.clear()  # the panel is memoised: make the next one be computed
     out = E.on_detail({"country": "DE", "district": "11000"}, _q())
     assert out.className == "error" and "secret" not in component_text(out) and "could not be computed" in component_text(out)

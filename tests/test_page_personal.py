@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 from page_checks import checked_figure
@@ -20,7 +21,7 @@ def personal(dash_page):
 
 @pytest.fixture(scope="module")
 def app(personal):
-    from dashboard.app import app
+    from dashboard.wsgi import app
 
     with app.server.test_client() as client:  # Dash merges the pages' callbacks on the first request
         assert client.get("/_dash-dependencies").status_code == 200
@@ -126,18 +127,18 @@ def test_tables_route(app):
 
 def test_a_table_is_built_once_per_host(app, monkeypatch):
     """Another worker (an empty in-process memo) serves the bytes the first one put in the shared cache."""
-    from dashboard import tables_route
-    from dashboard.core import personal as pt
+    from dashboard.core.personal import _public_tables  # where the tables are made (patched there)
+    from dashboard.server import tables
 
     client = app.server.test_client()
     url, gz = "/_tables/DE.json?model=paper&hw=10&ww=10", {"Accept-Encoding": "gzip"}
     first = client.get(url, headers=gz)
-    tables_route._gzipped.cache_clear()
+    tables._gzipped.cache_clear()
 
     def no_build(*args, **kwargs):
         raise AssertionError("built again although the shared cache holds it")
 
-    monkeypatch.setattr(pt, "public_tables", no_build)
+    monkeypatch.setattr(_public_tables, "public_tables", no_build)
     again = client.get(url, headers=gz)
     assert again.status_code == 200 and again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
 
@@ -145,34 +146,35 @@ def test_a_table_is_built_once_per_host(app, monkeypatch):
 def test_warming_fills_the_shared_cache_once(app, monkeypatch):
     """The first worker puts each data set's default table in the shared cache; a visitor of another
     worker is then served without a build; a second warm (another worker) does nothing."""
-    from dashboard import tables_route
     from dashboard.core import personal as pt
+    from dashboard.core.personal import _public_tables  # where the tables are made (patched there)
+    from dashboard.server import tables
 
-    monkeypatch.setattr(pt, "code_hash", lambda: "warm-test-" + str(id(app)))  # a fresh tables version
+    monkeypatch.setattr(_public_tables, "code_hash", lambda: "warm-test-" + str(id(app)))  # a fresh tables version
     with app.server.app_context():
-        first = tables_route.warm_shared(["DE", "FR"])
-        again = tables_route.warm_shared(["DE", "FR"])
+        first = tables.warm_shared(["DE", "FR"])
+        again = tables.warm_shared(["DE", "FR"])
     assert first["built"] == 2 and first["present"] == 0 and "skipped" in again
-    tables_route._gzipped.cache_clear()
+    tables._gzipped.cache_clear()
 
     def no_build(*args, **kwargs):
         raise AssertionError("built although warmed")
 
-    monkeypatch.setattr(pt, "public_tables", no_build)
+    monkeypatch.setattr(_public_tables, "public_tables", no_build)
     r = app.server.test_client().get("/_tables/FR.json", headers={"Accept-Encoding": "gzip"})
     table = json.loads(gzip.decompress(r.data))
     assert r.status_code == 200 and table["code"] == "FR" and table["model"] == pt.default_model()
 
 
 def test_a_dead_shared_cache_still_serves_the_table(app, monkeypatch, caplog):
-    from dashboard import tables_route
+    from dashboard.server import tables
 
     def down(*args, **kwargs):
         raise ConnectionError("Redis refuses the connection")
 
-    tables_route._gzipped.cache_clear()
-    monkeypatch.setattr(tables_route.cache, "get", down)
-    monkeypatch.setattr(tables_route.cache, "set", down)
+    tables._gzipped.cache_clear()
+    monkeypatch.setattr(tables.cache, "get", down)
+    monkeypatch.setattr(tables.cache, "set", down)
     r = app.server.test_client().get("/_tables/DE.json?model=paper&hw=5&ww=10", headers={"Accept-Encoding": "gzip"})
     assert r.status_code == 200 and json.loads(gzip.decompress(r.data))["code"] == "DE"
     assert "shared cache unavailable for a public table (ConnectionError)" in caplog.text
@@ -180,14 +182,15 @@ def test_a_dead_shared_cache_still_serves_the_table(app, monkeypatch, caplog):
 
 def test_a_table_url_and_etag_change_with_the_code(app, monkeypatch):
     """Tables are immutable for a year in browsers and a week in the shared cache: new code is a new URL."""
-    from dashboard import tables_route
     from dashboard.core import personal as pt
+    from dashboard.core.personal import _public_tables  # where the tables are made (patched there)
+    from dashboard.server import tables
     from dashboard.views.personal import page_config
 
-    before = (pt.etag("DE", "v2", 5, 5), tables_route.table_url("DE", "v2", 5, 5), page_config()["v"])
+    before = (pt.etag("DE", "v2", 5, 5), tables.table_url("DE", "v2", 5, 5), page_config()["v"])
     assert len(pt.code_hash()) == 16 and before[2] == pt.tables_version()
-    monkeypatch.setattr(pt, "code_hash", lambda: "0" * 16)
-    after = (pt.etag("DE", "v2", 5, 5), tables_route.table_url("DE", "v2", 5, 5), page_config()["v"])
+    monkeypatch.setattr(_public_tables, "code_hash", lambda: "0" * 16)
+    after = (pt.etag("DE", "v2", 5, 5), tables.table_url("DE", "v2", 5, 5), page_config()["v"])
     assert all(a != b for a, b in zip(before, after))
 
 
@@ -242,8 +245,11 @@ def test_table_holds_every_band_a_page_can_ask_for():
 
 
 def test_forms_module():
-    assert forms.height_cm("imperial", feet=6, inches=0) == pytest.approx(182.88)
-    assert forms.weight_kg("imperial", lb=100) == pytest.approx(45.359237)
+    # the page converts feet, inches and pounds in the browser (forms.height_cm / weight_kg were dead code)
+    js = (Path(__file__).resolve().parent.parent / "assets" / "personal_page.js").read_text(encoding="utf-8")
+    assert f"CM_PER_INCH = {forms.CM_PER_INCH}, KG_PER_LB = {forms.KG_PER_LB}" in js
+    assert (6 * 12 + 0) * forms.CM_PER_INCH == pytest.approx(182.88)
+    assert 100 * forms.KG_PER_LB == pytest.approx(45.359237)
     assert forms.number("", "x") is None
     with pytest.raises(InputError, match="please enter a number"):
         forms.number(" ", "x", required=True)

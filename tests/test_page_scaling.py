@@ -19,7 +19,16 @@ from dashboard import forms
 from dashboard.core import scaling as pyc
 from dashboard.core.errors import InputError
 from dashboard.core.regions import Scenario
-from dashboard.core.scaling import DEFAULT_NS, census_partition, census_scaling, census_values, gallery_sizes
+from dashboard.core.scaling import (
+    DEFAULT_NS,
+    _forecast,
+    _law,
+    census_partition,
+    census_scaling,
+    census_values,
+    gallery_sizes,
+)
+from dashboard.core.scaling import _census as census_module
 from dashboard.figures import scaling as figs
 from dashboard.figures import style
 from dashboard.views import scaling as V
@@ -207,7 +216,7 @@ def test_law_curves_and_figures_are_memoised_read_only(S):
 
 def test_on_cursor_patches_without_recomputing(S, monkeypatch, fresh_caches):
     calls = []
-    monkeypatch.setattr(V.scaling, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)
+    monkeypatch.setattr(_law, "k_violations", lambda *a, **kw: calls.append(a) or 0.25)  # where law_point finds it
     patch, cards, message, command = S.on_cursor(1e4, 20, 0.3, 5)
     assert message is None and len(calls) == 1 and np.ndim(calls[0][0]) == 0  # one n, not the curve
     ops = patch.to_plotly_json()["operations"]
@@ -548,8 +557,11 @@ def test_warm_answers_what_a_first_visit_asks(S, monkeypatch, fresh_caches):
     def boom(*a, **kw):
         raise RuntimeError("computed again")
 
+    # the package's names (what the view calls) and the modules' own (what the core calls inside)
     for module, name in ((V.scaling, "kappa"), (V.scaling, "k_violations"), (V.scaling, "census_scaling"),
-                         (V.scaling, "kappa_finite_population"), (V.scaling, "forecast")):
+                         (V.scaling, "kappa_finite_population"), (V.scaling, "forecast"), (_law, "kappa"),
+                         (_law, "k_violations"), (_law, "kappa_finite_population"), (census_module, "census_scaling"),
+                         (census_module, "kappa_finite_population"), (_forecast, "forecast")):
         monkeypatch.setattr(module, name, boom)
     ids = _by_id(S.layout())
     value = lambda key: ids[V.ID[key]].value  # noqa: E731

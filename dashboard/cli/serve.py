@@ -14,7 +14,7 @@ GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
 
 
 def run_production(host: str, port: int, workers: int) -> None:
-    """Serve ``dashboard.app:server`` with gunicorn (blocks until stopped)."""
+    """Serve ``dashboard.wsgi:server`` with gunicorn (blocks until stopped)."""
     from gunicorn.app.base import Application
 
     class _AnonsetServer(Application):
@@ -27,8 +27,8 @@ def run_production(host: str, port: int, workers: int) -> None:
             self.cfg.set("workers", workers)
             self.cfg.set("accesslog", None)
 
-        def load(self):
-            from dashboard.app import server
+        def load(self):  # the app is built here, in gunicorn's master (preload_app), not when the CLI starts
+            from dashboard.wsgi import server
 
             return server
 
@@ -48,9 +48,9 @@ def _serve(args) -> int:
     port = args.port or settings.port
     print(f"AnonSet on http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
     if args.dev:
-        from dashboard.app import app
+        from dashboard.app import create_app  # Dash and the pages load only for this command
 
-        app.run(host=host, port=port, debug=False)
+        create_app(settings).run(host=host, port=port, debug=False)
     else:
         run_production(host, port, settings.workers)
     return 0

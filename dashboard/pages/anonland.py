@@ -9,9 +9,9 @@ import dash
 from dash import Input, Output, State, callback, dcc, html, no_update
 
 from dashboard.components import error_box
-from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
-from dashboard.jobs import job_result, request_cancel, start_job, valid_job
+from dashboard.guard import guarded
+from dashboard.server.jobs import job_result, request_cancel, start_job, valid_job
 from dashboard.views.anonland import (
     CLASS_NAMES,
     EXPLAIN,
@@ -73,17 +73,12 @@ SIZE_STATES = [State(ID[f"size-{name}"], "value") for name in CLASS_NAMES]
     *SIZE_STATES,
     prevent_initial_call=True,
 )
+@guarded(lambda message: (no_update, True, False, True, error_box(message), no_update, no_update, no_update),
+         log=LOG, where="anonland starting a rerun", sorry="Sorry — the rerun could not be started.")
 def on_start(_clicks, scale, epsilon, height_width, weight_width, citizens, seed, model, *sizes):
     """Validate the form and start a rerun in the background; bad input → a message beside the button."""
-    try:
-        cfg = build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes, model)
-        job = start_job(cfg)
-    except InputError as exc:
-        return no_update, True, False, True, error_box(str(exc)), no_update, no_update, no_update
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
-        LOG.error("anonland: %s while starting a rerun", type(exc).__name__)
-        return (no_update, True, False, True, html.Div("Sorry — the rerun could not be started.", className="error"),
-                no_update, no_update, no_update)
+    cfg = build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes, model)
+    job = start_job(cfg)
     return ({"job": job}, False, True, False, None, "0",
             f"Starting: {cfg.population:,} people, {cfg.n_citizens:,} test citizens…", False)
 
@@ -100,14 +95,11 @@ def on_start(_clicks, scale, epsilon, height_width, weight_width, citizens, seed
     State(ID["job"], "data"),
     prevent_initial_call=True,
 )
+@guarded(lambda message: tuple(Poll("0", "", True, False, True, no_update, error_box(message))), log=LOG,
+         where="anonland polling a rerun", sorry="Sorry — the rerun's progress could not be read.", input_errors=False)
 def on_poll(_n, job_data):
     """Progress of the running rerun; when it is done, switch the charts to it."""
-    try:
-        return tuple(poll_job(job_data))
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
-        LOG.error("anonland: %s while polling a rerun", type(exc).__name__)
-        return tuple(Poll("0", "", True, False, True, no_update,
-                          html.Div("Sorry — the rerun's progress could not be read.", className="error")))
+    return tuple(poll_job(job_data))
 
 
 @callback(
@@ -117,16 +109,14 @@ def on_poll(_n, job_data):
     State(ID["job"], "data"),
     prevent_initial_call=True,
 )
+@guarded(lambda message: (message, False), log=LOG, where="anonland cancelling a rerun",
+         sorry="Sorry — the rerun could not be cancelled.", input_errors=False)
 def on_cancel(_clicks, job_data):
     """Ask the running rerun to stop (it checks between districts)."""
     job = valid_job(job_data)
     if not job:
         return no_update, True
-    try:
-        request_cancel(job)
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
-        LOG.error("anonland: %s while cancelling a rerun", type(exc).__name__)
-        return "Sorry — the rerun could not be cancelled.", False
+    request_cancel(job)
     return "Cancelling…", True
 
 
@@ -152,22 +142,19 @@ VIEW_OUTPUTS = [Output(ID[k], "figure" if k in ("divergence", "box", "difference
     Input(ID["census"], "value"),
     prevent_initial_call=True,
 )
+@guarded(lambda message: (*[no_update] * len(RESULT_KEYS), no_update, error_box(message), no_update), log=LOG,
+         where="anonland drawing a result", sorry="Sorry — this result could not be drawn.", input_errors=False)
 def on_view(view, census):
     """Draw the shipped result or a finished rerun (an expired rerun falls back to the shipped one)."""
     note = None
-    try:
-        job = valid_job(view) if isinstance(view, dict) and view.get("source") == "job" else None
-        stored = job_result(job) if job else None
-        if job and stored is None:
-            note = html.Div("Your rerun has expired on the server; showing the full-scale result.", className="warning")
-        if stored is not None:
-            out = render(stored[0], stored[1], census, rerun=True)
-        else:
-            out = render_full(census if census in figs.CENSUSES else "plain")
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
-        LOG.error("anonland: %s while drawing a result", type(exc).__name__)
-        return (*[no_update] * len(RESULT_KEYS), no_update,
-                html.Div("Sorry — this result could not be drawn.", className="error"), no_update)
+    job = valid_job(view) if isinstance(view, dict) and view.get("source") == "job" else None
+    stored = job_result(job) if job else None
+    if job and stored is None:
+        note = html.Div("Your rerun has expired on the server; showing the full-scale result.", className="warning")
+    if stored is not None:
+        out = render(stored[0], stored[1], census, rerun=True)
+    else:
+        out = render_full(census if census in figs.CENSUSES else "plain")
     rerun = stored is not None
     return (*[out[k] for k in RESULT_KEYS], {} if rerun else {"display": "none"}, note,
             "anonland-label rerun" if rerun else "anonland-label")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import dash
 from dash import Input, Output, State, callback, dcc, html, no_update
 
-from dashboard.components import apology
+from dashboard.components import error_box
+from dashboard.guard import guarded
 from dashboard.views.attack import (
     EXPLAIN,
     GRAPH_KEYS,
@@ -53,14 +54,11 @@ def layout(**query):
     Input(ID["run"], "n_clicks"),
     *[State(ID[k], "value") for k in ("known", "stars", "days", "wrong", "sizes", "repeats", "seed", "phi")],
 )
+@guarded(lambda message: (*[no_update] * len(RESULT_KEYS), error_box(message)), log=LOG, where="attack page on_run",
+         sorry="Sorry — the attack could not be run. Please check the values.", input_errors=False)
 def on_run(_clicks, known, stars, days, wrong, sizes, repeats, seed, phi):
-    """Validate the form and show the experiment (memoised on the settings)."""
-    keep = [no_update] * len(RESULT_KEYS)
-    try:
-        out, message = run(known, stars, days, wrong, sizes, repeats, seed, phi)
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page
-        return (*keep, apology(LOG, "Sorry — the attack could not be run. Please check the values.",
-                               "attack page: %s in on_run", type(exc).__name__))
+    """Validate the form and show the experiment (memoised on the settings); bad input is ``run``'s message."""
+    out, message = run(known, stars, days, wrong, sizes, repeats, seed, phi)
     if out is None:
-        return (*keep, message)
+        return (*[no_update] * len(RESULT_KEYS), message)
     return (*[out[k] for k in RESULT_KEYS], None)

@@ -11,9 +11,10 @@ import logging
 import dash
 from dash import Input, Output, State, callback, clientside_callback, dash_table, dcc, html, no_update
 
-from dashboard.components import model_switch
+from dashboard.components import error_box, model_switch
 from dashboard.core.errors import InputError
 from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.guard import guarded
 from dashboard.views import buckets as vb
 
 dash.register_page(__name__, path=vb.PATH, name="For app developers", order=11, nav=False,
@@ -40,15 +41,13 @@ def _cards(cards: list[dict]) -> list:
                       html.Div(c["explain"], className="card-explain")], className="card") for c in cards]
 
 
+@guarded(lambda message: html.Div([html.H1(vb.TITLE), html.Div(message, className="error", role="alert")]),
+         log=LOG, where="buckets layout", sorry=SORRY, input_errors=False)  # a broken cache: no traceback
 def layout(**query):
     """The page; settings come from the link (unknown keys ignored, bad values reported and defaulted)."""
-    try:
-        s, notices = vb.from_query(query)
-        v = vb.form_values(s)
-        options = vb.country_options()
-    except Exception as exc:  # noqa: BLE001 - a broken cache must not become a traceback
-        LOG.error("buckets layout: %s", type(exc).__name__)
-        return html.Div([html.H1(vb.TITLE), html.Div(SORRY, className="error", role="alert")])
+    s, notices = vb.from_query(query)
+    v = vb.form_values(s)
+    options = vb.country_options()
     form = html.Section(
         [
             html.H2("Your app", className="panel-title"),
@@ -154,16 +153,11 @@ def layout(**query):
     Input(ID["per-district"], "value"),
     Input(ID["model"], "value"),
 )
+@guarded(lambda message: (error_box(message),) + (no_update,) * 14, log=LOG, where="buckets", sorry=SORRY)
 def on_settings(country, k, coverage, per_district, model="v2"):
     """Parse → advise → figures; a bad value is one message and nothing else changes."""
-    try:
-        s = vb.parse_form(country, k, coverage, bool(per_district), model)
-        r = vb.render(s)
-    except InputError as exc:
-        return (html.Div(str(exc), className="error"),) + (no_update,) * 14
-    except Exception as exc:  # noqa: BLE001
-        LOG.error("buckets: %s", type(exc).__name__)
-        return (html.Div(SORRY, className="error"),) + (no_update,) * 14
+    s = vb.parse_form(country, k, coverage, bool(per_district), model)
+    r = vb.render(s)
     hide, show = {"display": "none"}, {}
     return (
         "", r["sentence"], _cards(r["cards"]), r["front"],
@@ -206,7 +200,3 @@ clientside_callback(
     Output(ID["url-sync"], "children"),
     Input(ID["query"], "data"),
 )
-
-
-def warm() -> None:
-    vb.warm()

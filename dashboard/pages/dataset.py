@@ -9,9 +9,9 @@ from __future__ import annotations
 import dash
 from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
 
-from dashboard.components import apology, error_box, field
+from dashboard.components import error_box, field
 from dashboard.core import microdata as M
-from dashboard.core.errors import InputError
+from dashboard.guard import guarded
 from dashboard.views.dataset import (
     BIN_TYPE,
     ID,
@@ -100,15 +100,16 @@ def on_source(source, contents, filename):
     uploaded = ctx.triggered_id == ID["upload"]
     if uploaded:
         source = "upload"
-    try:
-        table_ = table_for(source, contents, filename)
-    except InputError as exc:
-        return no_update, no_update, no_update, error_box(str(exc)), source, None
-    except Exception as exc:  # noqa: BLE001
-        return no_update, no_update, no_update, apology(LOG, "Sorry — this file could not be read.",
-                                                        "dataset page: %s reading a table", type(exc).__name__), source, None
+    return (*_columns_of(source, contents, filename), source, None)
+
+
+@guarded(lambda message: (no_update, no_update, no_update, error_box(message)), log=LOG,
+         where="dataset page reading a table", sorry="Sorry — this file could not be read.")
+def _columns_of(source, contents, filename) -> tuple:
+    """The table's column choices, bin boxes and a note (or why it cannot be read, in the note's place)."""
+    table_ = table_for(source, contents, filename)
     note = " ".join(table_.notes[:2]) if table_.source == "upload" else "The shipped NHANES 2017–2018 sample."
-    return column_options(table_), default_columns(table_), bin_boxes(table_), note, source, None
+    return column_options(table_), default_columns(table_), bin_boxes(table_), note
 
 
 @callback(
@@ -126,16 +127,11 @@ def on_source(source, contents, filename):
     State(ID["fraction"], "value"),
     State(ID["trials"], "value"),
 )
+@guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_analyse",
+         sorry="Sorry — this could not be computed. Please check the choices.")
 def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials):
     """Analyse (also on first load, for the NHANES defaults); a bad choice is a message, never a traceback."""
-    try:
-        req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials)
-        table_ = table_for(req.source, contents, filename)
-        out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
-        section = results_section(out)
-    except InputError as exc:
-        return no_update, error_box(str(exc))
-    except Exception as exc:  # noqa: BLE001
-        return no_update, apology(LOG, "Sorry — this could not be computed. Please check the choices.",
-                                  "dataset page: %s in on_analyse", type(exc).__name__)
-    return section, None
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials)
+    table_ = table_for(req.source, contents, filename)
+    out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
+    return results_section(out), None

@@ -7,6 +7,8 @@ every other change is a small :class:`dash.Patch`.
 """
 from __future__ import annotations
 
+import functools
+
 import dash
 from dash import (
     ClientsideFunction,
@@ -23,10 +25,11 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, field
+from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
 from dashboard.core import regions as age_grain
 from dashboard.core.regions import GRAINS, Scenario
 from dashboard.figures import explorer as fx
+from dashboard.guard import guarded
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
     DEFAULT_TABLE_GRAIN,
@@ -42,7 +45,6 @@ from dashboard.views.explorer import (
     detail_panel,
     district_columns,
     district_rows,
-    error_for,
     form_section,
     form_values,
     map_figure,
@@ -66,14 +68,15 @@ from dashboard.views.explorer import (
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
                    title="AnonSet — regional explorer: district maps, CDFs and country tables")
 
+#: Every callback and the layout answer bad input with its message and anything else with SORRY (class logged).
+_guard = functools.partial(guarded, log=LOG, sorry=SORRY)
 
+
+@_guard(lambda message: html.Div([html.H1("Explore regions"), html.Div(message, className="error", role="alert")]),
+        where="explorer layout", input_errors=False)  # a broken cache must not become a traceback in the page
 def layout(**query):
     """The page; every setting comes from the link (unknown keys are ignored, bad values reported)."""
-    try:
-        link = scenario_from_link(query)
-    except Exception as exc:  # noqa: BLE001 - a broken cache must not become a traceback in the page
-        LOG.error("explorer layout: %s", type(exc).__name__)
-        return html.Div([html.H1("Explore regions"), html.Div(SORRY, className="error", role="alert")])
+    link = scenario_from_link(query)
     s = link.scenario
     v = form_values(s)
     cli = cli_snippets(s, link.table_ages, link.table_grain)
@@ -193,17 +196,14 @@ def layout(**query):
     State(ID["aux"], "value"),
     prevent_initial_call=True,
 )
+@_guard(lambda _message: (no_update, no_update), where="explorer presets", input_errors=False)
 def on_countries(countries, chosen):
     """Offer the presets that describe every chosen country; drop chosen ones that no longer do.
 
     Anything but strings (a number, nested lists from a hand-made request) is no choice.
     """
     chosen = forms.strings(chosen)
-    try:
-        options = preset_options(forms.strings(countries))
-    except Exception as exc:  # noqa: BLE001
-        LOG.error("explorer presets: %s", type(exc).__name__)
-        return no_update, no_update
+    options = preset_options(forms.strings(countries))
     valid = {o["value"] for o in options}
     kept = [a for a in chosen if a in valid]
     return options, (kept if kept != chosen else no_update)
@@ -231,20 +231,23 @@ def on_countries(countries, chosen):
     Input(ID["self-report"], "value"),
     prevent_initial_call=True,
 )
+@_guard(lambda message: _stale(message), where="explorer form")
 def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k, stat,
             model="v2", self_report=None):
     """Validate the form into the scenario store; a bad setting says why and greys the views out (they still show
     the last valid scenario, marked as such — never a stale answer that looks current)."""
-    try:
-        s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
-                               user_percent, k, stat, model, self_report)
-        cli = cli_snippets(s)
-    except Exception as exc:  # noqa: BLE001 - InputError → its message; anything else → apology
-        message = html.Div([error_for(exc, "form"),
-                            html.P("The views below still show the last valid scenario (greyed out) until the "
-                                   "setting is fixed.", className="field-help")], **{"data-stale": "true"})
-        return no_update, message, no_update, no_update, "explorer-results stale"
+    s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
+                           user_percent, k, stat, model, self_report)
+    cli = cli_snippets(s)
     return s.to_query(), None, cli["map"], cli["cdf"], "explorer-results"
+
+
+def _stale(message: str) -> tuple:
+    """``on_form``'s answer to a bad setting: why, and the views greyed out."""
+    box = html.Div([error_box(message),
+                    html.P("The views below still show the last valid scenario (greyed out) until the "
+                           "setting is fixed.", className="field-help")], **{"data-stale": "true"})
+    return no_update, box, no_update, no_update, "explorer-results stale"
 
 
 # a click on the map or a table row selects a district; a new first country clears the selection (clientside)
@@ -269,26 +272,23 @@ clientside_callback(
     Input(ID["selected"], "data"),
     State(ID["loaded-map"], "data"),
 )
+@_guard(lambda _message: (no_update,) * 5, where="explorer map")
 def on_map(query, selected, loaded):
     """The district map: geometry only when the first country changes, otherwise a Patch of what changed."""
-    try:
-        s = scenario_from_store(query)
-        code = s.countries[0]
-        district = selected_district(selected, code)
-        geo = cl.boundaries(code)
-        if geo is None:
-            note = cl.dataset_info(code).get("boundary_note") or "No district boundaries are available for this data set."
-            return ({}, map_state(s, district, False), {"display": "none"},
-                    html.Div([note, " The districts are listed in the table below."], className="warning"), None)
-        if not loaded or loaded.get("country") != code or not loaded.get("map"):
-            return map_figure(s, district), map_state(s, district, True), {}, None, map_legend(s)
-        patch, state = map_patch(s, district, loaded)
-        recoloured = (state["profile"], state["stat"], state["k"]) != (loaded.get("profile"), loaded.get("stat"), loaded.get("k"))
-        legend = map_legend(s) if recoloured else no_update
-        return patch, state, no_update, no_update, legend
-    except Exception as exc:  # noqa: BLE001
-        error_for(exc, "map")
-        return no_update, no_update, no_update, no_update, no_update
+    s = scenario_from_store(query)
+    code = s.countries[0]
+    district = selected_district(selected, code)
+    geo = cl.boundaries(code)
+    if geo is None:
+        note = cl.dataset_info(code).get("boundary_note") or "No district boundaries are available for this data set."
+        return ({}, map_state(s, district, False), {"display": "none"},
+                html.Div([note, " The districts are listed in the table below."], className="warning"), None)
+    if not loaded or loaded.get("country") != code or not loaded.get("map"):
+        return map_figure(s, district), map_state(s, district, True), {}, None, map_legend(s)
+    patch, state = map_patch(s, district, loaded)
+    recoloured = (state["profile"], state["stat"], state["k"]) != (loaded.get("profile"), loaded.get("stat"), loaded.get("k"))
+    legend = map_legend(s) if recoloured else no_update
+    return patch, state, no_update, no_update, legend
 
 
 @callback(
@@ -299,19 +299,16 @@ def on_map(query, selected, loaded):
     Input(ID["scenario"], "data"),
     Input(ID["show-table"], "value"),
 )
+@_guard(lambda _message: (no_update,) * 4, where="explorer district table")
 def on_district_table(query, show):
     """Every district in a sortable table: always for data sets without a map, on request otherwise."""
-    try:
-        s = scenario_from_store(query)
-        code = s.countries[0]
-        has_map = cl.boundaries(code) is not None
-        if has_map and not show:
-            return [], [], {"display": "none"}, {}
-        return (district_rows(s, code), district_columns(s, code), {},
-                {} if has_map else {"display": "none"})
-    except Exception as exc:  # noqa: BLE001
-        error_for(exc, "district table")
-        return no_update, no_update, no_update, no_update
+    s = scenario_from_store(query)
+    code = s.countries[0]
+    has_map = cl.boundaries(code) is not None
+    if has_map and not show:
+        return [], [], {"display": "none"}, {}
+    return (district_rows(s, code), district_columns(s, code), {},
+            {} if has_map else {"display": "none"})
 
 
 @callback(
@@ -319,17 +316,15 @@ def on_district_table(query, show):
     Input(ID["selected"], "data"),
     Input(ID["scenario"], "data"),
 )
+@_guard(error_box, where="explorer detail")
 def on_detail(selected, query):
     """The clicked district's detail (or the hint to click one)."""
-    try:
-        s = scenario_from_store(query)
-        district = selected_district(selected, s.countries[0])
-        if district is None:
-            return html.P("Click a district on the map (or a row of the district table) to see its detail.",
-                          className="muted")
-        return detail_panel(s, district)
-    except Exception as exc:  # noqa: BLE001
-        return error_for(exc, "detail")
+    s = scenario_from_store(query)
+    district = selected_district(selected, s.countries[0])
+    if district is None:
+        return html.P("Click a district on the map (or a row of the district table) to see its detail.",
+                      className="muted")
+    return detail_panel(s, district)
 
 
 @callback(
@@ -344,21 +339,19 @@ def on_detail(selected, query):
     Input(ID["cdf-grain"], "value"),
     State(ID["loaded-cdf"], "data"),
 )
+@_guard(lambda message: (*(no_update,) * 4, error_box(message), no_update, no_update), where="explorer distributions")
 def on_cdf(query, grain, loaded):
     """Person- and cell-weighted CDFs of every chosen country on one age grain (whole 5-year groups by default);
     nothing is resent when only k or the statistic changed."""
     grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
-    try:
-        s = scenario_from_store(query)
-        key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
-        if key == loaded:
-            return (no_update,) * 7
-        cdfs = age_grain.comparable_cdfs(s, grain)
-        names = {c: cl.dataset_info(c)["name"] for c in s.countries}
-        return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
-                scenario_notes(s), key, cdf_query(grain))
-    except Exception as exc:  # noqa: BLE001
-        return no_update, no_update, no_update, no_update, error_for(exc, "distributions"), no_update, no_update
+    s = scenario_from_store(query)
+    key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
+    if key == loaded:
+        return (no_update,) * 7
+    cdfs = age_grain.comparable_cdfs(s, grain)
+    names = {c: cl.dataset_info(c)["name"] for c in s.countries}
+    return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
+            scenario_notes(s), key, cdf_query(grain))
 
 
 @callback(
@@ -370,17 +363,15 @@ def on_cdf(query, grain, loaded):
     Input(ID["table-ages"], "value"),
     Input(ID["table-grain"], "value"),
 )
+@_guard(lambda message: ([], error_box(message), no_update, no_update, None), where="explorer country tables")
 def on_table(ages_text, grain):
     """Country tables of every data set for the chosen ages and age grain (memoised per data set and ages).
 
     Bad ages empty the table (no stale numbers under an error)."""
     grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
-    try:
-        ages = parse_table_ages(ages_text)
-        rows = country_table_rows(ages, grain)
-        note = table_note(ages, grain)
-    except Exception as exc:  # noqa: BLE001
-        return [], error_for(exc, "country tables"), no_update, no_update, None
+    ages = parse_table_ages(ages_text)
+    rows = country_table_rows(ages, grain)
+    note = table_note(ages, grain)
     return rows, None, cli_snippets(Scenario(), ages, grain)["table"], table_query(ages, grain), note
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import dash
 from dash import html
 
-from dashboard.components import apology, error_box
-from dashboard.core.errors import InputError
+from dashboard.components import error_box
+from dashboard.guard import guarded
 from dashboard.views.real_people import LOG, content, render
 
 dash.register_page(__name__, path="/real-people", name="Real people", order=45,
@@ -16,12 +16,11 @@ LEAD = ("AnonLand tests the method on a synthetic country. Here the population i
         "do the two body models come to their real anonymity sets?")
 
 
+def _head() -> list:
+    return [html.H1("Real people: does the model match?"), html.P(LEAD, className="lead")]
+
+
+@guarded(lambda message: html.Div(_head() + [error_box(message)]), log=LOG, where="real people",
+         sorry="Sorry — the validation could not be computed.")
 def layout(**_query):
-    head = [html.H1("Real people: does the model match?"), html.P(LEAD, className="lead")]
-    try:
-        return html.Div(head + content(render()))
-    except InputError as exc:
-        return html.Div(head + [error_box(str(exc))])
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page
-        return html.Div(head + [apology(LOG, "Sorry — the validation could not be computed.",
-                                        "real people: %s", type(exc).__name__)])
+    return html.Div(_head() + content(render()))

@@ -23,8 +23,8 @@ from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import apology, error_box
-from dashboard.core.errors import InputError
+from dashboard.components import error_box
+from dashboard.guard import guarded
 from dashboard.views.scaling import (
     ID,
     LOG,
@@ -66,9 +66,10 @@ def layout(**query):
     ], className="scaling-page")
 
 
-def _failed(where: str, exc: Exception) -> html.Div:
-    return apology(LOG, "Sorry — this could not be computed. Please check the values.",
-                   "scaling page: %s in %s", type(exc).__name__, where)
+def _guard(answer, where: str):
+    """Bad input → its message; anything else → an apology, its class logged (never a traceback in the page)."""
+    return guarded(answer, log=LOG, where=f"scaling page {where}",
+                   sorry="Sorry — this could not be computed. Please check the values.")
 
 
 # Interface synchronisation runs in the browser (assets/scaling.js): no request per slider move.
@@ -105,14 +106,10 @@ clientside_callback(
     Input(ID["k"], "value"),
     State(ID["cursor-input"], "value"),
 )
+@_guard(lambda message: (no_update, no_update, no_update, error_box(message), no_update), "on_law")
 def on_law(h_bits, gamma, k, cursor):
     """New (h, γ, k): recompute the curves and the readouts at the current cursor."""
-    try:
-        out = render_law(h_bits, gamma, k, cursor)
-    except InputError as exc:
-        return no_update, no_update, no_update, error_box(str(exc)), no_update
-    except Exception as exc:  # noqa: BLE001 - never a traceback in the page
-        return no_update, no_update, no_update, _failed("on_law", exc), no_update
+    out = render_law(h_bits, gamma, k, cursor)
     return out["figure"], out["readouts"], out["params"], None, out["command"]
 
 
@@ -127,14 +124,10 @@ def on_law(h_bits, gamma, k, cursor):
     State(ID["k"], "value"),
     prevent_initial_call=True,
 )
+@_guard(lambda message: (no_update, no_update, error_box(message), no_update), "on_cursor")
 def on_cursor(cursor, h_bits, gamma, k):
     """Move the cursor with a Patch: four numbers at one n, the curves stay as they are."""
-    try:
-        out = render_cursor(cursor, h_bits, gamma, k)
-    except InputError as exc:
-        return no_update, no_update, error_box(str(exc)), no_update
-    except Exception as exc:  # noqa: BLE001
-        return no_update, no_update, _failed("on_cursor", exc), no_update
+    out = render_cursor(cursor, h_bits, gamma, k)
     patch = Patch()
     for trace, props in out["patch"].items():
         for key, value in props.items():
@@ -178,18 +171,13 @@ CENSUS_OUTPUTS = ("c-message", "c-sentence", "c-summary", "c-graph", "c-table", 
     Input(ID["c-aux"], "value"),
     Input(ID["c-users"], "value"),
 )
+@_guard(lambda message: (error_box(message), *[no_update] * len(CENSUS_OUTPUTS)), "on_census")
 def on_census(view, country, sexes, ages, body, hw, ww, aux, users):
     """Partition → fit → exact and PYC κ; only while the census view is shown."""
     if view != "census":
         raise PreventUpdate
-    rest = [no_update] * len(CENSUS_OUTPUTS)
-    try:
-        out = render_census(country, sexes, ages, body, hw, ww, aux, users)
-        query = census_query(country, sexes, ages, body, hw, ww, aux, users)
-    except InputError as exc:
-        return (error_box(str(exc)), *rest)
-    except Exception as exc:  # noqa: BLE001
-        return (_failed("on_census", exc), *rest)
+    out = render_census(country, sexes, ages, body, hw, ww, aux, users)
+    query = census_query(country, sexes, ages, body, hw, ww, aux, users)
     return (None, *[out[key] for key in CENSUS_OUTPUTS[1:]], query)
 
 
@@ -209,15 +197,10 @@ def on_census(view, country, sexes, ages, body, hw, ww, aux, users):
     State(ID["f-table"], "data"),
     prevent_initial_call=True,
 )
+@_guard(lambda message: (no_update, error_box(message)), "on_points_source")
 def on_points_source(_add, _example, _clear, _paste, contents, filename, pasted, rows):
     """Fill the table from a button, pasted text or an uploaded CSV."""
-    trigger = ctx.triggered_id
-    try:
-        return points_from_source(trigger, contents, filename, pasted, rows)
-    except InputError as exc:
-        return no_update, error_box(str(exc))
-    except Exception as exc:  # noqa: BLE001
-        return no_update, _failed("on_points_source", exc)
+    return points_from_source(ctx.triggered_id, contents, filename, pasted, rows)
 
 
 FORECAST_OUTPUTS = ("f-message", "f-graph", "f-models", "f-band", "f-formulas", "f-command")
@@ -230,18 +213,13 @@ FORECAST_OUTPUTS = ("f-message", "f-graph", "f-models", "f-band", "f-formulas", 
     Input(ID["f-table"], "data"),
     Input(ID["f-holdout"], "value"),
 )
+@_guard(lambda message: (error_box(message), *[no_update] * len(FORECAST_OUTPUTS)), "on_forecast")
 def on_forecast(view, rows, holdout):
     """Fit the four models and extrapolate; only while the forecast view is shown."""
     if view != "forecast":
         raise PreventUpdate
-    rest = [no_update] * len(FORECAST_OUTPUTS)
-    try:
-        out = render_forecast(rows, holdout)
-        query = forecast_query(rows, holdout)
-    except InputError as exc:
-        return (error_box(str(exc)), *rest)
-    except Exception as exc:  # noqa: BLE001
-        return (_failed("on_forecast", exc), *rest)
+    out = render_forecast(rows, holdout)
+    query = forecast_query(rows, holdout)
     return (None, *[out[key] for key in FORECAST_OUTPUTS[1:]], query)
 
 

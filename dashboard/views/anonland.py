@@ -6,11 +6,11 @@ once per process).  A smaller AnonLand can be rerun in the background:
 * Dash's ``background=True`` callbacks need ``diskcache`` or Celery, and neither
   is installed, so the rerun is a **thread** started by the "Run" callback, polled
   by a ``dcc.Interval``.
-* The job runner is :mod:`dashboard.jobs`: status, cancel flag and result live in the
-  server-side cache (:mod:`dashboard.cache`), so the poll may reach any gunicorn worker.
+* The job runner is :mod:`dashboard.server.jobs`: status, cancel flag and result live in the
+  server-side cache (:mod:`dashboard.server.cache`), so the poll may reach any gunicorn worker.
 
 Reruns are capped (:data:`MAX_PEOPLE`, :data:`MAX_CITIZENS_PER_CLASS`, at most
-:data:`dashboard.jobs.MAX_RUNNING` at once per server, across its workers); at the cap a run takes about a second.
+:data:`dashboard.server.jobs.MAX_RUNNING` at once per server, across its workers); at the cap a run takes about a second.
 
 This module holds what the page computes or draws without a callback; the layout and the
 callbacks are in :mod:`dashboard.pages.anonland`.
@@ -23,7 +23,7 @@ from typing import NamedTuple
 import pandas as pd
 from dash import dcc, html, no_update
 
-from dashboard import forms, ids, limits
+from dashboard import forms, ids
 from dashboard.components import card, field, kv_table, model_switch, table
 from dashboard.core import anonland as core
 from dashboard.core import memo
@@ -31,7 +31,8 @@ from dashboard.core.body import MODEL_LABELS
 from dashboard.core.errors import InputError
 from dashboard.figures import anonland as figs
 from dashboard.figures.style import GRAPH_CONFIG
-from dashboard.jobs import job_status, valid_job
+from dashboard.server import limits
+from dashboard.server.jobs import job_status, valid_job
 
 PAGE = "anonland"
 LOG = logging.getLogger("anonset.anonland")

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 from dash import dcc, html
 
-from dashboard import forms, ids, limits
+from dashboard import forms, ids
 from dashboard.components import card, command_block, error_box, field
 from dashboard.core import attack as sa
 from dashboard.core.errors import InputError
@@ -25,6 +25,7 @@ from dashboard.core.memo import Memo
 from dashboard.figures import attack as figs
 from dashboard.figures.scaling import pct, sci
 from dashboard.figures.style import GRAPH_CONFIG, message_figure
+from dashboard.server import limits
 from dashboard.views.scaling import formulas_list, models_table
 
 PAGE = "attack"

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from urllib.parse import urlencode
 
 import census_loaders as cl
-from dashboard import ids, limits
+from dashboard import ids
 from dashboard.core import country as catalog
 from dashboard.core.body import DEFAULT_MODEL, check_model
 from dashboard.core.buckets import (
@@ -34,6 +34,7 @@ from dashboard.core.formatting import format_count, plural
 from dashboard.core.groups import format_age_band
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.server import limits
 
 PAGE = "buckets"
 PATH = "/explore/buckets"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from dash import dcc, html
 
-from dashboard import ids, limits
+from dashboard import ids
 from dashboard import settings as settings_module
 from dashboard.components import card, command_block, table
 from dashboard.core import microdata
@@ -24,6 +24,7 @@ from dashboard.core.formatting import format_number
 from dashboard.core.memo import Memo
 from dashboard.figures import dataset as figs
 from dashboard.figures.style import GRAPH_CONFIG, percent
+from dashboard.server import limits
 
 PAGE = "dataset"
 LOG = logging.getLogger("anonset.dataset")

@@ -24,8 +24,8 @@ import numpy as np
 from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
-from dashboard import forms, ids, limits
-from dashboard.components import apology, card, error_box, field, model_switch
+from dashboard import forms, ids
+from dashboard.components import card, field, model_switch
 from dashboard.core import country as catalog
 from dashboard.core import memo, regions
 from dashboard.core.body import DEFAULT_BMI_RANGE
@@ -36,6 +36,7 @@ from dashboard.core.memo import Memo
 from dashboard.core.regions import Scenario, UserPercent, check_ages, parse_range
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.server import limits
 from dashboard.views import anonland as anonland_view
 
 PAGE = "explore"
@@ -769,13 +770,6 @@ def warm() -> None:
 
 
 # --------------------------------------------------------------------------- callbacks
-
-
-def error_for(exc: Exception, where: str) -> html.Div:
-    """An InputError's message, or a short apology (only the exception class is logged)."""
-    if isinstance(exc, InputError):
-        return error_box(str(exc))
-    return apology(LOG, SORRY, "explorer %s: %s", where, type(exc).__name__)
 
 
 def selected_district(selected, code: str) -> str | None:

@@ -28,7 +28,7 @@ from dash import dash_table, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 import census_loaders as cl
-from dashboard import forms, ids, limits
+from dashboard import forms, ids
 from dashboard.components import card, chart_reading, command_block, field
 from dashboard.core import country, memo, regions, scaling
 from dashboard.core.body import BAND_WIDTHS
@@ -39,6 +39,7 @@ from dashboard.core.memo import Memo
 from dashboard.core.regions import Scenario
 from dashboard.figures import scaling as figs
 from dashboard.figures.style import GRAPH_CONFIG, message_figure, short_number
+from dashboard.server import limits
 
 PAGE = "scaling"
 LOG = logging.getLogger("anonset.scaling")

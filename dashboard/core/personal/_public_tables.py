@@ -310,7 +310,7 @@ def code_hash() -> str:
     Tables are served as immutable and kept in the shared server cache, so their version must
     change with the code that makes them, not only when someone remembers :data:`TABLE_VERSION`.
     """
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parents[1]  # dashboard/core: every subpackage the tables depend on
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")

@@ -1,6 +1,6 @@
 """The server-side cache (Flask-Caching), created here and attached by the app with :func:`init_app`.
 
-Holds NON-personal data only: AnonLand rerun jobs (:mod:`dashboard.jobs`), their slots and
+Holds NON-personal data only: AnonLand rerun jobs (:mod:`dashboard.server.jobs`), their slots and
 the health probe.  Never memoise a function of a person's attributes.  The backend comes
 from the settings: a shared folder (``FileSystemCache``) or Redis, so every gunicorn worker
 on the host sees the same entries.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from urllib.parse import urlparse
 
 from flask import Flask
 from flask_caching import Cache
@@ -62,8 +63,6 @@ def describe() -> str:
     if SETTINGS is None:
         return "no cache"
     if SETTINGS.cache_type == "RedisCache":
-        from urllib.parse import urlparse
-
         u = urlparse(SETTINGS.redis_url or "")
         return f"Redis at {u.hostname or '?'}:{u.port or 6379}"
     return f"the folder {SETTINGS.cache_dir}"

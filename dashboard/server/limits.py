@@ -53,6 +53,9 @@ from contextlib import contextmanager
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 
+from . import cache as cache_module
+from . import jobs
+
 #: Data sets one scenario may compare (the explorer's curves; each data set is one more bound grid).
 MAX_DATASETS = 12
 #: Σ over the scenario's data sets of (age groups × height bands × weight bands).
@@ -171,9 +174,6 @@ def heavy_slot(what: str, command: str, wait_s: float | None = None) -> Iterator
     the visitor's machine (``wait_s`` default: :data:`HEAVY_WAIT_S`).  A cache that cannot hold the slots
     does not block the page: it computes.
     """
-    from dashboard import cache as cache_module
-    from dashboard import jobs
-
     deadline = time.monotonic() + (HEAVY_WAIT_S if wait_s is None else wait_s)
     slot, fault = None, False
     while slot is None and not fault:

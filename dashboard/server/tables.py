@@ -7,7 +7,7 @@ are cacheable: an ETag from the data cache's manifest hash and the parameters,
 Bad parameters get HTTP 400 with a JSON ``{"error": …}`` naming the problem.
 
 A table is built once per host, not once per worker: the gzipped bytes go to the shared
-server cache (:mod:`dashboard.cache`, keyed on the ETag, which changes with the data and the
+server cache (:mod:`dashboard.server.cache`, keyed on the ETag, which changes with the data and the
 code), so the other gunicorn workers serve them without building (a cold US v2 table takes
 ~0.3 s).  A cache that does not answer only costs that build: the table is still served.
 :func:`warm_shared` fills the shared cache with every data set's default table once per data
@@ -17,15 +17,20 @@ no visitor waits for a cold build of what the page opens with.
 from __future__ import annotations
 
 import gzip
+import json
 import logging
+import os
+import time
 
 from flask import Flask, Response, request
 
-from dashboard.cache import cache
+import census_loaders as cl
 from dashboard.core import memo
 from dashboard.core.errors import InputError
 from dashboard.core.parsing import DEFAULT_WIDTH
 from dashboard.core.personal import check_params, default_model, etag, table_bytes, tables_json, tables_version
+
+from .cache import cache
 
 #: A year: a table's URL changes with the data and the code (the page adds ``v=<tables version>``).
 MAX_AGE = 365 * 24 * 3600
@@ -41,7 +46,7 @@ SHARED_TIMEOUT = 7 * 24 * 3600
 log = logging.getLogger(__name__)
 
 
-@memo.lru(48, name="dashboard.tables_route:_gzipped")  # bytes count towards the process's budget
+@memo.lru(48, name="dashboard.server.tables:_gzipped")  # bytes count towards the process's budget
 def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> bytes:
     key = _shared_key(tag)
     body = _shared_get(key)
@@ -57,11 +62,6 @@ def warm_shared(codes=None) -> dict:
     Only the first caller per tables version does the work (a lock in the shared cache), so every
     worker may call it.  Builds without the in-process memos: the warming worker stays small.
     """
-    import os
-    import time
-
-    import census_loaders as cl
-
     t0 = time.perf_counter()
     try:
         if not cache.add(f"tables-warm:{tables_version()}", os.getpid(), timeout=3600):
@@ -105,15 +105,11 @@ def _shared_set(key: str, body: bytes) -> None:
 
 
 def _error(message: str, status: int = 400) -> Response:
-    import json
-
     return Response(json.dumps({"error": message}), status=status, mimetype="application/json",
                     headers={"Cache-Control": "no-store"})
 
 
 def serve_table(code: str):
-    import census_loaders as cl
-
     try:
         code, model, hw, ww, sr = check_params(code, request.args.get("model"), request.args.get("hw"),
                                                   request.args.get("ww"), cl.countries(), request.args.get("sr"))
@@ -132,5 +128,5 @@ def serve_table(code: str):
 
 
 def install(server: Flask) -> None:
-    """Attach the route to the Flask server (called once from ``dashboard.app``)."""
+    """Attach the route to the Flask server (by :func:`dashboard.server.install`)."""
     server.add_url_rule("/_tables/<code>.json", "public_tables", serve_table, methods=["GET"])

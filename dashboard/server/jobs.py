@@ -4,7 +4,7 @@
   installed, so a rerun is a **thread** started by the page's "Run" callback and polled
   by a ``dcc.Interval``.
 * The job's status, cancel flag and result live in the server-side cache
-  (:data:`dashboard.cache.cache`: Flask-Caching on a shared folder, or Redis), keyed by a
+  (:data:`dashboard.server.cache.cache`: Flask-Caching on a shared folder, or Redis), keyed by a
   random job id — not in process memory — so the poll may reach any gunicorn worker on
   the host (the README deploys four).  Entries expire after :data:`JOB_TIMEOUT` seconds.
 * A worker that dies mid-run leaves a status that stops being updated; the poll reports
@@ -19,6 +19,7 @@
 """
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import re
@@ -27,11 +28,13 @@ import threading
 import time
 
 import pandas as pd
+from flask import current_app, has_app_context
 
-from dashboard import cache as cache_module
-from dashboard.cache import cache
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
+
+from . import cache as cache_module
+from .cache import cache
 
 LOG = logging.getLogger("anonset.anonland")
 
@@ -88,8 +91,6 @@ class _Slot:
     def release(self) -> None:
         try:
             if self.kind == "file":
-                import fcntl
-
                 fcntl.flock(self.handle, fcntl.LOCK_UN)
                 self.handle.close()
             elif cache.get(self.key) == self.handle:
@@ -113,8 +114,6 @@ def acquire_slot(pool: str = "anonland", n: int | None = None) -> _Slot | None:
             except Exception as exc:  # noqa: BLE001
                 raise cache_module.CacheFault(type(exc).__name__) from None
         return None
-    import fcntl
-
     folder = cache_module.folder()
     for i in range(n):
         try:
@@ -182,6 +181,19 @@ def _run_job(job: str, cfg: core.AnonLandConfig, slot: _Slot) -> None:
         slot.release()
 
 
+def _with_app_context(target):
+    """``target`` run inside the current Flask app's context, so a job thread uses that app's cache backend."""
+    if not has_app_context():
+        return target
+    app = current_app._get_current_object()  # the app itself, not the proxy (Flask's documented way)
+
+    def run(*args):
+        with app.app_context():
+            target(*args)
+
+    return run
+
+
 def start_job(cfg: core.AnonLandConfig) -> str:
     """Start a rerun in a daemon thread and return its job id; refuses when the server is busy.
 
@@ -201,7 +213,7 @@ def start_job(cfg: core.AnonLandConfig) -> str:
         if not _set_status(job, "running", 0.0, "Starting…"):
             LOG.warning("anonland: the cache (%s) cannot be written; rerun refused", cache_module.describe())
             raise InputError(CACHE_UNWRITABLE)
-        threading.Thread(target=_run_job, args=(job, cfg, slot), name=f"anonland-{job[:6]}", daemon=True).start()
+        threading.Thread(target=_with_app_context(_run_job), args=(job, cfg, slot), name=f"anonland-{job[:6]}", daemon=True).start()
     except Exception:
         slot.release()
         raise

@@ -1,0 +1,50 @@
+"""Server concerns of the Dash app, one module per topic; :func:`install` attaches them to an app.
+
+=====================  =====================================================================
+module                 concern
+=====================  =====================================================================
+:mod:`.headers`        Content-Security-Policy and the other security headers
+:mod:`.errors`         a callback that raises, and every other exception (no traceback anywhere)
+:mod:`.hooks`          before/after each request: callback body checks, response cache, time
+                       budget, 404 for unknown pages
+:mod:`.routes`         the shell's scripts and styles (/_shell/…), district geometry (/geo/…)
+:mod:`.tables`         the personal page's public tables (/_tables/…)
+:mod:`.health`         /healthz for a load balancer
+:mod:`.warmup`         load every data set and set the app up before gunicorn forks
+:mod:`.cache`          the server-side cache (Flask-Caching: a shared folder or Redis)
+:mod:`.jobs`           AnonLand reruns as background jobs, and the server's slots
+:mod:`.limits`         the cost model of one request
+=====================  =====================================================================
+
+Nothing here imports the app, the pages or the views: the app (:mod:`dashboard.app`) builds
+itself with :func:`dashboard.app.create_app` and calls :func:`install`; the views use
+:mod:`.cache`, :mod:`.jobs` and :mod:`.limits`.
+"""
+from __future__ import annotations
+
+import dash
+
+from . import cache, errors, headers, health, hooks, jobs, limits, routes, tables, warmup
+from .errors import callback_error
+from .warmup import warm
+
+
+def install(app: dash.Dash, settings) -> None:
+    """Attach the cache, headers, request hooks, error handler and routes to ``app``'s Flask server.
+
+    The headers go first: Flask runs ``after_request`` hooks in reverse order, so every response,
+    whatever the other hooks did, leaves with them.
+    """
+    server = app.server
+    server.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    cache.init_app(server, settings)
+    headers.install(app, server)
+    hooks.install(app, server, settings)
+    errors.install(app, server)
+    routes.install(server)
+    health.install(server, settings)
+    tables.install(server)  # the personal page's public tables (issue 15)
+
+
+__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "limits", "routes",
+           "tables", "warm", "warmup"]

@@ -1,0 +1,81 @@
+"""Routes besides Dash's own: the shell's scripts and styles, and each data set's district geometry.
+
+The personal page's public tables have their own module (:mod:`dashboard.server.tables`).
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+from pathlib import Path
+
+from flask import Flask, Response, abort, make_response, request, send_file
+
+import census_loaders
+from census_loaders.paths import cache_dir
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+#: The shell's repairs of Dash component markup and styles (see :func:`install`).
+SHELL_ASSETS = ROOT / "assets" / "shell"
+#: Shell scripts served at /_shell/<name> and loaded by every page after a11y.js.
+SHELL_SCRIPTS = ("nav.js", "fields.js")
+
+
+def _static(body: str, mimetype: str):
+    return lambda: Response(body, mimetype=mimetype, headers={"Cache-Control": "public, max-age=3600"})
+
+
+def install_shell(server: Flask) -> None:
+    """Serve assets/shell/ at /_shell/ (the index page links them; see ``dashboard.app``).
+
+    Dash 4's components render a few things axe-core reports as serious (unnamed listboxes, a
+    focusable aria-hidden input in front of every dropdown, unnamed slider handles and page
+    buttons, dcc.Upload's unnamed file input): assets/shell/a11y.js repairs the markup as it
+    appears, for every page; assets/shell/a11y.css fixes contrasts.  Served here (not
+    auto-included from assets/) so the index page loads them exactly where it says.
+    """
+    a11y_js = (SHELL_ASSETS / "a11y.js").read_text(encoding="utf-8")
+    a11y_css = (SHELL_ASSETS / "a11y.css").read_text(encoding="utf-8")
+    server.add_url_rule("/_shell/a11y.js", "shell_a11y_js", _static(a11y_js, "text/javascript"), methods=["GET"])
+    # the navigation's "you are here" (assets/shell/nav.js) and bad-input marking (assets/shell/fields.js)
+    for name in SHELL_SCRIPTS:
+        body = (SHELL_ASSETS / name).read_text(encoding="utf-8")
+        server.add_url_rule(f"/_shell/{name}", f"shell_{name.replace('.', '_')}", _static(body, "text/javascript"),
+                            methods=["GET"])
+    server.add_url_rule("/_shell/a11y.css", "shell_a11y_css", _static(a11y_css, "text/css"), methods=["GET"])
+
+
+def district_geojson(code: str):
+    """A data set's district polygons, served once and cached by the browser.
+
+    Map figures reference this URL (``figures.maps.geojson_url``) instead of
+    carrying the geometry, so a map callback answers in kilobytes, not megabytes.
+    """
+    if code not in census_loaders.countries():
+        abort(404)
+    path = cache_dir() / "boundaries" / f"{code}.geojson"
+    if not path.is_file():
+        abort(404)
+    if not request.accept_encodings["gzip"]:
+        return send_file(path, mimetype="application/geo+json", max_age=86400, conditional=True, etag=True)
+    # gzip: Italy's 7,901 municipalities are 2.8 MB of GeoJSON but 0.5 MB compressed
+    stat = path.stat()
+    resp = make_response(gzipped_geometry(str(path), stat.st_mtime_ns, stat.st_size))
+    resp.mimetype = "application/geo+json"
+    resp.headers["Content-Encoding"] = "gzip"
+    resp.vary.add("Accept-Encoding")
+    resp.cache_control.public = True
+    resp.cache_control.max_age = 86400
+    resp.set_etag(f"{code}-{stat.st_mtime_ns:x}-{stat.st_size:x}-gzip")
+    return resp.make_conditional(request)
+
+
+@functools.lru_cache(maxsize=64)
+def gzipped_geometry(path: str, mtime_ns: int, size: int) -> bytes:
+    """A boundary file gzipped once per process (keyed by modification time, so a rebuilt cache is seen)."""
+    return gzip.compress(Path(path).read_bytes(), compresslevel=6, mtime=0)
+
+
+def install(server: Flask) -> None:
+    """Attach the shell's files and the district geometry to ``server``."""
+    install_shell(server)
+    server.add_url_rule("/geo/<code>.geojson", "district_geojson", district_geojson, methods=["GET"])
