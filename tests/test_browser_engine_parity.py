@@ -27,7 +27,7 @@ from parity_cases import build_cases, check_results
 
 from dashboard.core.body_model import load_country_model
 from dashboard.core.cas import Profile, profile_report
-from dashboard.core.formatting import format_count
+from dashboard.core.text import format_count
 from dashboard.core.public_tables import public_tables
 from dashboard.views.personal import rough_estimate_evidence
 

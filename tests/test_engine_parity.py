@@ -62,7 +62,7 @@ def test_sentences_equal_the_cores_word_for_word():
     """The headline and the verdict (core/verdict.py) at every threshold and its neighbours, and across
     the range of crowd sizes, for a small and a huge population."""
     from dashboard.core.reidentification import correctness, expected_anonymity_set
-    from dashboard.core.verdict import own_headline, verdict
+    from dashboard.core.text import own_headline, verdict
 
     lams = [0.0, 1e-9, 0.03, 0.5, 0.949, 0.95, 0.951, 0.99, 1.0, 1.04, 1.0499, 1.05, 1.25, 2.0999, 2.25, 4.99,
             5.0, 9.9499, 9.95, 10.0, 10.049, 19.99, 20.0, 99.5, 99.99, 100.0, 2418.4, 1e6 + 0.5, 7.9e9]
@@ -88,7 +88,7 @@ def test_sentences_equal_the_cores_word_for_word():
 def test_percentages_equal_the_cores():
     """format_percent (the CLI) and formatPercent (the page) on every branch, at rounding ties
     (exact binary halves) and on random shares across 30 orders of magnitude."""
-    from dashboard.core.formatting import format_percent
+    from dashboard.core.text import format_percent
 
     rng = random.Random(7)
     shares = [0.0, 1e-300, 9.99e-7, 1e-6, 1.0000001e-6, 0.00125, 0.000999996, 0.0099996, 0.00375, 0.01, 0.0225,

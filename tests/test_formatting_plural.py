@@ -1,7 +1,7 @@
 """District labels in the plural: one rule for every page, the CLI and the browser's tables."""
 import pytest
 
-from dashboard.core.formatting import plural
+from dashboard.core.text import plural
 from dashboard.core.public_tables import public_tables
 
 

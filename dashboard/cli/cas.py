@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dashboard.core import cas as core
 from dashboard.core.body_model import format_age_band, load_country_model
-from dashboard.core.formatting import format_percent
+from dashboard.core.text import format_percent
 
 from . import CliError, add_model_arguments, emit
 

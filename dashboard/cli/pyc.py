@@ -9,7 +9,7 @@ import numpy as np
 
 from dashboard.core import pyc, pyc_fit
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import format_number
+from dashboard.core.text import format_number
 
 from . import CliError, emit
 

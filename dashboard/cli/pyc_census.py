@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from dashboard.core import census_partition as cp
-from dashboard.core.formatting import format_count, format_number
+from dashboard.core.text import format_count, format_number
 
 from . import CliError, emit
 from .regions import _root, _scenario, _scenario_options

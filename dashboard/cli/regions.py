@@ -12,7 +12,7 @@ from pathlib import Path
 from dashboard.core import age_grain
 from dashboard.core import aggregates as ag
 from dashboard.core.body_model import DEFAULT_STUDY
-from dashboard.core.formatting import format_count
+from dashboard.core.text import format_count
 from dashboard.core.scenario import STATS, Scenario, UserPercent, parse_range
 
 from . import CliError, emit

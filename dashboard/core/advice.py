@@ -15,7 +15,7 @@ from . import body_model as bm
 from .body_model import BAND_WIDTHS, CountryModel
 from .cas import DEFAULT_KS, Profile, _ages_label, _area_counts, _evaluate, _resolve, _Resolved, _with_body
 from .errors import InputError
-from .formatting import format_band
+from .text import format_band
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import formatting, fractions
+from . import fractions
+from . import text as formatting
 from .body_model import (
     DEFAULT_MODEL,
     DEFAULT_STUDY,

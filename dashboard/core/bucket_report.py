@@ -10,7 +10,7 @@ import numpy as np
 
 from .body_model import format_age_band
 from .buckets import Advice
-from .formatting import plural  # noqa: F401 - part of this module's interface (br.plural)
+from .text import plural  # noqa: F401 - part of this module's interface (br.plural)
 
 # --------------------------------------------------------------------------- words and exports
 

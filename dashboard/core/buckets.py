@@ -88,7 +88,7 @@ from .bucket_config import (  # noqa: F401  (the ladder and configurations: part
     block_bands,
 )
 from .errors import InputError
-from .formatting import plural
+from .text import plural
 from .memo import Memo
 from .scenario import check_ages
 

@@ -18,7 +18,7 @@ Entry points (all pure, no Dash):
 * :func:`cas_by_cell` — the CAS over the whole height × weight grid.
 
 Beside it: :mod:`~dashboard.core.parsing` (ages, bands, sexes), :mod:`~dashboard.core.fractions`
-(auxiliary knowledge on the model's grid) and :mod:`~dashboard.core.formatting` (whole people).
+(auxiliary knowledge on the model's grid) and :mod:`~dashboard.core.text` (whole people).
 
 Inputs that cannot give a number raise :class:`~dashboard.core.errors.InputError`.
 """
@@ -42,7 +42,7 @@ from .body_model import (
     CountryModel,
 )
 from .errors import InputError
-from .formatting import format_band, format_count, plural
+from .text import format_band, format_count, plural
 from .fractions import FractionArray, UserAux, fraction_array, preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH, SEX_ALIASES, check_band, parse_age, parse_band
 from .reidentification import Reidentification, expected_anonymity_set, reidentification
@@ -751,7 +751,7 @@ class ProfileReport:
     advice: tuple  # of advice.Advice
 
     def to_dict(self, max_districts: int | None = 20) -> dict:
-        from .verdict import own_headline, verdict
+        from .text import own_headline, verdict
 
         ri = self.reidentification
         return {

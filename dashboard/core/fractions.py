@@ -17,7 +17,7 @@ from census_loaders.schema import FractionTable
 from . import body_model as bm
 from .body_model import SEXES, CountryModel
 from .errors import InputError
-from .formatting import plural
+from .text import plural
 from .parsing import SEX_ALIASES
 
 

@@ -10,7 +10,7 @@ import re
 from . import body_model as bm
 from .body_model import BAND_WIDTHS
 from .errors import InputError
-from .formatting import UNITS
+from .text import UNITS
 
 #: A height band must start inside this range (cm); a weight band inside the next (kg).
 HEIGHT_LIMITS: tuple[float, float] = (50.0, 250.0)

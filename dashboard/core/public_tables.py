@@ -42,7 +42,7 @@ from . import memo
 from .body_model import BAND_WIDTHS, DEFAULT_BMI_RANGE, SEXES, CountryModel, load_country_model
 from .cas import DEFAULT_KS
 from .errors import InputError
-from .formatting import plural
+from .text import plural
 from .fractions import preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH
 

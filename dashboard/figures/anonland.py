@@ -23,7 +23,7 @@ from dashboard.core.anonland import (
     ras_range_label,
     ras_range_masks,
 )
-from dashboard.core.formatting import format_small
+from dashboard.core.text import format_small
 
 from .style import (
     MUTED,

@@ -28,7 +28,7 @@ from dashboard.core import public_tables as pt
 from dashboard.core.body_model import load_country_model
 from dashboard.core.body_v2 import MODEL_LABELS
 from dashboard.core.cas import DEFAULT_KS
-from dashboard.core.formatting import format_count
+from dashboard.core.text import format_count
 from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
 
