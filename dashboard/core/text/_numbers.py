@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
