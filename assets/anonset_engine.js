@@ -90,7 +90,7 @@
 
   /** A number of people for a sentence: whole people, or "fewer than one" — never 0.0003 (core/text format_people). */
   function formatPeople(x) {
-    if (!isFinite(x)) return text().missing;
+    if (typeof x !== "number" || !isFinite(x)) return text().missing;
     if (x < 1) return text().fewer_than_one;
     return formatCount(x);
   }
