@@ -3,6 +3,13 @@
  * loadTable fetches the public table of a country, band widths and body model (the same
  * for every visitor) once; compute parses the answers, runs window.AnonSetEngine on the
  * table and draws every result.  Bad input clears the result and says what is wrong.
+ *
+ * The page and this file share one named field contract (dashboard/views/personal.py FIELDS and
+ * CALLBACKS, shipped in the page config as config.fields): each callback reads its values as an
+ * object keyed by field name and returns an object keyed by output name.  The words and number
+ * rules come from dashboard/core/text through the engine (config.text); the address bar is written
+ * by the one URL sync, window.anonset.syncUrl (assets/url_sync.js).  Unit tests:
+ * tests/js/personal_page.test.js.
  */
 (function () {
   "use strict";

@@ -27,8 +27,8 @@ from parity_cases import build_cases, check_results
 
 from dashboard.core.body_model import load_country_model
 from dashboard.core.cas import Profile, profile_report
-from dashboard.core.text import format_count
 from dashboard.core.public_tables import public_tables
+from dashboard.core.text import format_count
 from dashboard.views.personal import rough_estimate_evidence
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,8 @@ from pathlib import Path
 from dashboard.core import age_grain
 from dashboard.core import aggregates as ag
 from dashboard.core.body_model import DEFAULT_STUDY
-from dashboard.core.text import format_count
 from dashboard.core.scenario import STATS, Scenario, UserPercent, parse_range
+from dashboard.core.text import format_count
 
 from . import CliError, emit
 

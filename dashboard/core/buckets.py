@@ -88,9 +88,9 @@ from .bucket_config import (  # noqa: F401  (the ladder and configurations: part
     block_bands,
 )
 from .errors import InputError
-from .text import plural
 from .memo import Memo
 from .scenario import check_ages
+from .text import plural
 
 #: Body models (SPEC §1.6): v2 (the default) and the paper's.
 MODELS: tuple[str, ...] = body_model_lib.MODELS

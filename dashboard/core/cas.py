@@ -42,10 +42,10 @@ from .body_model import (
     CountryModel,
 )
 from .errors import InputError
-from .text import format_band, format_count, plural
 from .fractions import FractionArray, UserAux, fraction_array, preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH, SEX_ALIASES, check_band, parse_age, parse_band
 from .reidentification import Reidentification, expected_anonymity_set, reidentification
+from .text import format_band, format_count, plural
 
 #: Default targets for the advice.
 DEFAULT_KS: tuple[int, ...] = (10, 100)

@@ -17,8 +17,8 @@ from census_loaders.schema import FractionTable
 from . import body_model as bm
 from .body_model import SEXES, CountryModel
 from .errors import InputError
-from .text import plural
 from .parsing import SEX_ALIASES
+from .text import plural
 
 
 def _table_digest(table: FractionTable) -> str:

@@ -42,9 +42,9 @@ from . import memo
 from .body_model import BAND_WIDTHS, DEFAULT_BMI_RANGE, SEXES, CountryModel, load_country_model
 from .cas import DEFAULT_KS
 from .errors import InputError
-from .text import plural
 from .fractions import preset_array
 from .parsing import BAND_LIMITS, DEFAULT_WIDTH
+from .text import plural
 
 TABLE_VERSION = 1
 #: Body models the browser engine can combine: ``paper`` (SPEC §1.1) multiplies each body

@@ -21,8 +21,8 @@ from dashboard.components import card, command_block, table
 from dashboard.core import dataset as ds
 from dashboard.core import microdata as M
 from dashboard.core.errors import InputError
-from dashboard.core.text import format_number
 from dashboard.core.memo import Memo
+from dashboard.core.text import format_number
 from dashboard.figures import dataset as figs
 from dashboard.figures.style import GRAPH_CONFIG, percent
 

@@ -34,9 +34,9 @@ from dashboard.core import aggregates, catalog, memo, pyc, pyc_fit
 from dashboard.core import census_partition as cp
 from dashboard.core.body_model import BAND_WIDTHS, SEXES
 from dashboard.core.errors import InputError
-from dashboard.core.text import format_count, format_number, format_small
 from dashboard.core.memo import Memo
 from dashboard.core.scenario import Scenario
+from dashboard.core.text import format_count, format_number, format_small
 from dashboard.figures import scaling as figs
 from dashboard.figures.style import GRAPH_CONFIG, message_figure, short_number
 
