@@ -56,11 +56,6 @@ ID = {name: _id(name) for name in (
     "units-sync", "map-values", "map-base", "district-all", "later", "self-report",
 )}
 
-#: The answers: their values stay in the browser (tests/test_page_personal.py checks the callback map).
-PERSONAL = tuple(ID[k] for k in (
-    "district", "sex", "ages", "units", "height-cm", "height-ft", "height-in", "weight-kg", "weight-lb", "aux",
-    "aux-name", "aux-percent", "users", "k", "map", "link-text",
-))
 
 
 # --------------------------------------------------------------------------- the page ↔ browser contract
@@ -112,6 +107,10 @@ FIELDS = {
     "resultsClass": (ID["results"], "className"),
     "answerClass": (ID["answer"], "className"),
 }
+
+#: The answers' components: their values stay in the browser (tests/test_page_personal.py checks the callback
+#: map), with the map (a click chooses the district) and the link holding the answers.
+PERSONAL = (*(FIELDS[name][0] for name in ANSWERS), ID["map"], ID["link-text"])
 
 #: The named clientside callbacks: what each reads (inputs, then states; the page config comes last)
 #: and writes, by field name.
