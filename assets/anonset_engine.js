@@ -31,9 +31,34 @@
     return g(lo) + "\u2013" + g(hi);
   }
 
-  /** Whole people, rounded down, thousands separator (core/formatting.py format_count). */
+  // The words, thresholds and number rules are data: dashboard/core/text (client_text()), shipped in the
+  // personal page's config and handed over with useText(); tests/js/golden_text.json is what both faces print.
+  var TEXT = null;
+
+  /** Take the text data (dashboard.core.text.client_text()); returns the engine. */
+  function useText(text) { if (text) TEXT = text; return api; }
+
+  function text() {
+    if (!TEXT) throw new Error("AnonSetEngine: no text data (dashboard.core.text) \u2014 call useText(config.text) first");
+    return TEXT;
+  }
+
+  /** "{name}" placeholders filled from values (str.format's named fields, as core/text does). */
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(values, k) ? String(values[k]) : m; });
+  }
+
+  /** The template of the first band whose bound x is below (null: everything else), filled. */
+  function pick(bands, x, values) {
+    for (var i = 0; i < bands.length; i++) {
+      if (bands[i].below === null || x < bands[i].below) return fill(bands[i].text, values);
+    }
+    throw new Error("AnonSetEngine: no band for " + x);
+  }
+
+  /** Whole people, rounded down, thousands separator (core/text format_count). */
   function formatCount(x) {
-    if (typeof x !== "number" || !isFinite(x)) return "\u2013";
+    if (typeof x !== "number" || !isFinite(x)) return text().missing;
     var n = Math.floor(Math.max(x, 0));
     if (n >= 1e21) return n.toLocaleString("en-US", { maximumFractionDigits: 0 });
     var s = String(n), out = "";  // no Intl: a map's hover formats thousands of counts per answer
@@ -46,52 +71,74 @@
     return g(band[0]) + "\u2013" + g(band[1]) + " " + (kind === "height" ? "cm" : "kg");
   }
 
-  /** A share (0–1) as a percentage people can read: never scientific notation (core/formatting.py
+  /** A share (0–1) as a percentage people can read: never scientific notation (core/text
       format_percent); ``positive``: the share is known to be above 0, so a 0 is an underflow. */
   function formatPercent(share, positive) {
-    if (typeof share !== "number" || !isFinite(share)) return "\u2013";
+    var P = text().percent;
+    if (typeof share !== "number" || !isFinite(share)) return text().missing;
     var x = 100 * share;
-    if (x === 0 && !positive) return "0 %";
-    if (x < 1e-4) return "less than 0.0001 %";
+    if (x === 0 && !positive) return P.zero;
+    if (x < P.floor) return P.below_floor;
     if (x < 1) {
       var s = x.toPrecision(2);
       if (s.indexOf("e") >= 0) s = x.toFixed(6);
-      return s.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "") + " %";
+      return s.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "") + P.suffix;
     }
-    if (x > 99.9 && x < 100) return "more than 99.9 %";
-    return x.toFixed(1) + " %";
+    if (x > P.near_whole && x < 100) return P.above_near_whole;
+    return x.toFixed(1) + P.suffix;
   }
 
-  /** A number of people for a sentence: whole people, or "fewer than one" — never 0.0003. */
+  /** A number of people for a sentence: whole people, or "fewer than one" — never 0.0003 (core/text format_people). */
   function formatPeople(x) {
-    if (!isFinite(x)) return "\u2013";
-    if (x < 1) return "fewer than one";
+    if (typeof x !== "number" || !isFinite(x)) return text().missing;
+    if (x < 1) return text().fewer_than_one;
     return formatCount(x);
   }
 
-  // ------------------------------------------------------------------ sentences (core/verdict.py, word for word)
+  /** 0.5, 20, 5k, 2M, 1B — never "10m", "1G" or "1e-5" (core/text short_number: the same suffixes). */
+  function shortNumber(v) {
+    var suffixes = text().short_suffixes;
+    for (var i = 0; i < suffixes.length; i++) if (v >= suffixes[i][0]) return g(v / suffixes[i][0]) + suffixes[i][1];
+    if (v >= 1) return g(v);
+    return v.toFixed(Math.max(0, Math.ceil(-Math.log10(v) - 1e-9))).replace(/0+$/, "").replace(/\.$/, "");
+  }
+
+  /** Log-axis ticks [values, labels]: 1, 2, 5, 10 … between lo and hi (core/text log_ticks, the same rule;
+      the values are the numbers themselves, not their log10). */
+  function logTicks(lo, hi) {
+    var R = text().log_ticks;
+    lo = Math.max(lo, R.floor);
+    hi = Math.max(hi, lo * 10);
+    var vals = [], labels = [];
+    for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      R.mantissas.forEach(function (m) {
+        var v = m * Math.pow(10, e);
+        if (v >= lo * (1 - R.tolerance) && v <= hi * (1 + R.tolerance)) { vals.push(v); labels.push(shortNumber(v)); }
+      });
+    }
+    if (vals.length > R.crowded) {
+      var keep = labels.map(function (t, i) {
+        return R.keep_when_crowded.some(function (p) { return t.indexOf(p) === 0; }) ? i : -1;
+      }).filter(function (i) { return i >= 0; });
+      vals = keep.map(function (i) { return vals[i]; }); labels = keep.map(function (i) { return labels[i]; });
+    }
+    return [vals, labels];
+  }
+
+  // ------------------------------------------------------------------ sentences (core/text, from the same data)
 
   function tenths(x) { return (Math.floor(x * 10 + 0.5) / 10).toFixed(1); }
 
   /** The personal page's lead, "You and about X others share these attributes" (SPEC §1.7). */
   function ownHeadline(others) {
     var x = Math.max(Number(others) || 0, 0);
-    if (x < 0.95) return "You \u2014 and probably nobody else: fewer than one other person is expected to share these attributes";
-    if (x < 1.05) return "You and about 1 other person share these attributes";
-    if (x < 10) return "You and about " + tenths(x) + " others share these attributes";
-    return "You and about " + formatCount(x) + " others share these attributes";
+    return pick(text().headline, x, { tenths: tenths(x), count: formatCount(x) });
   }
 
   /** One sentence a person can act on; the chance of being picked is κ (SPEC §2). */
   function verdict(cas, others, correctness) {
-    if (cas < 1) return "You are likely unique: anyone who links a data set holding these attributes to a list of names can probably single you out.";
-    if (cas < 5) return "Very few people look like you: exact matching would pick you out with probability about " +
-      Math.floor(100 * correctness + 0.5) + " %. Consider giving less precise values.";
-    if (cas < 20) return "A small group: matching narrows you down to a handful of people, which many re-identification attacks can finish with one more fact.";
-    if (cas < 100) return "A modest crowd: you are not unique on these attributes, but one or two more facts (a birth date, a postcode) could change that.";
-    var crowd = formatCount(1 + Math.max(Number(others) || 0, 0));
-    return "You blend into a crowd of about " + crowd + ", you included: exact matching on these attributes alone " +
-      "would pick you with probability about 1 in " + crowd + ".";
+    return pick(text().verdict, cas, { percent: Math.floor(100 * correctness + 0.5),
+      crowd: formatCount(1 + Math.max(Number(others) || 0, 0)) });
   }
 
   // ------------------------------------------------------------------ tables
@@ -721,6 +768,7 @@
     reidentification: reidentification, binomSf: binomSf, widenBand: widenBand, userFraction: userFraction,
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
     formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, EngineError: EngineError, SEXES: SEXES,
+    useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.AnonSetEngine = api;

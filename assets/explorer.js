@@ -1,4 +1,4 @@
-/* Regional explorer (/explore): clientside helpers, added to the `anonset` namespace of anonset.js. */
+/* Regional explorer (/explore): clientside helpers, added to the `anonset` clientside namespace. */
 (function () {
   var ns = window.dash_clientside = window.dash_clientside || {};
   ns.anonset = Object.assign(ns.anonset || {}, {
@@ -40,9 +40,7 @@
           encodeURIComponent(String(q[k])).replace(/%2C/g, ",").replace(/%3A/g, ":");
       });
       var search = parts.length ? "?" + parts.join("&") : "";
-      if (window.location.pathname.indexOf("/explore") === 0 && window.location.search !== search) {
-        window.history.replaceState(null, "", window.location.pathname + search + window.location.hash);
-      }
+      window.anonset.syncUrl({ search: search, path: "/explore" });  // assets/url_sync.js
       return window.location.origin + window.location.pathname + search;
     }
   });

@@ -3,6 +3,13 @@
  * loadTable fetches the public table of a country, band widths and body model (the same
  * for every visitor) once; compute parses the answers, runs window.AnonSetEngine on the
  * table and draws every result.  Bad input clears the result and says what is wrong.
+ *
+ * The page and this file share one named field contract (dashboard/views/personal.py FIELDS and
+ * CALLBACKS, shipped in the page config as config.fields): each callback reads its values as an
+ * object keyed by field name and returns an object keyed by output name.  The words and number
+ * rules come from dashboard/core/text through the engine (config.text); the address bar is written
+ * by the one URL sync, window.anonset.syncUrl (assets/url_sync.js).  Unit tests:
+ * tests/js/personal_page.test.js.
  */
 (function () {
   "use strict";
@@ -13,6 +20,29 @@
 
   function E() { return window.AnonSetEngine; }
   function nu() { return window.dash_clientside.no_update; }
+
+  // ---------------------------------------------------------------- the field contract (views/personal.py)
+
+  /** Dash passes a callback's values by position, the page config last; config.fields[name] (views/personal.py
+      CALLBACKS) names them: → {config, a: {field: value}}.  The engine's words come with the config too. */
+  function args(name, values) {
+    values = Array.prototype.slice.call(values);
+    var config = values.pop() || null;
+    var a = {};
+    if (config) {
+      E().useText(config.text);
+      config.fields[name].args.forEach(function (k, i) { a[k] = values[i]; });
+    }
+    return { config: config, a: a };
+  }
+
+  /** {field: value} → the positions Dash expects (no_update for an output not given; a lone output as itself). */
+  function outputs(config, name, obj) {
+    var names = config.fields[name].outputs;
+    Object.keys(obj).forEach(function (k) { if (names.indexOf(k) < 0) throw new Error("personal page: " + name + " has no output " + k); });
+    var out = names.map(function (k) { return Object.prototype.hasOwnProperty.call(obj, k) ? obj[k] : nu(); });
+    return names.length === 1 ? out[0] : out;
+  }
 
   /** The self-report correction's checkbox value → 1 (on, v2 only) or 0. */
   function srFlag(sr, model) { return model === "v2" && Array.isArray(sr) && sr.indexOf("on") >= 0 ? 1 : 0; }
@@ -162,31 +192,7 @@
 
   // ---------------------------------------------------------------- figures
 
-  function logTicks(lo, hi) {
-    lo = Math.max(lo, 1e-3);
-    hi = Math.max(hi, lo * 10);
-    var vals = [], text = [];
-    for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-      [1, 2, 5].forEach(function (m) {
-        var v = m * Math.pow(10, e);
-        if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) { vals.push(v); text.push(shortNumber(v)); }
-      });
-    }
-    if (vals.length > 9) {
-      var keep = text.map(function (t, i) { return t.charAt(0) === "1" || t.indexOf("0.001") === 0 ? i : -1; }).filter(function (i) { return i >= 0; });
-      vals = keep.map(function (i) { return vals[i]; }); text = keep.map(function (i) { return text[i]; });
-    }
-    return [vals, text];
-  }
-
-  /** 0.5, 20, 5k, 2M, 1B — never "10m", "1G" or "1e-5". */
-  function shortNumber(v) {
-    if (v >= 1e9) return E().g(v / 1e9) + "B";
-    if (v >= 1e6) return E().g(v / 1e6) + "M";
-    if (v >= 1e3) return E().g(v / 1e3) + "k";
-    if (v >= 1) return E().g(v);
-    return v.toFixed(Math.max(0, Math.ceil(-Math.log10(v) - 1e-9))).replace(/0+$/, "").replace(/\.$/, "");
-  }
+  function logTicks(lo, hi) { return E().logTicks(lo, hi); }
 
   function fontFor(presenter, cfg) {
     var f = Object.assign({}, cfg.style.font);
@@ -212,9 +218,9 @@
     });
     var counts = lines.map(function (l) { return Math.max(l.count, 1e-3); });
     var text = lines.map(function (l) { return l.count < 1 ? "<1" : E().formatCount(l.count); });
-    var hover = lines.map(function (l, i) {
+    var hover = lines.map(function (l) {
       var what = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : (STEP[l.step] || "Also known") + ": " + l.value;
-      return what + "<br><b>" + (l.count < 1 ? "fewer than one" : text[i]) + "</b> people";
+      return what + "<br><b>" + E().formatPeople(l.count) + "</b> people";
     });
     var colours = lines.map(function (_, i) { return i === lines.length - 1 ? cfg.style.highlight : cfg.style.bar; });
     var lo = Math.min.apply(null, counts), hi = Math.max.apply(null, counts);
@@ -255,7 +261,7 @@
       vals.push(Math.max(r.cas, 1e-3));
       colours.push(r.chosen ? cfg.style.highlight : (plaus ? cfg.style.bar : cfg.style.muted));
       patterns.push(plaus ? "" : "/");
-      hover.push(label + "<br><b>" + (r.cas < 1 ? "fewer than one" : E().formatCount(r.cas)) + "</b> people" +
+      hover.push(label + "<br><b>" + E().formatPeople(r.cas) + "</b> people" +
         (plaus ? "" : "<br>outside the paper model's range (BMI)") + (r.chosen ? " \u2014 your value" : ""));
     });
     if (rows.some(function (r) { return r.plausible === false; })) title += " \u2014 hatched: outside the paper model's range";
@@ -298,7 +304,7 @@
     var out = Object.assign({}, fig, { data: fig.data.slice() });
     var tr = Object.assign({}, fig.data[0]);
     tr.z = vals.map(function (v) { return v > 0 ? Math.log10(v) : null; });
-    tr.hovertext = vals.map(function (v, i) { return (fig.data[0].text ? "" : "") + (v < 1 ? "fewer than one" : E().formatCount(v)) + " people like you"; });
+    tr.hovertext = vals.map(function (v) { return E().formatPeople(v) + " people like you"; });
     var cb = Object.assign({}, tr.colorbar || {});
     if (pos.length) {
       var tk = logTicks(Math.min.apply(null, pos), Math.max.apply(null, pos));
@@ -338,7 +344,7 @@
     return cards;
   }
 
-  function people(x) { return x < 1 ? "fewer than one" : E().formatCount(x); }
+  function people(x) { return E().formatPeople(x); }
 
   function changesTable(wi) {
     var rows = [["Now", wi.cas]].concat(wi.widen.concat(wi.withhold).map(function (c) { return [c.label, c.cas]; }));
@@ -387,27 +393,94 @@
   // ---------------------------------------------------------------- the callbacks
 
 
+  /** No result (loading, a bad answer, a failed table): the named outputs of compute. */
   function cleared(status, message, headlineText, answerClass) {
-    return [status, message, headlineText, "", [], [],
-      { figures: [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
+    return { status: status, message: message, headline: headlineText, verdict: "", warnings: [], funnelText: [],
+      later: { figures: [emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure(), emptyFigure()],
         reid: [], changes: [], advice: [] },
-      { key: "", values: [], district: null }, nu(), "results-panel cleared", answerClass || "answer-panel"];
+      mapValues: { key: "", values: [], district: null }, auxNote: nu(), resultsClass: "results-panel cleared",
+      answerClass: answerClass || "answer-panel" };
   }
 
   var ALL_DISTRICTS_UNDER = 600, DISTRICTS_SHOWN = 100, FOLDED = new WeakMap();
   /** Lower case without accents, for matching typed text ("munchen" finds München). */
   function fold(s) { return String(s).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
 
+  /** The answers ({field: value}, views/personal.py ANSWERS and TABLE_SETTINGS) → compute's named outputs. */
+  function answer(a, config) {
+    var t0 = performance.now();
+    var status = a.tableStatus;
+    var model = a.model || (config && config.default_model);
+    var key = tableKey(a.country, a.hw, a.ww, model, a.sr);
+    if (!status || status.key !== key || (status.ok && !TABLES[key])) {
+      markInvalid(null);
+      return cleared("Loading the public tables for this country\u2026", null, "Loading\u2026");
+    }
+    if (!status.ok) {
+      return cleared("", h("Div", { className: "error" }, "Could not load the public tables (" + status.error + "). " +
+        "No result is shown rather than a wrong one \u2014 press Retry."), "No result: the tables did not load.");
+    }
+    var T = TABLES[key], parsed;
+    try {
+      parsed = parseForm(T, a);
+    } catch (e) {
+      if (!(e instanceof Bad)) throw e;
+      markInvalid(e.field);
+      return cleared("", h("Div", { className: "error" }, e.message), "No result until the answer marked in the form is fixed.",
+        "answer-panel invalid");
+    }
+    markInvalid(null);
+    var res;
+    try {
+      res = E().report(T, parsed.profile, { users: parsed.users, ks: parsed.ks });
+    } catch (e2) {
+      return cleared("", h("Div", { className: "error" }, "Sorry \u2014 this estimate could not be computed: " + (e2.message || e2)), "No result.");
+    }
+    var t = T.table, font = fontFor(a.presenter === true, config), wi = res.what_ifs;
+    var funnelText = res.funnel.map(function (l) {
+      var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
+      return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
+    });
+    var auxNotes = parsed.profile.aux.map(function (x) {
+      var fa = typeof x === "string" ? T.aux[x] : null;
+      return fa && fa.note ? h("Li", {}, fa.name + ": " + fa.note) : null;
+    }).filter(Boolean);
+    var out = {
+      status: "Body model: " + ((config.model_labels || {})[t.model] || t.model) + ".",
+      message: null,
+      headline: E().ownHeadline(res.others),
+      verdict: E().verdict(res.cas, res.others, res.reidentification.correctness) + rough(res.cas, config),
+      warnings: warningBoxes(res),
+      funnelText: funnelText,
+      later: { figures: [funnelFigure(res, t, font, config),
+         whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
+         whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
+         whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
+         whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
+         whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
+        reid: reidCards(res.reidentification, t), changes: changesTable(wi), advice: adviceList(res.advice) },
+      mapValues: { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
+      auxNote: auxNotes.length ? h("Ul", {}, auxNotes) : null,
+      resultsClass: "results-panel",
+      answerClass: "answer-panel",
+    };
+    LAST_MS = performance.now() - t0;
+    window.__anonsetLastCompute = { ms: LAST_MS, at: performance.now(), start: t0 };
+    return out;
+  }
+
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     anonsetMe: {
       /* fetch the public table (country, widths, model: settings, never answers) once */
-      loadTable: function (country, hw, ww, model, sr, nRetry, config) {
-        if (!country || !config) return [nu(), nu()];
-        model = model || config.default_model;
-        var key = tableKey(country, hw, ww, model, sr);
-        if (TABLES[key]) return [{ key: key, ok: true }, { display: "none" }];
-        var url = config.tables + encodeURIComponent(country) + ".json?model=" + encodeURIComponent(model) +
-          "&hw=" + encodeURIComponent(hw) + "&ww=" + encodeURIComponent(ww) + "&sr=" + srFlag(sr, model) +
+      loadTable: function () {
+        var c = args("loadTable", arguments), config = c.config, a = c.a;
+        if (!config || !a.country) return [nu(), nu()];
+        var model = a.model || config.default_model;
+        var key = tableKey(a.country, a.hw, a.ww, model, a.sr);
+        var done = function (status, retryStyle) { return outputs(config, "loadTable", { tableStatus: status, retryStyle: retryStyle }); };
+        if (TABLES[key]) return done({ key: key, ok: true }, { display: "none" });
+        var url = config.tables + encodeURIComponent(a.country) + ".json?model=" + encodeURIComponent(model) +
+          "&hw=" + encodeURIComponent(a.hw) + "&ww=" + encodeURIComponent(a.ww) + "&sr=" + srFlag(a.sr, model) +
           "&v=" + encodeURIComponent(config.v);
         if (!PENDING[key]) {
           PENDING[key] = fetch(url, { credentials: "omit", cache: "default" }).then(function (resp) {
@@ -418,76 +491,18 @@
           }).then(function (table) {
             TABLES[key] = E().prepare(table);
             delete PENDING[key];
-            return [{ key: key, ok: true }, { display: "none" }];
+            return done({ key: key, ok: true }, { display: "none" });
           }).catch(function (err) {
             delete PENDING[key];
-            return [{ key: key, ok: false, error: String(err && err.message || err) }, {}];
+            return done({ key: key, ok: false, error: String(err && err.message || err) }, {});
           });
         }
         return PENDING[key];
       },
 
-      compute: function (status, district, sex, ages, units, hcm, hft, hin, wkg, wlb, aux, auxName, auxPct, users, ks,
-                         presenter, country, hw, ww, model, sr, config) {
-        var t0 = performance.now();
-        model = model || (config && config.default_model);
-        var key = tableKey(country, hw, ww, model, sr);
-        if (!status || status.key !== key || (status.ok && !TABLES[key])) {
-          markInvalid(null);
-          return cleared("Loading the public tables for this country\u2026", null, "Loading\u2026");
-        }
-        if (!status.ok) {
-          return cleared("", h("Div", { className: "error" }, "Could not load the public tables (" + status.error + "). " +
-            "No result is shown rather than a wrong one \u2014 press Retry."), "No result: the tables did not load.");
-        }
-        var T = TABLES[key], parsed;
-        try {
-          parsed = parseForm(T, { district: district, sex: sex, ages: ages, units: units, hcm: hcm, hft: hft, hin: hin,
-            wkg: wkg, wlb: wlb, aux: aux, auxName: auxName, auxPct: auxPct, users: users, ks: ks });
-        } catch (e) {
-          if (!(e instanceof Bad)) throw e;
-          markInvalid(e.field);
-          return cleared("", h("Div", { className: "error" }, e.message), "No result until the answer marked in the form is fixed.",
-            "answer-panel invalid");
-        }
-        markInvalid(null);
-        var res;
-        try {
-          res = E().report(T, parsed.profile, { users: parsed.users, ks: parsed.ks });
-        } catch (e2) {
-          return cleared("", h("Div", { className: "error" }, "Sorry \u2014 this estimate could not be computed: " + (e2.message || e2)), "No result.");
-        }
-        var t = T.table, font = fontFor(presenter === true, config), wi = res.what_ifs;
-        var funnelText = res.funnel.map(function (l) {
-          var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
-          return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
-        });
-        var auxNotes = parsed.profile.aux.map(function (a) {
-          var fa = typeof a === "string" ? T.aux[a] : null;
-          return fa && fa.note ? h("Li", {}, fa.name + ": " + fa.note) : null;
-        }).filter(Boolean);
-        var out = [
-          "Body model: " + ((config.model_labels || {})[t.model] || t.model) + ".",
-          null,
-          E().ownHeadline(res.others),
-          E().verdict(res.cas, res.others, res.reidentification.correctness) + rough(res.cas, config),
-          warningBoxes(res),
-          funnelText,
-          { figures: [funnelFigure(res, t, font, config),
-             whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
-             whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
-             whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
-             whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
-             whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
-            reid: reidCards(res.reidentification, t), changes: changesTable(wi), advice: adviceList(res.advice) },
-          { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
-          auxNotes.length ? h("Ul", {}, auxNotes) : null,
-          "results-panel",
-          "answer-panel",
-        ];
-        LAST_MS = performance.now() - t0;
-        window.__anonsetLastCompute = { ms: LAST_MS, at: performance.now(), start: t0 };
-        return out;
+      compute: function () {
+        var c = args("compute", arguments), config = c.config;
+        return outputs(config, "compute", answer(c.a, config));
       },
 
       /* the charts, the re-identification cards, the changes table and the advice, a frame after the
@@ -551,29 +566,29 @@
       clearOnCountry: function () { return [null, [], []]; },
 
       /* ?country=… only; an opened link's #fragment follows the edits (so a reload shows what the address claims) */
-      syncAddress: function (country) {
+      syncAddress: function () {
+        var c = args("syncAddress", arguments), a = c.a;
         var keep = new URLSearchParams(), q = new URLSearchParams(window.location.search);
-        if (country) keep.set("country", country);
+        if (a.country) keep.set("country", a.country);
         if (q.get("presenter")) keep.set("presenter", q.get("presenter"));
         var hash = window.location.hash;
         if (hash && hash.length > 1 && window.__meFragmentApplied) {
-          hash = "#" + fragmentOf(Array.prototype.slice.call(arguments, 1)).toString();
+          hash = "#" + fragmentOf(a, c.config.fragment).toString();
           if (hash === "#") hash = "";
         }
-        var want = window.location.pathname + (keep.toString() ? "?" + keep.toString() : "") + hash;
-        if (want !== window.location.pathname + window.location.search + window.location.hash) {
-          setTimeout(function () { window.history.replaceState(window.history.state, "", want); }, 0);  // after the answer
-        }
-        return "";
+        // assets/url_sync.js; the answers only ever go into the #fragment, after the answer is drawn
+        window.anonset.syncUrl({ search: keep.toString() ? "?" + keep.toString() : "", hash: hash, keepState: true, later: true });
+        return outputs(c.config, "syncAddress", { urlSync: "" });
       },
 
-      linkWithAnswers: function (n, country, district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model, sr) {
+      linkWithAnswers: function () {
+        var c = args("linkWithAnswers", arguments), a = c.a;
         var q = new URLSearchParams();
-        if (country) q.set("country", country);
-        var f = fragmentOf([district, sex, ages, units, hcm, hft, hin, wkg, wlb, hw, ww, aux, model, sr]);
+        if (a.country) q.set("country", a.country);
+        var f = fragmentOf(a, c.config.fragment);
         var url = window.location.origin + window.location.pathname + "?" + q.toString() + "#" + f.toString();
         if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(function () {}); }
-        return url;
+        return outputs(c.config, "linkWithAnswers", { link: url });
       },
 
       /* the district options matching what is typed: every district of a small country; of a big
@@ -601,17 +616,20 @@
       },
 
       /* fill the form from the #fragment of a shared link, or with an example */
-      answersFromFragment: function (hash, nExample, ageOptions, districtOptions, district, notices) {
+      answersFromFragment: function () {
+        var c = args("answersFromFragment", arguments), a = c.a, hash = a.hash;
+        var done = function (o) { return outputs(c.config, "answersFromFragment", o); };
         var NU = nu();
         var trig = (window.dash_clientside.callback_context.triggered || [])[0] || {};
         if (trig.prop_id && trig.prop_id.indexOf("example") >= 0) {
-          var labels = (ageOptions || []).map(function (o) { return o.value; });
+          var labels = (a.ageOptions || []).map(function (o) { return o.value; });
           var age = labels.filter(function (l) { return /^(65|60|40)/.test(l); })[0] || labels[Math.floor(labels.length / 2)];
-          var d = district || ((districtOptions || [])[0] || {}).value || NU;
-          return ["female", age ? [age] : [], "metric", "162", null, null, "72", null, 5, 5, [], NU, NU, d, NU];
+          var d = a.district || ((a.districtOptions || [])[0] || {}).value || NU;
+          return done({ sex: "female", ages: age ? [age] : [], units: "metric", hcm: "162", hft: null, hin: null, wkg: "72",
+            wlb: null, hw: 5, ww: 5, aux: [], district: d });
         }
         var q = new URLSearchParams(window.location.search);
-        if ((!hash || hash.length < 2) && !q.get("district")) return new Array(15).fill(NU);
+        if ((!hash || hash.length < 2) && !q.get("district")) return done({});
         var f = new URLSearchParams((hash || "#").substring(1));
         if (!f.get("district") && q.get("district")) f.set("district", q.get("district"));
         var num = function (k) { var v = f.get(k); return v === null || v === "" ? NU : v; };
@@ -620,31 +638,32 @@
         var notes = [];
         var ages = NU;
         if (f.get("ages")) {
-          var valid = (ageOptions || []).map(function (o) { return o.value; });
+          var valid = (a.ageOptions || []).map(function (o) { return o.value; });
           var asked = f.get("ages").split("|");
-          ages = asked.filter(function (a) { return valid.indexOf(a) >= 0; });
+          ages = asked.filter(function (x) { return valid.indexOf(x) >= 0; });
           if (ages.length !== asked.length) notes.push("The link names age group(s) this country's census does not have; please choose again.");
         }
         var dist = NU;
         if (f.get("district")) {
-          if ((districtOptions || []).some(function (o) { return o.value === f.get("district"); })) dist = f.get("district");
+          if ((a.districtOptions || []).some(function (o) { return o.value === f.get("district"); })) dist = f.get("district");
           else { dist = null; notes.push("Unknown district \u201c" + f.get("district").slice(0, 20) + "\u201d in the link; please choose one."); }
         }
         window.__meFragmentApplied = !!(hash && hash.length > 1);
         var notice = NU;
-        if (notes.length) notice = (notices || []).concat(notes.map(function (n) { return h("Div", { className: "warning", role: "status" }, n); }));
-        return [str("sex", ["female", "male"]), ages, str("units", ["metric", "imperial"]), num("hcm"), num("hft"), num("hin"),
-          num("wkg"), num("wlb"), width("hw"), width("ww"), f.get("aux") ? f.get("aux").split("|") : NU, str("model", ["v2", "paper"]),
-          f.get("sr") === "1" ? ["on"] : NU, dist, notice];
+        if (notes.length) notice = (a.notice || []).concat(notes.map(function (n) { return h("Div", { className: "warning", role: "status" }, n); }));
+        return done({ sex: str("sex", ["female", "male"]), ages: ages, units: str("units", ["metric", "imperial"]),
+          hcm: num("hcm"), hft: num("hft"), hin: num("hin"), wkg: num("wkg"), wlb: num("wlb"), hw: width("hw"), ww: width("ww"),
+          aux: f.get("aux") ? f.get("aux").split("|") : NU, model: str("model", ["v2", "paper"]),
+          sr: f.get("sr") === "1" ? ["on"] : NU, district: dist, notice: notice });
       },
     },
   });
 
-  function fragmentOf(a) {
-    var names = ["district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "hw", "ww", "aux", "model", "sr"];
+  /** The answers → a link's #fragment (views/personal.py FRAGMENT: these names, in this order). */
+  function fragmentOf(a, names) {
     var f = new URLSearchParams();
-    names.forEach(function (k, i) {
-      var v = k === "sr" ? (srFlag(a[i], a[i - 1] || "v2") ? "1" : null) : a[i];
+    names.forEach(function (k) {
+      var v = k === "sr" ? (srFlag(a.sr, a.model || "v2") ? "1" : null) : a[k];
       if (v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && !v.length)) f.set(k, Array.isArray(v) ? v.join("|") : v);
     });
     return f;
@@ -686,5 +705,6 @@
     box.focus();
   }, true);
 
-  window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, shortNumber: shortNumber, tables: TABLES };
+  window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
+    args: args, outputs: outputs, rough: rough, Bad: Bad };
 })();

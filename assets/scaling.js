@@ -1,5 +1,6 @@
 /* The scaling page's interface synchronisation, answered in the browser (no request to the server):
- * slider ↔ number box (h, γ, the cursor and its presets) and the address bar's ?… for the current view.
+ * slider ↔ number box (h, γ, the cursor and its presets) and the address bar's ?… for the current view
+ * (written by window.anonset.syncUrl, assets/url_sync.js, the one URL sync of every page).
  * The census and forecast views' parts of the link come from their server callbacks (which validate
  * them anyway); the explore view's part is four numbers checked here against the page's limits
  * (the "scaling-config" store: the same limits as dashboard/views/scaling.py).
@@ -83,10 +84,7 @@
         }
       }
       if (!q) { return NO(); }
-      if (typeof window.history !== "undefined" && window.location.pathname.indexOf("/scaling") === 0 &&
-          window.location.search !== q) {
-        window.history.replaceState(null, "", window.location.pathname + q + window.location.hash);
-      }
+      if (window.anonset && window.anonset.syncUrl) { window.anonset.syncUrl({ search: q, path: "/scaling" }); }
       return q;
     }
   };

@@ -26,8 +26,8 @@ import pytest
 from parity_cases import build_cases, check_results
 
 from dashboard.core.country import load_country_model
-from dashboard.core.formatting import format_count
 from dashboard.core.personal import Profile, profile_report, public_tables
+from dashboard.core.text import format_count
 from dashboard.views.personal import rough_estimate_evidence
 
 pytestmark = pytest.mark.browser

@@ -78,7 +78,7 @@ def test_fill_form_read_headline_and_funnel(app_url, page):
     expected = compute_cas(base.with_model("v2"), profile)  # v2 is the page's default model
     assert _funnel_last(pg) == int(expected.cas)
     n = expected.population
-    from dashboard.core.verdict import own_headline
+    from dashboard.core.text import own_headline
 
     _others(pg)
     assert pg.inner_text("#me-headline") == own_headline((n - 1) * expected.cas / n)

@@ -31,9 +31,9 @@ from dashboard.core.buckets import (
 from dashboard.core.buckets._advisor import _cell_probs
 from dashboard.core.country import CountryModel, load_country_model
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import plural
 from dashboard.core.groups import SEXES
 from dashboard.core.regions import Scenario
+from dashboard.core.text import plural
 
 # ----------------------------------------------------------------------------- a small synthetic country
 

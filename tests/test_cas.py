@@ -12,7 +12,8 @@ from scipy.stats import norm
 from test_body_model import US_GROUPS, make_population, make_priors
 
 from census_loaders.schema import FractionTable
-from dashboard.core import body, formatting, parsing
+from dashboard.core import body, parsing
+from dashboard.core import text as formatting
 from dashboard.core.body import BAND_WIDTHS, widen_band
 from dashboard.core.country import CountryModel, load_country_model
 from dashboard.core.errors import InputError
@@ -489,7 +490,7 @@ def test_real_us_trimmed_and_flo(cache_root):
 def test_format_counts_matches_format_count():
     import numpy as np
 
-    from dashboard.core.formatting import format_count, format_counts
+    from dashboard.core.text import format_count, format_counts
 
     values = [0.0, 0.4, 1.0, 999.99, 1234.5, 6e9, -3.0, float("nan"), float("inf"), -float("inf"), 1e15]
     got = format_counts(values)
@@ -500,7 +501,7 @@ def test_format_counts_matches_format_count():
 def test_readable_numbers_never_use_scientific_notation():
     import re
 
-    from dashboard.core.formatting import format_number, format_small, power_label
+    from dashboard.core.text import format_number, format_small, power_label
 
     assert format_small(3.3e-05) == "0.000033" and format_small(0.066) == "0.066" and format_small(0) == "0"
     assert format_small(1e-9) == "< 0.000001" and format_small(-0.0002) == "−0.0002"

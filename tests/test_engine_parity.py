@@ -59,10 +59,10 @@ def test_binomial_tail_matches_scipy():
 
 
 def test_sentences_equal_the_cores_word_for_word():
-    """The headline and the verdict (core/verdict.py) at every threshold and its neighbours, and across
+    """The headline and the verdict (core/text) at every threshold and its neighbours, and across
     the range of crowd sizes, for a small and a huge population."""
     from dashboard.core.personal import correctness, expected_anonymity_set
-    from dashboard.core.verdict import own_headline, verdict
+    from dashboard.core.text import client_text, own_headline, verdict
 
     lams = [0.0, 1e-9, 0.03, 0.5, 0.949, 0.95, 0.951, 0.99, 1.0, 1.04, 1.0499, 1.05, 1.25, 2.0999, 2.25, 4.99,
             5.0, 9.9499, 9.95, 10.0, 10.049, 19.99, 20.0, 99.5, 99.99, 100.0, 2418.4, 1e6 + 0.5, 7.9e9]
@@ -73,10 +73,12 @@ def test_sentences_equal_the_cores_word_for_word():
                 others = expected_anonymity_set(lam, n) - 1
                 grid.append((lam, others, correctness(lam, n)))
     script = (
-        "const E=require(process.argv[1]);const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "const E=require(process.argv[1]);E.useText(JSON.parse(process.argv[2]));"
+        "const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
         "process.stdout.write(JSON.stringify(g.map(([l,o,k])=>[E.ownHeadline(o),E.verdict(l,o,k)])));"
     )
-    out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js")], input=json.dumps(grid),
+    out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js"), json.dumps(client_text())],
+                         input=json.dumps(grid),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     for (lam, others, kappa), (head, verd) in zip(grid, json.loads(out.stdout)):
@@ -88,19 +90,21 @@ def test_sentences_equal_the_cores_word_for_word():
 def test_percentages_equal_the_cores():
     """format_percent (the CLI) and formatPercent (the page) on every branch, at rounding ties
     (exact binary halves) and on random shares across 30 orders of magnitude."""
-    from dashboard.core.formatting import format_percent
+    from dashboard.core.text import client_text, format_percent
 
     rng = random.Random(7)
     shares = [0.0, 1e-300, 9.99e-7, 1e-6, 1.0000001e-6, 0.00125, 0.000999996, 0.0099996, 0.00375, 0.01, 0.0225,
               0.5, 0.999, 0.9990001, 0.99999, 1.0, 1.5, -0.25, float("nan"), float("inf")]
     shares += [10 ** rng.uniform(-30, 0) for _ in range(400)]
     script = (
-        "const E=require(process.argv[1]);const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "const E=require(process.argv[1]);E.useText(JSON.parse(process.argv[2]));"
+        "const g=JSON.parse(require('fs').readFileSync(0,'utf8'));"
         "process.stdout.write(JSON.stringify(g.map((x)=>[E.formatPercent(x===null?NaN:x),"
         "E.formatPercent(x===null?NaN:x,true)])));"
     )
     finite = [x if x == x and abs(x) != float("inf") else None for x in shares]
-    out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js")], input=json.dumps(finite),
+    out = subprocess.run([NODE, "-e", script, str(ROOT / "assets" / "anonset_engine.js"), json.dumps(client_text())],
+                         input=json.dumps(finite),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     pairs = json.loads(out.stdout)

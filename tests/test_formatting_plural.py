@@ -1,8 +1,8 @@
 """District labels in the plural: one rule for every page, the CLI and the browser's tables."""
 import pytest
 
-from dashboard.core.formatting import plural
 from dashboard.core.personal import public_tables
+from dashboard.core.text import plural
 
 
 @pytest.mark.parametrize("label, expected", [

@@ -50,7 +50,7 @@ def test_numbers_as_text():
     assert fx.format_cas(0.00264) == "0.0026"
     assert fx.format_cas(float("nan")) == "–" and fx.format_cas(None) == "–"
     assert fx.percent(0.1994) == "19.9 %" and fx.percent(0.0053) == "0.53 %" and fx.percent(0) == "0 %"
-    assert fx.percent(3e-9) == "< 0.0001 %"  # never "3.0e-07 %"
+    assert fx.percent(3e-9) == "less than 0.0001 %"  # never "3.0e-07 %"
     assert fx.format_cas(3.3e-05) == "0.000033" and fx.format_cas(1e-9) == "< 0.000001"
 
 

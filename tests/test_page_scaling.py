@@ -148,7 +148,7 @@ def test_builders_return_plain_dicts_with_numpy_columns(name):
 
 def test_number_formats():
     assert figs.n_label(8e9) == "8B" and figs.n_label(12345) == "12,345" and figs.n_label(44729087) == "44.7M"
-    assert figs.pct(0.5) == "50.0 %" and figs.pct(0.000097) == "0.0097 %" and figs.pct(1e-300) == "< 0.0001 %"
+    assert figs.pct(0.5) == "50.0 %" and figs.pct(0.000097) == "0.0097 %" and figs.pct(1e-300) == "less than 0.0001 %"
     assert figs.pct(0) == "0 %" and figs.pct(None) == "–"
     assert figs.sci(3.858e10) == "3.858 × 10¹⁰" and figs.sci(192332.1) == "192,332" and figs.sci(-0.2266, 3) == "-0.227"
 

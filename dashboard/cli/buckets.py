@@ -17,9 +17,9 @@ from pathlib import Path
 from dashboard.core import buckets as bk
 from dashboard.core.body import DEFAULT_MODEL, MODELS
 from dashboard.core.buckets import export_csv, export_json, recommendation_text
-from dashboard.core.formatting import plural
 from dashboard.core.groups import DEFAULT_STUDY
 from dashboard.core.regions import parse_range
+from dashboard.core.text import plural
 
 from . import CliError, emit
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from census_loaders.auxiliary import parse_fraction_csv, user_fraction
 from dashboard.core.country import load_country_model
-from dashboard.core.formatting import format_count, format_percent
 from dashboard.core.groups import DEFAULT_STUDY, format_age_band
 from dashboard.core.parsing import parse_age
 from dashboard.core.personal import DEFAULT_KS, Profile, profile_report
+from dashboard.core.text import format_count, format_percent
 
 from . import CliError, add_model_arguments, emit
 

@@ -10,7 +10,7 @@ import numpy as np
 from dashboard import forms
 from dashboard.core import scaling
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import format_number
+from dashboard.core.text import format_number
 
 from . import CliError, emit
 

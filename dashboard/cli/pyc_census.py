@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from dashboard.core import scaling as cp
-from dashboard.core.formatting import format_count, format_number
+from dashboard.core.text import format_count, format_number
 
 from . import CliError, emit
 from .regions import add_scenario_options, cache_root, scenario_from_args

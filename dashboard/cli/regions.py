@@ -10,9 +10,9 @@ import math
 from pathlib import Path
 
 from dashboard.core import regions
-from dashboard.core.formatting import format_count
 from dashboard.core.groups import DEFAULT_STUDY
 from dashboard.core.regions import STATS, Scenario, UserPercent, parse_range
+from dashboard.core.text import format_count
 
 from . import CliError, emit
 

@@ -9,8 +9,8 @@ import re
 
 from .body import BAND_LIMITS, BAND_WIDTHS, band_of
 from .errors import InputError
-from .formatting import UNITS
 from .groups import format_age_band
+from .text import UNITS
 
 #: Default band width (SPEC §1.1: 5 cm, 5 kg).
 DEFAULT_WIDTH = 5

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from dashboard.core.anonland import DIVERGENCE_THRESHOLD, box_frame
-from dashboard.core.formatting import format_small
 from dashboard.core.ras_ranges import ras_range_label, ras_range_masks
+from dashboard.core.text import format_small
 
 from .style import (
     MUTED,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.core.formatting import plural
+from dashboard.core.text import plural
 
 from .maps import district_trace, map_layout, outline_trace
 from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, figure, labels

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from dashboard.core.formatting import format_count, format_small, plural, power_label
+from dashboard.core.text import format_count, format_small, plural, power_label
 
 from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG

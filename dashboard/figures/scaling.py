@@ -15,6 +15,8 @@ import math
 
 import numpy as np
 
+from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor
+
 from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, figure, labels, short_number
 
 WORLD = 8e9
@@ -61,8 +63,8 @@ def pct(x: float | None, digits: int = 1) -> str:
     if x == 0:
         return "0 %"
     v = 100 * x
-    if v < 1e-4:
-        return "< 0.0001 %"
+    if below_percent_floor(v):
+        return PERCENT_FLOOR_TEXT
     if v < 1:
         return f"{v:.2g} %"
     return f"{v:.{digits}f} %"

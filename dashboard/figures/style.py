@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor, log_ticks, short_number  # noqa: F401 - log_ticks, short_number: part of this module's interface
+
 #: Viridis is perceptually uniform and readable with the common colour-vision deficiencies.
 SEQUENTIAL = "Viridis"
 #: Okabe–Ito, a qualitative palette distinguishable with colour-vision deficiencies.
@@ -58,39 +60,11 @@ def percent(share) -> str:
         return "–"
     if x == 0:
         return "0 %"
-    if x < 1e-4:
-        return "< 0.0001 %"  # never "1.7e-06 %"
+    if below_percent_floor(x):
+        return PERCENT_FLOOR_TEXT  # never "1.7e-06 %"
     if x < 1:
         return f"{x:.2g} %"
     return f"{x:.1f} %"
-
-
-def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
-    """Tick positions (log10 space) and labels 1, 2, 5, 10, 20, 50 … between lo and hi."""
-    lo = max(lo, 1e-3)
-    hi = max(hi, lo * 10)
-    vals, text = [], []
-    for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
-        for m in (1, 2, 5):
-            v = m * 10.0**e
-            if lo <= v <= hi:
-                vals.append(math.log10(v))
-                text.append(short_number(v))
-    if len(vals) > 9:  # keep only the powers of ten when crowded
-        keep = [i for i, t in enumerate(text) if t.startswith("1")]
-        vals, text = [vals[i] for i in keep], [text[i] for i in keep]
-    return vals, text
-
-
-def short_number(v: float) -> str:
-    """0.5, 20, 5k, 2M: compact labels for log axes."""
-    if v >= 1e9:
-        return f"{v / 1e9:g}B"
-    if v >= 1e6:
-        return f"{v / 1e6:g}M"
-    if v >= 1e3:
-        return f"{v / 1e3:g}k"
-    return f"{v:g}"
 
 
 def safe_log10(values) -> np.ndarray:

@@ -9,7 +9,18 @@ from __future__ import annotations
 import logging
 
 import dash
-from dash import Input, Output, State, callback, clientside_callback, dash_table, dcc, html, no_update
+from dash import (
+    ClientsideFunction,
+    Input,
+    Output,
+    State,
+    callback,
+    clientside_callback,
+    dash_table,
+    dcc,
+    html,
+    no_update,
+)
 
 from dashboard.components import error_box, model_switch
 from dashboard.core.errors import InputError
@@ -191,12 +202,9 @@ def on_csv(_n, country, k, coverage, per_district, model="v2"):
     return _download("csv", country, k, coverage, per_district, model)
 
 
+# the address bar follows the view (assets/url_sync.js: the one URL sync every page uses)
 clientside_callback(
-    """function (query) {
-        if (!query) { return window.dash_clientside.no_update; }
-        window.history.replaceState(null, "", window.location.pathname + query + window.location.hash);
-        return "";
-    }""",
+    ClientsideFunction(namespace="anonset", function_name="syncQuery"),
     Output(ID["url-sync"], "children"),
     Input(ID["query"], "data"),
 )

@@ -11,9 +11,10 @@ import dash
 from dash import ClientsideFunction, Input, Output, State, callback, clientside_callback, dcc, html
 
 import census_loaders as cl
-from dashboard import ids
 from dashboard.views.personal import (
+    CALLBACKS,
     DEFAULT_COUNTRY,
+    FIELDS,
     ID,
     TABS,
     answer_section,
@@ -98,44 +99,23 @@ def on_country(code):
 # --------------------------------------------------------------------------- in the browser
 
 _cs = lambda name: ClientsideFunction(namespace="anonsetMe", function_name=name)  # noqa: E731
-#: The settings that choose a public table (never an answer), in the order the JS functions take them.
-TABLE_SETTINGS = [Input(ID[k], "value") for k in ("country", "height-width", "weight-width", "model", "self-report")]
+
+
+def _named(name: str, **output_kw):
+    """A clientside callback of the field contract (views.personal.CALLBACKS): its outputs, inputs and
+    states by field name, the page config last (the JS reads the names from it)."""
+    c = CALLBACKS[name]
+    return (*[Output(*FIELDS[f], **output_kw) for f in c["outputs"]],
+            *[Input(*FIELDS[f]) for f in c["inputs"]],
+            *[State(*FIELDS[f]) for f in c["states"]],
+            State(ID["config"], "data"))
+
 
 # the public table of the country, widths and model (fetched once; a failure offers a retry)
-clientside_callback(
-    _cs("loadTable"),
-    Output(ID["table-status"], "data"),
-    Output(ID["retry"], "style"),
-    *TABLE_SETTINGS,
-    Input(ID["retry"], "n_clicks"),
-    State(ID["config"], "data"),
-)
+clientside_callback(_cs("loadTable"), *_named("loadTable"))
 
 # the answers → every result (computed here, in the browser)
-RESULTS = [
-    Output(ID["status"], "children"),
-    Output(ID["message"], "children"),
-    Output(ID["headline"], "children"),
-    Output(ID["verdict"], "children"),
-    Output(ID["warnings"], "children"),
-    Output(ID["funnel-text"], "children"),
-    Output(ID["later"], "data"),
-    Output(ID["map-values"], "data"),
-    Output(ID["aux-note"], "children"),
-    Output(ID["results"], "className"),
-    Output(ID["answer"], "className"),
-]
-clientside_callback(
-    _cs("compute"),
-    *RESULTS,
-    Input(ID["table-status"], "data"),
-    *[Input(ID[k], "value") for k in ("district", "sex", "ages", "units", "height-cm", "height-ft", "height-in",
-                                        "weight-kg", "weight-lb", "aux", "aux-name", "aux-percent", "users", "k")],
-    Input(ids.PRESENTER_STORE, "data"),
-    *TABLE_SETTINGS,
-    State(ID["config"], "data"),
-    prevent_initial_call="initial_duplicate",
-)
+clientside_callback(_cs("compute"), *_named("compute"), prevent_initial_call="initial_duplicate")
 
 # the charts (Plotly takes ~5 ms each), the re-identification cards, the changes table and the advice
 # are drawn a frame after the headline and the funnel's numbers
@@ -206,40 +186,12 @@ clientside_callback(
 )
 
 # keep ?country=… in the address bar (never an answer), and the fragment of an opened link in step
-clientside_callback(
-    _cs("syncAddress"),
-    Output(ID["url-sync"], "children"),
-    Input(ID["country"], "value"),
-    *[Input(ID[k], "value") for k in ("district", "sex", "ages", "units", "height-cm", "height-ft", "height-in",
-                                        "weight-kg", "weight-lb", "height-width", "weight-width", "aux", "model",
-                                        "self-report")],
-)
+clientside_callback(_cs("syncAddress"), *_named("syncAddress"))
 
-clientside_callback(
-    _cs("linkWithAnswers"),
-    Output(ID["link-text"], "value"),
-    Input(ID["copy-link"], "n_clicks"),
-    [State(ID[k], "value") for k in ("country", "district", "sex", "ages", "units", "height-cm", "height-ft",
-                                      "height-in", "weight-kg", "weight-lb", "height-width", "weight-width", "aux",
-                                      "model", "self-report")],
-    prevent_initial_call=True,
-)
+clientside_callback(_cs("linkWithAnswers"), *_named("linkWithAnswers"), prevent_initial_call=True)
 
-clientside_callback(
-    _cs("answersFromFragment"),
-    [Output(ID[k], "value", allow_duplicate=True) for k in ("sex", "ages", "units", "height-cm", "height-ft",
-                                                             "height-in", "weight-kg", "weight-lb", "height-width",
-                                                             "weight-width", "aux", "model", "self-report",
-                                                             "district")],
-    Output(ID["notice"], "children", allow_duplicate=True),
-    Input(ids.URL, "hash"),
-    Input(ID["example"], "n_clicks"),
-    State(ID["ages"], "options"),
-    State(ID["district-all"], "data"),
-    State(ID["district"], "value"),
-    State(ID["notice"], "children"),
-    prevent_initial_call="initial_duplicate",
-)
+clientside_callback(_cs("answersFromFragment"), *_named("answersFromFragment", allow_duplicate=True),
+                    prevent_initial_call="initial_duplicate")
 
 # the "What if…" tabs (no answers involved)
 clientside_callback(

@@ -239,12 +239,9 @@ clientside_callback(
 )
 
 
+# the address bar follows the view (assets/url_sync.js: the one URL sync every page uses)
 clientside_callback(
-    """function (query) {
-        if (!query) { return window.dash_clientside.no_update; }
-        window.history.replaceState(null, "", window.location.pathname + query + window.location.hash);
-        return "";
-    }""",
+    ClientsideFunction(namespace="anonset", function_name="syncQuery"),
     Output(ID["url-sync"], "children"),
     Input(ID["query"], "data"),
 )

@@ -30,8 +30,8 @@ from dashboard.core.buckets import (
 )
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import format_count, plural
 from dashboard.core.groups import format_age_band
+from dashboard.core.text import format_count, plural
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
 from dashboard.server import limits

@@ -20,8 +20,8 @@ from dashboard import settings as settings_module
 from dashboard.components import card, command_block, table
 from dashboard.core import microdata
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import format_number
 from dashboard.core.memo import Memo
+from dashboard.core.text import format_number
 from dashboard.figures import dataset as figs
 from dashboard.figures.style import GRAPH_CONFIG, percent
 from dashboard.server import limits

@@ -28,8 +28,8 @@ from dashboard.core import memo
 from dashboard.core import personal as pt
 from dashboard.core.body import HEIGHT_LIMITS, MODEL_LABELS, WEIGHT_LIMITS
 from dashboard.core.country import load_country_model
-from dashboard.core.formatting import format_count
 from dashboard.core.personal import DEFAULT_KS
+from dashboard.core.text import client_text, format_count
 from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
 from dashboard.views.anonland import small_crowd_error
@@ -58,11 +58,77 @@ ID = {name: _id(name) for name in (
     "units-sync", "map-values", "map-base", "district-all", "later", "self-report",
 )}
 
-#: The answers: their values stay in the browser (tests/test_page_personal.py checks the callback map).
-PERSONAL = tuple(ID[k] for k in (
-    "district", "sex", "ages", "units", "height-cm", "height-ft", "height-in", "weight-kg", "weight-lb", "aux",
-    "aux-name", "aux-percent", "users", "k", "map", "link-text",
-))
+
+
+# --------------------------------------------------------------------------- the page ↔ browser contract
+#
+# One named field contract between this page and assets/personal_page.js (issue 25).  Dash hands a
+# clientside function its values by position; the page config ships the names below, so the
+# JavaScript works with objects keyed by these names and returns objects keyed by them.
+
+#: The answers and settings in a shared link's #fragment — never in the query, never sent — by the
+#: names the link uses, in its order.
+FRAGMENT = ("district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "hw", "ww", "aux", "model", "sr")
+#: The settings that choose a public table (never an answer).
+TABLE_SETTINGS = ("country", "hw", "ww", "model", "sr")
+#: The answers the result is computed from.
+ANSWERS = ("district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "aux", "auxName", "auxPct",
+           "users", "ks")
+#: What the answer computation writes.
+RESULTS = ("status", "message", "headline", "verdict", "warnings", "funnelText", "later", "mapValues", "auxNote",
+           "resultsClass", "answerClass")
+
+#: Every field by name → (component id, property).
+FIELDS = {
+    **{name: (ID[key], "value") for name, key in (
+        ("district", "district"), ("sex", "sex"), ("ages", "ages"), ("units", "units"), ("hcm", "height-cm"),
+        ("hft", "height-ft"), ("hin", "height-in"), ("wkg", "weight-kg"), ("wlb", "weight-lb"),
+        ("hw", "height-width"), ("ww", "weight-width"), ("aux", "aux"), ("model", "model"), ("sr", "self-report"),
+        ("country", "country"), ("auxName", "aux-name"), ("auxPct", "aux-percent"), ("users", "users"), ("ks", "k"),
+        ("link", "link-text"))},
+    "tableStatus": (ID["table-status"], "data"),
+    "retry": (ID["retry"], "n_clicks"),
+    "retryStyle": (ID["retry"], "style"),
+    "presenter": (ids.PRESENTER_STORE, "data"),
+    "copyLink": (ID["copy-link"], "n_clicks"),
+    "hash": (ids.URL, "hash"),
+    "example": (ID["example"], "n_clicks"),
+    "ageOptions": (ID["ages"], "options"),
+    "districtOptions": (ID["district-all"], "data"),
+    "notice": (ID["notice"], "children"),
+    "urlSync": (ID["url-sync"], "children"),
+    "status": (ID["status"], "children"),
+    "message": (ID["message"], "children"),
+    "headline": (ID["headline"], "children"),
+    "verdict": (ID["verdict"], "children"),
+    "warnings": (ID["warnings"], "children"),
+    "funnelText": (ID["funnel-text"], "children"),
+    "later": (ID["later"], "data"),
+    "mapValues": (ID["map-values"], "data"),
+    "auxNote": (ID["aux-note"], "children"),
+    "resultsClass": (ID["results"], "className"),
+    "answerClass": (ID["answer"], "className"),
+}
+
+#: The answers' components: their values stay in the browser (tests/test_page_personal.py checks the callback
+#: map), with the map (a click chooses the district) and the link holding the answers.
+PERSONAL = (*(FIELDS[name][0] for name in ANSWERS), ID["map"], ID["link-text"])
+
+#: The named clientside callbacks: what each reads (inputs, then states; the page config comes last)
+#: and writes, by field name.
+CALLBACKS = {
+    "loadTable": {"inputs": (*TABLE_SETTINGS, "retry"), "states": (), "outputs": ("tableStatus", "retryStyle")},
+    "compute": {"inputs": ("tableStatus", *ANSWERS, "presenter", *TABLE_SETTINGS), "states": (), "outputs": RESULTS},
+    "syncAddress": {"inputs": ("country", *FRAGMENT), "states": (), "outputs": ("urlSync",)},
+    "linkWithAnswers": {"inputs": ("copyLink",), "states": ("country", *FRAGMENT), "outputs": ("link",)},
+    "answersFromFragment": {"inputs": ("hash", "example"), "states": ("ageOptions", "districtOptions", "district", "notice"),
+                            "outputs": (*FRAGMENT, "notice")},
+}
+
+
+def client_fields() -> dict:
+    """The contract as the browser reads it: per callback, the names of its arguments and of its outputs."""
+    return {name: {"args": [*c["inputs"], *c["states"]], "outputs": list(c["outputs"])} for name, c in CALLBACKS.items()}
 
 
 # --------------------------------------------------------------------------- options (pure)
@@ -182,6 +248,9 @@ def page_config() -> dict:
                    "max_users": forms.MAX_USERS},
         "k_choices": list(K_CHOICES),
         "rough": rough_estimate_evidence(),
+        "fields": client_fields(),
+        "fragment": list(FRAGMENT),
+        "text": client_text(),
     }
 
 

@@ -33,10 +33,10 @@ from dashboard.components import card, chart_reading, command_block, field
 from dashboard.core import country, memo, regions, scaling
 from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.errors import InputError
-from dashboard.core.formatting import format_count, format_number, format_small
 from dashboard.core.groups import SEXES
 from dashboard.core.memo import Memo
 from dashboard.core.regions import Scenario
+from dashboard.core.text import format_count, format_number, format_small
 from dashboard.figures import scaling as figs
 from dashboard.figures.style import GRAPH_CONFIG, message_figure, short_number
 from dashboard.server import limits

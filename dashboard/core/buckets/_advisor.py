@@ -78,10 +78,10 @@ import numpy as np
 from ..body import DEFAULT_MODEL, check_model
 from ..country import CountryModel, load_country_model
 from ..errors import InputError
-from ..formatting import plural
 from ..groups import DEFAULT_STUDY, format_age_band
 from ..memo import Memo
 from ..regions import check_ages
+from ..text import plural
 from ._ladder import AGE_LEVELS, AREAS, WIDTHS, Config, age_blocks, block_bands, partition_refines, width_refines
 
 #: The bits of every configuration are certified to within this many bits.

@@ -9,8 +9,8 @@ import json
 
 import numpy as np
 
-from ..formatting import plural  # noqa: F401 - part of this module's interface (br.plural)
 from ..groups import format_age_band
+from ..text import plural  # noqa: F401 - part of this module's interface (br.plural)
 from ._advisor import Advice
 
 

@@ -17,9 +17,9 @@ from census_loaders.schema import FractionTable
 
 from .. import groups as bm
 from ..errors import InputError
-from ..formatting import plural
 from ..groups import SEXES
 from ..parsing import SEX_ALIASES
+from ..text import plural
 from ._model import CountryModel
 
 

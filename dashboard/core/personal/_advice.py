@@ -15,7 +15,7 @@ from .. import body as bm
 from ..body import BAND_WIDTHS
 from ..country import CountryModel
 from ..errors import InputError
-from ..formatting import format_band
+from ..text import format_band
 from ._profile import DEFAULT_KS, Profile, Resolved, ages_label, area_counts, resolve, with_body
 from ._what_ifs import evaluate
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from ..body import DEFAULT_BMI_RANGE, DEFAULT_MODEL, cell_bmi
 from ..country import CountryModel
-from ..formatting import format_band, format_count, plural
 from ..groups import format_age_band
+from ..text import format_band, format_count, plural
 from ._profile import Profile, ages_label, area_counts, area_label, cell_probabilities, resolve, with_body
 from ._reidentification import expected_anonymity_set
 

@@ -20,9 +20,9 @@ from census_loaders.schema import FractionTable
 from .. import groups as bm
 from ..country import CountryModel, FractionArray, UserAux, fraction_array, preset_array
 from ..errors import InputError
-from ..formatting import plural
 from ..groups import DEFAULT_STUDY, SEXES
 from ..parsing import SEX_ALIASES, check_band, parse_age, parse_band
+from ..text import plural
 
 #: Default targets for the advice.
 DEFAULT_KS: tuple[int, ...] = (10, 100)

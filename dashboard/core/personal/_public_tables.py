@@ -44,9 +44,9 @@ from .. import memo
 from ..body import BAND_LIMITS, BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_MODEL, MODELS, PROFILE_SDS, widen_band
 from ..country import CountryModel, load_country_model, preset_array
 from ..errors import InputError
-from ..formatting import plural
 from ..groups import SEXES, open_group_end
 from ..parsing import DEFAULT_WIDTH
+from ..text import plural
 from ._profile import DEFAULT_KS
 
 TABLE_VERSION = 1

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..body import DEFAULT_BMI_RANGE
 from ..country import CountryModel
-from ..verdict import own_headline, verdict
+from ..text import own_headline, verdict
 from ._advice import advise
 from ._funnel import CasResult, compute_cas
 from ._profile import DEFAULT_KS, Profile, with_body

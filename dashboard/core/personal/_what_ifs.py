@@ -9,9 +9,9 @@ import numpy as np
 from .. import body as bm
 from ..body import BAND_LIMITS, BAND_WIDTHS, DEFAULT_BMI_RANGE
 from ..country import CountryModel
-from ..formatting import format_band
 from ..groups import SEXES
 from ..parsing import DEFAULT_WIDTH
+from ..text import format_band
 from ._profile import Profile, Resolved, area_counts, cell_probabilities, resolve, with_body
 
 #: How far (in SD of the body groups involved) the height/weight what-ifs reach.

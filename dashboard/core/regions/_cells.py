@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import country, formatting
+from .. import country
+from .. import text as formatting
 from ..body import DEFAULT_MODEL, BandGrid
 from ..country import CountryModel, load_country_model
 from ..errors import InputError

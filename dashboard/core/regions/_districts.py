@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import formatting
+from .. import text as formatting
 from ..errors import InputError
 from ..groups import format_age_band
 from ._cdfs import country_cdf

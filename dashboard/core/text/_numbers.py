@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
-#: The unit of each body measurement.
-UNITS = {"height": "cm", "weight": "kg"}
+from ._data import FEWER_THAN_ONE, LOG_TICKS, MISSING, PERCENT, SHORT_SUFFIXES, UNITS
 
 
 def _finite(x) -> float | None:
@@ -22,8 +22,17 @@ def format_count(x: float) -> str:
     """Whole people, rounded down, with a thousands separator: ``573``, ``1,234``."""
     x = _finite(x)
     if x is None:
-        return "–"
+        return MISSING
     return f"{math.floor(max(x, 0.0)):,}"
+
+
+def format_people(x: float) -> str:
+    """A number of people for a sentence: whole people, or "fewer than one" — never 0.0003
+    (the engine's ``formatPeople``)."""
+    x = _finite(x)
+    if x is None:
+        return MISSING
+    return FEWER_THAN_ONE if x < 1 else format_count(x)
 
 
 def format_counts(values) -> np.ndarray:
@@ -31,7 +40,7 @@ def format_counts(values) -> np.ndarray:
     arr = np.asarray(values, dtype=float)
     ok = np.isfinite(arr)
     whole = np.floor(np.maximum(np.where(ok, arr, 0.0), 0.0)).astype(np.int64)
-    return np.asarray([f"{w:,}" if good else "–" for w, good in zip(whole.tolist(), ok.tolist())], dtype=str)
+    return np.asarray([f"{w:,}" if good else MISSING for w, good in zip(whole.tolist(), ok.tolist())], dtype=str)
 
 
 def format_band(band: tuple[float, float] | None, kind: str) -> str:
@@ -48,23 +57,31 @@ def format_percent(share: float, *, positive: bool = False) -> str:
     (JavaScript's ``toFixed``/``toPrecision``), which ``Decimal`` reproduces.  ``positive``: the
     share is known to be above 0 (ξ when p < 1), so a 0 is an underflow and reads "less than 0.0001 %".
     """
-    from decimal import ROUND_HALF_UP, Decimal
-
     s = _finite(share)
     if s is None:
-        return "–"
+        return MISSING
     x = 100 * s
     if x == 0 and not positive:
-        return "0 %"
-    if x < 1e-4:
-        return "less than 0.0001 %"
+        return PERCENT["zero"]
+    if below_percent_floor(x):
+        return PERCENT["below_floor"]
     if x < 1:
         d = Decimal(x)
         text = format(d.quantize(Decimal(1).scaleb(d.adjusted() - 1), rounding=ROUND_HALF_UP), "f")
-        return (text.rstrip("0").rstrip(".") if "." in text else text) + " %"
-    if 99.9 < x < 100:
-        return "more than 99.9 %"
-    return format(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), "f") + " %"
+        return (text.rstrip("0").rstrip(".") if "." in text else text) + PERCENT["suffix"]
+    if PERCENT["near_whole"] < x < 100:
+        return PERCENT["above_near_whole"]
+    return format(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), "f") + PERCENT["suffix"]
+
+
+def below_percent_floor(percent: float) -> bool:
+    """True for a (positive) percentage too small to print: it reads :data:`PERCENT_FLOOR_TEXT`.
+    The one floor of every percentage AnonSet shows (the page, the CLI, the figures' hovers)."""
+    return percent < PERCENT["floor"]
+
+
+#: What a percentage below the floor reads as, everywhere.
+PERCENT_FLOOR_TEXT = PERCENT["below_floor"]
 
 
 #: Below this a positive number is shown as "< 0.000001" (a millionth of a person is "nobody").
@@ -77,7 +94,7 @@ def format_small(x: float, sig: int = 2) -> str:
     never ``3.3e-05``; below :data:`SMALLEST_SHOWN` it reads ``< 0.000001``."""
     x = _finite(x)
     if x is None:
-        return "–"
+        return MISSING
     if x == 0:
         return "0"
     if abs(x) < SMALLEST_SHOWN:
@@ -94,7 +111,7 @@ def format_number(x: float, sig: int = 3) -> str:
     ``1.5 million``, ``8 billion``; beyond 10¹⁵ ``3.9 × 10¹⁸``."""
     x = _finite(x)
     if x is None:
-        return "–"
+        return MISSING
     a = abs(x)
     sign = "−" if x < 0 else ""
     if a < 1:
@@ -130,3 +147,31 @@ def plural(label: str) -> str:
     if label.endswith("s"):
         return label
     return label + "s"
+
+
+def short_number(v: float) -> str:
+    """0.5, 20, 5k, 2M, 8B: compact labels for log axes (the page's ``shortNumber``, same suffixes)."""
+    for scale, suffix in SHORT_SUFFIXES:
+        if v >= scale:
+            return f"{v / scale:g}{suffix}"
+    return f"{v:g}"
+
+
+def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
+    """Tick positions (log10 space) and labels 1, 2, 5, 10, 20, 50 … between lo and hi
+    (the page's ``logTicks`` reads the same :data:`LOG_TICKS` rule)."""
+    rule = LOG_TICKS
+    lo = max(lo, rule["floor"])
+    hi = max(hi, lo * 10)
+    slack = rule["tolerance"]
+    vals, text = [], []
+    for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for m in rule["mantissas"]:
+            v = m * 10.0**e
+            if lo * (1 - slack) <= v <= hi * (1 + slack):
+                vals.append(math.log10(v))
+                text.append(short_number(v))
+    if len(vals) > rule["crowded"]:  # keep only the powers of ten when crowded
+        keep = [i for i, t in enumerate(text) if t.startswith(tuple(rule["keep_when_crowded"]))]
+        vals, text = [vals[i] for i in keep], [text[i] for i in keep]
+    return vals, text

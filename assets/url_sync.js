@@ -1,0 +1,44 @@
+/* The one way AnonSet keeps the address bar in step with a page (issue 25): every page calls
+ * window.anonset.syncUrl, directly (the explorer's and the personal page's own callbacks) or through
+ * the clientside callback dash_clientside.anonset.syncQuery (a page's "query" store → its hidden
+ * url-sync div: buckets, scaling).  No reload, no new history entry.
+ *
+ * syncUrl({search, hash, path, keepState, later}):
+ *   search     "?a=1&b=2", "" for none, undefined to keep the current one;
+ *   hash       "#…", "" for none, undefined to keep the current one (the personal page's answers
+ *              live only here: fragments are never sent to a server);
+ *   path       only while location.pathname starts with it (a page's callback firing as the user
+ *              leaves it must not write its query onto the next page);
+ *   keepState  keep history.state (default: null, as Dash's own replaceState);
+ *   later      write after the current callback returns (setTimeout 0), so the answer is drawn first.
+ * Returns true when the address is (or is about to be) changed.
+ */
+(function (root) {
+  "use strict";
+
+  function syncUrl(opts) {
+    opts = opts || {};
+    var loc = root.location, hist = root.history;
+    if (!loc || !hist || typeof hist.replaceState !== "function") return false;
+    if (opts.path && loc.pathname.indexOf(opts.path) !== 0) return false;
+    var search = opts.search === undefined || opts.search === null ? loc.search : opts.search;
+    var hash = opts.hash === undefined || opts.hash === null ? loc.hash : opts.hash;
+    var want = loc.pathname + search + hash;
+    if (want === loc.pathname + loc.search + loc.hash) return false;
+    var write = function () { hist.replaceState(opts.keepState ? hist.state : null, "", want); };
+    if (opts.later) setTimeout(write, 0); else write();
+    return true;
+  }
+
+  root.anonset = Object.assign(root.anonset || {}, { syncUrl: syncUrl });
+
+  var dc = root.dash_clientside = root.dash_clientside || {};
+  dc.anonset = Object.assign(dc.anonset || {}, {
+    /* a page's query store → the address bar's ?… (nothing while the page has no valid query yet) */
+    syncQuery: function (query) {
+      if (!query) return root.dash_clientside.no_update;
+      syncUrl({ search: query });
+      return "";
+    },
+  });
+})(typeof window !== "undefined" ? window : globalThis);

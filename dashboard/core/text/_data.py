@@ -1,0 +1,79 @@
+"""The words and the number rules AnonSet says, as data: one home for both faces.
+
+Python (:mod:`dashboard.core.text`) formats with these; the personal page's JavaScript
+(``assets/anonset_engine.js`` ``useText``, ``assets/personal_page.js``) receives the same
+dict in the page config (:func:`dashboard.views.personal.page_config`) and interpolates
+from it.  ``tests/js/golden_text.json`` holds what both faces must print.
+
+Templates use ``{name}`` placeholders; thresholds are "below" bounds read in order
+(``None``: everything else).
+"""
+from __future__ import annotations
+
+#: What a missing or non-finite number reads as.
+MISSING = "\u2013"
+
+#: The unit of each body measurement.
+UNITS = {"height": "cm", "weight": "kg"}
+
+#: A number of people for a sentence: whole people, or this below one.
+FEWER_THAN_ONE = "fewer than one"
+
+#: The percent rule (format_percent / formatPercent): never "0 %" for a tiny chance, never "1e-6 %".
+PERCENT = {
+    "zero": "0 %",
+    "floor": 1e-4,                       # below this many percent …
+    "below_floor": "less than 0.0001 %",  # … a share reads this
+    "near_whole": 99.9,                   # between this and 100 …
+    "above_near_whole": "more than 99.9 %",
+    "suffix": " %",
+}
+
+#: The personal page's lead (SPEC §1.7), by the people expected besides the person.
+HEADLINE = (
+    (0.95, "You \u2014 and probably nobody else: fewer than one other person is expected to share these attributes"),
+    (1.05, "You and about 1 other person share these attributes"),
+    (10, "You and about {tenths} others share these attributes"),
+    (None, "You and about {count} others share these attributes"),
+)
+
+#: The verdict, by the size of the anonymity set (CAS); {percent}: κ in whole percent; {crowd}: the own set.
+VERDICT = (
+    (1, "You are likely unique: anyone who links a data set holding these attributes to a "
+        "list of names can probably single you out."),
+    (5, "Very few people look like you: exact matching would pick you out with probability about "
+        "{percent} %. Consider giving less precise values."),
+    (20, "A small group: matching narrows you down to a handful of people, which many "
+         "re-identification attacks can finish with one more fact."),
+    (100, "A modest crowd: you are not unique on these attributes, but one or two more facts "
+          "(a birth date, a postcode) could change that."),
+    (None, "You blend into a crowd of about {crowd}, you included: exact matching on these attributes alone "
+           "would pick you with probability about 1 in {crowd}."),
+)
+
+#: Log-axis ticks: 1-2-5 steps from ``floor``; with more than ``crowded`` ticks only the labels
+#: starting with one of ``keep_when_crowded`` stay.  ``tolerance``: relative slack at both ends.
+LOG_TICKS = {"floor": 1e-3, "mantissas": (1, 2, 5), "crowded": 9, "keep_when_crowded": ("1", "0.001"),
+             "tolerance": 1e-12}
+
+#: Compact axis labels: 5k, 2M, 8B (never "10m", "1G").
+SHORT_SUFFIXES = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def _bands(rows) -> list[dict]:
+    return [{"below": below, "text": text} for below, text in rows]
+
+
+def client_text() -> dict:
+    """All of the above as JSON for the browser (tuples as lists, "everything else" as null)."""
+    return {
+        "missing": MISSING,
+        "units": dict(UNITS),
+        "fewer_than_one": FEWER_THAN_ONE,
+        "percent": dict(PERCENT),
+        "headline": _bands(HEADLINE),
+        "verdict": _bands(VERDICT),
+        "log_ticks": {**LOG_TICKS, "mantissas": list(LOG_TICKS["mantissas"]),
+                      "keep_when_crowded": list(LOG_TICKS["keep_when_crowded"])},
+        "short_suffixes": [list(s) for s in SHORT_SUFFIXES],
+    }

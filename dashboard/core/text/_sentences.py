@@ -1,0 +1,46 @@
+"""The personal page's two sentences: one place, so the page, the CLI and the tests agree.
+
+The words and thresholds are data (:mod:`._data` ``HEADLINE``, ``VERDICT``); the page's
+JavaScript (``assets/anonset_engine.js`` ``ownHeadline``/``verdict``) receives the same data and
+fills the same placeholders.  ``tests/js/golden_text.json`` and ``tests/test_engine_parity.py``
+check both faces sentence for sentence.  Both round with ``floor(x + 0.5)`` on the same doubles,
+so the two faces cannot drift apart.
+"""
+from __future__ import annotations
+
+import math
+
+from ._data import HEADLINE, VERDICT
+from ._numbers import format_count
+
+
+def tenths(x: float) -> str:
+    """``2.1``: one decimal, rounded half up (the same operations as the page's JavaScript)."""
+    return f"{math.floor(x * 10 + 0.5) / 10:.1f}"
+
+
+def _pick(bands, x: float, **values) -> str:
+    """The template of the first band whose bound ``x`` is below (the last band: everything else), filled."""
+    text = next(t for below, t in bands if below is None or x < below)
+    return text.format(**values) if "{" in text else text
+
+
+def own_headline(others: float) -> str:
+    """The personal page's lead (SPEC §1.7): "You and about X others share these attributes".
+
+    ``others`` = ``(N − 1) · p``, the people expected to share the profile besides the
+    person, who has it for certain — so the set is never "0 people".  One decimal below 10.
+    """
+    x = max(float(others), 0.0)
+    return _pick(HEADLINE, x, tenths=tenths(x), count=format_count(x))
+
+
+def verdict(cas: float, others: float, correctness: float) -> str:
+    """One sentence a person can act on, by the size of the anonymity set.
+
+    The chance that exact matching picks the person is Rocher's correctness κ = E[1 / own set]
+    (SPEC §2) for a person who has the profile, stated as a percentage in small sets; in a crowd it is about 1 in the
+    own set, the number of the headline.
+    """
+    return _pick(VERDICT, cas, percent=math.floor(100 * correctness + 0.5),
+                 crowd=format_count(1 + max(float(others), 0.0)))

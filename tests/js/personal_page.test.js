@@ -1,0 +1,210 @@
+// Unit tests of the personal page's clientside callbacks (assets/personal_page.js) under node, with a
+// stand-in for the browser (tests/js/harness.js): the named field contract (views/personal.py FIELDS,
+// CALLBACKS, shipped in the page config), parsing, the answer on DE's public table, and the address bar
+// (assets/url_sync.js): a person's answers only ever go into the #fragment, never into the query.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { fixtures, browser, positional, named, NO } = require("./harness");
+
+const ANSWER = { district: "09162", sex: "female", ages: ["40\u201345"], units: "metric", hcm: "172", wkg: "70",
+  hft: null, hin: null, wlb: null, aux: [], auxName: null, auxPct: null, users: null, ks: [10, 100],
+  presenter: false, country: "DE", hw: 5, ww: 5, model: "v2", sr: [] };
+const KEY = "DE|5|5|v2|0";
+
+function withTable() {
+  const b = browser("http://127.0.0.1/?country=DE");
+  b.P.tables[KEY] = b.E.prepare(fixtures().table);
+  return b;
+}
+
+function compute(b, answers, status) {
+  const config = fixtures().config;
+  const values = Object.assign({ tableStatus: status === undefined ? { key: KEY, ok: true } : status }, ANSWER, answers);
+  return named(config, "compute", b.me.compute(...positional(config, "compute", values)));
+}
+
+/** deepEqual across realms: the page's scripts run in their own context (their arrays are not this realm's). */
+const same = (actual, expected, message) => assert.deepEqual(JSON.parse(JSON.stringify(actual)), expected, message);
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+test("the contract names every argument and output once, and the fragment holds only answers", () => {
+  const { config } = fixtures();
+  for (const [name, c] of Object.entries(config.fields)) {
+    assert.equal(new Set(c.args).size, c.args.length, name);
+    assert.equal(new Set(c.outputs).size, c.outputs.length, name);
+  }
+  same(config.fragment, ["district", "sex", "ages", "units", "hcm", "hft", "hin", "wkg", "wlb", "hw", "ww",
+    "aux", "model", "sr"]);
+  same(config.fields.answersFromFragment.outputs, [...config.fragment, "notice"]);
+  assert.ok(!config.fragment.includes("country"));
+});
+
+test("outputs are placed by name; an unknown name is an error, a missing one no_update", () => {
+  const b = browser();
+  const { config } = fixtures();
+  const out = b.P.outputs(config, "loadTable", { retryStyle: { display: "none" } });
+  same(out, [NO, { display: "none" }]);
+  assert.throws(() => b.P.outputs(config, "loadTable", { nonsense: 1 }), /no output nonsense/);
+  assert.equal(b.P.outputs(config, "linkWithAnswers", { link: "x" }), "x");  // a lone output as itself
+});
+
+test("parseForm: a profile from the answers, or the field that is wrong", () => {
+  const b = withTable();
+  const T = b.P.tables[KEY];
+  const ok = b.P.parseForm(T, ANSWER);
+  same(ok.profile.height, [170, 175]);
+  same(ok.profile.weight, [70, 75]);
+  assert.equal(ok.profile.district, "09162");
+  same(ok.ks, [10, 100]);
+  const bad = (answers) => { try { b.P.parseForm(T, Object.assign({}, ANSWER, answers)); } catch (e) { return e; } return null; };
+  assert.equal(bad({ hcm: "abc" }).field, "height-cm");
+  assert.match(bad({ hcm: "abc" }).message, /is not a number/);
+  assert.equal(bad({ wkg: "900" }).field, "weight-kg");
+  assert.equal(bad({ district: "nope" }).field, "district");
+  assert.equal(bad({ users: "0.5" }).field, "users");
+  assert.equal(bad({ auxPct: "18-30:20,25+:5" }).message, "Your own fact: the age bands overlap");
+  const imperial = b.P.parseForm(T, Object.assign({}, ANSWER, { units: "imperial", hft: "5", hin: "8", wlb: "154" }));
+  same(imperial.profile.height, [170, 175]);  // 68 in = 172.72 cm
+  same(imperial.profile.weight, [65, 70]);    // 154 lb = 69.85 kg
+  assert.equal(bad({ units: "imperial", hft: "5", hin: "30" }).field, "height-in");
+});
+
+test("compute: the answer on DE's public table, as named outputs in the words of the engine", () => {
+  const b = withTable();
+  const out = compute(b, {});
+  const report = b.E.report(b.P.tables[KEY], b.P.parseForm(b.P.tables[KEY], ANSWER).profile, { users: null, ks: [10, 100] });
+  assert.equal(out.headline, b.E.ownHeadline(report.others));
+  assert.match(out.headline, /^You and about [\d,]+ others share these attributes$/);
+  assert.ok(out.verdict.startsWith(b.E.verdict(report.cas, report.others, report.reidentification.correctness)));
+  assert.match(out.status, /^Body model: /);
+  assert.equal(out.message, null);
+  assert.equal(out.resultsClass, "results-panel");
+  assert.equal(out.answerClass, "answer-panel");
+  assert.equal(out.later.figures.length, 6);
+  assert.equal(out.mapValues.key, KEY);
+  assert.equal(out.mapValues.district, "09162");
+  assert.equal(out.funnelText.length, report.funnel.length);
+  const last = out.funnelText[out.funnelText.length - 1].props.children[1].props.children;
+  assert.equal(last, b.E.formatPeople(report.funnel[report.funnel.length - 1].count));
+});
+
+test("compute: people below one read 'fewer than one' (the engine's formatPeople), never 0", () => {
+  const b = withTable();
+  const out = compute(b, { hcm: "212", wkg: "40", ages: ["18\u201320"] });
+  const cells = JSON.stringify(out.later.changes);
+  const people = b.E.report(b.P.tables[KEY], b.P.parseForm(b.P.tables[KEY], Object.assign({}, ANSWER,
+    { hcm: "212", wkg: "40", ages: ["18\u201320"] })).profile, {}).cas;
+  assert.ok(people < 1, String(people));
+  assert.ok(cells.includes("fewer than one"));
+  assert.ok(!/"0"/.test(cells));
+});
+
+test("compute: no result while loading, after a failed table, or for a bad answer", () => {
+  const b = withTable();
+  const loading = compute(b, {}, null);
+  assert.equal(loading.headline, "Loading\u2026");
+  assert.equal(loading.resultsClass, "results-panel cleared");
+  const failed = compute(b, {}, { key: KEY, ok: false, error: "HTTP 500" });
+  assert.match(JSON.stringify(failed.message), /Could not load the public tables \(HTTP 500\)/);
+  const bad = compute(b, { hcm: "abc" });
+  assert.equal(bad.answerClass, "answer-panel invalid");
+  assert.match(JSON.stringify(bad.message), /Height \(cm\)/);
+  assert.equal(bad.verdict, "");
+});
+
+test("the address bar: ?country only; the answers follow an opened link's #fragment", async () => {
+  const { config } = fixtures();
+  const b = browser("http://127.0.0.1/?country=DE&presenter=1&district=09162#district=09162&sex=female");
+  b.window.__meFragmentApplied = true;
+  assert.equal(b.me.syncAddress(...positional(config, "syncAddress", ANSWER)), "");
+  assert.equal(b.replaced.length, 0);  // after the answer is drawn
+  await tick();
+  assert.equal(b.replaced.length, 1);
+  same(b.replaced[0].state, { from: "dash" });  // Dash's history state stays
+  assert.equal(b.location.search, "?country=DE&presenter=1");
+  const f = new URLSearchParams(b.location.hash.slice(1));
+  assert.equal(f.get("district"), "09162");
+  assert.equal(f.get("hcm"), "172");
+  assert.equal(f.get("ages"), "40\u201345");
+  for (const k of config.fragment) assert.ok(!new URLSearchParams(b.location.search).has(k) || k === "country", k);
+  b.me.syncAddress(...positional(config, "syncAddress", ANSWER));  // nothing changed: nothing written
+  await tick();
+  assert.equal(b.replaced.length, 1);
+});
+
+test("the address bar without an opened link keeps the fragment empty", async () => {
+  const { config } = fixtures();
+  const b = browser("http://127.0.0.1/?country=DE");
+  b.me.syncAddress(...positional(config, "syncAddress", Object.assign({}, ANSWER, { country: "FR" })));
+  await tick();
+  assert.equal(b.location.search, "?country=FR");
+  assert.equal(b.location.hash, "");
+});
+
+test("a link with the answers: the country in the query, the answers in the fragment, sr only for v2", () => {
+  const { config } = fixtures();
+  const b = browser("http://127.0.0.1/?country=DE");
+  const link = b.me.linkWithAnswers(...positional(config, "linkWithAnswers",
+    Object.assign({ copyLink: 1 }, ANSWER, { sr: ["on"], aux: ["wearables", "apps"] })));
+  const u = new URL(link);
+  assert.equal(u.search, "?country=DE");
+  assert.equal(u.hash, "#district=09162&sex=female&ages=40%E2%80%9345&units=metric&hcm=172&wkg=70&hw=5&ww=5" +
+    "&aux=wearables%7Capps&model=v2&sr=1");
+  const paper = new URL(b.me.linkWithAnswers(...positional(config, "linkWithAnswers",
+    Object.assign({ copyLink: 1 }, ANSWER, { sr: ["on"], model: "paper" }))));
+  assert.ok(!paper.hash.includes("sr="));
+});
+
+test("a link's fragment fills the form by name; unknown values are reported", () => {
+  const { config } = fixtures();
+  const b = browser("http://127.0.0.1/?country=DE");
+  const ageOptions = fixtures().table.ages.map((a) => ({ label: a.label, value: a.label }));
+  const districtOptions = [{ label: "M\u00fcnchen", value: "09162" }];
+  const call = (hash, extra) => named(config, "answersFromFragment", b.me.answersFromFragment(...positional(config,
+    "answersFromFragment", Object.assign({ hash, ageOptions, districtOptions, district: null, notice: [] }, extra))));
+  const got = call("#district=09162&sex=female&ages=40%E2%80%9345&hcm=172&wkg=70&hw=2&ww=7&model=paper&sr=1");
+  assert.equal(got.district, "09162");
+  assert.equal(got.sex, "female");
+  same(got.ages, ["40\u201345"]);
+  assert.equal(got.hcm, "172");
+  assert.equal(got.hw, 2);
+  assert.equal(got.ww, NO);  // 7 is not a band width
+  assert.equal(got.model, "paper");
+  same(got.sr, ["on"]);
+  assert.equal(got.notice, NO);
+  assert.equal(b.window.__meFragmentApplied, true);
+  const unknown = call("#district=nope&ages=99%E2%80%93100");
+  assert.equal(unknown.district, null);
+  same(unknown.ages, []);
+  assert.equal(unknown.notice.length, 2);
+  assert.ok(Object.values(call("")).every((v) => v === NO));
+  b.window.dash_clientside.callback_context = { triggered: [{ prop_id: "me-example.n_clicks" }] };
+  const example = call("");
+  assert.equal(example.sex, "female");
+  assert.equal(example.district, "09162");
+  same(example.ages, ["40\u201345"]);
+  assert.equal(example.notice, NO);
+});
+
+test("the one URL sync: only on its page, nothing when unchanged, the query store's callback", () => {
+  const b = browser("http://127.0.0.1/scaling?view=census#x");
+  const sync = b.window.anonset.syncUrl;
+  assert.equal(sync({ search: "?view=explore", path: "/explore" }), false);
+  assert.equal(sync({ search: "?view=census" }), false);
+  assert.equal(sync({ search: "?view=explore", path: "/scaling" }), true);
+  assert.equal(b.location.search + b.location.hash, "?view=explore#x");
+  assert.equal(b.replaced[0].state, null);
+  const q = b.window.dash_clientside.anonset.syncQuery;
+  assert.equal(q(null), NO);
+  assert.equal(q("?view=forecast"), "");
+  assert.equal(b.location.search, "?view=forecast");
+});
+
+test("the funnel's log axis uses the engine's one tick rule", () => {
+  const b = withTable();
+  b.E.useText(fixtures().config.text);
+  same(b.P.logTicks(1e-3, 8e7), JSON.parse(JSON.stringify(b.E.logTicks(1e-3, 8e7))));
+  same(b.E.logTicks(1, 1000)[1], ["1", "10", "100", "1k"]);
+});
