@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_support import wait_until_list_has_focus
-from test_browser_offline import PAGES, wait_for_dash
+from support import TESTS
+from support.browser import PAGES, wait_for_dash, wait_until_list_has_focus
 
 pytestmark = pytest.mark.browser
 
-AXE_JS = Path(os.environ.get("ANONSET_AXE_JS", Path(__file__).parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"))
+AXE_JS = Path(os.environ.get("ANONSET_AXE_JS", TESTS / ".axe" / "node_modules" / "axe-core" / "axe.min.js"))
 BLOCKING = ("serious", "critical")
 
 
@@ -135,7 +135,7 @@ def test_skip_link_moves_to_the_main_content(app_url, page):
 
 
 def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, browser):
-    from browser_support import PageRecorder
+    from support.browser import PageRecorder
 
     context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
     rec = PageRecorder(context.new_page())

@@ -88,7 +88,7 @@ def test_tiny_rerun_shows_progress_and_replaces_the_charts(app_url, page):
 
 def test_rerun_works_across_several_gunicorn_workers(cache_root, page, tmp_path):
     """Job status and result live in the shared server-side cache, so polls may land on any worker."""
-    from browser_support import running_server
+    from support.browser import running_server
 
     with running_server(tmp_path / "server.log", workers=3) as url:
         pg = page.page

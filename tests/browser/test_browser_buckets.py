@@ -128,7 +128,7 @@ def test_a_bad_link_is_repaired_with_notices(app_url, page):
 
 
 def test_phone_width(app_url, browser):
-    from browser_support import PageRecorder
+    from support.browser import PageRecorder
 
     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     pg = context.new_page()

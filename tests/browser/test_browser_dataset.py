@@ -96,7 +96,7 @@ def test_upload_bad_files_and_the_scaling_link(app_url, page, tmp_path):
 
 
 def test_phone_layout(app_url, browser):
-    from browser_support import PageRecorder
+    from support.browser import PageRecorder
 
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     rec = PageRecorder(context.new_page())

@@ -23,7 +23,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from parity_cases import build_cases, check_results
+from support.parity_cases import build_cases, check_results
 
 from dashboard.core.body_model import load_country_model
 from dashboard.core.cas import Profile, profile_report

@@ -4,7 +4,7 @@ data sets without a map list (and filter) their districts."""
 from __future__ import annotations
 
 import pytest
-from browser_support import choose_option, open_dropdown
+from support.browser import choose_option, open_dropdown
 
 pytestmark = pytest.mark.browser
 

@@ -9,13 +9,12 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from browser_support import choose_option
+from support.browser import PAGES, choose_option, wait_for_dash
 
 pytestmark = pytest.mark.browser
 
@@ -28,22 +27,6 @@ document.addEventListener('securitypolicyviolation', function (e) {
 """
 
 
-def registered_pages() -> list[tuple[str, str]]:
-    """(module, URL path) of every page in ``dash.page_registry`` (path variables filled with "x")."""
-    import dash
-
-    from dashboard.app import app  # noqa: F401  (imports the pages)
-
-    pages = {}
-    # Dash imports pages as "pages.<name>"; a test importing "dashboard.pages.<name>" adds a duplicate entry
-    for module, page in sorted(dash.page_registry.items(), key=lambda mp: mp[0].startswith("dashboard.")):
-        template = page.get("path_template")
-        path = re.sub(r"<[^>]+>", "x", template) if template else page["path"]
-        pages.setdefault(path, module)
-    return sorted(((m, p) for p, m in pages.items()), key=lambda mp: mp[1])
-
-
-PAGES = registered_pages()
 
 
 @pytest.fixture
@@ -53,7 +36,7 @@ def strict_page(browser):
     Under an enforced CSP, ``wait_for_function`` needs an arrow-function string
     (evaluated once); a bare expression would be eval'd on every poll and blocked.
     """
-    from browser_support import PageRecorder
+    from support.browser import PageRecorder
 
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = context.new_page()
@@ -61,17 +44,6 @@ def strict_page(browser):
     pg.add_init_script(CSP_LISTENER)
     yield PageRecorder(pg)
     context.close()
-
-
-def wait_for_dash(pg, timeout: int = 30_000) -> None:
-    """Until the renderer has drawn the page and no callback is pending."""
-    pg.wait_for_selector("#_pages_content", state="attached", timeout=timeout)
-    pg.wait_for_function(
-        "() => { const c = document.querySelector('#_pages_content');"
-        " return c && c.children.length > 0 && !document.querySelector('[data-dash-is-loading=\"true\"]'); }",
-        timeout=timeout,
-    )
-    pg.wait_for_load_state("networkidle", timeout=timeout)
 
 
 @pytest.mark.parametrize("module,path", PAGES, ids=[p for _, p in PAGES])

@@ -7,7 +7,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import PageRecorder, choose_option
+from support.browser import PageRecorder, choose_option
 
 pytestmark = pytest.mark.browser
 

@@ -28,7 +28,7 @@ def test_real_people_page_shows_both_models(app_url, page):
 
 
 def test_real_people_phone_layout(app_url, browser):
-    from browser_support import PageRecorder
+    from support.browser import PageRecorder
 
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                                   bypass_csp=True)

@@ -5,19 +5,12 @@ import json
 
 import pytest
 
-from dashboard.cli import main
-
-pytestmark = pytest.mark.usefixtures("cache_root")
-
-
-def _run(capsys, *args):
-    code = main(["attack", *args])
-    out = capsys.readouterr()
-    return code, out.out, out.err
+pytestmark = [pytest.mark.usefixtures("cache_root"),
+              pytest.mark.cli("dashboard.cli.attack", "attack")]  # the run fixture (tests/conftest.py)
 
 
-def test_json_has_measured_forecast_and_holdout(capsys):
-    code, out, err = _run(capsys, "--known", "2", "--sizes", "50,100,200,400", "--repeats", "3", "--json")
+def test_json_has_measured_forecast_and_holdout(run):
+    code, out, err = run("--known", "2", "--sizes", "50,100,200,400", "--repeats", "3", "--json")
     assert code == 0 and err == ""
     r = json.loads(out)
     assert [m["n"] for m in r["measured"]] == [50, 100, 200, 400]
@@ -35,16 +28,16 @@ def test_json_has_measured_forecast_and_holdout(capsys):
     assert "GroupLens" in r["data"]["attribution"]
 
 
-def test_default_text_report(capsys):
-    code, out, _ = _run(capsys, "--sizes", "100,300,671", "--repeats", "1")
+def test_default_text_report(run):
+    code, out, _ = run("--sizes", "100,300,671", "--repeats", "1")
     assert code == 0
     assert "m = 8 known ratings, rating ± 1 star, date ± 14 days" in out
     assert "PYC-MB" in out and "Harper" in out
     assert out.count("%") > 10
 
 
-def test_no_decay_is_reported_not_a_crash(capsys):
-    code, out, _ = _run(capsys, "--known", "20", "--noise-days", "0", "--noise-stars", "0", "--sizes", "50,100,200",
+def test_no_decay_is_reported_not_a_crash(run):
+    code, out, _ = run("--known", "20", "--noise-days", "0", "--noise-stars", "0", "--sizes", "50,100,200",
                         "--repeats", "1", "--json")
     r = json.loads(out)
     assert code == 0 and all(m["kappa"] == 1 for m in r["measured"])
@@ -69,13 +62,13 @@ def test_no_decay_is_reported_not_a_crash(capsys):
     (["--phi", "0"], "phi"),
     (["--seed", "nan"], "finite"),
 ])
-def test_bad_input_is_one_clear_line(capsys, args, message):
-    code, out, err = _run(capsys, *args)
+def test_bad_input_is_one_clear_line(run, args, message):
+    code, out, err = run(*args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err
 
 
-def test_by_known_reproduces_the_pages_curve(capsys):
+def test_by_known_reproduces_the_pages_curve(run):
     import shlex
 
     from dashboard.views import attack as V
@@ -83,10 +76,10 @@ def test_by_known_reproduces_the_pages_curve(capsys):
     cfg = V.parse_form(known=3, stars=1, days=3, wrong=0, sizes="100, 200, 300", repeats=2, seed=6, phi=1.5)
     cmd = V.curve_command(cfg)
     assert cmd.startswith("anonset attack ")
-    code, out, _ = _run(capsys, *shlex.split(cmd)[2:])
+    code, out, _ = run(*shlex.split(cmd)[2:])
     assert code == 0
     cli = json.loads(out)["by_known"]
     page = V.known_curve(cfg)
     assert [r["known"] for r in cli] == list(V.KNOWN_CURVE) and all(r["n"] == 300 for r in cli)
     assert [r["kappa"] for r in cli] == [r["kappa"] for r in page]
-    assert _run(capsys, "--by-known", "0,2")[0] == 2
+    assert run("--by-known", "0,2")[0] == 2

@@ -10,17 +10,7 @@ from dashboard import cli
 from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk
 
-
-@pytest.fixture
-def run(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.buckets"])
-
-    def call(*argv):
-        code = cli.main(list(argv))
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
+pytestmark = pytest.mark.cli("dashboard.cli.buckets")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_registered():

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_body_model import DE_GROUPS, make_population, make_priors
+from support import ROOT
+from support.synthetic import DE_GROUPS, make_population, make_priors
 
 from dashboard import cli
 from dashboard.core import body_model as bm
 from dashboard.core import cas as C
 
-REAL_CACHE = Path(__file__).resolve().parent.parent / "data_cache"
+REAL_CACHE = ROOT / "data_cache"
 
 
 @pytest.fixture(scope="module")
@@ -44,16 +44,7 @@ def tiny_cache(tmp_path_factory):
     return root
 
 
-@pytest.fixture
-def run(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.cas"])
-
-    def call(*argv):
-        code = cli.main(["cas", *argv])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
+pytestmark = pytest.mark.cli("dashboard.cli.cas", "cas")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_registered():

@@ -13,15 +13,7 @@ from dashboard.core import microdata as M
 QIS = "sex,age,race,education,marital_status,household_size"
 
 
-@pytest.fixture
-def run(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.dataset"])
-
-    def _run(*argv):
-        code = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
+pytestmark = pytest.mark.cli("dashboard.cli.dataset")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_registered_in_the_cli_frame():

@@ -10,17 +10,7 @@ from dashboard import cli
 from dashboard.core import pyc
 from dashboard.core import pyc_fit as pf
 
-
-@pytest.fixture
-def run(monkeypatch, capsys):
-    """main() with only the pyc topic loaded, so other topics' imports cannot interfere."""
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.pyc"])
-
-    def _run(*argv):
-        code = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
+pytestmark = pytest.mark.cli("dashboard.cli.pyc")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_registered_in_the_cli_frame():

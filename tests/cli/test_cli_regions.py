@@ -5,7 +5,7 @@ import json
 import shlex
 
 import pytest
-from test_aggregates import make_tiny_cache
+from support.synthetic import make_tiny_cache
 
 from dashboard import cli
 from dashboard.cli import regions
@@ -18,16 +18,7 @@ def tiny(tmp_path_factory):
     return make_tiny_cache(tmp_path_factory.mktemp("tiny_cli"))
 
 
-@pytest.fixture
-def run(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.regions"])
-
-    def call(*argv):
-        code = cli.main(list(argv))
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
+pytestmark = pytest.mark.cli("dashboard.cli.regions")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_registered():

@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from dash import html
+from support import ROOT
 
 from dashboard.core import memo
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_memo_is_an_lru_bounded_by_entries():

@@ -16,12 +16,11 @@ import random
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
-from parity_cases import build_cases, check_results, close
+from support import ROOT
+from support.parity_cases import build_cases, check_results, close
 
-ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "tests" / "js" / "parity_runner.js"
 NODE = shutil.which("node") or shutil.which("nodejs")
 

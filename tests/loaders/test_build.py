@@ -1,43 +1,14 @@
 """The build: deterministic bytes, atomic swap, and a corrupt file leaves the old cache intact."""
 from __future__ import annotations
 
-import hashlib
 import os
-from pathlib import Path
 
 import pytest
+from support.loaders import digest_tree, mirror_raw
 
 from census_loaders import build as cache_build
-from census_loaders.registry import LoaderEntry
 from census_loaders.schema import LoaderError
 from dashboard.cli import main
-
-SMALL_REGISTRY = [LoaderEntry("census_loaders.destatis", "de"), LoaderEntry("census_loaders.ons", "uk")]
-
-
-def _digest_tree(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
-@pytest.fixture
-def small_registry(monkeypatch):
-    monkeypatch.setattr(cache_build, "POPULATION_LOADERS", SMALL_REGISTRY)
-
-
-def _mirror_raw(raw_root: Path, dest: Path) -> Path:
-    """A raw folder of symlinks to the real files, so single files can be swapped for corrupt copies."""
-    for src in raw_root.rglob("*"):
-        target = dest / src.relative_to(raw_root)
-        if src.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(src, target)
-    return dest
 
 
 @pytest.mark.slow  # a fresh interpreter or a full build: seconds
@@ -45,7 +16,7 @@ def test_build_twice_gives_the_same_bytes(raw_root, tmp_path, small_registry):
     a, b = tmp_path / "a", tmp_path / "b"
     cache_build.build(raw_root, a, log=lambda m: None)
     cache_build.build(raw_root, b, log=lambda m: None)
-    assert _digest_tree(a) == _digest_tree(b)
+    assert digest_tree(a) == digest_tree(b)
     manifest = (a / "manifest.json").read_text()
     assert '"DE"' in manifest and '"GB"' in manifest
 
@@ -53,8 +24,8 @@ def test_build_twice_gives_the_same_bytes(raw_root, tmp_path, small_registry):
 def test_corrupt_file_stops_build_and_keeps_previous_cache(raw_root, tmp_path, small_registry):
     out = tmp_path / "cache"
     cache_build.build(raw_root, out, log=lambda m: None)
-    before = _digest_tree(out)
-    raw = _mirror_raw(raw_root, tmp_path / "raw")
+    before = digest_tree(out)
+    raw = mirror_raw(raw_root, tmp_path / "raw")
     bad = raw / "de" / "12411-02-03-4_kreise_2023_2024_clean.csv"
     lines = bad.read_text(encoding="utf-8").splitlines(keepends=True)
     bad.unlink()
@@ -64,13 +35,13 @@ def test_corrupt_file_stops_build_and_keeps_previous_cache(raw_root, tmp_path, s
         cache_build.build(raw, out, log=lambda m: None)
     assert "12411-02-03-4_kreise_2023_2024_clean.csv" in str(err.value)
     assert "line 9455" in str(err.value)
-    assert _digest_tree(out) == before
+    assert digest_tree(out) == before
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".cache.")]
     assert leftovers == []
 
 
 def test_cli_build_error_is_one_clear_line(raw_root, tmp_path, small_registry, capsys):
-    raw = _mirror_raw(raw_root, tmp_path / "raw")
+    raw = mirror_raw(raw_root, tmp_path / "raw")
     empty = raw / "uk" / "mye22final.xlsx.gz"
     empty.unlink()
     empty.write_bytes(b"")
@@ -105,4 +76,4 @@ def test_symlinked_raw_root_gives_the_same_manifest(raw_root, tmp_path, small_re
     os.symlink(raw_root.resolve(), link)
     via_link = tmp_path / "via-link"
     cache_build.build(link, via_link, log=lambda _: None)
-    assert _digest_tree(via_link) == _digest_tree(direct)
+    assert digest_tree(via_link) == digest_tree(direct)

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from support.loaders import digest_tree
 
 from census_loaders import build as cache_build
 from census_loaders import cache, movielens
@@ -100,18 +100,13 @@ def test_damaged_movie_list_and_missing_columns(folder, tmp_path):
         movielens.parse_ratings(header)
 
 
-def _digest_tree(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
-
-
 def test_build_is_repeatable_and_a_damaged_file_keeps_the_previous_cache(raw_root, folder, tmp_path, monkeypatch):
     monkeypatch.setattr(cache_build, "POPULATION_LOADERS", [LoaderEntry("census_loaders.destatis", "de")])
     out, again = tmp_path / "cache", tmp_path / "again"
     cache_build.build(raw_root, out, log=lambda m: None)
     cache_build.build(raw_root, again, log=lambda m: None)
-    before = _digest_tree(out)
-    assert before == _digest_tree(again)
+    before = digest_tree(out)
+    assert before == digest_tree(again)
     assert "microdata/movielens.parquet" in before
     raw = tmp_path / "raw"
     raw.mkdir()
@@ -121,7 +116,7 @@ def test_build_is_repeatable_and_a_damaged_file_keeps_the_previous_cache(raw_roo
     _damaged(folder, raw, movielens.RATINGS_FILE, 50, "1,1339,3.5,-5")
     with pytest.raises(LoaderError, match=r"movielens_ratings.*line 50: timestamp '-5'"):
         cache_build.build(raw, out, log=lambda m: None)
-    assert _digest_tree(out) == before
+    assert digest_tree(out) == before
 
 
 def test_about_page_lists_the_movielens_files(cache_root):

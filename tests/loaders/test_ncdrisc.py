@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_build import _digest_tree, _mirror_raw, small_registry  # noqa: F401 - fixture
+from support.loaders import digest_tree, mirror_raw
 
 from census_loaders import build as cache_build
 from census_loaders import cache, ncdrisc
@@ -67,11 +67,11 @@ def test_borrowing_countries_are_shifted_in_v2_only(cache_root):
     assert v2.cas > unshifted.cas
 
 
-def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path, small_registry):  # noqa: F811
+def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path, small_registry):
     out = tmp_path / "cache"
     cache_build.build(raw_root, out, log=lambda m: None)
-    before = _digest_tree(out)
-    raw = _mirror_raw(raw_root, tmp_path / "raw")
+    before = digest_tree(out)
+    raw = mirror_raw(raw_root, tmp_path / "raw")
     bad = raw / "eu" / ncdrisc.FILE
     lines = bad.read_text(encoding="utf-8").splitlines(keepends=True)
     bad.unlink()
@@ -79,4 +79,4 @@ def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path
     bad.write_text("".join(lines), encoding="utf-8")
     with pytest.raises(LoaderError, match=rf"{ncdrisc.FILE}.*line 5.*Robots"):
         cache_build.build(raw, out, log=lambda m: None)
-    assert _digest_tree(out) == before
+    assert digest_tree(out) == before

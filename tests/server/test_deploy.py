@@ -22,20 +22,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
 
 # typed answers (the personal page keeps them in the browser); must never reach a cache, a log or a file
 SECRET_HEIGHT, SECRET_WEIGHT, SECRET_FACT = 181.37, 77.73, "uses-secret-app-4711"
-
-
-@pytest.fixture(scope="module")
-def client(cache_root):
-    from dashboard.app import app
-
-    c = app.server.test_client()
-    assert c.get("/").status_code == 200  # sets Dash up (callback map, page router)
-    return c
 
 
 def _pages():
@@ -50,7 +40,7 @@ def _personal_body(**overrides):
     """The personal page's only server request: its country callback (issue 15: the answers are handled in the
     browser and have no server callback to go to; tests/test_page_personal.py checks the callback map).  The
     secrets below are in the renderer's state but, as in the browser, not in the request."""
-    from dash_protocol import callback_body
+    from support.dash_protocol import callback_body
 
     from dashboard.app import app
 
@@ -152,7 +142,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
         raise ValueError(f"secret {SECRET_HEIGHT} {SECRET_FACT}")
 
     monkeypatch.setattr(personal, "country_choices", boom)
-    from dash_protocol import callback_body
+    from support.dash_protocol import callback_body
 
     from dashboard.app import app
 
@@ -168,7 +158,7 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
 
 def test_a_failing_page_layout_shows_a_message(client, monkeypatch, caplog):
     import dash
-    from dash_protocol import ROUTER_OUTPUT, callback_body
+    from support.dash_protocol import ROUTER_OUTPUT, callback_body
 
     from dashboard.app import app
 
@@ -508,7 +498,7 @@ def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
 def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
     """The README's first command: a production server, no red warning, no line per request."""
     import requests
-    from browser_support import free_port
+    from support.browser import free_port
 
     port = free_port()
     log = tmp_path / "serve.log"

@@ -4,15 +4,6 @@ from __future__ import annotations
 import gzip
 import json
 
-import pytest
-
-
-@pytest.fixture(scope="module")
-def client(cache_root):
-    from dashboard.app import server
-
-    return server.test_client()
-
 
 def test_gzip_when_accepted(client, cache_root):
     raw = (cache_root / "boundaries" / "IT-COM.geojson").read_bytes()

@@ -17,23 +17,13 @@ from pathlib import Path
 
 import pytest
 from dash import no_update
-from dash_protocol import ROUTER_OUTPUT, callback_body
+from support import ROOT
+from support.dash_protocol import ROUTER_OUTPUT, callback_body
 
 import census_loaders as cl
 from dashboard import limits
 from dashboard.core.errors import InputError
 from dashboard.core.scenario import Scenario
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def client(cache_root):
-    from dashboard.app import app
-
-    c = app.server.test_client()
-    assert c.get("/").status_code == 200  # sets Dash up (callback map, page router)
-    return c
 
 
 def _deps():
@@ -280,7 +270,7 @@ def test_cachelib_failed_writes_log_one_line_without_a_traceback(tmp_path):
 
 
 def test_start_up_warns_when_redis_does_not_answer(cache_root):
-    from browser_support import free_port
+    from support.browser import free_port
 
     code = ("from dashboard.app import server; from dashboard import cache;"
             "print(cache.check_backend())")
@@ -328,7 +318,7 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
     are answered (the data sets in batches the limits allow); the worker's RSS stays under its baseline
     plus the memo budget plus a margin for one request's transient arrays and the allocator."""
     import requests
-    from browser_support import free_port
+    from support.browser import free_port
 
     budget_mb = 120
     port = free_port()

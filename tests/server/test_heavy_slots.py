@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from support import ROOT
 
 from dashboard import cache, jobs, limits, settings
 
@@ -125,9 +126,8 @@ def test_gunicorn_gives_each_request_one_blas_thread_unless_the_operator_says_ot
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     code = ("import os, runpy; runpy.run_path('dashboard/gunicorn_conf.py'); "
             "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])")
     env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}

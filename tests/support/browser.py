@@ -6,6 +6,7 @@ leaves 127.0.0.1, and every console error is collected.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -17,8 +18,10 @@ from urllib.parse import urlparse
 
 import pytest
 
+from support import ROOT
+
 CHROMIUM = os.environ.get("ANONSET_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
@@ -147,3 +150,33 @@ def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
             if attempt == 2:
                 raise
     pg.keyboard.press("Escape")
+
+
+def wait_for_dash(pg, timeout: int = 30_000) -> None:
+    """Until the renderer has drawn the page and no callback is pending."""
+    pg.wait_for_selector("#_pages_content", state="attached", timeout=timeout)
+    pg.wait_for_function(
+        "() => { const c = document.querySelector('#_pages_content');"
+        " return c && c.children.length > 0 && !document.querySelector('[data-dash-is-loading=\"true\"]'); }",
+        timeout=timeout,
+    )
+    pg.wait_for_load_state("networkidle", timeout=timeout)
+
+
+def page_modules() -> list[tuple[str, str]]:
+    """(module, URL path) of every page in ``dash.page_registry`` (path variables filled with "x")."""
+    import dash
+
+    from dashboard.app import app  # noqa: F401  (imports the pages)
+
+    pages = {}
+    # Dash imports pages as "pages.<name>"; a test importing "dashboard.pages.<name>" adds a duplicate entry
+    for module, page in sorted(dash.page_registry.items(), key=lambda mp: mp[0].startswith("dashboard.")):
+        template = page.get("path_template")
+        path = re.sub(r"<[^>]+>", "x", template) if template else page["path"]
+        pages.setdefault(path, module)
+    return sorted(((m, p) for p, m in pages.items()), key=lambda mp: mp[1])
+
+
+#: (module, URL path) of every registered page, for parametrising the browser tests.
+PAGES = page_modules()

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from dashboard.views import explorer as V
 
-ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node") or shutil.which("nodejs")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
 

@@ -7,13 +7,12 @@ import json
 import math
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from dashboard.views import scaling as V
 
-ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node") or shutil.which("nodejs")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
 

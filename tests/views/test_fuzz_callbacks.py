@@ -24,15 +24,13 @@ import math
 import re
 import sys
 import time
-from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
-from dash_protocol import ROUTER_OUTPUT, callback_body, split_output, walk_components
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+from support.dash_protocol import ROUTER_OUTPUT, callback_body, split_output, walk_components
 
 ARTIFACTS = ROOT / "test-artifacts"
 MARKER = "FUZZ-MARKER-9d41"  # inside every fuzz string: it must never reach a log line

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 from dash import html, no_update
-from page_checks import checked_figure, component_text
+from support.page_checks import checked_figure, component_text
 
 from dashboard import jobs, limits
 from dashboard.core import anonland as core

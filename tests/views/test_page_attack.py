@@ -4,7 +4,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import pytest
 from dash import html
-from page_checks import component_text
+from support.page_checks import component_text
 
 from dashboard.core import sparse_attack as sa
 from dashboard.core.errors import InputError

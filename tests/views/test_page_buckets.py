@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 from dash import html
-from page_checks import checked_figure, component_text
+from support.page_checks import checked_figure, component_text
 
 from dashboard.core import bucket_report as br
 from dashboard.core import buckets as bk

@@ -11,7 +11,7 @@ import plotly
 import plotly.graph_objects as go
 import pytest
 from dash import html
-from page_checks import checked_figure, component_text
+from support.page_checks import checked_figure, component_text
 
 from dashboard.core import age_grain
 from dashboard.core import aggregates as ag

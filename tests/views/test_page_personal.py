@@ -6,7 +6,7 @@ import gzip
 import json
 
 import pytest
-from page_checks import checked_figure
+from support.page_checks import checked_figure
 
 from dashboard import forms, ids
 from dashboard.core.errors import InputError

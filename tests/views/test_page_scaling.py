@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import pytest
 from dash import html
 from dash.exceptions import PreventUpdate
-from page_checks import checked_figure, component_text
+from support.page_checks import checked_figure, component_text
 
 from dashboard import forms
 from dashboard.core import census_partition as cp

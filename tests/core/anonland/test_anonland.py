@@ -261,16 +261,7 @@ def test_precomputed_full_scale_result():
 # --------------------------------------------------------------------------- CLI
 
 
-@pytest.fixture
-def run(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.anonland"])
-
-    def call(*argv):
-        code = cli.main(["anonland", *argv])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
+pytestmark = pytest.mark.cli("dashboard.cli.anonland", "anonland")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_registered():

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import multivariate_normal, norm
-from test_body_model import make_model
+from support.synthetic import make_model
 
 from dashboard.core import aggregates as ag
 from dashboard.core import body_model as bm

@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dashboard import cli
 from dashboard.core import validation_nhanes as V
 from dashboard.core.errors import InputError
 
@@ -93,16 +92,7 @@ def test_bad_model_and_too_few_people():
         V.people_from_frame(_generated(10))
 
 
-@pytest.fixture
-def run(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["dashboard.cli.validate"])
-
-    def call(*argv):
-        code = cli.main(["validate", *argv])
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
+pytestmark = pytest.mark.cli("dashboard.cli.validate", "validate")  # the run fixture (tests/conftest.py): anonset with this topic only
 
 
 def test_cli_json_and_text(run, cache_root):

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 import pytest
-from bucket_reference import reference_evaluate
-from test_body_model import DE_GROUPS, make_population, make_priors
+from support.bucket_reference import reference_evaluate
+from support.synthetic import DE_GROUPS, make_population, make_priors
 
 from dashboard.core import aggregates as ag
 from dashboard.core import body_model as bm

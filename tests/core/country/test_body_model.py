@@ -4,72 +4,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
+from support import ROOT
+from support.synthetic import US_GROUPS, make_model, make_population, make_priors
 
 from dashboard.core import body_model as bm
 from dashboard.core.errors import InputError
-
-# ----------------------------------------------------------------------------- hand-made data
-
-#: Germany-like census groups (17 groups, 65–75 and an open 75+).
-DE_GROUPS = [(0, 3), (3, 6), (6, 10), (10, 15), (15, 18), (18, 20), (20, 25), (25, 30), (30, 35),
-             (35, 40), (40, 45), (45, 50), (50, 55), (55, 60), (60, 65), (65, 75), (75, None)]
-#: US-like 5-year census groups with an open 85+.
-US_GROUPS = [(a, a + 5) for a in range(0, 85, 5)] + [(85, None)]
-
-
-def make_population(groups=DE_GROUPS, districts=None, seed=0) -> pd.DataFrame:
-    """A small population table in the cache schema with random counts."""
-    rng = np.random.default_rng(seed)
-    districts = districts or [
-        ("01001", "Alpha", "01", "North", False),
-        ("01002", "Beta", "01", "North", False),
-        ("02001", "Gamma", "02", "South", True),
-        ("02002", "Delta", "02", "South", False),
-    ]
-    rows = []
-    for did, dname, rid, rname, filled in districts:
-        for sex in bm.SEXES:
-            for lo, hi in groups:
-                rows.append({
-                    "district_id": did, "district_name": dname, "region_id": rid, "region_name": rname,
-                    "sex": sex, "age_from": float(lo), "age_to": math.nan if hi is None else float(hi),
-                    "count": float(rng.integers(50, 5000)), "filled": filled,
-                })
-    df = pd.DataFrame(rows)
-    for c in ("district_id", "district_name", "region_id", "region_name", "sex"):
-        df[c] = df[c].astype("string")
-    return df
-
-
-def make_priors(groups=None, country="DE") -> pd.DataFrame:
-    """Body priors like the Mikrozensus: 5-year groups 18–75 (18–20 first)."""
-    groups = groups or [(18, 20)] + [(a, a + 5) for a in range(20, 75, 5)]
-    rows = []
-    for sex, h0, w0 in (("female", 166.0, 66.0), ("male", 179.0, 84.0)):
-        for i, (lo, hi) in enumerate(groups):
-            rows.append({
-                "sex": sex, "age_from": float(lo), "age_to": math.nan if hi is None else float(hi),
-                "height_mean": h0 - 0.2 * i, "height_sd": 6.5 + 0.05 * i,
-                "weight_mean": w0 + 0.6 * i, "weight_sd": 12.0 + 0.2 * i,
-            })
-    df = pd.DataFrame(rows)
-    df["sex"] = df["sex"].astype("string")
-    df.attrs.update(prior_country=country, borrowed_from=None, source="test survey")
-    return df
-
-
-def make_model(groups=DE_GROUPS, priors=None, study=bm.DEFAULT_STUDY, **kw) -> bm.CountryModel:
-    """A synthetic model; the paper body model unless ``model=`` says otherwise (these tests check its numbers)."""
-    kw.setdefault("model", "paper")
-    return bm.CountryModel.from_frames(
-        "XX", make_population(groups), priors if priors is not None else make_priors(), name="Testland", study=study, **kw
-    )
-
 
 # ----------------------------------------------------------------------------- study trimming
 
@@ -415,9 +358,8 @@ def test_public_memo_api():
 def test_no_module_reaches_into_a_models_private_memos():
     """Other modules use the public memo API (memo, memo_lru, forget, district_lookup), never ``_cache``."""
     import re
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     offenders = []
     for path in [*root.glob("dashboard/**/*.py"), *root.glob("census_loaders/**/*.py"), *root.glob("benchmarks/*.py")]:
         if path.name == "body_model.py":

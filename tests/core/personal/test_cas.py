@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
-from test_body_model import US_GROUPS, make_population, make_priors
+from support.synthetic import US_GROUPS, make_population, make_priors
 
 from census_loaders.schema import FractionTable
 from dashboard.core import body_model as bm

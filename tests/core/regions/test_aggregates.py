@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
-from test_body_model import make_priors
+from support.synthetic import TINY_AGES, make_tiny_cache
 
 from dashboard.core import aggregates as ag
 from dashboard.core import body_model as bm
@@ -18,47 +18,6 @@ from dashboard.core.scenario import Scenario, UserPercent
 REL = 1e-9
 
 # ----------------------------------------------------------------------------- a hand-checked cache
-
-#: Census groups of the tiny data set and its hand-chosen counts [district][sex] per group.
-TINY_GROUPS = [(0, 20), (20, 30), (30, 40), (40, 50), (50, 60), (60, None)]
-TINY_COUNTS = {
-    ("T1", "female"): [999, 10, 20, 30, 40, 999],
-    ("T2", "female"): [999, 0, 25, 15, 60, 999],
-    ("T1", "male"): [999, 5, 5, 5, 5, 999],
-    ("T2", "male"): [999, 5, 5, 5, 45, 999],
-}
-TINY_AGES = (20, 60)
-
-
-def make_tiny_cache(root):
-    """A cache folder in the real layout with one data set ``TT`` of 2 districts (counts above)."""
-    (root / "population").mkdir()
-    (root / "auxiliary").mkdir()
-    names = {"T1": ("One", "R1", "Region A"), "T2": ("Two", "R1", "Region A")}
-    rows = []
-    for (d, sex), counts in TINY_COUNTS.items():
-        for (lo, hi), n in zip(TINY_GROUPS, counts):
-            rows.append({"district_id": d, "district_name": names[d][0], "region_id": names[d][1],
-                         "region_name": names[d][2], "sex": sex, "age_from": float(lo),
-                         "age_to": math.nan if hi is None else float(hi), "count": float(n), "filled": d == "T2"})
-    pop = pd.DataFrame(rows)
-    for c in ("district_id", "district_name", "region_id", "region_name", "sex"):
-        pop[c] = pop[c].astype("string")
-    pop.to_parquet(root / "population" / "TT.parquet", index=False)
-    make_priors().assign(prior_country="DE").to_parquet(root / "body_priors.parquet", index=False)
-    pd.DataFrame({"sex": ["female", "male"], "fraction": [0.5, 0.0]}).to_parquet(
-        root / "auxiliary" / "tt_app.parquet", index=False)
-    manifest = {
-        "schema_version": 1,
-        "datasets": {"TT": {"name": "Tinyland", "district_label": "district", "region_label": "region", "notes": [],
-                            "body_prior": {"country": "DE", "borrowed_from": "DE", "source": "test survey"}}},
-        "body_priors": {"DE": {"rows": 24, "sources": []}},
-        "auxiliary": {"tt_app": {"name": "Uses the app", "country": "TT", "note": "made up", "keys": ["sex"],
-                                 "sources": []}},
-    }
-    (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return root
-
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
