@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from support.loaders import raises_loader_error
 
 from census_loaders import body
-from census_loaders.schema import BODY_PRIOR_COLUMNS, LoaderError
+from census_loaders.schema import BODY_PRIOR_COLUMNS
 
 
 @pytest.fixture(scope="module")
@@ -90,17 +90,6 @@ def _copy(raw_root, rel, tmp_path, edit=None, encoding="utf-8"):
     return out
 
 
-def _raises(path, line=None, match=None, read=body.read_destatis_12211_9018):
-    with pytest.raises(LoaderError) as info:
-        read(path)
-    msg = str(info.value)
-    assert path.name in msg
-    if line is not None:
-        assert f"line {line}:" in msg, msg
-    if match is not None:
-        assert re.search(match, msg), msg
-
-
 def _set(col, value, line=12):
     """Set one column of the 1-based ``line`` (12 = female 65–70)."""
     def edit(lines):
@@ -115,63 +104,66 @@ def _set(col, value, line=12):
 def test_empty(tmp_path):
     p = tmp_path / "empty.csv"
     p.write_text("")
-    _raises(p, match="empty")
+    raises_loader_error(body.read_destatis_12211_9018, p, match="empty")
 
 
 def test_truncated(raw_root, tmp_path):
     raw = (raw_root / body.DE_FILE).read_bytes()
     p = tmp_path / "cut.csv"
     p.write_bytes(raw[: raw.index(b"male,25,30") + 20])
-    _raises(p, line=raw[: raw.index(b"male,25,30")].count(b"\n") + 1, match="fields")
+    raises_loader_error(body.read_destatis_12211_9018, p, line=raw[: raw.index(b"male,25,30")].count(b"\n") + 1,
+                        match="fields")
 
 
 def test_wrong_delimiter(raw_root, tmp_path):
     p = _copy(raw_root, body.DE_FILE, tmp_path, lambda ls: [ln.replace(",", ";") for ln in ls])
-    _raises(p, line=1, match="delimiter")
+    raises_loader_error(body.read_destatis_12211_9018, p, line=1, match="delimiter")
 
 
 def test_reencoded_utf16(raw_root, tmp_path):
     p = _copy(raw_root, body.DE_FILE, tmp_path, encoding="utf-16")
-    _raises(p, line=1, match="re-encoded")
+    raises_loader_error(body.read_destatis_12211_9018, p, line=1, match="re-encoded")
 
 
 def test_missing_column(raw_root, tmp_path):
     p = _copy(raw_root, body.DE_FILE, tmp_path, lambda ls: [ln.replace("weight_sd_kg,", "weight_sdev,") for ln in ls])
-    _raises(p, line=1, match="'weight_sd_kg'")
+    raises_loader_error(body.read_destatis_12211_9018, p, line=1, match="'weight_sd_kg'")
 
 
 def test_non_numeric(raw_root, tmp_path):
-    _raises(_copy(raw_root, body.DE_FILE, tmp_path, _set("height_mean_cm", "163.9cm")), line=12, match="not a number")
+    raises_loader_error(body.read_destatis_12211_9018, _copy(raw_root, body.DE_FILE, tmp_path, _set("height_mean_cm", "163.9cm")), line=12, match="not a number")
 
 
 def test_negative(raw_root, tmp_path):
-    _raises(_copy(raw_root, body.DE_FILE, tmp_path, _set("weight_sd_kg", "-13.7")), line=12, match="negative")
+    raises_loader_error(body.read_destatis_12211_9018, _copy(raw_root, body.DE_FILE, tmp_path, _set("weight_sd_kg", "-13.7")), line=12, match="negative")
 
 
 def test_zero_sd(raw_root, tmp_path):
-    _raises(_copy(raw_root, body.DE_FILE, tmp_path, _set("height_sd_cm", "0")), line=12, match="must be positive")
+    raises_loader_error(body.read_destatis_12211_9018, _copy(raw_root, body.DE_FILE, tmp_path, _set("height_sd_cm", "0")), line=12, match="must be positive")
 
 
 def test_wrong_unit(raw_root, tmp_path):
-    _raises(_copy(raw_root, body.DE_FILE, tmp_path, _set("height_mean_cm", "64.5")), line=12, match="wrong unit")
+    raises_loader_error(body.read_destatis_12211_9018, _copy(raw_root, body.DE_FILE, tmp_path, _set("height_mean_cm", "64.5")), line=12, match="wrong unit")
 
 
 def test_bad_sex(raw_root, tmp_path):
-    _raises(_copy(raw_root, body.DE_FILE, tmp_path, _set("sex", "Female")), line=12, match="unknown sex 'Female'")
+    raises_loader_error(body.read_destatis_12211_9018, _copy(raw_root, body.DE_FILE, tmp_path, _set("sex", "Female")),
+                        line=12, match="unknown sex 'Female'")
 
 
 def test_duplicate_age_group(raw_root, tmp_path):
     p = _copy(raw_root, body.DE_FILE, tmp_path, lambda ls: ls[:12] + [ls[11]] + ls[12:])
-    _raises(p, line=13, match="duplicate age group for female")
+    raises_loader_error(body.read_destatis_12211_9018, p, line=13, match="duplicate age group for female")
 
 
 def test_overlapping_age_groups(raw_root, tmp_path):
-    _raises(_copy(raw_root, body.DE_FILE, tmp_path, _set("age_to", "72")), line=12, match="overlapping")
+    raises_loader_error(body.read_destatis_12211_9018, _copy(raw_root, body.DE_FILE, tmp_path, _set("age_to", "72")),
+                        line=12, match="overlapping")
 
 
 def test_us_missing_estimate(raw_root, tmp_path):
     p = _copy(raw_root, body.US_FILE, tmp_path, _set("weight_sd_kg_est", "", line=3))
-    _raises(p, line=3, match="weight_sd_kg_est '' is not a number", read=body.read_nhanes_2021_2023)
+    raises_loader_error(body.read_nhanes_2021_2023, p, line=3, match="weight_sd_kg_est '' is not a number")
 
 
 def test_us_published_sd_is_preferred(raw_root, tmp_path):

@@ -11,6 +11,7 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
+from support.loaders import raises_loader_error
 
 from census_loaders import destatis
 from census_loaders.schema import POPULATION_COLUMNS, LoaderError
@@ -177,20 +178,6 @@ def _copy_lines(src, tmp_path, edit, encoding="utf-8"):
     return out
 
 
-def _raises(path, line=None, match=None, read=None, date=None):
-    read = read or destatis.read_regionalstatistik
-    with pytest.raises(LoaderError) as info:
-        read(path, date) if date else read(path)
-    msg = str(info.value)
-    assert path.name in msg
-    if line is not None:
-        assert f"line {line}:" in msg, msg
-        assert info.value.line == line
-    if match is not None:
-        assert re.search(match, msg), msg
-    return info.value
-
-
 def _set_cells(line, **cells):
     """Replace named value columns in one Regionalstatistik line."""
     fields = line.split(";")
@@ -210,7 +197,7 @@ def _get(line, col):
 def test_rs_empty(de_dir, tmp_path):
     p = tmp_path / RS
     p.write_bytes(b"")
-    _raises(p, match="empty")
+    raises_loader_error(destatis.read_regionalstatistik, p, match="empty")
 
 
 def test_rs_truncated_mid_line(de_dir, tmp_path):
@@ -219,18 +206,18 @@ def test_rs_truncated_mid_line(de_dir, tmp_path):
     p = tmp_path / RS
     p.write_bytes(raw[:cut])
     line = raw[:cut].count(b"\n") + 1
-    _raises(p, line=line, date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=line)
 
 
 def test_rs_truncated_at_line_boundary(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, lambda ls: ls[:-10])  # loses 9 Altenburger Land rows
-    err = _raises(p, match=r"16077 .* has 9 of 18 rows", date="2024-12-31")
+    err = raises_loader_error(destatis.read_regionalstatistik, p, "2024-12-31", match=r"16077 .* has 9 of 18 rows")
     assert err.line is not None
 
 
 def test_rs_wrong_delimiter(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, lambda ls: [ln.replace(";", ",") for ln in ls])
-    _raises(p, line=1, match="delimiter")
+    raises_loader_error(destatis.read_regionalstatistik, p, line=1, match="delimiter")
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
@@ -239,12 +226,13 @@ def test_rs_reencoded(de_dir, tmp_path, encoding):
     p = tmp_path / RS
     p.write_bytes(text.encode(encoding))
     first_umlaut = _line_no(text.split("\n"), r"[^\x00-\x7f]")
-    _raises(p, line=1 if encoding == "utf-16" else first_umlaut, match="re-encoded")
+    raises_loader_error(destatis.read_regionalstatistik, p, line=1 if encoding == "utf-16" else first_umlaut,
+                        match="re-encoded")
 
 
 def test_rs_missing_column(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, lambda ls: [ln.rsplit(";", 1)[0] for ln in ls])
-    _raises(p, line=1, match="'weiblich'")
+    raises_loader_error(destatis.read_regionalstatistik, p, line=1, match="'weiblich'")
 
 
 def _edit_line(pattern, fn):
@@ -264,17 +252,18 @@ def _lu_line(de_dir):
 
 def test_rs_non_numeric_count(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(LUECHOW_U3, lambda ln: _set_cells(ln, maennlich="52S")))
-    _raises(p, line=_lu_line(de_dir), match="'52S' is not a number", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir),
+                        match="'52S' is not a number")
 
 
 def test_rs_negative_count(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(LUECHOW_U3, lambda ln: _set_cells(ln, weiblich="-498")))
-    _raises(p, line=_lu_line(de_dir), match="negative", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir), match="negative")
 
 
 def test_rs_missing_marker_inside_district(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(LUECHOW_U3, lambda ln: _set_cells(ln, weiblich="")))
-    _raises(p, line=_lu_line(de_dir), match="value missing", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir), match="value missing")
 
 
 def test_rs_duplicate_row(de_dir, tmp_path):
@@ -282,17 +271,20 @@ def test_rs_duplicate_row(de_dir, tmp_path):
         i = _line_no(lines, LUECHOW_U3) - 1
         return lines[: i + 1] + [lines[i]] + lines[i + 1:]
     p = _copy_lines(de_dir / RS, tmp_path, dup)
-    _raises(p, line=_lu_line(de_dir) + 1, match="duplicate row for 03354", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir) + 1,
+                        match="duplicate row for 03354")
 
 
 def test_rs_garbled_district_code(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(LUECHOW_U3, lambda ln: ln.replace(";03354;", ";0335A;")))
-    _raises(p, line=_lu_line(de_dir), match="'0335A' is not a valid KR code", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir),
+                        match="'0335A' is not a valid KR code")
 
 
 def test_rs_district_code_in_wrong_land(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(LUECHOW_U3, lambda ln: ln.replace(";03354;", ";05354;")))
-    _raises(p, line=_lu_line(de_dir), match="does not belong to Land code '03'", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir),
+                        match="does not belong to Land code '03'")
 
 
 def test_rs_unknown_district_code_has_no_boundary(de_dir, tmp_path):
@@ -312,14 +304,15 @@ def test_rs_ages_do_not_sum_to_total(de_dir, tmp_path):
                           maennlich=str(int(_get(ln, "maennlich")) + 7))
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(LUECHOW_U3, bump))
     total_line = _line_no((de_dir / RS).read_text(encoding="utf-8").split("\n"), r"^2023;03354;.*;Insgesamt;")
-    _raises(p, line=total_line, match=r"03354 .*insgesamt: the 17 age groups", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=total_line,
+                        match=r"03354 .*insgesamt: the 17 age groups")
 
 
 def test_rs_male_plus_female_not_total(de_dir, tmp_path):
     p = _copy_lines(de_dir / RS, tmp_path, _edit_line(
         LUECHOW_U3, lambda ln: _set_cells(ln, weiblich=str(int(_get(ln, "weiblich")) + 1))))
-    _raises(p, line=_lu_line(de_dir), match="male \\+ female: parts sum to 1,024 but the total is 1,023",
-            date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=_lu_line(de_dir),
+                        match="male \\+ female: parts sum to 1,024 but the total is 1,023")
 
 
 def test_rs_kreise_do_not_sum_to_land(de_dir, tmp_path):
@@ -333,7 +326,7 @@ def test_rs_kreise_do_not_sum_to_land(de_dir, tmp_path):
         return lines
     p = _copy_lines(de_dir / RS, tmp_path, bump)
     land_line = _line_no((de_dir / RS).read_text(encoding="utf-8").split("\n"), r"^2023;03;.*;BL;03;unter 3 Jahre;")
-    _raises(p, line=land_line, match="Land 03 .*its Kreise", date="2023-12-31")
+    raises_loader_error(destatis.read_regionalstatistik, p, "2023-12-31", line=land_line, match="Land 03 .*its Kreise")
 
 
 # --------------------------------------------------------------------------- GENESIS corruptions
@@ -347,8 +340,8 @@ def _gen_copy(de_dir, tmp_path, edit):
     return _copy_lines(de_dir / GEN, tmp_path, edit, encoding="latin-1")
 
 
-def _gen_raises(path, **kw):
-    return _raises(path, read=destatis.read_genesis_12411_0018, date=kw.pop("date", "2020-12-31"), **kw)
+def _gen_raises(path, date="2020-12-31", **kw):
+    return raises_loader_error(destatis.read_genesis_12411_0018, path, date, **kw)
 
 
 BERLIN_2020 = r"^31\.12\.2020;11000;"

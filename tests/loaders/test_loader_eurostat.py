@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import gzip
 import math
-import re
 
 import pandas as pd
 import pytest
+from support.loaders import raises_loader_error
 
 from census_loaders import eurostat
 from census_loaders.schema import POPULATION_COLUMNS, LoaderError
@@ -224,19 +224,6 @@ def _value_2022(line):
     return int(line.rstrip("\r").split("\t")[-1].split()[0])
 
 
-def _raises(folder, *, line=None, match=None):
-    with pytest.raises(LoaderError) as info:
-        eurostat.load(folder)
-    msg = str(info.value)
-    assert eurostat.TSV_NAME in msg
-    if line is not None:
-        assert f"line {line}:" in msg, msg
-        assert info.value.line == line
-    if match:
-        assert re.search(match, msg), msg
-    return info.value
-
-
 def test_cut_loads(tmp_path, raw_root, cut_lines):
     data = {c.code: c for c in eurostat.load(_folder(tmp_path, raw_root, cut_lines))}
     assert set(data) == {"AL", "BE", "DE", "LI", "TR"}
@@ -254,67 +241,77 @@ def test_other_year(tmp_path, raw_root, cut_lines):
 
 def test_truncated_gzip(tmp_path, raw_root, cut_lines):
     raw = gzip.compress("\n".join(cut_lines).encode())
-    _raises(_folder(tmp_path, raw_root, raw=raw[: len(raw) // 2]), match="truncated")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, raw=raw[: len(raw) // 2]), file=eurostat.TSV_NAME,
+                        match="truncated")
 
 
 def test_empty_file(tmp_path, raw_root):
-    _raises(_folder(tmp_path, raw_root, raw=b""), match="empty")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, raw=b""), file=eurostat.TSV_NAME, match="empty")
 
 
 def test_empty_gzip_stream(tmp_path, raw_root):
-    _raises(_folder(tmp_path, raw_root, raw=gzip.compress(b"")), match="empty")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, raw=gzip.compress(b"")), file=eurostat.TSV_NAME,
+                        match="empty")
 
 
 def test_wrong_delimiter(tmp_path, raw_root, cut_lines):
     lines = [ln.replace("\t", ",") for ln in cut_lines]
-    _raises(_folder(tmp_path, raw_root, lines), line=1, match="delimiter")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=1,
+                        match="delimiter")
 
 
 def test_missing_year_column(tmp_path, raw_root, cut_lines):
     lines = [ln.rstrip("\r").rsplit("\t", 1)[0] + "\r" for ln in cut_lines]
-    _raises(_folder(tmp_path, raw_root, lines), line=1, match="'2022'")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=1,
+                        match="'2022'")
 
 
 def test_missing_field_in_a_row(tmp_path, raw_root, cut_lines):
     lines = list(cut_lines)
     i = _index(lines, "A,F,NR,Y20-24,DE300")
     lines[i] = lines[i].rstrip("\r").rsplit("\t", 1)[0] + "\r"
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 1, match="9 tab-separated fields, but the header has 10")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 1,
+                        match="9 tab-separated fields, but the header has 10")
 
 
 def test_non_numeric_cell(tmp_path, raw_root, cut_lines):
     lines = list(cut_lines)
     i = _index(lines, "A,M,NR,Y20-24,DE300")
     lines[i] = _set_2022(lines[i], "99O21 ")
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 1, match="'99O21 ' is not a number")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 1,
+                        match="'99O21 ' is not a number")
 
 
 def test_negative_count(tmp_path, raw_root, cut_lines):
     lines = list(cut_lines)
     i = _index(lines, "A,F,NR,Y_LT5,DE934")
     lines[i] = _set_2022(lines[i], "-1043 ")
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 1, match="negative")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 1,
+                        match="negative")
 
 
 def test_duplicate_key_row(tmp_path, raw_root, cut_lines):
     lines = list(cut_lines)
     i = _index(lines, "A,F,NR,TOTAL,DE300")
     lines.insert(i + 5, lines[i])
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 6, match="duplicate key 'A,F,NR,TOTAL,DE300'")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 6,
+                        match="duplicate key 'A,F,NR,TOTAL,DE300'")
 
 
 def test_unknown_sex_code(tmp_path, raw_root, cut_lines):
     lines = list(cut_lines)
     i = _index(lines, "A,M,NR,Y30-34,DE934")
     lines[i] = lines[i].replace("A,M,NR,", "A,X,NR,", 1)
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 1, match="unknown sex code 'X'")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 1,
+                        match="unknown sex code 'X'")
 
 
 def test_unknown_age_code(tmp_path, raw_root, cut_lines):
     lines = list(cut_lines)
     i = _index(lines, "A,M,NR,Y30-34,DE934")
     lines[i] = lines[i].replace("Y30-34", "Y30-35", 1)
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 1, match="unknown age code 'Y30-35'")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 1,
+                        match="unknown age code 'Y30-35'")
 
 
 def test_age_classes_do_not_add_up_to_total(tmp_path, raw_root, cut_lines):
@@ -324,7 +321,8 @@ def test_age_classes_do_not_add_up_to_total(tmp_path, raw_root, cut_lines):
         i = _index(lines, f"A,{sex},NR,Y40-44,DE300")
         lines[i] = _set_2022(lines[i], f"{_value_2022(lines[i]) + 1} ")
     total_line = _index(lines, "A,F,NR,TOTAL,DE300") + 1
-    _raises(_folder(tmp_path, raw_root, lines), line=total_line, match="DE300 F: age classes \\+ UNK vs TOTAL")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=total_line,
+                        match="DE300 F: age classes \\+ UNK vs TOTAL")
 
 
 def test_female_plus_male_is_not_total(tmp_path, raw_root, cut_lines):
@@ -333,7 +331,8 @@ def test_female_plus_male_is_not_total(tmp_path, raw_root, cut_lines):
     lines[i] = _set_2022(lines[i], f"{_value_2022(lines[i]) + 7} ")
     j = _index(lines, "A,T,NR,TOTAL,DE934")
     lines[j] = _set_2022(lines[j], f"{_value_2022(lines[j]) + 7} ")
-    _raises(_folder(tmp_path, raw_root, lines), line=i + 1, match="DE934 Y60-64: F \\+ M vs T")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=i + 1,
+                        match="DE934 Y60-64: F \\+ M vs T")
 
 
 def test_overlapping_85_classes_disagree(tmp_path, raw_root, cut_lines):
@@ -341,7 +340,8 @@ def test_overlapping_85_classes_disagree(tmp_path, raw_root, cut_lines):
     i = _index(lines, "A,M,NR,Y_GE90,DE300")
     lines[i] = _set_2022(lines[i], f"{_value_2022(lines[i]) + 3} ")
     ge85 = _index(lines, "A,M,NR,Y_GE85,DE300") + 1
-    _raises(_folder(tmp_path, raw_root, lines), line=ge85, match="Y85-89 \\+ Y_GE90 vs Y_GE85")
+    raises_loader_error(eurostat.load, _folder(tmp_path, raw_root, lines), file=eurostat.TSV_NAME, line=ge85,
+                        match="Y85-89 \\+ Y_GE90 vs Y_GE85")
 
 
 def test_incomplete_region_is_dropped_with_a_note(tmp_path, raw_root, cut_lines):

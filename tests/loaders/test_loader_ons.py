@@ -20,6 +20,7 @@ import openpyxl
 import pandas as pd
 import pytest
 from openpyxl.utils import get_column_letter
+from support.loaders import raises_loader_error
 
 from census_loaders import ons
 from census_loaders.schema import LINE_COLUMN, POPULATION_COLUMNS, LoaderError, validate_population
@@ -252,54 +253,44 @@ def _age_col(age: int) -> str:
     return get_column_letter(5 + age)  # A code, B name, C geography, D all ages, E age 0
 
 
-def _raises(path: Path, sheet: str | None, line: int | None, *fragments: str) -> LoaderError:
-    with pytest.raises(LoaderError) as info:
-        ons.read_workbook(path)
-    msg = str(info.value)
-    assert path.name in msg
-    if sheet:
-        assert f"sheet '{sheet}'" in msg
-    assert info.value.line == line, msg
-    for f in fragments:
-        assert f in msg, msg
-    return info.value
-
-
 def test_workbook_non_numeric_count(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000001"]
     p = _write(xlsx, tmp_path / XLSX, {(MALES, f"{_age_col(3)}{row}"): "n/a"})
-    _raises(p, MALES, row, "E06000001", "age 3", "'n/a' is not a number")
+    raises_loader_error(ons.read_workbook, p, sheet=MALES, line=row,
+                        fragments=("E06000001", "age 3", "'n/a' is not a number"))
 
 
 def test_workbook_negative_count(xlsx, tmp_path):
     row = xlsx["rows"][FEMALES]["E06000023"]
     p = _write(xlsx, tmp_path / XLSX, {(FEMALES, f"{_age_col(40)}{row}"): -3})
-    _raises(p, FEMALES, row, "E06000023", "negative")
+    raises_loader_error(ons.read_workbook, p, sheet=FEMALES, line=row, fragments=("E06000023", "negative"))
 
 
 def test_workbook_duplicate_district(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000002"]
     p = _write(xlsx, tmp_path / XLSX, {(MALES, f"A{row}"): "E06000001"})
-    _raises(p, MALES, row, "duplicate row for E06000001")
+    raises_loader_error(ons.read_workbook, p, sheet=MALES, line=row, fragments=("duplicate row for E06000001",))
 
 
 def test_workbook_unknown_district_code(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000023"]
     p = _write(xlsx, tmp_path / XLSX, {(MALES, f"A{row}"): "E6000023"})
-    _raises(p, MALES, row, "'E6000023' is not a local authority district code")
+    raises_loader_error(ons.read_workbook, p, sheet=MALES, line=row,
+                        fragments=("'E6000023' is not a local authority district code",))
 
 
 def test_workbook_unknown_geography(xlsx, tmp_path):
     row = xlsx["rows"][FEMALES]["E06000023"]
     p = _write(xlsx, tmp_path / XLSX, {(FEMALES, f"C{row}"): "Parish"})
-    _raises(p, FEMALES, row, "unknown geography type 'Parish'")
+    raises_loader_error(ons.read_workbook, p, sheet=FEMALES, line=row, fragments=("unknown geography type 'Parish'",))
 
 
 def test_workbook_ages_do_not_sum_to_all_ages(xlsx, tmp_path):
     row = xlsx["rows"][MALES]["E06000023"]
     ref = f"{_age_col(30)}{row}"
     p = _write(xlsx, tmp_path / XLSX, {(MALES, ref): _get(xlsx, MALES, ref) + 7})
-    _raises(p, MALES, row, "E06000023", "parts sum to 238,168 but the total is 238,161")
+    raises_loader_error(ons.read_workbook, p, sheet=MALES, line=row,
+                        fragments=("E06000023", "parts sum to 238,168 but the total is 238,161"))
 
 
 def test_workbook_males_plus_females_differs_from_persons(xlsx, tmp_path):
@@ -310,7 +301,8 @@ def test_workbook_males_plus_females_differs_from_persons(xlsx, tmp_path):
         (MALES, age): _get(xlsx, MALES, age) + 7,
         (MALES, total): _get(xlsx, MALES, total) + 7,
     })
-    _raises(p, PERSONS, xlsx["rows"][PERSONS]["E06000023"], "E06000023 all ages", "persons 479,024")
+    raises_loader_error(ons.read_workbook, p, sheet=PERSONS, line=xlsx["rows"][PERSONS]["E06000023"],
+                        fragments=("E06000023 all ages", "persons 479,024"))
 
 
 def test_workbook_districts_do_not_sum_to_their_region(xlsx, tmp_path):
@@ -321,24 +313,25 @@ def test_workbook_districts_do_not_sum_to_their_region(xlsx, tmp_path):
         for ref in (f"D{row}", f"{_age_col(0)}{row}"):
             cells[(sheet, ref)] = _get(xlsx, sheet, ref) + 1
     p = _write(xlsx, tmp_path / XLSX, cells)
-    _raises(p, MALES, xlsx["rows"][MALES]["E12000009"], "E12000009", "its 27 local authority districts sum to")
+    raises_loader_error(ons.read_workbook, p, sheet=MALES, line=xlsx["rows"][MALES]["E12000009"],
+                        fragments=("E12000009", "its 27 local authority districts sum to"))
 
 
 def test_workbook_missing_age_column(xlsx, tmp_path):
     p = _write(xlsx, tmp_path / XLSX, {(FEMALES, f"{_age_col(25)}8"): "Age 25"})
-    _raises(p, FEMALES, 8, "missing column(s) '25'")
+    raises_loader_error(ons.read_workbook, p, sheet=FEMALES, line=8, fragments=("missing column(s) '25'",))
 
 
 def test_workbook_missing_sheet(xlsx, tmp_path):
     p = _write(xlsx, tmp_path / XLSX, rename=(FEMALES, "MYE2 - Women"))
-    _raises(p, None, None, "sheet 'MYE2 - Females' is missing")
+    raises_loader_error(ons.read_workbook, p, line=None, fragments=("sheet 'MYE2 - Females' is missing",))
 
 
 def test_workbook_truncated(uk, tmp_path):
     raw = (uk / ons.WORKBOOK).read_bytes()
     p = tmp_path / ons.WORKBOOK
     p.write_bytes(raw[: len(raw) // 2])
-    _raises(p, None, None, "damaged or truncated")
+    raises_loader_error(ons.read_workbook, p, line=None, fragments=("damaged or truncated",))
 
 
 def test_workbook_truncated_inside_the_gzip(uk, tmp_path):
@@ -346,19 +339,19 @@ def test_workbook_truncated_inside_the_gzip(uk, tmp_path):
     raw = gzip.decompress((uk / ons.WORKBOOK).read_bytes())
     p = tmp_path / ons.WORKBOOK
     p.write_bytes(gzip.compress(raw[: len(raw) // 2], 1))
-    _raises(p, None, None, "not a readable xlsx workbook")
+    raises_loader_error(ons.read_workbook, p, line=None, fragments=("not a readable xlsx workbook",))
 
 
 def test_workbook_garbled(tmp_path):
     p = tmp_path / ons.WORKBOOK
     p.write_bytes(gzip.compress(b"Code,Name,Geography\n" * 50))
-    _raises(p, None, None, "not a readable xlsx workbook")
+    raises_loader_error(ons.read_workbook, p, line=None, fragments=("not a readable xlsx workbook",))
 
 
 def test_workbook_empty(tmp_path):
     p = tmp_path / ons.WORKBOOK
     p.write_bytes(b"")
-    _raises(p, None, None, "file is empty")
+    raises_loader_error(ons.read_workbook, p, line=None, fragments=("file is empty",))
 
 
 def _folder(uk, tmp_path, workbook: Path) -> Path:
