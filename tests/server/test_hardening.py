@@ -275,13 +275,12 @@ def test_start_up_warns_when_redis_does_not_answer(cache_root):
     code = ("from dashboard.app import server; from dashboard import cache;"
             "print(cache.check_backend())")
     env = {**os.environ, "REDIS_URL": f"redis://:secret@127.0.0.1:{free_port()}/0", "ANONSET_WARM": "0"}
-    t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    # a start-up that hangs on the unreachable Redis fails here (TimeoutExpired) rather than blocking the suite
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
                          check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     line = out.stdout.strip().splitlines()[-1]
     assert "does not answer" in line and "Redis at 127.0.0.1" in line and "secret" not in line
-    assert time.perf_counter() - t0 < 60
 
 
 def test_gunicorn_runs_threaded_workers():

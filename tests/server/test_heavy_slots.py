@@ -45,7 +45,7 @@ def test_a_busy_server_refuses_after_the_wait_and_names_the_command(slots):
         with pytest.raises(limits.CostError, match=r"busy computing.*anonset buckets --country DE"), \
                 limits.heavy_slot("This advice", "anonset buckets --country DE"):
             pytest.fail("ran without a slot")
-        assert 0.25 <= time.monotonic() - t0 < 2.0
+        assert time.monotonic() - t0 >= 0.25  # it waited for a slot first (a lower bound: never flaky)
     finally:
         held.release()
 

@@ -108,3 +108,15 @@ def make_tiny_cache(root):
     }
     (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return root
+
+
+# ----------------------------------------------------------------------------- a large population, by distinct sizes
+
+
+def large_population_by_distinct_sizes(seed: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """``(sizes, multiplicities)``: millions of records in 3,000 distinct set sizes, a power law with noise (the
+    Pitman–Yor fit's cost test and ``benchmarks/bench_pyc.py``)."""
+    rng = np.random.default_rng(seed)
+    sizes = np.arange(1, 3001)
+    mult = np.maximum(1, (2e6 * sizes ** -2.2 * rng.uniform(0.8, 1.2, sizes.size)).astype(int))
+    return sizes, mult

@@ -6,7 +6,6 @@ import json
 import logging
 import math
 import shlex
-import time
 
 import numpy as np
 import plotly.graph_objects as go
@@ -455,10 +454,8 @@ def test_bad_csv_gives_a_message(cache_root, text, message):
 def test_huge_csv_is_refused_quickly(S):
     big = "n,kappa\n" + "".join(f"{i + 2},0.5\n" for i in range(1_000_000))  # 10⁶ rows, ~11 MB
     contents, name = _csv(big, "big.csv")
-    t0 = time.perf_counter()
-    with pytest.raises(InputError, match="MB; files of at most 1 MB"):
+    with pytest.raises(InputError, match="MB; files of at most 1 MB"):  # how fast: benchmarks/bench_pyc.py
         forms.parse_csv(contents, name)
-    assert time.perf_counter() - t0 < 0.5
     many = "".join("1,1\n" for _ in range(200_000))  # under 1 MB, but 200,000 rows
     with pytest.raises(InputError, match="at most 10,000 measurements"):
         forms.parse_csv(*_csv(many))

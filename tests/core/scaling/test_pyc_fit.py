@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 import numpy as np
 import pytest
+from support.synthetic import large_population_by_distinct_sizes
 
 from dashboard.core import pyc
 from dashboard.core import pyc_fit as pf
@@ -85,12 +85,11 @@ def test_sampler_matches_the_law(d, alpha):
         assert abs(emp.mean() - law) <= 3 * se + 1e-12, (emp.mean(), law, se)
 
 
-def test_sampler_dirichlet_has_at_most_k_sets_and_is_fast():
+def test_sampler_dirichlet_has_at_most_k_sets():
     sizes = pf.sample_partition(5000, -0.5, 0.5 * 7, np.random.default_rng(1))
     assert sizes.size <= 7 and sizes.sum() == 5000
-    start = time.perf_counter()
-    pf.sample_partition(100_000, 0.6, 5.0, np.random.default_rng(2))
-    assert time.perf_counter() - start < 5.0
+    # 100,000 records: its time is a figure of benchmarks/bench_pyc.py ("Chinese-restaurant sample")
+    assert pf.sample_partition(100_000, 0.6, 5.0, np.random.default_rng(2)).sum() == 100_000
 
 
 def test_sampler_bad_input():
@@ -138,13 +137,10 @@ def test_fit_finite_dirichlet():
 
 
 def test_fit_of_a_large_population_costs_its_distinct_sizes():
-    rng = np.random.default_rng(9)
-    sizes = np.arange(1, 3001)
-    mult = np.maximum(1, (2e6 * sizes ** -2.2 * rng.uniform(0.8, 1.2, sizes.size)).astype(int))
+    """Millions of records given as 3,000 distinct sizes fit (the time is a figure of benchmarks/bench_pyc.py)."""
+    sizes, mult = large_population_by_distinct_sizes()
     assert 5e6 < sizes @ mult < 5e8
-    start = time.perf_counter()
     fit = pf.fit_partition(sizes, mult)
-    assert time.perf_counter() - start < 3.0
     assert 0 < fit.d < 1 and fit.converged
     payload = json.dumps(fit.to_dict())
     assert "h_bits" in payload
