@@ -11,9 +11,10 @@ page's layout (so the fuzzing also reaches deep into the computations).
 
 A callback that raises is answered by the shell with "no update" (204) and a
 log line naming only the exception class; those are collected as *findings*
-(written to ``test-artifacts/fuzz-findings.json``) for the pages' owners —
-they are not failures here.  A 500, a traceback, or a fuzz value showing up in
-a log line is a failure.
+(written to ``test-artifacts/fuzz-findings.json``, each with its request).  A finding
+that is not in the committed baseline (``tests/views/fuzz_baseline.json``, empty when
+nothing is known) fails the test that found it.  A 500, a traceback, or a fuzz value
+showing up in a log line is a failure too.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import math
 import re
 import sys
 import time
+from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -33,6 +35,9 @@ from support import ROOT
 from support.dash_protocol import ROUTER_OUTPUT, callback_body, split_output, walk_components
 
 ARTIFACTS = ROOT / "test-artifacts"
+FINDINGS_FILE = ARTIFACTS / "fuzz-findings.json"
+#: Known findings, ``[{"what": …, "log": …}]``: a finding outside this list fails the suite.
+BASELINE = Path(__file__).with_name("fuzz_baseline.json")
 MARKER = "FUZZ-MARKER-9d41"  # inside every fuzz string: it must never reach a log line
 MEGA = MARKER + "x" * (1_000_000 - len(MARKER))
 EXAMPLES_PER_CALLBACK = 30
@@ -260,6 +265,49 @@ def _check(resp, watch: LogWatch, since: int, what: str, payload) -> None:
             FINDINGS.append({"what": what, "log": msg[:300], "status": resp.status_code, "payload": _summary(payload)})
 
 
+def _key(finding: dict) -> tuple[str, str]:
+    return finding["what"], finding["log"]
+
+
+def _baseline() -> set[tuple[str, str]]:
+    entries = json.loads(BASELINE.read_text(encoding="utf-8"))
+    assert isinstance(entries, list) and all({"what", "log"} <= set(e) for e in entries), \
+        f"{BASELINE}: a JSON list of {{'what': ..., 'log': ...}} objects"
+    return {_key(e) for e in entries}
+
+
+def _write_findings() -> Path:
+    """Every finding of this session so far, once per (what, log), with the request that caused it."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    unique = {}
+    for f in FINDINGS:
+        unique.setdefault(_key(f), f)
+    FINDINGS_FILE.write_text(json.dumps(list(unique.values()), indent=1))
+    return FINDINGS_FILE
+
+
+def _assert_no_new_findings(start: int) -> None:
+    """The findings since ``FINDINGS[start]`` are all in the baseline; otherwise fail, saying how to inspect them."""
+    known = _baseline()
+    new = {}
+    for f in FINDINGS[start:]:
+        if _key(f) not in known:
+            new.setdefault(_key(f), f)
+    if not new:
+        return
+    written = _write_findings()
+    lines = [f"- {f['what']}: {f['log']} (HTTP {f['status']})\n    request: {f['payload'][:300]}" for f in new.values()]
+    pytest.fail(
+        f"{len(new)} new fuzz finding(s): a callback raised (the shell answered 'no update') for a hostile request, "
+        f"and {BASELINE.relative_to(ROOT)} does not list it:\n" + "\n".join(lines) +
+        f"\nInspect: {written.relative_to(ROOT)} holds each finding with its request; replay the request with "
+        "app.server.test_client().post('/_dash-update-component', json=...) and read the log line. Fix the callback "
+        "(bad input should give a message, not an exception); only a finding that is accepted goes into the "
+        'baseline, as {"what": ..., "log": ...} copied from that file.',
+        pytrace=False,
+    )
+
+
 def _post(client, body):
     data = json.dumps(body, allow_nan=True) if not isinstance(body, (bytes, str)) else body
     return client.post("/_dash-update-component", data=data, content_type="application/json")
@@ -274,7 +322,7 @@ def test_every_callback_survives_hostile_payloads(app_model, logwatch, output):
     if dep is None:
         pytest.skip("callback not registered in this process")
     client, components = app_model["client"], app_model["components"]
-    started = time.monotonic()
+    started, first = time.monotonic(), len(FINDINGS)
 
     @settings(max_examples=EXAMPLES_PER_CALLBACK, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
@@ -287,6 +335,7 @@ def test_every_callback_survives_hostile_payloads(app_model, logwatch, output):
         _check(resp, logwatch, since, f"callback {_short(output)}", body)
 
     run()
+    _assert_no_new_findings(first)
 
 
 MALFORMED = [b"", b"{", b"}", b"[", b"null", b"true", b"0", b'"x"', b"[]", b"{}", b'{"output": null}',
@@ -296,7 +345,7 @@ MALFORMED = [b"", b"{", b"}", b"[", b"null", b"true", b"0", b'"x"', b"[]", b"{}"
 
 
 def test_malformed_json_and_bodies(app_model, logwatch):
-    client = app_model["client"]
+    client, first = app_model["client"], len(FINDINGS)
 
     @settings(max_examples=60, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
@@ -314,6 +363,7 @@ def test_malformed_json_and_bodies(app_model, logwatch):
     for path in ("/_dash-layout", "/_dash-dependencies", "/_reload-hash", "/healthz"):
         since = len(logwatch.records)
         _check(client.post(path, data=b"{"), logwatch, since, f"POST {path}", "{")
+    _assert_no_new_findings(first)
 
 
 QUERY_VALUES = st.one_of(
@@ -356,7 +406,7 @@ def _fuzz_page_query(app_model, logwatch, path: str, names: list[str], started: 
 def test_every_page_query_parameter(app_model, logwatch):
     """GET /path?… and the page router with the same query, for every page and every parameter it reads."""
     client = app_model["client"]
-    started = time.monotonic()
+    started, first = time.monotonic(), len(FINDINGS)
     for path, info in app_model["pages"].items():
         _fuzz_page_query(app_model, logwatch, path, info["query_names"] or ["q"], started)
     # hostile paths
@@ -364,12 +414,11 @@ def test_every_page_query_parameter(app_model, logwatch):
               "/_dash-component-suites/nope/x.js", "/assets/../dashboard/app.py", "/_dash-layout?x=%ff"):
         since = len(logwatch.records)
         _check(client.get(p), logwatch, since, f"GET {p[:40]}", p[:80])
+    _assert_no_new_findings(first)
 
 
 def test_write_findings():
-    """Callbacks that raised (answered 204 by the shell): written out for the pages' owners."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    unique = {}
-    for f in FINDINGS:
-        unique.setdefault((f["what"], f["log"]), f)
-    (ARTIFACTS / "fuzz-findings.json").write_text(json.dumps(list(unique.values()), indent=1))
+    """Callbacks that raised (answered 204 by the shell): written out for the pages' owners, and the baseline
+    is well-formed (each fuzz test above fails on a finding outside it)."""
+    _baseline()
+    _write_findings()
