@@ -27,6 +27,7 @@ NODE = shutil.which("node") or shutil.which("nodejs")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
+@pytest.mark.slow  # 500 profile reports in Python and under node: the full suite runs it
 def test_engine_equals_core_on_500_random_profiles():
     """Both body models: v2 (the default; rectangles differenced from the CDF slices) and paper."""
     tables, cases, expected = build_cases(random.Random(20261123))

@@ -141,6 +141,7 @@ def test_served_map_is_small_and_complete(served, cache_root):
     assert info["body_prior"]["borrowed_from"] == "DE"
 
 
+@pytest.mark.slow  # every pair of neighbouring Italian comuni: the full suite runs it
 def test_simplified_neighbours_still_touch(served, folder):
     """Coverage simplification: shared edges are simplified once, so no gaps open between neighbours."""
     shapes = {f["id"]: shapely.geometry.shape(f["geometry"]) for f in served["geojson"]["features"]}

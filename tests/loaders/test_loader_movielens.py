@@ -100,6 +100,7 @@ def test_damaged_movie_list_and_missing_columns(folder, tmp_path):
         movielens.parse_ratings(header)
 
 
+@pytest.mark.slow  # three cache builds: the full suite runs it
 def test_build_is_repeatable_and_a_damaged_file_keeps_the_previous_cache(raw_root, folder, tmp_path, monkeypatch):
     monkeypatch.setattr(cache_build, "POPULATION_LOADERS", [LoaderEntry("census_loaders.destatis", "de")])
     out, again = tmp_path / "cache", tmp_path / "again"

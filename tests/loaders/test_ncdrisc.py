@@ -67,6 +67,7 @@ def test_borrowing_countries_are_shifted_in_v2_only(cache_root):
     assert v2.cas > unshifted.cas
 
 
+@pytest.mark.slow  # a cache build: the full suite runs it
 def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path, small_registry):
     out = tmp_path / "cache"
     cache_build.build(raw_root, out, log=lambda m: None)

@@ -495,6 +495,7 @@ def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
     assert calls == [("127.0.0.1", 9001)]
 
 
+@pytest.mark.slow  # gunicorn started and warmed: the full suite runs it
 def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
     """The README's first command: a production server, no red warning, no line per request."""
     import requests

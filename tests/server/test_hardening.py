@@ -269,6 +269,7 @@ def test_cachelib_failed_writes_log_one_line_without_a_traceback(tmp_path):
     assert any("NotADirectoryError" in r or "FileNotFoundError" in r for r in records)
 
 
+@pytest.mark.slow  # a fresh interpreter importing the app: the full suite runs it
 def test_start_up_warns_when_redis_does_not_answer(cache_root):
     from support.browser import free_port
 

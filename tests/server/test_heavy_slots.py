@@ -84,6 +84,7 @@ def test_an_unwritable_cache_computes_anyway(tmp_path, monkeypatch, caplog):
     assert "computing without one" in caplog.text
 
 
+@pytest.mark.slow  # a full German bucket advice, twice: the full suite runs it
 def test_bucket_advice_in_memory_is_served_while_the_server_is_busy(slots):
     from dashboard.views import buckets as B
 

@@ -94,6 +94,7 @@ def test_callbacks(P, cache_root):
     assert isinstance(page, html.Div)
 
 
+@pytest.mark.slow  # two full German bucket advices: the full suite runs it
 def test_the_body_model_is_a_setting(cache_root):
     """v2 by default, paper selectable: in the form, the link, the CLI command, the notes and the advice itself."""
     s = vb.parse_form("MT", "10", "95", [], "paper")

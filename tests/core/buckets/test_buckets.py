@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from support.bucket_reference import reference_evaluate
+from support.bucket_reference import reference_evaluate, reference_evaluate_many
 from support.synthetic import DE_GROUPS, make_population, make_priors
 
 from dashboard.core import aggregates as ag
@@ -49,6 +49,20 @@ def brute_force(model, advice):
     return {e.config: reference_evaluate(model, e.config, advice.k, advice.q) for e in advice.evaluated}
 
 
+#: The targets (k, q) the synthetic country is checked at by brute force.
+BRUTE_FORCE_TARGETS = [(10, 0.95), (50, 0.8), (3, 0.99)]
+
+
+@pytest.fixture(scope="module")
+def synth_brute_force(synth):
+    """``{(k, q): (advice, {config: (bits, coverage)})}`` for every brute-force target: the reference is materialised
+    once per configuration for all targets together (it does not depend on k or q), not once per target."""
+    advices = {t: bk.advise_model(synth, *t) for t in BRUTE_FORCE_TARGETS}
+    configs = {e.config for a in advices.values() for e in a.evaluated}
+    ref = reference_evaluate_many(synth, configs, BRUTE_FORCE_TARGETS)
+    return {t: (advices[t], {e.config: ref[t][e.config] for e in advices[t].evaluated}) for t in BRUTE_FORCE_TARGETS}
+
+
 # ----------------------------------------------------------------------------- the ladder
 
 
@@ -71,10 +85,9 @@ def test_age_blocks_cut_at_multiples_and_absorb_a_short_first_group():
 # ----------------------------------------------------------------------------- exactness by brute force
 
 
-@pytest.mark.parametrize("k,q", [(10, 0.95), (50, 0.8), (3, 0.99)])
-def test_every_configuration_matches_brute_force_and_the_recommendation_is_optimal(synth, k, q):
-    advice = bk.advise_model(synth, k, q)
-    ref = brute_force(synth, advice)
+@pytest.mark.parametrize("k,q", BRUTE_FORCE_TARGETS)
+def test_every_configuration_matches_brute_force_and_the_recommendation_is_optimal(synth_brute_force, k, q):
+    advice, ref = synth_brute_force[(k, q)]
     assert len(advice.evaluated) > 500
     for e in advice.evaluated:
         bits, cov = ref[e.config]
@@ -237,6 +250,7 @@ def test_merged_age_groups_add_counts_like_the_personal_page(cache_root):
 # ----------------------------------------------------------------------------- per district, global shortfall
 
 
+@pytest.mark.slow  # an advice and a brute force per district: the full suite runs it
 def test_per_district_mode(synth):
     advice = bk.advise_model(synth, 10, 0.9, per_district=True)
     pd_ = advice.per_district

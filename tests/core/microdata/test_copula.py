@@ -39,7 +39,7 @@ def _corr(d, seed):
     return s / np.outer(sd, sd)
 
 
-@pytest.mark.parametrize("d", [3, 4, 5])
+@pytest.mark.parametrize("d", [3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)])  # 4-D, 5-D: seconds
 def test_rectangle_probabilities_match_scipy_within_their_standard_error(d):
     rng = np.random.default_rng(d)
     corr = _corr(d, d)

@@ -37,6 +37,7 @@ def test_recursion_by_hand_for_three_attributes():
         assert got == pytest.approx(want, abs=1e-14)
 
 
+@pytest.mark.slow  # a Monte-Carlo simulation: the full suite runs it
 def test_rh_matches_a_simulation_of_random_columns():
     rng = np.random.default_rng(0)
     N, ns = 60, [20, 30, 45]
