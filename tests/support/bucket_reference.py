@@ -69,7 +69,8 @@ def reference_evaluate_many(model: CountryModel, configs: Iterable[Config], targ
     targets = list(targets)
     T = np.asarray(model.counts, dtype=float).sum()
     out: dict[tuple, dict[Config, tuple[float, float]]] = {t: {} for t in targets}
-    for config in configs:
+    # one (height, weight) after the other: the model keeps only a few cell grids in memory
+    for config in sorted(set(configs), key=lambda c: (str(c.height), str(c.weight), str(c.age), str(c.area))):
         for t, value in _evaluate(model, config, _released_cas(model, config, body_model), targets, T).items():
             out[t][config] = value
     return out
