@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
+from support.browser import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 
 COUNTRIES = (("US", "United States"), ("GB", "United Kingdom"), ("FR", "France"), ("US-ZCTA", "ZCTA"))
 VERBOSE = False

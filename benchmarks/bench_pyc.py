@@ -4,6 +4,7 @@ Each figure is the median of several repeats, all in one run so the ratios are c
 """
 from __future__ import annotations
 
+import base64
 import statistics
 import sys
 import time
@@ -12,8 +13,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # support.synthetic: the tests' population
 
-from dashboard.core import scaling
+from support.synthetic import large_population_by_distinct_sizes  # noqa: E402
+
+from dashboard import forms  # noqa: E402
+from dashboard.core import scaling  # noqa: E402
+from dashboard.core.errors import InputError  # noqa: E402
 
 
 def _median_seconds(fn, repeats: int) -> float:
@@ -53,6 +59,10 @@ def main() -> int:
     fit = scaling.fit_partition(sizes, mult)
     rows.append((f"likelihood fit, {records:,} records ({sizes.size:,} distinct sizes)", t, 1.0))
 
+    sizes, mult = large_population_by_distinct_sizes()
+    t = _median_seconds(lambda: scaling.fit_partition(sizes, mult), 5)
+    rows.append((f"likelihood fit, {int(sizes @ mult):,} records ({sizes.size:,} distinct sizes)", t, 3.0))
+
     gallery = np.array([100, 200, 500, 1000, 2000, 5000, 10_000], dtype=float)
     rng = np.random.default_rng(2)
     kap = np.clip(scaling.kappa_h_gamma(gallery, 10.0, 0.5) + rng.normal(0, 0.002, gallery.size), 0, 1)
@@ -64,6 +74,22 @@ def main() -> int:
 
     t = _median_seconds(lambda: scaling.sample_partition(100_000, 0.5, 10.0, rng), 3)
     rows.append(("Chinese-restaurant sample, 100,000 records", t, 1.0))
+
+    t = _median_seconds(lambda: scaling.sample_partition(100_000, 0.6, 5.0, np.random.default_rng(2)), 3)
+    rows.append(("Chinese-restaurant sample, 100,000 records, d=0.6, alpha=5", t, 5.0))
+
+    big = "n,kappa\n" + "".join(f"{i + 2},0.5\n" for i in range(1_000_000))  # 10^6 rows, ~11 MB
+    upload = "data:text/csv;base64," + base64.b64encode(big.encode()).decode()
+
+    def refuse():
+        try:
+            forms.parse_csv(upload, "big.csv")
+        except InputError:
+            return
+        raise AssertionError("an 11 MB CSV was accepted")
+
+    t = _median_seconds(refuse, 5)
+    rows.append(("scaling page: an 11 MB CSV refused (forms.parse_csv)", t, 0.5))
 
     def fmt(seconds: float) -> str:
         return f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"

@@ -67,9 +67,9 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # the Dash protocol helpers live with the tests that use them too
+sys.path.insert(0, str(ROOT / "tests"))  # the Dash protocol helpers (tests/support) serve the callback tests too
 
-from dash_protocol import (  # noqa: E402
+from support.dash_protocol import (  # noqa: E402
     PATCH_KEY,
     ROUTER_OUTPUT,
     _is_wildcard,

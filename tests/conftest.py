@@ -1,12 +1,11 @@
-"""Shared fixtures: where the raw official files and the built cache are."""
+"""Fixtures every folder may use: where the raw official files and the built cache are, the pages as Dash loaded
+them, and ``run`` for the command line.  Folder conftests hold the rest (browser/, loaders/, server/); helpers
+that are not fixtures live in the ``support`` package (tests/support/)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # browser_support
 
 from census_loaders.paths import cache_dir, raw_dir
 
@@ -34,51 +33,31 @@ def dash_page(cache_root):
     Importing ``dashboard.pages.<name>`` instead would run the module a second time and
     register its path twice, which makes every later request to the app fail.
     """
-    import sys
 
     from dashboard.wsgi import app  # noqa: F401  (loads the pages)
 
     return lambda name: sys.modules[f"pages.{name}"]
 
 
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory, cache_root):
-    """The real app under gunicorn on a free loopback port, for the whole session."""
-    from browser_support import require_chromium, running_server
-
-    require_chromium()
-    log = tmp_path_factory.mktemp("server") / "server.log"
-    with running_server(log) as url:
-        url_holder = type("Server", (), {"url": url, "log": log})
-        yield url_holder
-
-
-@pytest.fixture(scope="session")
-def browser():
-    from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
-
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page(browser):
-    """A fresh desktop-sized page with request/console recording.
+def run(request, monkeypatch, capsys):
+    """``run(*argv) -> (exit code, stdout, stderr)``: ``anonset`` in-process, for a module marked
+    ``pytestmark = pytest.mark.cli("dashboard.cli.<topic>", *leading_argv)``.
 
-    ``bypass_csp`` lets Playwright's own polling scripts (``wait_for_function``) run
-    under the app's Content-Security-Policy; the policy itself is tested in
-    ``test_browser_offline.py`` with contexts that do not bypass it.
+    Only that topic's module is loaded, so other topics' imports cannot interfere; the leading
+    arguments (e.g. ``"cas"``) are put before ``argv``.
     """
-    from browser_support import PageRecorder
+    from dashboard import cli
 
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    recorder = PageRecorder(pg)
-    yield recorder
-    context.close()
+    marker = request.node.get_closest_marker("cli")
+    if marker is None or not marker.args:
+        pytest.fail('the run fixture needs pytest.mark.cli("dashboard.cli.<topic>", *leading_argv) on the test')
+    module, *lead = marker.args
+    monkeypatch.setattr(cli, "COMMAND_MODULES", [module])
+
+    def call(*argv):
+        code = cli.main([*lead, *argv])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return call

@@ -1,0 +1,109 @@
+"""Italy's municipalities, Morocco, South Korea and New Zealand in headless Chromium: the 7,901-polygon
+map draws from the served geometry and recolours by Patch, districts are found by province, and the
+data sets without a map list (and filter) their districts."""
+from __future__ import annotations
+
+import pytest
+from support.browser import choose_option, open_dropdown
+
+pytestmark = pytest.mark.browser
+
+MAP = "document.querySelector('#explore-map .js-plotly-plot')"
+#: MapLibre has the geometry and has drawn it (features rendered from the served file).
+DRAWN = (f"(() => {{ const g = {MAP}; if (!g || !g._fullLayout || !g._fullLayout.map) return false;"
+         " const s = g._fullLayout.map._subplot; const m = s && s.map; if (!m || !m.loaded()) return false;"
+         " const st = m.getStyle(); if (!st || !st.sources) return false;"
+         " const src = Object.keys(st.sources); return src.length > 0 && src.every(k => m.isSourceLoaded(k))"
+         " && src.reduce((n, k) => n + m.querySourceFeatures(k).length, 0) > 0; })()")
+
+
+def _open_explorer(pg, url):
+    pg.goto(url)
+    pg.wait_for_selector("#explore-readouts .readout", timeout=120_000)
+
+
+def test_italian_municipal_map_draws_and_recolours_by_patch(app_url, page):
+    pg = page.page
+    geo = []
+    pg.on("response", lambda r: geo.append(r) if "/geo/IT-COM.geojson" in r.url else None)
+    _open_explorer(pg, f"{app_url.url}/explore?country=IT-COM")
+    pg.wait_for_function(DRAWN, timeout=120_000)
+    trace = pg.evaluate(f"(() => {{ const t = {MAP}.data[0]; return [t.geojson, t.locations.length]; }})()")
+    assert trace == ["/geo/IT-COM.geojson", 7_901]
+    assert len(geo) == 1 and len(geo[0].body()) < 3_000_000  # the simplified geometry, fetched once
+    responses = []
+    pg.on("response", lambda r: responses.append(r) if "_dash-update-component" in r.url else None)
+    pg.check("#explore-stat input[value=min]")
+    pg.wait_for_function(f"{MAP}.layout.title.text.includes('minimum non-zero CAS')", timeout=60_000)
+    pg.wait_for_load_state("networkidle")
+    map_updates = [b for b in (r.body() for r in responses) if b'"explore-map"' in b]
+    assert map_updates and all(b"__dash_patch_update" in b for b in map_updates)  # colours only, as a Patch
+    assert not any(b"coordinates" in b or b"FeatureCollection" in b for b in map_updates)
+    assert len(geo) == 1  # no second geometry download
+    assert page.console_errors == []
+    assert page.foreign_requests() == []
+
+
+def test_a_municipality_is_found_by_its_province(app_url, page):
+    pg = page.page
+    for search in ("Lecco", "Castro"):
+        pg.goto(f"{app_url.url}/?country=IT-COM")
+        pg.wait_for_selector("#me-district", state="attached")
+        pg.locator("#me-district").evaluate("el => el.scrollIntoView({block: 'start'})")
+        open_dropdown(pg, "me-district")
+        pg.keyboard.type(search, delay=15)
+        if search == "Lecco":  # the province: its municipalities are offered
+            pg.wait_for_selector("label.dash-dropdown-option:has(input[value='097001'])")  # Abbadia Lariana (LC)
+            labels = pg.locator("label.dash-dropdown-option").all_inner_texts()
+            assert len(labels) > 5 and all("Lecco" in t for t in labels)
+    # two municipalities of one name, told apart by their province
+    pg.wait_for_selector("label.dash-dropdown-option:has(input[value='075096'])")
+    labels = pg.locator("label.dash-dropdown-option").all_inner_texts()
+    assert "Castro — Lecce (075096)" in labels and "Castro — Bergamo (016065)" in labels
+    pg.locator("label.dash-dropdown-option:has(input[value='075096'])").click()
+    pg.wait_for_function("document.querySelector('#me-district').innerText.includes('Castro')")
+    assert "075096" not in pg.url  # a chosen district is an answer: never in the address (issue 15)
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("code, district, name", [("MA", "12.391.05.07", "Oum Dreyga"), ("KR", "11010", "종로구"),
+                                                  ("NZ", "kaikoura-district", "Kaikoura district")])
+def test_personal_page_and_explorer_work(app_url, page, code, district, name):
+    pg = page.page
+    pg.goto(f"{app_url.url}/?country={code}&district={district}")
+    pg.wait_for_selector("#me-country", state="attached")
+    pg.check("input[value=male]")
+    choose_option(pg, "me-ages", "45", "45–50")
+    pg.fill("#me-height-cm", "178")
+    pg.press("#me-height-cm", "Tab")
+    pg.fill("#me-weight-kg", "82")
+    pg.press("#me-weight-kg", "Tab")
+    pg.wait_for_function("(() => { const li = document.querySelectorAll('#me-funnel-text li');"
+                         " return li.length == 6 && li[5].innerText.includes('kg'); })()", timeout=60_000)
+    assert name in pg.inner_text("#me-funnel-text")
+    assert "borrowed from DE" in pg.inner_text("body") or "those of Germany" in pg.inner_text("body")
+    _open_explorer(pg, f"{app_url.url}/explore?country={code}&district={district}")
+    pg.wait_for_selector(f"#explore-detail .detail[data-district='{district}']", timeout=60_000)
+    if code == "KR":
+        pg.wait_for_function(DRAWN, timeout=60_000)
+    else:
+        pg.wait_for_selector("#explore-no-map .warning")
+        assert "No boundary file" in pg.inner_text("#explore-no-map")
+    assert page.console_errors == []
+    assert page.foreign_requests() == []
+
+
+def test_district_table_filters_by_province(app_url, page):
+    pg = page.page
+    _open_explorer(pg, f"{app_url.url}/explore?country=MA")
+    pg.wait_for_selector("#explore-district-table td[data-dash-column='district']")
+    box = pg.locator("#explore-district-table th.dash-filter[data-dash-column='region'] input[type=text]")
+    box.fill("tanger")  # case-insensitive
+    box.press("Enter")
+    pg.wait_for_function("(() => { const c = Array.from(document.querySelectorAll("
+                         "\"#explore-district-table td[data-dash-column='region']\")).map(td => td.innerText);"
+                         " return c.length > 0 && c.every(t => t.includes('Tanger')); })()")
+    pg.locator("#explore-district-table td[data-dash-column='district']").first.click()
+    pg.wait_for_selector("#explore-detail .detail")
+    assert "Tanger-Assilah" in pg.inner_text("#explore-detail")
+    assert page.console_errors == []

@@ -1,0 +1,79 @@
+"""The build: deterministic bytes, atomic swap, and a corrupt file leaves the old cache intact."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from support.loaders import digest_tree, mirror_raw
+
+from census_loaders import build as cache_build
+from census_loaders.schema import LoaderError
+from dashboard.cli import main
+
+
+@pytest.mark.slow  # a fresh interpreter or a full build: seconds
+def test_build_twice_gives_the_same_bytes(raw_root, tmp_path, small_registry):
+    a, b = tmp_path / "a", tmp_path / "b"
+    cache_build.build(raw_root, a, log=lambda m: None)
+    cache_build.build(raw_root, b, log=lambda m: None)
+    assert digest_tree(a) == digest_tree(b)
+    manifest = (a / "manifest.json").read_text()
+    assert '"DE"' in manifest and '"GB"' in manifest
+
+
+def test_corrupt_file_stops_build_and_keeps_previous_cache(raw_root, tmp_path, small_registry):
+    out = tmp_path / "cache"
+    cache_build.build(raw_root, out, log=lambda m: None)
+    before = digest_tree(out)
+    raw = mirror_raw(raw_root, tmp_path / "raw")
+    bad = raw / "de" / "12411-02-03-4_kreise_2023_2024_clean.csv"
+    lines = bad.read_text(encoding="utf-8").splitlines(keepends=True)
+    bad.unlink()
+    lines[9454] = lines[9454].rsplit(";", 1)[0] + ";abc\n"  # a non-numeric count on line 9455 (2024)
+    bad.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(LoaderError) as err:
+        cache_build.build(raw, out, log=lambda m: None)
+    assert "12411-02-03-4_kreise_2023_2024_clean.csv" in str(err.value)
+    assert "line 9455" in str(err.value)
+    assert digest_tree(out) == before
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".cache.")]
+    assert leftovers == []
+
+
+def test_cli_build_error_is_one_clear_line(raw_root, tmp_path, small_registry, capsys):
+    raw = mirror_raw(raw_root, tmp_path / "raw")
+    empty = raw / "uk" / "mye22final.xlsx.gz"
+    empty.unlink()
+    empty.write_bytes(b"")
+    code = main(["data", "build", "--raw", str(raw), "--out", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert "mye22final.xlsx.gz" in err and "empty" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_raw_folder_is_a_clear_error(tmp_path, capsys):
+    code = main(["data", "build", "--raw", str(tmp_path / "nope"), "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "raw data folder not found" in capsys.readouterr().err
+
+
+def test_build_keeps_folders_written_by_other_commands(raw_root, tmp_path, small_registry):
+    out = tmp_path / "cache"
+    (out / "anonland").mkdir(parents=True)
+    (out / "anonland" / "summary.json").write_text("{}")
+    cache_build.build(raw_root, out, log=lambda m: None)
+    assert (out / "anonland" / "summary.json").read_text() == "{}"
+    assert (out / "manifest.json").exists()
+
+
+def test_symlinked_raw_root_gives_the_same_manifest(raw_root, tmp_path, small_registry):
+    """``../shared`` may be a symlink (a checkout beside a shared folder): the build must not care."""
+    direct = tmp_path / "direct"
+    cache_build.build(raw_root, direct, log=lambda _: None)
+    link = tmp_path / "shared-link"
+    os.symlink(raw_root.resolve(), link)
+    via_link = tmp_path / "via-link"
+    cache_build.build(link, via_link, log=lambda _: None)
+    assert digest_tree(via_link) == digest_tree(direct)

@@ -1,0 +1,182 @@
+"""Run the real app under gunicorn and drive it in Debian's headless Chromium.
+
+Every request the page makes is recorded, so tests can assert that nothing
+leaves 127.0.0.1, and every console error is collected.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from support import ROOT
+
+CHROMIUM = os.environ.get("ANONSET_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-gpu",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running_server(log_path: Path, workers: int = 1, env: dict | None = None):
+    """gunicorn serving dashboard.wsgi:server on a free loopback port."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "gunicorn", "dashboard.wsgi:server",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "120",
+        "--access-logfile", "-", "--error-logfile", "-",
+    ]
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {log_path.read_text()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+class PageRecorder:
+    """Collects console errors, page errors and every requested URL of a page."""
+
+    def __init__(self, page):
+        self.page = page
+        self.console_errors: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.console_errors.append(str(e)))
+        page.on("request", lambda r: self.requests.append(r.url))
+
+    def foreign_requests(self) -> list[str]:
+        """Requests to any host but 127.0.0.1 (data: and blob: URLs are local)."""
+        out = []
+        for url in self.requests:
+            parsed = urlparse(url)
+            if parsed.scheme in ("data", "blob", "about"):
+                continue
+            if parsed.hostname != "127.0.0.1":
+                out.append(url)
+        return out
+
+    def screenshot(self, name: str, full_page: bool = True) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+
+def require_chromium():
+    if not Path(CHROMIUM).exists() or shutil.which("gunicorn") is None and not _has_gunicorn():
+        pytest.skip(f"browser tests need {CHROMIUM} and gunicorn")
+
+
+def _has_gunicorn() -> bool:
+    try:
+        import gunicorn  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def open_dropdown(pg, dropdown_id: str) -> None:
+    """Click a Dash 4 dropdown open and wait until its list holds the focus, so typing searches, as for a
+    person who sees the list first (keys pressed while it is still opening land on the trigger button,
+    where Dash keeps only the first of them).  A function predicate: it also runs under the app's CSP."""
+    pg.click(f"#{dropdown_id}")
+    wait_until_list_has_focus(pg)
+
+
+def wait_until_list_has_focus(pg) -> None:
+    """An opened dropdown's list (its search box or an option) holds the keyboard focus."""
+    pg.wait_for_function("() => { const a = document.activeElement;"
+                         " return !!(a && a.closest && a.closest('.dash-dropdown-content')); }")
+
+
+def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
+    """Pick ``value`` in a Dash 4 dropdown by typing ``search`` into its search box, then close it.
+
+    The field is scrolled to the top first so the option list opens inside the
+    viewport; the list is re-rendered while the search settles, so a replaced
+    option is looked up again.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    pg.locator(f"#{dropdown_id}").evaluate("el => el.scrollIntoView({block: 'start'})")
+    open_dropdown(pg, dropdown_id)
+    pg.keyboard.type(search, delay=15)
+    option = pg.locator(f"label.dash-dropdown-option:has(input[value='{value}'])")
+    for attempt in range(3):
+        try:
+            option.wait_for(state="visible")
+            option.scroll_into_view_if_needed(timeout=5_000)
+            option.click(timeout=5_000)
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+    pg.keyboard.press("Escape")
+
+
+def wait_for_dash(pg, timeout: int = 30_000) -> None:
+    """Until the renderer has drawn the page and no callback is pending."""
+    pg.wait_for_selector("#_pages_content", state="attached", timeout=timeout)
+    pg.wait_for_function(
+        "() => { const c = document.querySelector('#_pages_content');"
+        " return c && c.children.length > 0 && !document.querySelector('[data-dash-is-loading=\"true\"]'); }",
+        timeout=timeout,
+    )
+    pg.wait_for_load_state("networkidle", timeout=timeout)
+
+
+def page_modules() -> list[tuple[str, str]]:
+    """(module, URL path) of every page in ``dash.page_registry`` (path variables filled with "x")."""
+    import dash
+
+    from dashboard.wsgi import app  # noqa: F401  (imports the pages)
+
+    pages = {}
+    # Dash imports pages as "pages.<name>"; a test importing "dashboard.pages.<name>" adds a duplicate entry
+    for module, page in sorted(dash.page_registry.items(), key=lambda mp: mp[0].startswith("dashboard.")):
+        template = page.get("path_template")
+        path = re.sub(r"<[^>]+>", "x", template) if template else page["path"]
+        pages.setdefault(path, module)
+    return sorted(((m, p) for p, m in pages.items()), key=lambda mp: mp[1])
+
+
+#: (module, URL path) of every registered page, for parametrising the browser tests.
+PAGES = page_modules()

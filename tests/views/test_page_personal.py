@@ -1,0 +1,257 @@
+"""The personal page without a browser: the privacy line in the callback map, the one server callback,
+the public tables and their route, and no memo of answers in the core (issue 15)."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from support.page_checks import checked_figure
+
+from dashboard import forms, ids
+from dashboard.core.errors import InputError
+from dashboard.views import personal as V
+
+
+@pytest.fixture(scope="module")
+def personal(dash_page):
+    return dash_page("personal")
+
+
+@pytest.fixture(scope="module")
+def app(personal):
+    from dashboard.wsgi import app
+
+    with app.server.test_client() as client:  # Dash merges the pages' callbacks on the first request
+        assert client.get("/_dash-dependencies").status_code == 200
+    return app
+
+
+# --------------------------------------------------------------------------- the privacy line
+
+
+def test_no_server_callback_takes_an_answer(app):
+    """Over the whole app: no server-side callback has an answer of the personal page as input or state,
+    and none reads the address bar's fragment (where a link keeps the answers)."""
+    personal_ids = set(V.PERSONAL)
+    assert {"me-district", "me-sex", "me-ages", "me-height-cm", "me-weight-kg", "me-aux", "me-users", "me-k"} <= personal_ids
+    server = {k: v for k, v in app.callback_map.items() if v.get("callback") is not None}
+    assert server, "the callback map lists no server callbacks: the test would prove nothing"
+    for key, cb in server.items():
+        deps = cb["inputs"] + cb["state"]
+        carried = {d["id"] for d in deps if isinstance(d["id"], str)} & personal_ids
+        assert not carried, f"server callback {key[:60]} receives {carried}"
+        for d in deps:
+            assert not (d["id"] == ids.URL and d["property"] in ("hash", "href")), f"{key[:60]} reads the fragment"
+    # the personal page's own callbacks that handle answers exist, and are clientside
+    clientside = [v for v in app.callback_map.values() if v.get("callback") is None]
+    handled = {d["id"] for v in clientside for d in v["inputs"] + v["state"] if isinstance(d["id"], str)}
+    assert personal_ids - {"me-map", "me-link-text"} <= handled
+    me_server = [k for k in server if "me-" in k]
+    assert len(me_server) == 1 and [d["id"] for d in server[me_server[0]]["inputs"]] == ["me-country"]
+
+
+def test_core_keeps_no_memo_of_answers():
+    from census_loaders.auxiliary import user_fraction
+    from dashboard.core.country import load_country_model
+    from dashboard.core.personal import Profile, profile_report
+
+    model = load_country_model("DE")
+    p = Profile.build("DE", "11000", "female", "40-45", 163.7, 5, 71.9, 5,
+                      aux=("de_wearables", user_fraction("secret hobby", 12.5)))
+    profile_report(model, p, users=1234)
+    from dashboard.core.country._model import _MODEL_MEMO
+
+    # the model's memos live in the byte-budgeted model memo, keyed (model, key)
+    mine = {k[1]: v for k, v in list(_MODEL_MEMO._data.items()) if k[0] is model}
+    dump = repr(mine)
+    assert "secret hobby" not in dump and "Profile(" not in dump and "163.7" not in dump and "160.0, 165.0" not in dump
+    from dashboard.core.personal import Profile as P
+
+    for key, value in mine.items():
+        assert not (isinstance(key, tuple) and key[:2] in (("lru", "resolved"), ("lru", "aux"))), key
+        if isinstance(value, dict):
+            assert not any(isinstance(k, P) for k in value), key
+
+
+# --------------------------------------------------------------------------- the one server callback
+
+
+def test_country_callback_gives_options_and_map(personal):
+    out = personal.on_country("AU")
+    assert out[4] == {"display": "none"} and "map" in out[5]
+    out = personal.on_country("US")
+    assert out[4] == {} and any(o["value"] == "06037" for o in out[0])
+    assert personal.on_country("XX")[0] == []
+
+
+def test_layout_accepts_unknown_queries(personal):
+    text = str(personal.layout(country="XX", district="nope", foo="bar"))
+    assert "Unknown country" in text
+    assert "Unknown district" in str(personal.layout(country="DE", district="nope"))
+
+
+def test_district_search_knows_english_names():
+    munich = [o for o in V.country_choices("DE").districts if o["value"] == "09162"][0]
+    assert "Munich" in munich["search"] and "München" in munich["label"]
+
+
+def test_map_is_a_plain_dict_without_a_chosen_district():
+    import numpy as np
+
+    fig = V.map_figure("DE")
+    assert type(fig) is dict
+    checked_figure(fig)
+    main = fig["data"][0]
+    assert main["geojson"] == "/geo/DE.geojson" and isinstance(main["z"], np.ndarray)
+    assert all(t.get("name") != "selected district" or not t.get("locations") for t in fig["data"])
+
+
+# --------------------------------------------------------------------------- the public tables
+
+
+def test_tables_route(app):
+    client = app.server.test_client()
+    r = client.get("/_tables/DE.json?model=paper&hw=5&ww=5", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in r.headers["Cache-Control"] and "public" in r.headers["Cache-Control"]
+    table = json.loads(gzip.decompress(r.data))
+    assert table["code"] == "DE" and table["hw"] == 5 and len(table["districts"]["ids"]) == 400
+    tag = r.headers["ETag"]
+    assert client.get("/_tables/DE.json?model=paper&hw=5&ww=5", headers={"If-None-Match": tag}).status_code == 304
+    assert client.get("/_tables/DE.json?model=paper&hw=10&ww=5").headers["ETag"] != tag
+    plain = client.get("/_tables/DE.json?model=paper&hw=5&ww=5")
+    assert "Content-Encoding" not in plain.headers and json.loads(plain.data) == table
+
+
+def test_a_table_is_built_once_per_host(app, monkeypatch):
+    """Another worker (an empty in-process memo) serves the bytes the first one put in the shared cache."""
+    from dashboard.core.personal import _public_tables  # where the tables are made (patched there)
+    from dashboard.server import tables
+
+    client = app.server.test_client()
+    url, gz = "/_tables/DE.json?model=paper&hw=10&ww=10", {"Accept-Encoding": "gzip"}
+    first = client.get(url, headers=gz)
+    tables._gzipped.cache_clear()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built again although the shared cache holds it")
+
+    monkeypatch.setattr(_public_tables, "public_tables", no_build)
+    again = client.get(url, headers=gz)
+    assert again.status_code == 200 and again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_warming_fills_the_shared_cache_once(app, monkeypatch):
+    """The first worker puts each data set's default table in the shared cache; a visitor of another
+    worker is then served without a build; a second warm (another worker) does nothing."""
+    from dashboard.core import personal as pt
+    from dashboard.core.personal import _public_tables  # where the tables are made (patched there)
+    from dashboard.server import tables
+
+    monkeypatch.setattr(_public_tables, "code_hash", lambda: "warm-test-" + str(id(app)))  # a fresh tables version
+    with app.server.app_context():
+        first = tables.warm_shared(["DE", "FR"])
+        again = tables.warm_shared(["DE", "FR"])
+    assert first["built"] == 2 and first["present"] == 0 and "skipped" in again
+    tables._gzipped.cache_clear()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built although warmed")
+
+    monkeypatch.setattr(_public_tables, "public_tables", no_build)
+    r = app.server.test_client().get("/_tables/FR.json", headers={"Accept-Encoding": "gzip"})
+    table = json.loads(gzip.decompress(r.data))
+    assert r.status_code == 200 and table["code"] == "FR" and table["model"] == pt.default_model()
+
+
+def test_a_dead_shared_cache_still_serves_the_table(app, monkeypatch, caplog):
+    from dashboard.server import tables
+
+    def down(*args, **kwargs):
+        raise ConnectionError("Redis refuses the connection")
+
+    tables._gzipped.cache_clear()
+    monkeypatch.setattr(tables.cache, "get", down)
+    monkeypatch.setattr(tables.cache, "set", down)
+    r = app.server.test_client().get("/_tables/DE.json?model=paper&hw=5&ww=10", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and json.loads(gzip.decompress(r.data))["code"] == "DE"
+    assert "shared cache unavailable for a public table (ConnectionError)" in caplog.text
+
+
+def test_a_table_url_and_etag_change_with_the_code(app, monkeypatch):
+    """Tables are immutable for a year in browsers and a week in the shared cache: new code is a new URL."""
+    from dashboard.core import personal as pt
+    from dashboard.core.personal import _public_tables  # where the tables are made (patched there)
+    from dashboard.server import tables
+    from dashboard.views.personal import page_config
+
+    before = (pt.etag("DE", "v2", 5, 5), tables.table_url("DE", "v2", 5, 5), page_config()["v"])
+    assert len(pt.code_hash()) == 16 and before[2] == pt.tables_version()
+    monkeypatch.setattr(_public_tables, "code_hash", lambda: "0" * 16)
+    after = (pt.etag("DE", "v2", 5, 5), tables.table_url("DE", "v2", 5, 5), page_config()["v"])
+    assert all(a != b for a, b in zip(before, after))
+
+
+@pytest.mark.parametrize("query, message", [
+    ("XX.json", "unknown data set"),
+    ("DE.json?hw=3", "hw 3 is not one of the band widths"),
+    ("DE.json?ww=abc", "ww 'abc' is not a number"),
+    ("DE.json?model=nope", "unknown body model"),
+    ("DE.json?model=v2&sr=yes", "sr 'yes' must be 1"),
+])
+def test_tables_route_rejects_bad_parameters(app, query, message):
+    r = app.server.test_client().get("/_tables/" + query)
+    assert r.status_code == 400 and message in r.get_json()["error"]
+
+
+def test_us_table_is_small():
+    """Issue 15's budget for the US (default widths; both models).  v2 at 1 cm × 1 kg is larger: its
+    joint CDF slices hold every whole-unit edge (about 3.8 MB gzip, fetched only when chosen)."""
+    from dashboard.core.personal import tables_json
+
+    assert len(gzip.compress(tables_json("US", "v2", 5, 5))) < 1.5e6
+    assert len(gzip.compress(tables_json("US", "paper", 5, 5))) < 1.5e6
+    assert len(gzip.compress(tables_json("US", "paper", 1, 1))) < 1.5e6
+
+
+def test_self_report_correction_is_a_table_setting(app):
+    """sr=1 selects the v2 table with self-reported statistics corrected; it is no-op (one table) for the
+    paper model and for measured statistics (the US), and the ETag tells the variants apart."""
+    from dashboard.core.personal import check_params, public_tables
+
+    codes = ("DE", "US")
+    assert check_params("DE", "v2", 5, 5, codes, "1")[-1] is True
+    assert check_params("DE", "paper", 5, 5, codes, "1")[-1] is False
+    assert check_params("US", "v2", 5, 5, codes, "1")[-1] is False
+    plain, corrected = public_tables("DE", "v2", 5, 5), public_tables("DE", "v2", 5, 5, self_report_correction=True)
+    assert corrected["self_report_correction"] and not plain["self_report_correction"]
+    assert corrected["body"]["self_report_note"] and not plain["body"]["self_report_note"]
+    assert corrected["body"]["joint_cdf"]["groups"][0]["F"] != plain["body"]["joint_cdf"]["groups"][0]["F"]
+    client = app.server.test_client()
+    tags = {client.get(f"/_tables/DE.json?model=v2&sr={sr}").headers["ETag"] for sr in (0, 1)}
+    assert len(tags) == 2
+
+
+def test_table_holds_every_band_a_page_can_ask_for():
+    from dashboard.core.personal import band_intervals
+
+    bands = band_intervals("height", 2)
+    keys = {(lo, hi) for lo, hi in bands}
+    assert (170.0, 172.0) in keys and (170.0, 175.0) in keys  # the 2-cm band and the 5-cm what-if band
+    assert (170.0, 180.0) in keys  # 174–176 widened to 5 is 170–180 (widths 2 and 5 do not nest)
+    assert min(lo for lo, _ in bands) == 40 and max(lo for lo, _ in bands) < 250  # 50–52 widened to 20 is 40–60
+
+
+def test_forms_module():
+    # the page converts feet, inches and pounds in the browser (forms.height_cm / weight_kg were dead code)
+    js = (Path(__file__).resolve().parent.parent / "assets" / "personal_page.js").read_text(encoding="utf-8")
+    assert f"CM_PER_INCH = {forms.CM_PER_INCH}, KG_PER_LB = {forms.KG_PER_LB}" in js
+    assert (6 * 12 + 0) * forms.CM_PER_INCH == pytest.approx(182.88)
+    assert 100 * forms.KG_PER_LB == pytest.approx(45.359237)
+    assert forms.number("", "x") is None
+    with pytest.raises(InputError, match="please enter a number"):
+        forms.number(" ", "x", required=True)
+    with pytest.raises(InputError, match="below 0"):
+        forms.number(-1, "x", lo=0)
