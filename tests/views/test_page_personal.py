@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
+from support import ROOT
 from support.page_checks import checked_figure
 
 from dashboard import forms, ids
@@ -246,7 +246,7 @@ def test_table_holds_every_band_a_page_can_ask_for():
 
 def test_forms_module():
     # the page converts feet, inches and pounds in the browser (forms.height_cm / weight_kg were dead code)
-    js = (Path(__file__).resolve().parent.parent / "assets" / "personal_page.js").read_text(encoding="utf-8")
+    js = (ROOT / "assets" / "personal_page.js").read_text(encoding="utf-8")
     assert f"CM_PER_INCH = {forms.CM_PER_INCH}, KG_PER_LB = {forms.KG_PER_LB}" in js
     assert (6 * 12 + 0) * forms.CM_PER_INCH == pytest.approx(182.88)
     assert 100 * forms.KG_PER_LB == pytest.approx(45.359237)
