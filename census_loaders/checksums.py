@@ -73,7 +73,7 @@ def read(root: Path) -> dict:
     except (ValueError, RecursionError):
         raise DamagedManifest(f"{path}: unreadable (not valid JSON: truncated or damaged; "
                               "rebuild it with `anonset data build`)") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("datasets"), dict):
+    if not isinstance(manifest, dict):
         raise DamagedManifest(f"{path}: unreadable (not a data cache manifest)")
     return manifest
 
