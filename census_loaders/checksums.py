@@ -63,14 +63,14 @@ def read(root: Path) -> dict:
     """The parsed manifest of the cache at ``root``: FileNotFoundError when absent, DamagedManifest when unreadable."""
     path = Path(root) / MANIFEST
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise DamagedManifest(f"{path}: unreadable ({type(exc).__name__})") from None
     try:
-        manifest = json.loads(text)
-    except (ValueError, RecursionError):
+        manifest = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError: a cut through a character
         raise DamagedManifest(f"{path}: unreadable (not valid JSON: truncated or damaged; "
                               "rebuild it with `anonset data build`)") from None
     if not isinstance(manifest, dict):
