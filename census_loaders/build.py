@@ -17,9 +17,8 @@ from typing import Callable
 
 import pandas as pd
 
-from . import checksums
+from . import checksums, ncdrisc
 from . import geometry as geo
-from . import ncdrisc
 from .registry import (
     AUXILIARY_MODULE,
     BODY_PRIORS_MODULE,
