@@ -342,3 +342,35 @@ def test_gunicorn_refuses_an_unsafe_folder_in_one_line(tmp_path):
     assert out.returncode != 0
     assert "Traceback" not in out.stderr and "written by other users" in out.stderr
     assert f"Listening at: http://127.0.0.1:{port}" not in out.stderr
+
+
+def test_polling_a_planted_job_over_http_runs_nothing(cache_root, tmp_path, fresh_warning):
+    """The real app's poll callback (POST /_dash-update-component) for a job whose state is a planted pickle:
+    a clean "no longer known" answer, status 200, and the planted code never ran."""
+    from dash_protocol import callback_body
+
+    from dashboard.wsgi import app
+
+    client = app.server.test_client()
+    assert client.get("/").status_code == 200
+    with app.server.app_context():
+        backend = cache.cache.cache
+        if type(backend).__name__ != "FileSystemCache":
+            pytest.skip("the app runs on Redis here (the Redis case is tested above)")
+        marker = tmp_path / "code-ran"
+        job = "H" * 24
+        planted = [Path(backend._get_filename(jobs._key(job, part))) for part in ("status", "result")]
+    dep = next(d for d in app._callback_list
+               if any(i["property"] == "n_intervals" for i in d["inputs"]) and "anonland" in d["output"])
+    interval = next(i["id"] for i in dep["inputs"] if i["property"] == "n_intervals")
+    store = next(s["id"] for s in dep["state"] if s["property"] == "data")
+    body = callback_body(dep, {(interval, "n_intervals"): 3, (store, "data"): {"job": job}}, [f"{interval}.n_intervals"])
+    try:
+        for path in planted:
+            path.write_bytes(struct.pack("I", 0) + _planted(marker))
+        r = client.post("/_dash-update-component", json=body)
+    finally:
+        for path in planted:
+            path.unlink(missing_ok=True)
+    assert r.status_code == 200 and not marker.exists()
+    assert "no longer known" in r.get_data(as_text=True)

@@ -166,3 +166,17 @@ def test_create_app_refuses_a_damaged_cache(cache_copy, monkeypatch):
         create_app(settings.load())
     assert err.value.lines == [f"{cache_copy / 'population' / 'DE.parquet'}: checksum mismatch"]
     assert isinstance(err.value, RuntimeError)  # gunicorn prints a RuntimeError while loading as "Error: …", no traceback
+
+
+@pytest.mark.slow  # gunicorn imports the app before it refuses: seconds
+def test_gunicorn_refuses_a_damaged_cache_before_binding(cache_copy, tmp_path):
+    _truncate(cache_copy / "population" / "DE.parquet")
+    port = _free_port()
+    env = {**os.environ, "ANONSET_DATA_CACHE": str(cache_copy), "ANONSET_BIND": f"127.0.0.1:{port}",
+           "ANONSET_WORKERS": "1", "ANONSET_FLASK_CACHE_DIR": str(tmp_path / "fc")}
+    env.pop("REDIS_URL", None)
+    out = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "dashboard/gunicorn_conf.py", "dashboard.wsgi:server"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert out.returncode == 1
+    assert f"Error: {cache_copy / 'population' / 'DE.parquet'}: checksum mismatch" in out.stderr
+    assert "Traceback" not in out.stderr and "Listening at" not in out.stderr and _port_is_free(port)
