@@ -9,9 +9,9 @@ ANONSET_WORKERS            gunicorn worker processes                   2 × CPUs
 ANONSET_THREADS            threads per worker (gthread workers)        4
 ANONSET_TIMEOUT            gunicorn worker timeout (s)                 60
 ANONSET_DEBUG              ``1``: Dash debug mode (never in production) off
-ANONSET_FLASK_CACHE_DIR    Flask-Caching filesystem folder (private:   $XDG_RUNTIME_DIR/anonset/flask-cache,
-                           0700, refused when another user owns it     else <tmp>/anonset-<uid>/flask-cache
-                           or others may write to it)
+ANONSET_FLASK_CACHE_DIR    Flask-Caching filesystem folder: private    $XDG_RUNTIME_DIR/anonset/
+                           (0700; refused when another user owns it    flask-cache, else <tmp>/
+                           or others may write to it)                  anonset-<uid>/flask-cache
 REDIS_URL                  use Redis for Flask-Caching instead         unset
 ANONSET_CACHE_TIMEOUT      Flask-Caching entry lifetime (s)            3600
 ANONSET_MAX_BODY_MB        largest accepted request body (MB)          16
