@@ -3,6 +3,7 @@
 #   docker run --rm -p 127.0.0.1:8050:8050 anonset
 # Settings come from the environment: ANONSET_WORKERS, ANONSET_TIMEOUT, REDIS_URL, …
 # (dashboard/settings.py).  Put several containers behind a reverse proxy (README, "Deploying").
+# The server cache folder is the default, /tmp/anonset-<uid>/flask-cache, created 0700 by the anonset user.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -11,7 +12,6 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     ANONSET_BIND=0.0.0.0:8050 \
     ANONSET_DATA_CACHE=/app/data_cache \
-    ANONSET_FLASK_CACHE_DIR=/tmp/anonset-flask-cache \
     FORWARDED_ALLOW_IPS=*
 
 WORKDIR /app

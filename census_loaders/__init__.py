@@ -22,9 +22,11 @@ from .cache import (
     manifest,
     population,
 )
+from .checksums import DamagedManifest
 from .schema import LoaderError
 
 __all__ = [
+    "DamagedManifest",
     "LoaderError",
     "UnknownDataset",
     "auxiliary_table",

@@ -8,9 +8,7 @@ settings, so building twice gives the same bytes.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
 import os
 import shutil
 import time
@@ -19,8 +17,8 @@ from typing import Callable
 
 import pandas as pd
 
+from . import checksums, ncdrisc
 from . import geometry as geo
-from . import ncdrisc
 from .registry import (
     AUXILIARY_MODULE,
     BODY_PRIORS_MODULE,
@@ -33,15 +31,10 @@ from .schema import CountryData, LoaderError, SourceFile, validate_fraction_tabl
 SCHEMA_VERSION = 1
 #: Folders of the cache that other commands write (``anonset anonland --out data_cache/anonland``);
 #: the build carries them over unchanged instead of deleting them.
-CARRIED_OVER = ("anonland",)
+CARRIED_OVER = checksums.NOT_BUILT
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+_sha256 = checksums.sha256
 
 
 def _source_entry(src: SourceFile, raw_root: Path, **extra) -> dict:
@@ -220,10 +213,7 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             "height_cohorts": cohort_entry,
             "superseded": superseded,
         }
-        (tmp / "manifest.json").write_text(
-            json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n",
-            encoding="utf-8",
-        )
+        manifest = checksums.record(tmp, manifest)  # the sha256 of every file written above (before carrying over)
         for name in CARRIED_OVER:
             if (out_dir / name).is_dir():
                 shutil.copytree(out_dir / name, tmp / name)

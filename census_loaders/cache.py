@@ -2,7 +2,8 @@
 
 Layout of the cache (written by :mod:`census_loaders.build`)::
 
-    manifest.json                 every data set, its sources, sha256, counts, notes
+    manifest.json                 every data set, its sources, sha256, counts, notes, and the sha256
+                                  of every file below (``files``: :mod:`census_loaders.checksums`)
     population/<CODE>.parquet     the normalised population table (schema.POPULATION_COLUMNS)
     boundaries/<CODE>.geojson     simplified district polygons, feature id = district_id
     body_priors.parquet           height/weight mean and SD by prior country × sex × age
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import checksums
 from .paths import cache_dir
 from .schema import FractionTable, SourceFile
 
@@ -49,7 +51,7 @@ def _manifest(path: Path, stamp: float) -> dict:
         raise FileNotFoundError(
             f"no data cache at {path.parent}: build it with `anonset data build`"
         )
-    return json.loads(path.read_text(encoding="utf-8"))
+    return checksums.read(path.parent)  # a damaged manifest: checksums.DamagedManifest, one line
 
 
 #: How long a manifest's modification time is trusted before it is looked at again (seconds):

@@ -102,7 +102,10 @@ def create_app(settings) -> Dash:
     """A new AnonSet Dash app for ``settings`` (:func:`dashboard.settings.load`), its Flask server set up.
 
     The first call in a process imports the pages (``dashboard/pages/``); later calls reuse them.
+    A damaged data cache or an unsafe cache folder stops it with
+    :class:`~dashboard.server.preflight.StartRefused` (plain lines, no traceback in gunicorn's log).
     """
+    server.preflight.check(settings)
     memo.set_budget(settings.cache_budget_bytes)  # every in-process memo of this worker, together
     with PAGE_CALLBACKS.lock:
         first = not PAGE_CALLBACKS.loaded

@@ -9,7 +9,9 @@ ANONSET_WORKERS            gunicorn worker processes                   2 × CPUs
 ANONSET_THREADS            threads per worker (gthread workers)        4
 ANONSET_TIMEOUT            gunicorn worker timeout (s)                 60
 ANONSET_DEBUG              ``1``: Dash debug mode (never in production) off
-ANONSET_FLASK_CACHE_DIR    Flask-Caching filesystem folder             <tmp>/anonset-flask-cache
+ANONSET_FLASK_CACHE_DIR    Flask-Caching filesystem folder: private    $XDG_RUNTIME_DIR/anonset/
+                           (0700; refused when another user owns it    flask-cache, else <tmp>/
+                           or others may write to it)                  anonset-<uid>/flask-cache
 REDIS_URL                  use Redis for Flask-Caching instead         unset
 ANONSET_CACHE_TIMEOUT      Flask-Caching entry lifetime (s)            3600
 ANONSET_MAX_BODY_MB        largest accepted request body (MB)          16
@@ -34,7 +36,7 @@ class Settings:
     host: str
     port: int
     debug: bool
-    cache_type: str  # "FileSystemCache" or "RedisCache"
+    cache_type: str  # "FileSystemCache" or "RedisCache" (dashboard.server.backends: values never pickled)
     cache_dir: str
     redis_url: str | None
     cache_timeout: int
@@ -49,9 +51,12 @@ class Settings:
     max_reruns: int = 2
 
     def cache_config(self) -> dict:
-        """The Flask-Caching configuration for these settings (filesystem, or Redis with REDIS_URL)."""
+        """The Flask-Caching configuration for these settings (filesystem, or Redis with REDIS_URL).
+
+        The backends are Flask-Caching's with serializers that never pickle (:mod:`dashboard.server.backends`).
+        """
         config = {
-            "CACHE_TYPE": self.cache_type,
+            "CACHE_TYPE": f"dashboard.server.backends.{self.cache_type}",
             "CACHE_DEFAULT_TIMEOUT": self.cache_timeout,
             "CACHE_KEY_PREFIX": "anonset:",
         }
@@ -71,6 +76,21 @@ def _int(name: str, default: int, low: int = 1) -> int:
         raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
 
 
+def default_cache_dir() -> str:
+    """The cache folder of this user: ``$XDG_RUNTIME_DIR/anonset/flask-cache`` (a per-user folder the system
+    makes private), else ``<tmp>/anonset-<uid>/flask-cache`` (:mod:`dashboard.server.cache_folder` creates
+    both levels 0700 and refuses them when they are not this user's own)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and os.path.isabs(runtime):
+        try:
+            st = os.stat(runtime)
+        except OSError:
+            st = None
+        if st is not None and st.st_uid == os.geteuid() and not st.st_mode & 0o022:
+            return str(Path(runtime) / "anonset" / "flask-cache")
+    return str(Path(tempfile.gettempdir()) / f"anonset-{os.geteuid()}" / "flask-cache")
+
+
 def default_workers() -> int:
     return max(2, min(2 * (os.cpu_count() or 1) + 1, 8))
 
@@ -84,9 +104,7 @@ def load() -> Settings:
         port=port,
         debug=os.environ.get("ANONSET_DEBUG", "") == "1",
         cache_type="RedisCache" if redis_url else "FileSystemCache",
-        cache_dir=os.environ.get(
-            "ANONSET_FLASK_CACHE_DIR", str(Path(tempfile.gettempdir()) / "anonset-flask-cache")
-        ),
+        cache_dir=os.environ.get("ANONSET_FLASK_CACHE_DIR") or default_cache_dir(),
         redis_url=redis_url,
         cache_timeout=_int("ANONSET_CACHE_TIMEOUT", 3600, low=0),
         bind=os.environ.get("ANONSET_BIND") or f"{host}:{port}",

@@ -13,6 +13,7 @@ import math
 import sys
 from typing import Any, Callable
 
+from census_loaders.checksums import DamagedManifest
 from census_loaders.schema import LoaderError
 from dashboard.core.body import MODELS
 from dashboard.core.errors import InputError
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _check_model(args)
         return int(args.func(args) or 0)
-    except (CliError, InputError, LoaderError, KeyError) as exc:
+    except (CliError, InputError, LoaderError, KeyError, DamagedManifest) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"anonset: error: {message}", file=sys.stderr)
         return 2

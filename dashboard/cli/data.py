@@ -1,11 +1,16 @@
-"""``anonset data build`` and ``anonset data summary``."""
+"""``anonset data build`` and ``anonset data summary``.
+
+``summary`` first verifies the cache against the sha256 its manifest records per file
+(:mod:`census_loaders.checksums`): a damaged cache exits 1 with one line per damaged file
+(``anonset serve`` refuses to start with the same lines, :func:`damage`).
+"""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
 from census_loaders import build as cache_build
-from census_loaders import manifest
+from census_loaders import checksums, manifest
 from census_loaders.paths import cache_dir, raw_dir
 from dashboard.core.country import dataset_rows
 
@@ -31,12 +36,33 @@ def _format_summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def damage(root: Path | None = None) -> list[str]:
+    """One line per damaged file of the data cache (none when intact, or when there is no cache at all)."""
+    try:
+        return checksums.verify(root if root is not None else cache_dir())
+    except FileNotFoundError:
+        return []
+
+
+def report_damage(lines: list[str]) -> int:
+    """Print each line (a damaged file, or why the server must not start) on stderr; return the exit code 1."""
+    for line in lines:
+        print(f"anonset: error: {line}", file=sys.stderr)
+    return 1
+
+
 def _summary(args) -> int:
     root = Path(args.cache) if args.cache else None
+    problems = damage(root)
+    if problems:
+        return report_damage(problems)
     try:
         rows = dataset_rows(manifest(root))
     except FileNotFoundError as exc:
         raise KeyError(str(exc)) from None
+    if not checksums.recorded(manifest(root)):
+        print("anonset: note: this cache's manifest records no file checksums (built before they were): "
+              "its files were not verified", file=sys.stderr)
     return emit(rows, args.json, _format_summary)
 
 

@@ -12,6 +12,10 @@ module                 concern
 :mod:`.health`         /healthz for a load balancer
 :mod:`.warmup`         load every data set and set the app up before gunicorn forks
 :mod:`.cache`          the server-side cache (Flask-Caching: a shared folder or Redis)
+:mod:`.backends`       its folder and Redis backends, whose values are never pickled
+:mod:`.serialize`      what those backends write and read back: JSON or raw bytes
+:mod:`.cache_folder`   the cache folder is private (0700, this user's own) or the server stops
+:mod:`.preflight`      a damaged data cache stops the server before it starts
 :mod:`.jobs`           AnonLand reruns as background jobs, and the server's slots
 :mod:`.limits`         the cost model of one request
 =====================  =====================================================================
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import dash
 
-from . import cache, errors, headers, health, hooks, jobs, limits, routes, tables, warmup
+from . import cache, errors, headers, health, hooks, jobs, limits, preflight, routes, tables, warmup
 from .errors import callback_error
 from .warmup import warm
 
@@ -46,5 +50,6 @@ def install(app: dash.Dash, settings) -> None:
     tables.install(server)  # the personal page's public tables (issue 15)
 
 
-__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "limits", "routes",
+__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "limits", "preflight",
+           "routes",
            "tables", "warm", "warmup"]

@@ -1,24 +1,29 @@
 """The server-side cache (Flask-Caching), created here and attached by the app with :func:`init_app`.
 
-Holds NON-personal data only: AnonLand rerun jobs (:mod:`dashboard.server.jobs`), their slots and
-the health probe.  Never memoise a function of a person's attributes.  The backend comes
-from the settings: a shared folder (``FileSystemCache``) or Redis, so every gunicorn worker
-on the host sees the same entries.
+Holds NON-personal data only: AnonLand rerun jobs (:mod:`dashboard.server.jobs`), their slots,
+the public tables and the health probe.  Never memoise a function of a person's attributes.  The
+backend comes from the settings: a shared folder (``FileSystemCache``) or Redis, so every gunicorn
+worker on the host sees the same entries.  Values are never pickled: the backends
+(:mod:`dashboard.server.backends`) write JSON or raw bytes (:mod:`dashboard.server.serialize`), and
+the folder is private to the server's user (:mod:`dashboard.server.cache_folder`: created 0700,
+refused at start when another user owns it or others may write to it).
 
 Faults are reported honestly and briefly: :func:`check_backend` says at start-up when the
 backend does not answer (gunicorn's ``when_ready`` logs it), and a failed write of the
-folder backend is logged as one line (cachelib logs a full traceback per failed write;
-:class:`OneLineCacheFaults` strips it).
+folder backend is logged as one line (cachelib logs a full traceback per failed write, also while
+the backend is created on a read-only folder; :class:`OneLineCacheFaults`, installed first, strips it).
 """
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from urllib.parse import urlparse
 
 from flask import Flask
 from flask_caching import Cache
+
+from dashboard.settings import default_cache_dir
+
+from . import cache_folder
 
 cache = Cache()
 #: The settings the cache was attached with (None before :func:`init_app`).
@@ -37,7 +42,9 @@ class OneLineCacheFaults(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and "cachelib" in (record.pathname or ""):
             exc = record.exc_info[1]
-            record.msg = "%s (%s)" % (record.getMessage(), type(exc).__name__ if exc else "error")
+            # cachelib's message names the cache file (an internal path): the operation and the error class only
+            what = "a cache file could not be written or read" if "cache file" in str(record.msg) else record.getMessage()
+            record.msg = "%s (%s)" % (what, type(exc).__name__ if exc else "error")
             record.args = None
             record.exc_info = None
             record.exc_text = None
@@ -45,16 +52,22 @@ class OneLineCacheFaults(logging.Filter):
 
 
 def init_app(server: Flask, settings) -> Cache:
-    """Attach :data:`cache` to the Flask ``server`` with the backend ``settings`` describe."""
+    """Attach :data:`cache` to the Flask ``server`` with the backend ``settings`` describe.
+
+    The folder backend's folder is made private first (:func:`cache_folder.prepare`: UnsafeCacheFolder, one
+    line, when it is not).
+    """
     global SETTINGS
-    SETTINGS = settings
-    config = settings.cache_config()
-    if config["CACHE_TYPE"] == "RedisCache":
-        config["CACHE_OPTIONS"] = {"socket_connect_timeout": REDIS_TIMEOUT_S, "socket_timeout": REDIS_TIMEOUT_S}
-    cache.init_app(server, config=config)
     root = logging.getLogger()
     if not any(isinstance(f, OneLineCacheFaults) for f in root.filters):
-        root.addFilter(OneLineCacheFaults())
+        root.addFilter(OneLineCacheFaults())  # before the backend exists: it writes while it is created
+    config = settings.cache_config()
+    if settings.cache_type == "RedisCache":
+        config["CACHE_OPTIONS"] = {"socket_connect_timeout": REDIS_TIMEOUT_S, "socket_timeout": REDIS_TIMEOUT_S}
+    else:
+        cache_folder.prepare(settings.cache_dir)
+    SETTINGS = settings
+    cache.init_app(server, config=config)
     return cache
 
 
@@ -85,4 +98,4 @@ def folder() -> str:
     """The folder backend's directory (also where the rerun slots' lock files live)."""
     if SETTINGS is not None:
         return SETTINGS.cache_dir
-    return os.path.join(tempfile.gettempdir(), "anonset-flask-cache")
+    return default_cache_dir()

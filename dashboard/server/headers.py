@@ -33,11 +33,11 @@ def content_security_policy(app: dash.Dash) -> str:
 
     Scripts: files from 'self' plus the sha256 of each inline script Dash writes
     into the index page (its renderer bootstrap and any inline clientside
-    callback) — no 'unsafe-inline', no 'unsafe-eval'.  Styles need
+    callback), each hash once — no 'unsafe-inline', no 'unsafe-eval'.  Styles need
     'unsafe-inline': plotly.js and the Dash components inject <style> elements.
     MapLibre (map traces) runs its workers from blob: URLs.
     """
-    hashes = app.csp_hashes()
+    hashes = list(dict.fromkeys(app.csp_hashes()))  # each once: two identical inline scripts have one hash
     key = tuple(hashes)
     if key not in _csp_memo:
         directives = {

@@ -117,7 +117,7 @@ def acquire_slot(pool: str = "anonland", n: int | None = None) -> _Slot | None:
     folder = cache_module.folder()
     for i in range(n):
         try:
-            os.makedirs(folder, exist_ok=True)
+            os.makedirs(folder, mode=0o700, exist_ok=True)
             handle = open(os.path.join(folder, f"{pool}-slot-{i}.lock"), "a")  # noqa: SIM115 - held while running
         except OSError as exc:
             raise cache_module.CacheFault(type(exc).__name__) from None
@@ -130,10 +130,20 @@ def acquire_slot(pool: str = "anonland", n: int | None = None) -> _Slot | None:
     return None
 
 
+_STATES = ("running", "done", "cancelled", "error")
+
+
+def _valid_status(status) -> bool:
+    """A status as :func:`_set_status` writes it (anything else in the cache is an unknown job)."""
+    return (isinstance(status, dict) and status.get("state") in _STATES
+            and type(status.get("fraction")) in (int, float) and isinstance(status.get("message"), str)
+            and type(status.get("updated", 0)) in (int, float))
+
+
 def job_status(job: str) -> dict | None:
     """``{"state": running|done|cancelled|error|lost, "fraction", "message"}``, or None for an unknown job."""
     status = cache.get(_key(job, "status"))
-    if not isinstance(status, dict):
+    if not _valid_status(status):
         return None
     if status["state"] == "running" and time.time() - status.get("updated", 0) > STALE_AFTER:
         return {**status, "state": "lost", "message": "The run stopped answering (the server may have restarted)."}
@@ -143,7 +153,8 @@ def job_status(job: str) -> dict | None:
 def job_result(job: str) -> tuple[pd.DataFrame, dict] | None:
     """The finished rerun's citizens and summary (None once expired)."""
     stored = cache.get(_key(job, "result"))
-    if not isinstance(stored, dict):
+    if not (isinstance(stored, dict) and isinstance(stored.get("citizens"), pd.DataFrame)
+            and isinstance(stored.get("summary"), dict)):
         return None
     return stored["citizens"], stored["summary"]
 
