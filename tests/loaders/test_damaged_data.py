@@ -19,7 +19,7 @@ from census_loaders import checksums
 from census_loaders.registry import LoaderEntry
 from dashboard.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

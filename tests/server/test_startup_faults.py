@@ -17,7 +17,7 @@ from flask import Flask
 from dashboard import settings
 from dashboard.server import cache
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _attach(monkeypatch, folder: Path) -> Flask:

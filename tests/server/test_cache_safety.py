@@ -7,7 +7,7 @@
 * The cache folder is created 0700 under a per-user location and refused, in one line, when another
   user owns it or others may write to it.
 
-The Redis tests start their own ``redis-server`` on a free loopback port (as tests/test_deploy.py).
+The Redis tests start their own ``redis-server`` on a free loopback port (as tests/server/test_deploy.py).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from flask import Flask
 from dashboard import settings
 from dashboard.server import cache, cache_folder, jobs, serialize, tables
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Planted:
@@ -347,7 +347,7 @@ def test_gunicorn_refuses_an_unsafe_folder_in_one_line(tmp_path):
 def test_polling_a_planted_job_over_http_runs_nothing(cache_root, tmp_path, fresh_warning):
     """The real app's poll callback (POST /_dash-update-component) for a job whose state is a planted pickle:
     a clean "no longer known" answer, status 200, and the planted code never ran."""
-    from dash_protocol import callback_body
+    from support.dash_protocol import callback_body
 
     from dashboard.wsgi import app
 
