@@ -16,6 +16,7 @@ def test_registered():
     assert "dashboard.cli.buckets" in cli.COMMAND_MODULES
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_json_keys_and_values_equal_the_core(run, cache_root):
     code, out, err = run("buckets", "--country", "DE", "--k", "10", "--coverage", "0.95", "--json")
     assert code == 0 and err == ""
@@ -35,6 +36,7 @@ def test_json_keys_and_values_equal_the_core(run, cache_root):
     assert len(data["short_districts"]) == len(advice.short_under_recommended)
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_text_per_district_and_exports(run, cache_root, tmp_path):
     j, c = tmp_path / "config.json", tmp_path / "all.csv"
     code, out, err = run("buckets", "--country", "MT", "--k", "5", "--coverage", "90%", "--per-district",
@@ -65,6 +67,7 @@ def test_bad_input_is_one_line_exit_2(run, cache_root, argv, msg):
     assert err.count("\n") == 1 and msg in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_unwritable_export_is_one_line(run, cache_root, tmp_path):
     code, _, err = run("buckets", "--country", "LI", "--export-json", str(tmp_path / "missing" / "x.json"))
     assert code == 2 and err.startswith("anonset: error: cannot write") and err.count("\n") == 1

@@ -68,6 +68,7 @@ def test_build_keeps_folders_written_by_other_commands(raw_root, tmp_path, small
     assert (out / "manifest.json").exists()
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_symlinked_raw_root_gives_the_same_manifest(raw_root, tmp_path, small_registry):
     """``../shared`` may be a symlink (a checkout beside a shared folder): the build must not care."""
     direct = tmp_path / "direct"

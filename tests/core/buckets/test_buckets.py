@@ -101,6 +101,7 @@ def test_age_blocks_cut_at_multiples_and_absorb_a_short_first_group():
 # ----------------------------------------------------------------------------- exactness by brute force
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 @pytest.mark.parametrize("k,q", BRUTE_FORCE_TARGETS)
 def test_every_configuration_matches_brute_force_and_the_recommendation_is_optimal(synth_brute_force, k, q):
     advice, ref = synth_brute_force[(k, q)]
@@ -130,6 +131,7 @@ def test_every_configuration_matches_brute_force_and_the_recommendation_is_optim
         (e.bits for e in advice.front), reverse=True)
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 @pytest.mark.parametrize("code", ["MT", "LI"])
 def test_small_real_countries_match_brute_force(cache_root, code):
     model = load_country_model(code)
@@ -154,6 +156,7 @@ def test_the_withheld_everything_release_has_the_entropy_of_sex(synth):
 # ----------------------------------------------------------------------------- monotonicity
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_coarsening_never_lowers_coverage_nor_raises_bits(synth):
     advice = advise_model(synth, 20, 0.9)
     parts = partitions(synth)
@@ -301,6 +304,7 @@ def _district_frame(model, d):
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_district_or_region_pools_the_short_districts(synth):
     advice = advise_model(synth, 30, 0.9)
     mixed = [e for e in advice.evaluated if e.config.area == "district_or_region"]
@@ -332,6 +336,7 @@ def test_exports_and_words(synth):
     assert plural("county") == "counties" and plural("district") == "districts" and plural("Kreis") == "Kreis"
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_impossible_target_says_so(synth):
     advice = advise_model(synth, 1e9, 0.95)
     assert advice.recommended is None
