@@ -61,6 +61,8 @@ def _attach(monkeypatch, **env) -> Flask:
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     monkeypatch.setattr(cache, "SETTINGS", cache.SETTINGS)
+    # init_app makes this app the cache's default outside a request: put the served app back afterwards
+    monkeypatch.setattr(cache.cache, "app", getattr(cache.cache, "app", None), raising=False)
     app = Flask("cache-safety")
     cache.init_app(app, settings.load())
     return app

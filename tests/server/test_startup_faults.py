@@ -24,6 +24,8 @@ def _attach(monkeypatch, folder: Path) -> Flask:
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.setenv("ANONSET_FLASK_CACHE_DIR", str(folder))
     monkeypatch.setattr(cache, "SETTINGS", cache.SETTINGS)
+    # init_app makes this app the cache's default outside a request: put the served app back afterwards
+    monkeypatch.setattr(cache.cache, "app", getattr(cache.cache, "app", None), raising=False)
     app = Flask("startup-faults")
     cache.init_app(app, settings.load())
     return app
