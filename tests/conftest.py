@@ -3,9 +3,16 @@ them, and ``run`` for the command line.  Folder conftests hold the rest (browser
 that are not fixtures live in the ``support`` package (tests/support/)."""
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 
 import pytest
+
+# Under pytest-xdist each worker gets its own private Flask cache folder (rerun slots, jobs, tables),
+# so two workers never see each other's heavy-work slots.
+if os.environ.get("PYTEST_XDIST_WORKER") and "ANONSET_FLASK_CACHE_DIR" not in os.environ:
+    os.environ["ANONSET_FLASK_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"anonset-{os.environ['PYTEST_XDIST_WORKER']}-")
 
 from census_loaders.paths import cache_dir, raw_dir
 
