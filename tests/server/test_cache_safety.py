@@ -14,14 +14,12 @@ from __future__ import annotations
 import logging
 import os
 import pickle
-import shutil
 import socket
 import stat
 import struct
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -175,38 +173,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    redis = pytest.importorskip("redis")
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(folder), "--protected-mode", "yes"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(host="127.0.0.1", port=port)
-    deadline = time.time() + 20
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.exceptions.ConnectionError:
-            if time.time() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.skip("redis-server did not start")
-            time.sleep(0.05)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_a_pickle_planted_in_redis_runs_nothing(redis_url, tmp_path, monkeypatch, caplog, fresh_warning):

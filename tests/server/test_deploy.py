@@ -13,7 +13,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -342,40 +341,6 @@ def test_app_cache_works_in_a_fresh_process_with_the_filesystem_backend(cache_ro
     kind, status, body = json.loads(out.stdout.strip().splitlines()[-1])
     assert kind == "FileSystemCache" and status == 200 and body["cache"] == "FileSystemCache"
     assert any((tmp_path / "fc").iterdir())
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    pytest.importorskip("redis")
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(folder), "--protected-mode", "yes"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import redis
-
-    client = redis.Redis(host="127.0.0.1", port=port)
-    deadline = time.time() + 20
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.exceptions.ConnectionError:
-            if time.time() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.skip("redis-server did not start")
-            time.sleep(0.05)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_redis_backend_when_redis_url_is_set(cache_root, redis_url, monkeypatch):
