@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.browser import free_port  # one helper for a free loopback port
 
 from census_loaders import build as cache_build
 from census_loaders import checksums
@@ -39,12 +40,6 @@ def _summary(capsys, root: Path) -> tuple[int, list[str], str]:
     code = main(["data", "summary", "--cache", str(root)])
     out = capsys.readouterr()
     return code, out.err.strip().splitlines(), out.out
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _port_is_free(port: int) -> bool:
@@ -139,7 +134,7 @@ def test_a_truncated_manifest_is_one_line(cache_copy, capsys):
 def test_serve_refuses_a_damaged_cache_before_binding(cache_copy, capsys):
     _truncate(cache_copy / "population" / "DE.parquet")
     _, expected, _ = _summary(capsys, cache_copy)
-    port = _free_port()
+    port = free_port()
     out = _serve(cache_copy, port)
     assert out.returncode == 1, out.stderr[-2000:]
     assert out.stderr.strip().splitlines() == expected  # the same lines as the summary
@@ -148,7 +143,7 @@ def test_serve_refuses_a_damaged_cache_before_binding(cache_copy, capsys):
 
 def test_serve_refuses_a_truncated_manifest_in_one_line(cache_copy):
     _truncate(cache_copy / "manifest.json")
-    port = _free_port()
+    port = free_port()
     out = _serve(cache_copy, port)
     lines = out.stderr.strip().splitlines()
     assert out.returncode == 1 and len(lines) == 1 and "manifest.json: unreadable" in lines[0], out.stderr[-2000:]
@@ -171,7 +166,7 @@ def test_create_app_refuses_a_damaged_cache(cache_copy, monkeypatch):
 @pytest.mark.slow  # gunicorn imports the app before it refuses: seconds
 def test_gunicorn_refuses_a_damaged_cache_before_binding(cache_copy, tmp_path):
     _truncate(cache_copy / "population" / "DE.parquet")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ANONSET_DATA_CACHE": str(cache_copy), "ANONSET_BIND": f"127.0.0.1:{port}",
            "ANONSET_WORKERS": "1", "ANONSET_FLASK_CACHE_DIR": str(tmp_path / "fc")}
     env.pop("REDIS_URL", None)

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 
 import pytest
+from support.browser import free_port  # one helper for a free loopback port
 
 
 @pytest.fixture(scope="module")
@@ -19,12 +19,6 @@ def client(cache_root):
     return c
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory):
     """A real redis-server on a free loopback port for the module (skips when redis-server is missing)."""
@@ -32,7 +26,7 @@ def redis_url(tmp_path_factory):
     if exe is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
     redis = pytest.importorskip("redis")
-    port = _free_port()
+    port = free_port()
     folder = tmp_path_factory.mktemp("redis")
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", str(folder), "--protected-mode", "yes"],

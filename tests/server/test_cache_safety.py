@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from flask import Flask
+from support.browser import free_port  # one helper for a free loopback port
 
 from dashboard import settings
 from dashboard.server import cache, cache_folder, jobs, serialize, tables
@@ -169,12 +170,6 @@ def test_the_folder_backend_writes_no_pickle(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- the planted pickle: Redis
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_a_pickle_planted_in_redis_runs_nothing(redis_url, tmp_path, monkeypatch, caplog, fresh_warning):
     import redis
 
@@ -288,7 +283,7 @@ def test_anonset_serve_refuses_an_unsafe_folder_before_binding(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()
     folder.chmod(0o777)
-    port = _free_port()
+    port = free_port()
     out = _serve({"ANONSET_FLASK_CACHE_DIR": str(folder)}, port)
     assert out.returncode == 1, out.stderr[-2000:]
     lines = out.stderr.strip().splitlines()
@@ -301,7 +296,7 @@ def test_gunicorn_refuses_an_unsafe_folder_in_one_line(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()
     folder.chmod(0o777)
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ANONSET_FLASK_CACHE_DIR": str(folder), "ANONSET_BIND": f"127.0.0.1:{port}",
            "ANONSET_WORKERS": "1", "ANONSET_WARM": "0"}
     env.pop("REDIS_URL", None)

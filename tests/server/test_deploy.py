@@ -14,7 +14,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from support import ROOT
+from support.browser import free_port  # one helper for a free loopback port
 
 # typed answers (the personal page keeps them in the browser); must never reach a cache, a log or a file
 SECRET_HEIGHT, SECRET_WEIGHT, SECRET_FACT = 181.37, 77.73, "uses-secret-app-4711"
@@ -228,12 +228,6 @@ def test_gunicorn_config_values():
     assert conf.bind == ["0.0.0.0:9000", "unix:/tmp/x.sock"] and conf.workers == 3
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _wait_http(url: str, proc, timeout: float = 90) -> float:
     import requests
 
@@ -261,7 +255,7 @@ def _stop(proc):
 @pytest.mark.slow
 def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_root, tmp_path):
     requests = pytest.importorskip("requests")
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "gunicorn.log"
     env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}", "ANONSET_WORKERS": "2",
            "ANONSET_FLASK_CACHE_DIR": str(tmp_path / "fcache")}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from support.browser import free_port  # one helper for a free loopback port
 
 from dashboard import settings
 from dashboard.server import cache
@@ -72,17 +72,11 @@ def test_a_cache_folder_that_cannot_be_created_does_not_stop_the_app(tmp_path, m
     _one_line_records(caplog)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.slow  # gunicorn loads the whole app: seconds
 def test_gunicorn_starts_with_an_unwritable_cache_and_says_so_in_one_line(tmp_path, cache_root):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ANONSET_FLASK_CACHE_DIR": str(blocker / "cache"), "ANONSET_BIND": f"127.0.0.1:{port}",
            "ANONSET_WORKERS": "1", "ANONSET_WARM": "0"}
     env.pop("REDIS_URL", None)
