@@ -50,6 +50,43 @@ def _idle(pg):
     pg.wait_for_function("!document.querySelector('[data-dash-is-loading=\"true\"]')")
 
 
+
+def _click_map_at(pg, lon: float, lat: float, expect: str, attempts: int = 4):
+    """Hover, then click the map at (lon, lat), as a person does, until ``expect`` appears.
+
+    The point is projected by the map itself once MapLibre has finished rendering; Plotly
+    turns a click into ``clickData`` only for the point it is hovering, so the hover must
+    have registered first.  A busy machine can drop the first hover: it is tried again, like
+    a person who moves the mouse a little and clicks once more.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    pg.wait_for_function("(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"
+                         " const m = g && g._fullLayout && g._fullLayout.map && g._fullLayout.map._subplot.map;"
+                         " return !!m && m.loaded(); })()", timeout=30_000)
+    box = pg.locator("#explore-map .js-plotly-plot").bounding_box()
+    for attempt in range(attempts):
+        xy = pg.evaluate(
+            "([lon, lat]) => { const g = document.querySelector('#explore-map .js-plotly-plot');"
+            " const m = g._fullLayout.map._subplot.map; const p = m.project([lon, lat]);"
+            " const r = m.getContainer().getBoundingClientRect(); const o = g.getBoundingClientRect();"
+            " return [p.x + r.left - o.left, p.y + r.top - o.top]; }", [lon, lat])
+        x, y = box["x"] + xy[0] + attempt, box["y"] + xy[1]
+        pg.mouse.move(x - 3, y)
+        pg.mouse.move(x, y, steps=3)
+        try:
+            pg.wait_for_function("(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"
+                                 " return !!(g._hoverdata && g._hoverdata.length); })()", timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        pg.mouse.click(x, y)
+        try:
+            pg.wait_for_selector(expect, timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    pg.wait_for_selector(expect, timeout=10_000)  # fails with Playwright's own message
+
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
     from dashboard.core.regions import Scenario
 
@@ -97,18 +134,7 @@ def test_click_a_district_and_see_its_detail(app_url, page):
     _open(pg, f"{app_url.url}/explore?country=DE")
     _wait_map(pg, "person mean CAS")
     _idle(pg)
-    # Berlin's centre, projected by the map itself
-    box = pg.locator("#explore-map .js-plotly-plot").bounding_box()
-    xy = pg.evaluate(
-        "(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"
-        " const m = g._fullLayout.map._subplot.map; const p = m.project([13.40, 52.52]);"
-        " const r = m.getContainer().getBoundingClientRect(); const o = g.getBoundingClientRect();"
-        " return [p.x + r.left - o.left, p.y + r.top - o.top]; })()"
-    )
-    pg.mouse.move(box["x"] + xy[0], box["y"] + xy[1])
-    pg.wait_for_timeout(300)
-    pg.mouse.click(box["x"] + xy[0], box["y"] + xy[1])
-    pg.wait_for_selector("#explore-detail .detail[data-district='11000']", timeout=30_000)
+    _click_map_at(pg, 13.40, 52.52, "#explore-detail .detail[data-district='11000']")  # Berlin's centre
     text = pg.inner_text("#explore-detail")
     assert "Berlin (11000)" in text and "Smallest non-zero cells" in text and "Largest cells" in text
     assert pg.locator("#explore-detail .js-plotly-plot").count() == 1  # the sex × age bar chart
