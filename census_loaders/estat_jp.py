@@ -118,14 +118,17 @@ def read_census(path: Path) -> pd.DataFrame:
 
 
 def boundaries(path: Path, names_ja: dict[str, str]):
-    """The 47 prefecture polygons, keyed by ``pref_code``; their Japanese names must match the census file's."""
+    """The prefecture polygons, keyed by ``pref_code``; their Japanese names must match the census file's.
+
+    Features whose geometry is missing or empty are dropped (the staged file has two: Niigata and
+    Kagoshima come as ``POLYGON EMPTY``); those prefectures are then reported as having no polygon.
+    """
     shapes = geo.read_boundary_file(path, "pref_code", ("pref_name_ja",))
-    if shapes.geometry.isna().any():
-        raise LoaderError(path, None, f"prefecture {shapes.loc[shapes.geometry.isna(), 'district_id'].iloc[0]} has no geometry")
     for code, name in zip(shapes["district_id"], shapes["pref_name_ja"]):
         if code in names_ja and names_ja[code] != name:
             raise LoaderError(path, None, f"prefecture {code} is {name!r} here but {names_ja[code]!r} in the census file")
-    return shapes[["district_id", "geometry"]]
+    drawn = shapes.geometry.map(lambda g: g is not None and not g.is_empty).astype(bool)
+    return shapes.loc[drawn, ["district_id", "geometry"]]
 
 
 def load(folder: Path) -> list[CountryData]:
@@ -161,6 +164,7 @@ def load(folder: Path) -> list[CountryData]:
     total, n_unknown = float(df["count"].sum()), float(unknown["count"].sum())
     share = unknown.groupby("pref_code")["count"].sum() / df.groupby("pref_code")["count"].sum()
     lo, hi = share.idxmin(), share.idxmax()
+    no_shape = sorted(set(names_en) - set(shapes["district_id"]))
     notes = [
         f"Census of 1 October 2020: {total:,.0f} people in 47 prefectures (the finest grain in AnonSet's files; "
         "municipalities are not included).",
@@ -171,6 +175,11 @@ def load(folder: Path) -> list[CountryData]:
         "Five-year age groups; 95 and over form one open-ended group. Prefectures are grouped into the eight "
         "traditional regions (地方).",
     ]
+    if no_shape:
+        people = df.groupby("pref_code")["count"].sum()
+        notes.append(f"{len(no_shape)} prefecture(s) have an empty outline in the boundary file and are in every count "
+                     "but not on the map: " + ", ".join(f"{names_en[c]} ({c}, {people[c]:,.0f} people)"
+                                                        for c in no_shape) + ".")
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER,
                         table_id="2020 census, 男女・年齢・国籍別人口 (e-Stat 0003445217)", reference_date=REFERENCE_DATE,
                         licence=LICENCE, citation=CITATION)
