@@ -693,9 +693,12 @@ COUNTRY_COLUMNS = [
 
 
 def scenario_notes(s: Scenario) -> list:
+    """The data set's own notes (its date, unknown ages, districts without a map …), then the scenario's."""
     items = []
     for code in s.countries:
-        name = cl.dataset_info(code)["name"]
+        info = cl.dataset_info(code)
+        name = info["name"]
+        items += [html.Li(f"{name}: {n}") for n in info.get("notes", ())]
         items += [html.Li(f"{name}: {n}") for n in regions.scenario_notes(s, code)]
     return [html.Details([html.Summary(f"Notes on the data ({len(items)})"), html.Ul(items)], className="notes")] if items else []
 
