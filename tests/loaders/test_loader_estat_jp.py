@@ -103,3 +103,30 @@ def test_truncated_census_file(folder, tmp_path):
                          raw_bytes=truncated_gzip(folder / estat_jp.CENSUS_FILE))
     raises_loader_error(estat_jp.load, bad, file=estat_jp.CENSUS_FILE, line=None,
                         fragments=("gzip stream is damaged or truncated",))
+
+
+@pytest.mark.slow
+def test_a_damaged_census_file_keeps_the_previous_cache(raw_root, folder, tmp_path, monkeypatch):
+    """The build stops on the damaged Japanese file with its name and line; the cache it built before is untouched."""
+    import os
+
+    from support.loaders import digest_tree
+
+    from census_loaders import build as cache_build
+    from census_loaders.registry import LoaderEntry
+    from census_loaders.schema import LoaderError
+
+    monkeypatch.setattr(cache_build, "POPULATION_LOADERS", [LoaderEntry("census_loaders.estat_jp", "jp")])
+    out = tmp_path / "cache"
+    cache_build.build(raw_root, out, log=lambda m: None)
+    before = digest_tree(out)
+    assert "population/JP.parquet" in before and "boundaries/JP.geojson" in before
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    for src in raw_root.iterdir():  # symlinks to the real folders, but a damaged jp/ folder
+        if src.name != "jp":
+            os.symlink(src, raw / src.name)
+    damaged_folder(folder, raw, estat_jp.CENSUS_FILE, replace_on(2, ",83004,", ",-83004,"))  # writes raw/jp
+    with pytest.raises(LoaderError, match=r"stat-japan_census2020.*line 2: population \(01, M, 0-4\) '-83004' is negative"):
+        cache_build.build(raw, out, log=lambda m: None)
+    assert digest_tree(out) == before
