@@ -30,6 +30,11 @@ POPULATION_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.hcp", "ma"),
     LoaderEntry("census_loaders.kosis", "kr"),
     LoaderEntry("census_loaders.statsnz", "nz"),
+    LoaderEntry("census_loaders.knbs", "ke"),  # KE (counties, map) and KE-SUB (sub-counties)
+    LoaderEntry("census_loaders.ibge", "br"),
+    LoaderEntry("census_loaders.ine_cl", "cl"),
+    LoaderEntry("census_loaders.censusindia", "in"),
+    LoaderEntry("census_loaders.estat_jp", "jp"),
     LoaderEntry("census_loaders.eurostat", "eu"),
 ]
 

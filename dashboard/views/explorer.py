@@ -377,7 +377,7 @@ def map_patch(s: Scenario, selected: str | None, loaded: Mapping):
 
 
 def map_legend(s: Scenario) -> list:
-    """The legend under the map: what the outlines mean and which districts have no value."""
+    """The legend under the map: what the outlines mean, which districts have no value or no outline."""
     code = s.countries[0]
     model = load_country_model(code)
     df = regions.district_statistics(s, code)
@@ -394,6 +394,13 @@ def map_legend(s: Scenario) -> list:
         items.append(html.Span([html.Span(className="swatch empty"),
                                 f"white: no value ({colours.n_missing} districts)"]))
     boundaries = cl.dataset_info(code)["boundaries"]
+    unmapped = boundaries.get("missing_geometry", []) if boundaries else []
+    if unmapped:
+        label = model.district_label if len(unmapped) == 1 else f"{model.district_label}s"
+        more = f" and {len(unmapped) - 5} more" if len(unmapped) > 5 else ""
+        items.append(html.Span(f"not on the map (no outline in the boundary file), but in every count and in the "
+                               f"district table: {len(unmapped)} {label} — "
+                               f"{_district_names(code, tuple(unmapped[:5]))}{more}", className="map-unmapped"))
     outside = boundaries["frame"]["outside"] if boundaries else []
     if outside:
         items.append(html.Span(f"{len(outside)} districts lie outside the frame (e.g. "
@@ -686,9 +693,12 @@ COUNTRY_COLUMNS = [
 
 
 def scenario_notes(s: Scenario) -> list:
+    """The data set's own notes (its date, unknown ages, districts without a map …), then the scenario's."""
     items = []
     for code in s.countries:
-        name = cl.dataset_info(code)["name"]
+        info = cl.dataset_info(code)
+        name = info["name"]
+        items += [html.Li(f"{name}: {n}") for n in info.get("notes", ())]
         items += [html.Li(f"{name}: {n}") for n in regions.scenario_notes(s, code)]
     return [html.Details([html.Summary(f"Notes on the data ({len(items)})"), html.Ul(items)], className="notes")] if items else []
 

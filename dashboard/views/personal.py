@@ -205,9 +205,16 @@ def five_year_picks(groups) -> list[dict]:
     return out
 
 
-def data_note(code: str, choices: CountryChoices) -> str:
-    """Where the numbers come from, and why there is no map when there is none."""
-    return choices.note + ("" if has_map(code) else " " + cl.dataset_info(code).get("boundary_note", ""))
+def data_note(code: str, choices: CountryChoices) -> list:
+    """Where the numbers come from, why there is no map when there is none, and the data set's own notes
+    (its census date, how unknown ages are treated, districts without a map), folded."""
+    info = cl.dataset_info(code)
+    text = choices.note + ("" if has_map(code) else " " + info.get("boundary_note", ""))
+    notes = list(info.get("notes", ()))
+    if not notes:
+        return [text]
+    return [text, html.Details([html.Summary(f"About {info['name']} ({len(notes)} notes)"),
+                                html.Ul([html.Li(n) for n in notes])], className="notes")]
 
 
 def has_map(code: str) -> bool:

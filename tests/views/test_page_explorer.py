@@ -374,6 +374,20 @@ def test_map_legend_names_the_outlines_and_the_range(cache_root):
     assert "share with CAS below 20: from " in share and " %" in share
 
 
+def test_map_legend_names_the_districts_without_an_outline(cache_root):
+    """Chile's Antártica has no polygon: the legend says it is left off the map but counted (issue 26)."""
+    chile = component_text(V.map_legend(Scenario(countries=("CL",))))
+    assert "not on the map (no outline in the boundary file), but in every count and in the district table: " \
+           "1 comuna — Antartica" in chile
+    assert "not on the map" not in component_text(V.map_legend(Scenario()))  # Germany: every Kreis is drawn
+
+
+def test_notes_on_the_data_start_with_the_data_sets_own(cache_root):
+    text = component_text(V.scenario_notes(Scenario(countries=("IN", "JP"))))
+    assert "India — census 2011: Old data: Census of India 2011" in text
+    assert "Japan — census 2020: Age unknown: 2,931,838 people" in text
+
+
 def test_graphs_keep_the_png_camera_but_not_the_cloud_button(cache_root):
     assert "toImage" not in fx.GRAPH_CONFIG["modeBarButtonsToRemove"]
     assert "sendChartToCloud" in fx.GRAPH_CONFIG["modeBarButtonsToRemove"] and not fx.GRAPH_CONFIG["showSendToCloud"]

@@ -79,8 +79,10 @@ def test_core_keeps_no_memo_of_answers():
 
 
 def test_country_callback_gives_options_and_map(personal):
+    from support.page_checks import component_text
+
     out = personal.on_country("AU")
-    assert out[4] == {"display": "none"} and "map" in out[5]
+    assert out[4] == {"display": "none"} and "map" in component_text(out[5])
     out = personal.on_country("US")
     assert out[4] == {} and any(o["value"] == "06037" for o in out[0])
     assert personal.on_country("XX")[0] == []
@@ -255,3 +257,15 @@ def test_forms_module():
         forms.number(" ", "x", required=True)
     with pytest.raises(InputError, match="below 0"):
         forms.number(-1, "x", lo=0)
+
+
+def test_data_note_unfolds_the_data_sets_own_notes(cache_root):
+    """Issue 26: Japan's unknown ages and Brazil's census year are said where the data set is chosen."""
+    from support.page_checks import component_text
+
+    japan = component_text(V.data_note("JP", V.country_choices("JP")))
+    assert "About Japan — census 2020" in japan and "2,931,838 people" in japan and "in proportion" in japan
+    brazil = component_text(V.data_note("BR", V.country_choices("BR")))
+    assert "Brazil — census 2010" in brazil and "Old data: the census of 2010" in brazil
+    kenya = component_text(V.data_note("KE-SUB", V.country_choices("KE-SUB")))
+    assert "the county data set KE has a map" in kenya  # no map: the boundary note stays in the first line
