@@ -52,20 +52,21 @@ def test_cohort_shift_by_hand(table):
     assert none is None and "No NCD-RisC height data for LI" in why
 
 
-def test_borrowing_countries_are_shifted_in_v2_only(cache_root):
+def test_no_country_borrows_germanys_table_any_more(cache_root):
+    """Issue 27: NL is described by its NCD-RisC prior, not by Germany's statistics (shifted or not)."""
     nl = load_country_model("NL", root=cache_root)
-    assert nl.height_shift is not None and (nl.height_shift > 2).all()
-    assert load_country_model("DE", root=cache_root).height_shift is None  # its own statistics
-    assert load_country_model("US", root=cache_root).height_shift is None
+    assert nl.borrowed_from is None and nl.height_shift is None and "NCD-RisC" in nl.body_note
+    assert cache.dataset_info("NL", cache_root)["body_prior"]["kind"] == "ncdrisc"
+    for own in ("DE", "US"):
+        assert cache.dataset_info(own, cache_root)["body_prior"]["kind"] == "own"
     p = C.Profile.build("NL", sex="male", age="40-45", height="185-190", weight="80-85")
     v2 = C.compute_cas(nl, p)
-    paper = C.compute_cas(nl, p, body_model="paper")
-    assert "height_shift" in {w.code for w in v2.warnings}
-    assert "height_shift" not in {w.code for w in paper.warnings}
-    # taller Dutch men: the shifted model puts more of them at 185–190 cm than Germany's statistics do
-    unshifted = C.compute_cas(CountryModel.from_frames(
-        "NL", cache.population("NL", cache_root), cache.body_priors("NL", cache_root), cache_root=cache_root), p)
-    assert v2.cas > unshifted.cas
+    assert "body_source" in {w.code for w in v2.warnings}
+    assert "borrowed_body_statistics" not in {w.code for w in v2.warnings}
+    # taller Dutch men: their own prior puts more of them at 185–190 cm than Germany's statistics do
+    german = C.compute_cas(CountryModel.from_frames(
+        "NL", cache.population("NL", cache_root), cache.body_priors("DE", cache_root), cache_root=cache_root), p)
+    assert v2.cas > german.cas
 
 
 @pytest.mark.slow  # a cache build: the full suite runs it
