@@ -37,6 +37,7 @@ from ._ncdrisc import (
     nhanes_stats,
     weight_moments,
 )
+from ._prior_validation import validate_de, validate_prior, validate_us
 from ._priors import BodyPriors, body_group_weights
 from ._probabilities import V2_EDGE_SDS, BandProbabilities
 from ._v2 import (
@@ -94,7 +95,10 @@ __all__ = [
     "rho_for_groups",
     "safe_log",
     "self_report_offsets",
+    "validate_de",
     "validate_nhanes",
+    "validate_prior",
+    "validate_us",
     "weight_moments",
     "widen_band",
 ]

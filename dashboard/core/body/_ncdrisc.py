@@ -70,11 +70,12 @@ def normal_scores(x: np.ndarray) -> np.ndarray:
     return special.ndtri((r - 0.5) / len(x))
 
 
-def nhanes_body_stats(people: pd.DataFrame, cohorts: dict) -> pd.DataFrame:
+def nhanes_body_stats(people: pd.DataFrame, cohorts: dict, groups=NHANES_GROUPS) -> pd.DataFrame:
     """Per sex × NHANES group: ``n``, ``height_sd``, ``bmi_rho`` (normal-score correlation of height and BMI)
     and ``height_offset`` (measured mean height minus the USA NCD-RisC mean at 18 of each person's cohort).
 
-    ``people`` needs ``sex, age, height_cm, weight_kg`` (measured); ``cohorts`` as :func:`cohort_arrays`.
+    ``people`` needs ``sex, age, height_cm, weight_kg`` (measured); ``cohorts`` as :func:`cohort_arrays`;
+    ``groups`` a subset of :data:`NHANES_GROUPS` holding the young adults 20–30 (the validation's 18–75).
     """
     sex = people["sex"].astype(str).str.lower().to_numpy()
     age = pd.to_numeric(people["age"]).to_numpy(float)
@@ -82,10 +83,13 @@ def nhanes_body_stats(people: pd.DataFrame, cohorts: dict) -> pd.DataFrame:
     w = pd.to_numeric(people["weight_kg"]).to_numpy(float)
     grp = _nhanes_group(age)
     rows = []
+    wanted = {NHANES_GROUPS.index(g) for g in groups}
     for s in SEXES:
         if ("USA", s) not in cohorts:
             raise InputError("the NCD-RisC height table has no rows for the USA: the NHANES height offsets need them")
         for g, (lo, hi) in enumerate(NHANES_GROUPS):
+            if g not in wanted:
+                continue
             m = (sex == s) & (grp == g) & np.isfinite(h) & np.isfinite(w) & (w > 0)
             n = int(m.sum())
             if n < 10:
@@ -199,8 +203,9 @@ def correlation_from_prior(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def nhanes_people(root: Path) -> pd.DataFrame:
+def nhanes_people(root: Path | None = None) -> pd.DataFrame:
     """The NHANES adults 18+ with measured height and weight (age 80 = 80 and over), or an InputError."""
+    root = Path(root) if root is not None else cache_dir()
     try:
         return nhanes.adults(cache.microdata("nhanes", root), 18.0, 81.0)
     except (KeyError, FileNotFoundError) as exc:
