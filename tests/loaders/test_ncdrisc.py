@@ -83,3 +83,49 @@ def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path
     with pytest.raises(LoaderError, match=rf"{ncdrisc.FILE}.*line 5.*Robots"):
         cache_build.build(raw, out, log=lambda m: None)
     assert digest_tree(out) == before
+
+
+@pytest.fixture(scope="module")
+def bmi(raw_root):
+    return ncdrisc.parse_bmi(raw_root / ncdrisc.BMI_FOLDER / ncdrisc.BMI_FILE)
+
+
+def test_bmi_spot_values_from_the_provenance(bmi, cache_root):
+    """PROVENANCE: age 40–44, USA M k 30.2036 θ 0.98166 → mean 29.65 (sd 5.39); JPN F 21.69 (3.75) …"""
+    assert len(bmi) == 5600 and bmi["iso3"].nunique() == 200
+    def row(iso, sex):
+        return bmi[(bmi["iso3"] == iso) & (bmi["sex"] == sex) & (bmi["age_from"] == 40)].iloc[0]
+    us = row("USA", "male")
+    assert us["k"] == pytest.approx(30.2036, abs=5e-5) and us["theta"] == pytest.approx(0.98166, abs=5e-6)
+    for iso, sex, mean, sd in (("USA", "male", 29.65, 5.39), ("USA", "female", 30.18, 6.65), ("JPN", "male", 24.46, 3.69),
+                               ("JPN", "female", 21.69, 3.75), ("IND", "male", 23.69, 4.06), ("BRA", "male", 27.82, 4.60),
+                               ("KEN", "female", 26.40, 5.74)):
+        r = row(iso, sex)
+        assert (round(r["mean_bmi"], 2), round(r["sd_bmi"], 2)) == (mean, sd)
+    assert bmi[bmi["age_from"] == 85]["age_to"].isna().all()
+    assert {"HKG", "MAC", "MCO"}.isdisjoint(set(bmi["iso3"]))
+    assert cache.bmi_gamma(cache_root).equals(bmi)
+
+
+def test_every_ncdrisc_country_has_an_alpha2_code(bmi, table):
+    isos = set(bmi["iso3"].astype(str)) | set(table["iso3"].astype(str))
+    assert isos <= set(ncdrisc.ISO2_OF_ISO3) and len(set(ncdrisc.ISO2_OF_ISO3.values())) == len(ncdrisc.ISO2_OF_ISO3)
+    assert ncdrisc.ISO3["KR"] == "KOR" and ncdrisc.ISO3["NA"] == "NAM" and ncdrisc.ISO3["UK"] == "GBR"
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda l: l.replace(",M,", ",X,", 1), "neither M nor F"),
+    (lambda l: l.replace(",2022,", ",2021,", 1), "is not 2022"),
+    (lambda l: l.replace(",40-44,", ",40-45,", 1), "does not match age_start"),
+])
+def test_damaged_bmi_file_names_file_and_line(raw_root, tmp_path, edit, problem):
+    import gzip
+    src = raw_root / ncdrisc.BMI_FOLDER / ncdrisc.BMI_FILE
+    lines = gzip.open(src, "rt", encoding="utf-8").read().splitlines(keepends=True)
+    target = next(i for i, l in enumerate(lines) if ",M,40-44," in l and l.startswith("USA"))
+    lines[target] = edit(lines[target])
+    bad = tmp_path / ncdrisc.BMI_FILE
+    with gzip.open(bad, "wt", encoding="utf-8") as f:
+        f.write("".join(lines))
+    with pytest.raises(LoaderError, match=rf"{ncdrisc.BMI_FILE}.*line {target + 1}.*{problem}"):
+        ncdrisc.parse_bmi(bad)

@@ -16,6 +16,7 @@ Pure: NumPy/SciPy/pandas, no Dash.
 """
 from __future__ import annotations
 
+import copy
 import math
 from pathlib import Path
 
@@ -23,9 +24,11 @@ import numpy as np
 import pandas as pd
 
 from census_loaders import cache
+from census_loaders.paths import cache_dir
 
 from .. import bvn
 from ..groups import SEXES, format_age_band, open_group_end
+from ..memo import lru
 from ._correlation import RHO_GROUPS, correlation_table, nhanes_correlation, rho_for_groups
 from ._ncdrisc import (
     NHANES_GROUPS,
@@ -37,7 +40,7 @@ from ._ncdrisc import (
     nhanes_people,
 )
 from ._v2 import lognormal_params, safe_log
-from ._validation import SEED, _group_stats, cell_probabilities, load_people, real_sets
+from ._validation import SEED, group_stats, cell_probabilities, load_people, real_sets
 
 #: The Mikrozensus year the German prior is built for.
 DE_YEAR: int = 2017
@@ -157,7 +160,7 @@ def validate_us(root: Path | None = None, height_width: float = 5, weight_width:
 
 def _own_group_params(people):
     """v2's NHANES fit per sex × age group (``2·G`` rows, sex-major): its own means and SDs, ρ of all people."""
-    st = _group_stats(people)
+    st = group_stats(people)
     frame = pd.DataFrame({"sex": np.array(SEXES)[people.sex], "age": [RHO_GROUPS[g][0] for g in people.group],
                           "height_cm": people.height, "weight_kg": people.weight})
     rho = np.nan_to_num(correlation_table(frame)["rho"].to_numpy(float))  # indexed sex * G + group
@@ -233,5 +236,16 @@ def validate_de(root: Path | None = None, height_width: float = 5, weight_width:
 
 
 def validate_prior(root: Path | None = None, height_width: float = 5, weight_width: float = 5) -> dict:
-    """Both checks: ``{"us": …, "de": …}`` (see the module docstring)."""
-    return {"us": validate_us(root, height_width, weight_width), "de": validate_de(root, height_width, weight_width)}
+    """Both checks: ``{"us": …, "de": …}`` (see the module docstring); memoised per cache version (a deep copy)."""
+    root = Path(root) if root is not None else cache_dir()
+    try:
+        stamp = (root / "manifest.json").stat().st_mtime_ns
+    except FileNotFoundError:
+        stamp = -1
+    return copy.deepcopy(_validate_prior(str(root), stamp, float(height_width), float(weight_width)))
+
+
+@lru(4)
+def _validate_prior(root: str, stamp: int, height_width: float, weight_width: float) -> dict:
+    r = Path(root)
+    return {"us": validate_us(r, height_width, weight_width), "de": validate_de(r, height_width, weight_width)}
