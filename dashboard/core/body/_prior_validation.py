@@ -40,7 +40,7 @@ from ._ncdrisc import (
     nhanes_people,
 )
 from ._v2 import lognormal_params, safe_log
-from ._validation import SEED, group_stats, cell_probabilities, load_people, real_sets
+from ._validation import SEED, cell_probabilities, group_stats, load_people, real_sets
 
 #: The Mikrozensus year the German prior is built for.
 DE_YEAR: int = 2017
