@@ -86,6 +86,21 @@ def test_country_callback_gives_options_and_map(personal):
     assert personal.on_country("XX")[0] == []
 
 
+def test_body_statistics_panel_says_source_and_year(personal):
+    """Issue 27: the panel is the twin of `anonset body --country CC` (same numbers, source, year)."""
+    from dashboard.core.country import body_statistics
+
+    kr = personal.on_country("KR")[6]
+    b = body_statistics("KR")
+    text = str(kr)
+    assert f"Body statistics: {b['source']}, 2010" in text and "anonset body --country KR --json" in text
+    g = b["groups"][0]
+    assert f"{g['height_mean']:.1f} ± {g['height_sd']:.1f}" in text and f"{g['bmi_mean']:.1f} ± {g['bmi_sd']:.1f}" in text
+    de = str(personal.on_country("DE")[6])
+    assert "12211-9018" in de and "2017" in de and "BMI" not in de
+    assert "Height and weight: NCD-RisC" in personal.on_country("KR")[5]
+
+
 def test_layout_accepts_unknown_queries(personal):
     text = str(personal.layout(country="XX", district="nope", foo="bar"))
     assert "Unknown country" in text
