@@ -120,13 +120,18 @@ def weight_moments(h_mean, h_sd, k, theta, rho, nodes: int = QUAD_NODES) -> dict
     """
     x, wq = np.polynomial.hermite_e.hermegauss(nodes)
     wq = wq / wq.sum()
-    z1, z2 = x[:, None], x[None, :]
+    # BMI's normal score z on the first axis, the independent part u of height's on the second:
+    # height's score = r·z + √(1 − r²)·u, so the costly gamma quantile is needed on one axis only
+    z, u = x[:, None], x[None, :]
     w2 = wq[:, None] * wq[None, :]
     hm, hs, k, th, r = (np.asarray(a, float)[..., None, None] for a in (h_mean, h_sd, k, theta, rho))
-    H = hm + hs * z1
-    z = r * z1 + np.sqrt(1.0 - r * r) * z2
+    lo, hi = x <= 0, x > 0
+    B = np.empty(np.broadcast_shapes(k.shape, th.shape)[:-2] + (nodes, 1))
+    kk, tt = np.broadcast_arrays(k[..., 0, 0], th[..., 0, 0])
     # the upper tail through the survival function: Φ(z) rounds to 1 beyond z ≈ 8.3
-    B = np.where(z > 0, stats.gamma.isf(special.ndtr(-z), k, scale=th), stats.gamma.ppf(special.ndtr(z), k, scale=th))
+    B[..., lo, 0] = stats.gamma.ppf(special.ndtr(x[lo]), kk[..., None], scale=tt[..., None])
+    B[..., hi, 0] = stats.gamma.isf(special.ndtr(-x[hi]), kk[..., None], scale=tt[..., None])
+    H = hm + hs * (r * z + np.sqrt(1.0 - r * r) * u)
     W = B * (H / 100.0) ** 2
     ew = (w2 * W).sum(axis=(-2, -1))
     vw = (w2 * (W - ew[..., None, None]) ** 2).sum(axis=(-2, -1))
@@ -159,24 +164,27 @@ def ncdrisc_prior_frame(iso2: str, year: int, bmi: pd.DataFrame, cohorts: dict, 
     iso2 = str(iso2).split("-")[0].upper()
     h_iso, h_sub = _iso3(iso2, "height", {key[0] for key in cohorts if isinstance(key, tuple)})
     b_iso, b_sub = _iso3(iso2, "bmi", set(bmi["iso3"].astype(str)))
+    mine = bmi[bmi["iso3"] == b_iso]
+    gamma = {(sx, float(lo)): (float(k), float(t), float(hi))
+             for sx, lo, hi, k, t in zip(mine["sex"].astype(str), mine["age_from"], mine["age_to"], mine["k"], mine["theta"])}
+    spread = [(str(sx), float(lo), float(hi), float(sd), float(r), float(off)) for sx, lo, hi, sd, r, off in zip(
+        nhanes_stats["sex"], nhanes_stats["age_from"], nhanes_stats["age_to"], nhanes_stats["height_sd"],
+        nhanes_stats["bmi_rho"], nhanes_stats["height_offset"])]
     rows = []
     for s in SEXES:
-        b = bmi[(bmi["iso3"] == b_iso) & (bmi["sex"] == s)]
-        st = nhanes_stats[nhanes_stats["sex"] == s]
         for lo, hi in PRIOR_GROUPS:
             span_hi = open_group_end(lo) if math.isinf(hi) else hi
             years = np.arange(int(year - span_hi + 1), int(year - lo) + 1)
             b_from = max(20.0, min(lo, 85.0))
-            brow = b[b["age_from"] == b_from].iloc[0]
+            k, theta, b_to = gamma[(s, b_from)]
             mid = 0.5 * (lo + span_hi)
-            srow = st[(st["age_from"] <= mid) & ((st["age_to"] > mid) | ~np.isfinite(st["age_to"].astype(float)))].iloc[0]
+            sx_, s_lo, s_hi, sd, r, off = next(x for x in spread if x[0] == s and x[1] <= mid < x[2])
             rows.append({
                 "sex": s, "age_from": lo, "age_to": math.nan if math.isinf(hi) else hi,
                 "height_at_18": _cohort_mean(cohorts, h_iso, s, years),
-                "height_offset": float(srow["height_offset"]), "height_sd": float(srow["height_sd"]),
-                "bmi_k": float(brow["k"]), "bmi_theta": float(brow["theta"]), "bmi_rho": float(srow["bmi_rho"]),
-                "bmi_age_group": format_age_band(brow["age_from"], brow["age_to"] if pd.notna(brow["age_to"]) else math.inf),
-                "nhanes_group": format_age_band(srow["age_from"], srow["age_to"]),
+                "height_offset": off, "height_sd": sd, "bmi_k": k, "bmi_theta": theta, "bmi_rho": r,
+                "bmi_age_group": format_age_band(b_from, b_to if math.isfinite(b_to) else math.inf),
+                "nhanes_group": format_age_band(s_lo, s_hi),
                 "cohorts": f"{years[0]}–{years[-1]}",
             })
     df = pd.DataFrame(rows)
