@@ -125,3 +125,12 @@ def test_cli_body_json_and_text(run, cache_root):
     assert code == 0 and "NCD-RisC" in out and "2010" in out and "85+" in out
     code, _, err = run("--country", "XX", "--cache", str(cache_root))
     assert code == 2 and "unknown" in err and err.count("\n") == 1
+
+
+def test_cas_json_names_the_body_statistics(cache_root, capsys):
+    from dashboard.cli import main
+
+    assert main(["cas", "--country", "MA", "--sex", "male", "--age", "30-35", "--height", "170-175", "--json",
+                 "--cache", str(cache_root)]) == 0
+    b = json.loads(capsys.readouterr().out)["body_statistics"]
+    assert (b["kind"], b["country"], b["year"]) == ("ncdrisc", "MA", 2024) and "NCD-RisC prior for 2024" in b["note"]
