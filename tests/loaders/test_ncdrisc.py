@@ -83,6 +83,18 @@ def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path
     with pytest.raises(LoaderError, match=rf"{ncdrisc.FILE}.*line 5.*Robots"):
         cache_build.build(raw, out, log=lambda m: None)
     assert digest_tree(out) == before
+    # the BMI file too: a bad line stops the build, the cache stays as it was
+    import gzip
+    raw2 = mirror_raw(raw_root, tmp_path / "raw2")
+    bad = raw2 / ncdrisc.BMI_FOLDER / ncdrisc.BMI_FILE
+    lines = gzip.open(bad, "rt", encoding="utf-8").read().splitlines(keepends=True)
+    bad.unlink()
+    lines[3] = lines[3].replace(",F,", ",Q,", 1)
+    with gzip.open(bad, "wt", encoding="utf-8") as f:
+        f.write("".join(lines))
+    with pytest.raises(LoaderError, match=rf"{ncdrisc.BMI_FILE}.*line 4.*neither M nor F"):
+        cache_build.build(raw2, out, log=lambda m: None)
+    assert digest_tree(out) == before
 
 
 @pytest.fixture(scope="module")
