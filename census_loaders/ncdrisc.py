@@ -1,14 +1,14 @@
-"""NCD-RisC mean height at age 18 by country, sex and birth cohort (eLife 2016), for the v2 cohort shift.
+"""NCD-RisC tables for the body prior of every country (issue 27): mean height by birth cohort, BMI by age.
 
-The file (`eu/NCD_RisC_eLife_2016_height_age18_countries.csv`, see the PROVENANCE there)
-holds 200 countries × 2 sexes × 101 birth cohorts (1896–1996) of mean height at 18.
-The body model v2 shifts the borrowed (German) mean height of each age group by the
-difference between the borrowing country's and Germany's cohorts (SPEC §1.6,
-:func:`dashboard.core.body_model.cohort_height_shift`).
+* `eu/NCD_RisC_eLife_2016_height_age18_countries.csv`: 200 countries × 2 sexes × 101 birth cohorts
+  (1896–1996) of mean height at 18 (eLife 2016), cached as ``height_cohorts.parquet``: ``iso3, country,
+  sex (female/male), birth_year, height_cm, height_lo95, height_hi95``.
+* `world/ncdrisc2024_bmi-gamma_…csv.gz`: BMI ~ Gamma(k, θ) by 200 countries × 2 sexes × 14 age groups
+  (20–24 … 85+), 2022 (Lancet 2024, fitted by P. J. Dodd's bmitb), cached as ``bmi_gamma.parquet``.
 
-Cached as ``height_cohorts.parquet``: ``iso3, country, sex (female/male), birth_year,
-height_cm, height_lo95, height_hi95``.  A malformed file gives a LoaderError naming
-file, line and problem.
+The core builds each country's prior from both (:func:`dashboard.core.body.ncdrisc_prior`); the ISO
+tables here map data set codes (ISO 3166-1 alpha-2) to NCD-RisC's alpha-3 and name the stand-ins of
+countries a file lacks.  A malformed file gives a LoaderError naming file, line and problem.
 """
 from __future__ import annotations
 
