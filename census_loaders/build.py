@@ -136,8 +136,11 @@ def _write_microdata(raw_root: Path, out: Path, log) -> dict:
 def body_prior_entry(data: CountryData, own_tables: dict, have_ncdrisc: bool) -> dict:
     """Whose body statistics describe a data set (issue 27): its country's own table where one ships
     (``census_loaders.body``: DE, US), else the NCD-RisC prior of its country (ISO2 = the code before any
-    ``-`` suffix, or ``data.body_prior_country``), built by the core from the cached NCD-RisC tables."""
-    country = data.body_prior_country or data.code.split("-")[0]
+    ``-`` suffix), built by the core from the cached NCD-RisC tables.  ``data.body_prior_country`` is read only
+    when the code's prefix is no country NCD-RisC knows, so no loader can make a country borrow another's table."""
+    base = data.code.split("-")[0]
+    known = base in own_tables or base in ncdrisc.ISO3 or base in ncdrisc.STAND_INS
+    country = base if known else (data.body_prior_country or base)
     if country in own_tables:
         return {"country": country, "kind": "own", "borrowed_from": None,
                 "source": "; ".join(f"{s.publisher}, {s.table_id}" for s in own_tables[country][1]),
