@@ -433,6 +433,7 @@
     var usesBody = !!(p.height || p.weight);
     if (usesBody && t.body.height_shift_note) warnings.push({ code: "height_shift", message: t.body.height_shift_note });
     if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: t.body.self_report_note });
+    if (usesBody && t.body.body_note) warnings.push({ code: "body_source", message: t.body.body_note });
     if (usesBody && t.body.borrowed_from) {
       warnings.push({ code: "borrowed_body_statistics", message: t.name + " has no height and weight statistics of its own: those of " +
         (t.body.prior_country_name || t.body.borrowed_from) + " (" + t.body.borrowed_from + ") are used." });

@@ -12,6 +12,7 @@ The read API (what the pages, the CLI and notebooks use)::
 Nothing in this package imports Dash.
 """
 from .cache import (
+    NoOwnBodyTable,
     UnknownDataset,
     auxiliary_table,
     auxiliary_tables,
@@ -28,6 +29,7 @@ from .schema import LoaderError
 __all__ = [
     "DamagedManifest",
     "LoaderError",
+    "NoOwnBodyTable",
     "UnknownDataset",
     "auxiliary_table",
     "auxiliary_tables",

@@ -359,7 +359,6 @@ def _dataset(folder: Path, level: Level) -> CountryData:
         reference_date=REFERENCE_DATE,
         district_label=level.district_label,
         region_label=level.region_label,
-        body_prior_country="DE",
         boundaries=None,
         boundary_note=BOUNDARY_NOTE,
         notes=list(level.notes),

@@ -22,7 +22,6 @@ from . import geometry as geo
 from .registry import (
     AUXILIARY_MODULE,
     BODY_PRIORS_MODULE,
-    DEFAULT_BODY_PRIOR_COUNTRY,
     MICRODATA_LOADERS,
     POPULATION_LOADERS,
 )
@@ -134,6 +133,29 @@ def _write_microdata(raw_root: Path, out: Path, log) -> dict:
     return entries
 
 
+def body_prior_entry(data: CountryData, own_tables: dict, have_ncdrisc: bool) -> dict:
+    """Whose body statistics describe a data set (issue 27): its country's own table where one ships
+    (``census_loaders.body``: DE, US), else the NCD-RisC prior of its country (ISO2 = the code before any
+    ``-`` suffix), built by the core from the cached NCD-RisC tables.  ``data.body_prior_country`` is read only
+    when the code's prefix is no country NCD-RisC knows, so no loader can make a country borrow another's table."""
+    base = data.code.split("-")[0]
+    known = base in own_tables or base in ncdrisc.ISO3 or base in ncdrisc.STAND_INS
+    country = base if known else (data.body_prior_country or base)
+    if country in own_tables:
+        return {"country": country, "kind": "own", "borrowed_from": None,
+                "source": "; ".join(f"{s.publisher}, {s.table_id}" for s in own_tables[country][1]),
+                "year": own_tables[country][1][0].reference_date}
+    if not have_ncdrisc:
+        raise LoaderError(data.code, None, f"no body statistics for {country}: it has no table of its own and the "
+                          f"NCD-RisC BMI file ({ncdrisc.BMI_FOLDER}/{ncdrisc.BMI_FILE}) is not shipped")
+    year = int(str(data.reference_date)[:4])
+    stand_in = ncdrisc.STAND_INS.get(country, {})
+    return {"country": country, "kind": "ncdrisc", "borrowed_from": None, "stand_ins": stand_in or None,
+            "source": ("NCD-RisC: mean height by birth cohort (eLife 2016) and BMI gamma 2022 (Lancet 2024); "
+                       "spread and height–BMI dependence from the measured NHANES 2017–2018 adults"),
+            "year": year}
+
+
 def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[dict]]:
     chosen: dict[str, tuple[str, CountryData]] = {}
     superseded = []
@@ -162,19 +184,12 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
     try:
         loaded, superseded = _load_all(raw_root, log)
         body = importlib.import_module(BODY_PRIORS_MODULE).load(raw_root)
-        if DEFAULT_BODY_PRIOR_COUNTRY not in body:
-            raise LoaderError(raw_root, None, f"no body priors for the default country {DEFAULT_BODY_PRIOR_COUNTRY}")
+        bmi = ncdrisc.load_bmi(raw_root)
         datasets = {}
         for loader, data in loaded:
             pop = validate_population(data.population, data.sources[0].path if data.sources else data.code)
             entry = _dataset_entry(data, pop, raw_root, tmp, loader, log)
-            own = data.body_prior_country in body
-            prior_country = data.body_prior_country if own else DEFAULT_BODY_PRIOR_COUNTRY
-            entry["body_prior"] = {
-                "country": prior_country,
-                "borrowed_from": None if data.code.split("-")[0] == prior_country else prior_country,
-                "source": "; ".join(f"{s.publisher}, {s.table_id}" for s in body[prior_country][1]),
-            }
+            entry["body_prior"] = body_prior_entry(data, body, bmi is not None)
             datasets[data.code] = entry
         priors = []
         prior_entries = {}
@@ -204,6 +219,13 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             cohort_entry = {"rows": int(len(table)), "note": ncdrisc.NOTE,
                             "sources": [_source_entry(s_, raw_root, rows=int(len(table))) for s_ in sources]}
             log(f"  census_loaders.ncdrisc: height at 18 of {table['iso3'].nunique()} countries' birth cohorts")
+        bmi_entry = None
+        if bmi is not None:
+            table, sources = bmi
+            _write_parquet(table, tmp / "bmi_gamma.parquet")
+            bmi_entry = {"rows": int(len(table)), "note": ncdrisc.BMI_NOTE,
+                         "sources": [_source_entry(s_, raw_root, rows=int(len(table))) for s_ in sources]}
+            log(f"  census_loaders.ncdrisc: BMI gamma of {table['iso3'].nunique()} countries, 2022")
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "datasets": datasets,
@@ -211,6 +233,7 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             "auxiliary": aux_entries,
             "microdata": micro_entries,
             "height_cohorts": cohort_entry,
+            "bmi_gamma": bmi_entry,
             "superseded": superseded,
         }
         manifest = checksums.record(tmp, manifest)  # the sha256 of every file written above (before carrying over)

@@ -6,7 +6,9 @@ Layout of the cache (written by :mod:`census_loaders.build`)::
                                   of every file below (``files``: :mod:`census_loaders.checksums`)
     population/<CODE>.parquet     the normalised population table (schema.POPULATION_COLUMNS)
     boundaries/<CODE>.geojson     simplified district polygons, feature id = district_id
-    body_priors.parquet           height/weight mean and SD by prior country × sex × age
+    body_priors.parquet           height/weight mean and SD by sex × age of the countries with their own table
+    height_cohorts.parquet        NCD-RisC mean height at 18 by country × sex × birth cohort
+    bmi_gamma.parquet             NCD-RisC BMI gamma (k, θ) by country × sex × age group, 2022
     auxiliary/<ID>.parquet        fraction tables (schema.FractionTable)
     microdata/<ID>.parquet        record-level samples (schema.MicroData: NHANES, …)
 
@@ -32,6 +34,13 @@ class UnknownDataset(KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its message; we want it plain
         return str(self.args[0]) if self.args else "unknown data set"
+
+
+class NoOwnBodyTable(KeyError):
+    """A data set whose body prior is built from NCD-RisC, not read from a country's own table."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "no body table of its own"
 
 
 def _root(root: Path | None) -> Path:
@@ -130,6 +139,9 @@ def body_priors(code: str, root: Path | None = None) -> pd.DataFrame:
     """
     info = dataset_info(code, root)
     prior = info["body_prior"]
+    if prior.get("kind") == "ncdrisc":
+        raise NoOwnBodyTable(f"{code} has no body table of its own: its prior is built from NCD-RisC "
+                             "(dashboard.core.body.ncdrisc_prior)")
     path = _root(root) / "body_priors.parquet"
     table = stamped_table(path)
     df = table[table["prior_country"] == prior["country"]].drop(columns="prior_country").reset_index(drop=True)
@@ -202,6 +214,16 @@ def microdata(dataset_id: str, root: Path | None = None) -> pd.DataFrame:
     """A record-level data set (one row per person), a fresh copy safe to modify."""
     microdata_info(dataset_id, root)
     path = _root(root) / "microdata" / f"{dataset_id}.parquet"
+    return stamped_table(path).copy()
+
+
+def bmi_gamma(root: Path | None = None) -> pd.DataFrame | None:
+    """NCD-RisC BMI gamma (k, θ) by country × sex × age group, 2022 (a fresh copy), or None if not built."""
+    if not manifest(root).get("bmi_gamma"):
+        return None
+    path = _root(root) / "bmi_gamma.parquet"
+    if not path.exists():
+        return None
     return stamped_table(path).copy()
 
 

@@ -484,7 +484,6 @@ def load(folder: Path, year: int = DEFAULT_YEAR) -> list[CountryData]:
             reference_date=f"{year}-01-01",
             district_label="NUTS-3 region",
             region_label="NUTS-2 region",
-            body_prior_country="DE",
             boundaries=boundaries,
             boundary_sources=boundary_sources,
             notes=country_notes,

@@ -258,7 +258,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="commune",
         region_label="province or prefecture",
-        body_prior_country="DE",
         boundaries=None,
         boundary_note=BOUNDARY_NOTE,
         notes=notes,

@@ -259,7 +259,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="municipality",
         region_label="province",
-        body_prior_country="DE",
         boundaries=shapes,
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,

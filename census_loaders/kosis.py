@@ -289,7 +289,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="si-gun-gu",
         region_label="province",
-        body_prior_country="DE",
         boundaries=shapes[shapes["district_id"].isin(leaves)][["district_id", "geometry"]].reset_index(drop=True),
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,

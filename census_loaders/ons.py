@@ -434,7 +434,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="local authority district",
         region_label="English region or nation",
-        body_prior_country="DE",
         boundaries=boundaries,
         boundary_sources=[boundary_source],
         notes=[

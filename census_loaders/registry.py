@@ -44,9 +44,8 @@ MICRODATA_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.movielens", "sparse"),
 ]
 
-#: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, list[SourceFile])]``.
+#: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, list[SourceFile])]``: the countries
+#: with a table of their own (DE, US).  Every other country gets its NCD-RisC prior (no borrowing, issue 27).
 BODY_PRIORS_MODULE = "census_loaders.body"
-#: Countries without their own body statistics borrow these (SPEC §1.1).
-DEFAULT_BODY_PRIOR_COUNTRY = "DE"
 #: Auxiliary knowledge: ``load(raw_root) -> list[FractionTable]``.
 AUXILIARY_MODULE = "census_loaders.auxiliary"

@@ -85,7 +85,9 @@ class CountryData:
     reference_date: str
     district_label: str = "district"  # e.g. "Kreis", "county", "NUTS-3 region"
     region_label: str = "region"  # the next level up: "Land", "state", "NUTS-2 region"
-    body_prior_country: str = "DE"  # whose height/weight statistics describe this population
+    #: Whose height/weight statistics describe this population; None = the data set's own country (the code
+    #: before any "-" suffix): its own table where one ships, else its NCD-RisC prior (issue 27).
+    body_prior_country: str | None = None
     boundaries: "object | None" = None  # GeoDataFrame with district_id + geometry, EPSG:4326
     boundary_sources: list[SourceFile] = field(default_factory=list)
     boundary_note: str = ""  # why there is no map, when boundaries is None

@@ -145,7 +145,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="territorial authority",
         region_label="country",
-        body_prior_country="DE",
         boundaries=None,
         boundary_note=BOUNDARY_NOTE,
         notes=notes,

@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "dashboard.cli.data",
     "dashboard.cli.serve",
     "dashboard.cli.cas",
+    "dashboard.cli.body",
     "dashboard.cli.anonland",
     "dashboard.cli.pyc",
     "dashboard.cli.pyc_census",

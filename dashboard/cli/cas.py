@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import census_loaders as cl
 from census_loaders.auxiliary import parse_fraction_csv, user_fraction
 from dashboard.core.country import load_country_model
 from dashboard.core.groups import DEFAULT_STUDY, format_age_band
@@ -150,6 +151,10 @@ def _run(args) -> int:
     report = profile_report(model, profile, ks=ks, users=users)
     out = report.to_dict(max_districts=int(districts))
     out["study"] = format_age_band(*model.with_study(profile.study).study)
+    prior = cl.dataset_info(model.code, root).get("body_prior") or {}
+    out["body_statistics"] = {"kind": prior.get("kind"), "country": prior.get("country"),
+                              "source": prior.get("source"), "year": prior.get("year"),
+                              "stand_ins": prior.get("stand_ins") or {}, "note": model.body_note}
     return emit(out, args.json, _text)
 
 

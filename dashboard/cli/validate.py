@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dashboard.core.body import MODELS, validate_nhanes
+from dashboard.core.body import MODELS, validate_nhanes, validate_prior
 
 from . import CliError, emit
 
@@ -51,6 +51,39 @@ def _run(args) -> int:
     return emit(out, args.json, _text)
 
 
+def _prior_text(out: dict) -> str:
+    us, de = out["us"], out["de"]
+    ll = us["heldout_loglik_per_person"]
+    lines = [
+        f"NCD-RisC prior checked where an own table exists ({us['height_width']:g} cm × {us['weight_width']:g} kg cells).",
+        f"US ({us['population']:,} NHANES 2017–2018 adults, prior for {us['prior_year']}): held-out log-likelihood per "
+        f"person: NCD-RisC prior {ll['ncdrisc']:.4f}, v2 NHANES fit {ll['v2']:.4f}, paper {ll['paper']:.4f} nats.",
+        f"  share of people per cell, predicted vs observed (total variation): NCD-RisC prior "
+        f"{us['cell_share_total_variation']['ncdrisc']:.1%}, v2 NHANES fit {us['cell_share_total_variation']['v2']:.1%}.",
+        "  height    weight   observed  NCD-RisC    v2 fit",
+    ]
+    for c in us["cells"][:12]:
+        lines.append(f"  {c['height']:<9} {c['weight']:<8} {c['observed']:>7.2%} {c['predicted_ncdrisc']:>9.2%} "
+                     f"{c['predicted_v2']:>9.2%}")
+    lines.append(f"  … {len(us['cells'])} cells in all (--json).")
+    lines.append(us["summary"])
+    lines.append(f"DE (Mikrozensus 2017, self-reported, against the prior for {de['prior_year']}):")
+    lines.append("  sex    age      height cm MZ / prior   weight kg MZ / prior   bands TV   JS bits")
+    for g in de["groups"]:
+        lines.append(f"  {g['sex']:<6} {g['age']:<8} {g['height_mean_mikrozensus']:>9.1f} / {g['height_mean_prior']:<9.1f}"
+                     f"{g['weight_mean_mikrozensus']:>11.1f} / {g['weight_mean_prior']:<9.1f}"
+                     f"{g['band_total_variation']:>8.1%} {g['band_js_divergence_bits']:>9.3f}")
+    lines.append(de["summary"])
+    return "\n".join(lines)
+
+
+def _run_prior(args) -> int:
+    root = Path(args.cache) if args.cache else None
+    if root is not None and not root.is_dir():
+        raise CliError(f"--cache {args.cache!r}: no such folder")
+    return emit(validate_prior(root), args.json, _prior_text)
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("validate", help="test the body models on real people (NHANES)",
                        description="Validation of the body models against real anonymity sets.")
@@ -67,3 +100,14 @@ def add_parser(sub) -> None:
     n.add_argument("--cache", help="cache folder to read (default: data_cache/)")
     n.add_argument("--json", action="store_true", help="machine-readable output")
     n.set_defaults(func=_run)
+    pr = vsub.add_parser(
+        "prior",
+        help="the NCD-RisC body prior against the US NHANES individuals and the German Mikrozensus table",
+        description=("Issue 27: the NCD-RisC-built prior where a country's own table exists. US: held-out "
+                     "log-likelihood per person beside v2's NHANES fit and the paper model, and the share of people "
+                     "per 5 cm × 5 kg cell, predicted against observed. DE: mean height, mean weight and the "
+                     "divergence of the band distributions per sex × age group against the Mikrozensus 2017."),
+    )
+    pr.add_argument("--cache", help="cache folder to read (default: data_cache/)")
+    pr.add_argument("--json", action="store_true", help="machine-readable output")
+    pr.set_defaults(func=_run_prior)

@@ -18,6 +18,7 @@ from dashboard.views.personal import (
     ID,
     TABS,
     answer_section,
+    body_panel,
     country_choices,
     data_note,
     form_section,
@@ -82,18 +83,19 @@ def layout(country: str | None = None, district: str | None = None, **_query):
     Output(ID["map-base"], "data"),
     Output(ID["map"], "style"),
     Output(ID["data-note"], "children"),
+    Output(ID["body-panel"], "children"),
     Input(ID["country"], "value"),
     prevent_initial_call=True,  # the layout already holds the first country's options and map
 )
 def on_country(code):
     """A new country: its districts, age groups, presets and map (a setting, not an answer)."""
     if code not in cl.countries():
-        return [], [], [], None, {"display": "none"}, "Choose a country."
+        return [], [], [], None, {"display": "none"}, "Choose a country.", []
     choices = country_choices(code)
     fig = map_figure(code)
     style = {} if fig is not None else {"display": "none"}
     base = {"code": code, "figure": fig} if fig is not None else None
-    return choices.districts, choices.ages, choices.aux, base, style, data_note(code, choices)
+    return choices.districts, choices.ages, choices.aux, base, style, data_note(code, choices), body_panel(code)
 
 
 # --------------------------------------------------------------------------- in the browser

@@ -58,8 +58,10 @@ from . import jobs
 
 #: Data sets one scenario may compare (the explorer's curves; each data set is one more bound grid).
 MAX_DATASETS = 12
-#: Σ over the scenario's data sets of (age groups × height bands × weight bands).
-MAX_BAND_CELLS = 2_000_000
+#: Σ over the scenario's data sets of (age groups × height bands × weight bands).  2.5 million since issue 27: the
+#: NCD-RisC priors' weight grids reach further into the right tail (~650k cells a data set at 1 cm × 1 kg, ~530k
+#: with Germany's table), and three data sets at 1 cm × 1 kg stay allowed.
+MAX_BAND_CELLS = 2_500_000
 #: Districts × age groups × height bands × weight bands of a scenario's first data set (map, census view).
 MAX_DISTRICT_CELLS = 500_000_000
 #: Measurements one forecast on the page may fit (the CLI takes up to pyc_fit.MAX_POINTS).

@@ -22,12 +22,13 @@ from dash import dcc, html
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import field, model_switch
+from dashboard.components import field, model_switch, table
 from dashboard.core import country as catalog
 from dashboard.core import memo
 from dashboard.core import personal as pt
 from dashboard.core.body import HEIGHT_LIMITS, MODEL_LABELS, WEIGHT_LIMITS
 from dashboard.core.country import load_country_model
+from dashboard.core.errors import InputError
 from dashboard.core.personal import DEFAULT_KS
 from dashboard.core.text import client_text, format_count
 from dashboard.figures.maps import choropleth, geojson_url, view_of
@@ -55,7 +56,7 @@ ID = {name: _id(name) for name in (
     "funnel-text", "reid", "what-district", "what-age", "what-height", "what-weight", "what-sex",
     "changes", "advice", "example", "copy-link", "link-text", "clipboard", "data-note", "results",
     "url-sync", "aux-note", "config", "table-status", "status", "retry", "answer", "notice", "tabs",
-    "units-sync", "map-values", "map-base", "district-all", "later", "self-report",
+    "units-sync", "map-values", "map-base", "district-all", "later", "self-report", "body-panel",
 )}
 
 
@@ -183,10 +184,37 @@ def country_choices(code: str) -> CountryChoices:
     prior = info["body_prior"]
     note = (
         f"Population: {src['publisher']}, table {src['table_id']}, {info['reference_date']}. "
-        f"Height and weight: {prior['source']}"
+        f"Height and weight: {prior['source']}" + (f", {prior['year']}" if prior.get("year") else "")
         + (f" — borrowed from {prior['borrowed_from']} (no own statistics)." if prior.get("borrowed_from") else ".")
     )
     return CountryChoices(districts, ages, aux, note)
+
+
+@memo.lru(64)
+def body_panel(code: str) -> list:
+    """The "body statistics" panel (twin of ``anonset body --country CC``): the prior a data set uses.
+
+    A data set without a usable source gets one line saying so (nothing else is shown in its place).
+    """
+    try:
+        b = catalog.body_statistics(code)
+    except InputError as exc:
+        return [html.Summary("Body statistics"), html.P(str(exc), className="error")]
+    year = f", {b['year']}" if b.get("year") else ""
+    rows = [{"sex": g["sex"], "age": g["age"],
+             "height cm": f"{g['height_mean']:.1f} ± {g['height_sd']:.1f}",
+             "weight kg": f"{g['weight_mean']:.1f} ± {g['weight_sd']:.1f}",
+             "height–weight r": f"{g['corr_height_weight']:.2f}",
+             **({"BMI": f"{g['bmi_mean']:.1f} ± {g['bmi_sd']:.1f}"} if "bmi_mean" in g else {})}
+            for g in b["groups"]]
+    return [
+        html.Summary(f"Body statistics: {b['source']}{year}"),
+        html.P(b["note"], className="field-help"),
+        table(rows, "Mean ± SD per sex and age group, and the correlation of height and weight the model uses",
+              wrap_class="table-wrap"),
+        html.P(f"{b['groups_below_18']} Open group: {b['open_group']}", className="field-help"),
+        html.P(html.Code(f"anonset body --country {b['code']} --json"), className="field-help"),
+    ]
 
 
 def five_year_picks(groups) -> list[dict]:
@@ -305,6 +333,7 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
             dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},
                       className="mini-map", style={} if has_map(code) else {"display": "none"}),
             html.Div(data_note(code, choices), id=ID["data-note"], className="field-help"),
+            html.Details(body_panel(code), id=ID["body-panel"], className="body-panel"),
             field("Sex", dcc.RadioItems(id=ID["sex"], options=[{"label": " female", "value": "female"},
                                                                {"label": " male", "value": "male"}],
                                         value=None, inline=True, className="radio"), control_id=ID["sex"]),

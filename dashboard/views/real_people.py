@@ -1,4 +1,5 @@
-"""“Real people”: the body models tested on the NHANES adults as a population (issue 13).
+"""“Real people”: the body models tested on the NHANES adults as a population (issue 13), and the
+NCD-RisC prior checked against the US and German own tables (issue 27).
 
 Everything the page shows, computed once (:func:`report`, memoised; :func:`warm`) from
 :func:`dashboard.core.body.validate_nhanes`; :mod:`dashboard.pages.real_people`
@@ -14,7 +15,7 @@ from dash import dcc, html
 from dashboard import ids
 from dashboard.components import card, command_block, table
 from dashboard.core import memo
-from dashboard.core.body import validate_nhanes
+from dashboard.core.body import validate_nhanes, validate_prior
 from dashboard.core.errors import InputError
 from dashboard.figures.real_people import MODEL_NAMES, calibration_figure, divergence_figure
 from dashboard.figures.style import GRAPH_CONFIG
@@ -22,6 +23,9 @@ from dashboard.figures.style import GRAPH_CONFIG
 PAGE = "real"
 LOG = logging.getLogger("anonset.real_people")
 COMMAND = "anonset validate nhanes --json"
+PRIOR_COMMAND = "anonset validate prior --json"
+#: Cells of the US predicted-against-observed table shown on the page (the fullest; --json has all).
+PRIOR_CELLS_SHOWN = 12
 
 
 def _id(name: str) -> str:
@@ -40,8 +44,9 @@ def report() -> dict:
 def warm() -> None:
     try:
         report()
+        prior_report()
     except InputError:
-        pass  # no NHANES sample in this cache: the page says so
+        pass  # no NHANES sample (or no NCD-RisC table) in this cache: the page says so
 
 
 def _pct(x) -> str:
@@ -131,10 +136,60 @@ def explanation(r: dict) -> list:
     return items
 
 
+@memo.lru(1)
+def prior_report() -> dict:
+    """The NCD-RisC prior against the US and German own tables (issue 27), memoised."""
+    return validate_prior()
+
+
+def prior_cards(p: dict) -> list:
+    ll = p["us"]["heldout_loglik_per_person"]
+    tv = p["us"]["cell_share_total_variation"]
+    de = p["de"]
+    return [
+        card("US: fit to the real people, NCD-RisC prior",
+             f"{ll['ncdrisc']:.3f} vs {ll['v2']:.3f} vs {ll['paper']:.3f}",
+             "Held-out log-likelihood per person (nats): the prior built for the USA from NCD-RisC, v2 fitted on "
+             "NHANES itself, and the paper model. Higher is better.", value_id=_id("prior-loglik")),
+        card("US: cell shares off by", f"{tv['ncdrisc']:.0%} vs {tv['v2']:.0%}",
+             "Total variation between the predicted and the observed share of people per 5 cm × 5 kg cell: "
+             "NCD-RisC prior against v2's own fit.", value_id=_id("prior-tv")),
+        card("DE: mean height and weight gap", f"{de['mean_abs_height_gap_cm']:.1f} cm, {de['mean_abs_weight_gap_kg']:.1f} kg",
+             "Mean absolute gap per sex × age group between the NCD-RisC prior for Germany (2017) and the "
+             "Mikrozensus 2017 (self-reported).", value_id=_id("prior-de")),
+    ]
+
+
+def prior_us_rows(p: dict) -> list[dict]:
+    return [{"height cm": c["height"], "weight kg": c["weight"], "observed": f"{c['observed']:.2%}",
+             "NCD-RisC prior": f"{c['predicted_ncdrisc']:.2%}", "v2 NHANES fit": f"{c['predicted_v2']:.2%}"}
+            for c in p["us"]["cells"][:PRIOR_CELLS_SHOWN]]
+
+
+def prior_de_rows(p: dict) -> list[dict]:
+    return [{"sex": g["sex"], "age": g["age"],
+             "height, Mikrozensus": f"{g['height_mean_mikrozensus']:.1f}", "height, prior": f"{g['height_mean_prior']:.1f}",
+             "weight, Mikrozensus": f"{g['weight_mean_mikrozensus']:.1f}", "weight, prior": f"{g['weight_mean_prior']:.1f}",
+             "bands apart (TV)": f"{g['band_total_variation']:.0%}", "JS divergence (bits)": f"{g['band_js_divergence_bits']:.3f}"}
+            for g in p["de"]["groups"]]
+
+
+def render_prior() -> dict:
+    """The prior section, or ``{"error": message}`` when the cache lacks what it needs."""
+    try:
+        p = prior_report()
+    except InputError as exc:
+        return {"error": f"The NCD-RisC prior cannot be checked: {exc}"}
+    return {"cards": prior_cards(p), "us_rows": prior_us_rows(p), "de_rows": prior_de_rows(p),
+            "summaries": [p["us"]["summary"], p["de"]["summary"]], "command": PRIOR_COMMAND,
+            "cells": len(p["us"]["cells"])}
+
+
 def render() -> dict:
     """The page's content; an error box's text when the sample is missing."""
     r = report()
     return {
+        "prior": render_prior(),
         "cards": summary_cards(r),
         "explanation": explanation(r),
         "calibration": calibration_figure(r),
@@ -167,11 +222,34 @@ def content(out: dict) -> list:
         table(out["ras_rows"], "Median divergence from the real set, by real-set size (expected set and CAS)",
               wrap_class="table-wrap"),
         html.H2("The correlation v2 uses"),
-        html.P("ρ of height and ln(weight) per sex and age group among the NHANES adults — the same for every country "
-               "(a stated assumption). Each person above was scored with the ρ fitted on the other half of the sample.",
-               className="field-help"),
+        html.P("ρ of height and ln(weight) per sex and age group among the NHANES adults — used for the countries with "
+               "a table of their own (the US, Germany; a stated assumption); an NCD-RisC prior carries its own ρ, "
+               "from NCD-RisC's BMI and NHANES' height–BMI dependence. Each person above was scored with the ρ fitted "
+               "on the other half of the sample.", className="field-help"),
         table(out["rho_rows"], "ρ(height, ln weight) by sex and age group (NHANES 2017–2018, measured)",
               wrap_class="table-wrap"),
         html.H2("Reproduce this"),
         *command_block(out["command"], "Prints both models' numbers as JSON; add --model v2 or --model paper for one."),
+        *prior_content(out["prior"]),
+    ]
+
+
+def prior_content(pr: dict) -> list:
+    """The section on the NCD-RisC prior: where a country's own table exists, how close does it come?"""
+    head = [html.H2("The NCD-RisC prior, checked where a country's own table exists"),
+            html.P("Every country without a body table of its own is described by its NCD-RisC prior (mean height of "
+                   "its birth cohorts, its BMI distribution in 2022; the spread and the height–BMI dependence of the "
+                   "NHANES adults). Here that prior is built for the US and for Germany and compared with their own "
+                   "statistics.", className="field-help")]
+    if "error" in pr:
+        return head + [html.P(pr["error"], className="field-help", id=_id("prior-message"))]
+    return head + [
+        html.Div(pr["cards"], className="cards", id=_id("prior-cards")),
+        html.Ul([html.Li(x) for x in pr["summaries"]], className="plain-list", id=_id("prior-summary")),
+        table(pr["us_rows"], f"US: share of the NHANES adults per cell, observed and predicted (the "
+              f"{len(pr['us_rows'])} fullest of {pr['cells']} cells)", wrap_class="table-wrap"),
+        table(pr["de_rows"], "DE: the NCD-RisC prior for 2017 against the Mikrozensus 2017 (self-reported), "
+              "mean height (cm), mean weight (kg) and how far apart the 5 cm × 5 kg band distributions are",
+              wrap_class="table-wrap"),
+        *command_block(pr["command"], "Prints both checks as JSON, every cell included."),
     ]

@@ -81,7 +81,9 @@ def test_personal_page_and_explorer_work(app_url, page, code, district, name):
     pg.wait_for_function("(() => { const li = document.querySelectorAll('#me-funnel-text li');"
                          " return li.length == 6 && li[5].innerText.includes('kg'); })()", timeout=60_000)
     assert name in pg.inner_text("#me-funnel-text")
-    assert "borrowed from DE" in pg.inner_text("body") or "those of Germany" in pg.inner_text("body")
+    # issue 27: its own NCD-RisC prior, with source and year, in the warnings and the body statistics panel
+    assert f"Body statistics of {code}: NCD-RisC prior for" in pg.inner_text("#me-warnings")
+    assert "those of Germany" not in pg.inner_text("body")
     _open_explorer(pg, f"{app_url.url}/explore?country={code}&district={district}")
     pg.wait_for_selector(f"#explore-detail .detail[data-district='{district}']", timeout=60_000)
     if code == "KR":

@@ -78,3 +78,21 @@ def test_symlinked_raw_root_gives_the_same_manifest(raw_root, tmp_path, small_re
     via_link = tmp_path / "via-link"
     cache_build.build(link, via_link, log=lambda _: None)
     assert digest_tree(via_link) == digest_tree(direct)
+
+
+def test_body_prior_entry_ends_borrowing():
+    """Issue 27: a country's own table where one ships, else its NCD-RisC prior, whatever a loader names."""
+    import pandas as pd
+
+    from census_loaders.build import body_prior_entry
+    from census_loaders.schema import CountryData, SourceFile
+
+    own = {"DE": (pd.DataFrame(), [SourceFile("x", "Destatis", "12211-9018", "2017", "dl-de")])}
+    def entry(code, prior=None, date="2022-01-01"):
+        return body_prior_entry(CountryData(code, code, pd.DataFrame(), [], date, body_prior_country=prior), own, True)
+    assert entry("DE")["kind"] == "own" and entry("DE")["year"] == "2017"
+    jp = entry("JP", prior="DE", date="2020-10-01")  # a loader still naming Germany: ignored
+    assert (jp["kind"], jp["country"], jp["year"], jp["borrowed_from"]) == ("ncdrisc", "JP", 2020, None)
+    assert entry("MO")["stand_ins"] == {"height": "HK", "bmi": "CN"}
+    with pytest.raises(LoaderError, match="no body statistics for JP"):
+        body_prior_entry(CountryData("JP", "JP", pd.DataFrame(), [], "2020"), own, False)

@@ -81,9 +81,8 @@ def test_body_priors_borrowed_flag(cache_root):
     assert de.attrs["borrowed_from"] is None
     us = cl.body_priors("US")
     assert us.attrs["prior_country"] == "US" and us.attrs["borrowed_from"] is None
-    gb = cl.body_priors("GB")
-    assert gb.attrs["borrowed_from"] == "DE"
-    assert len(gb) == len(de)
+    with pytest.raises(cl.NoOwnBodyTable, match="NCD-RisC"):  # issue 27: GB has its NCD-RisC prior
+        cl.body_priors("GB")
 
 
 def test_auxiliary_presets(cache_root):
@@ -123,4 +122,4 @@ def test_cli_summary_lists_every_dataset(cache_root, capsys):
     assert de["districts"] == 400
     assert "12211-9018" in de["body_prior_source"]
     gb = next(r for r in rows if r["code"] == "GB")
-    assert "borrowed from DE" in gb["body_prior_source"]
+    assert gb["body_prior_source"].startswith("NCD-RisC") and "2022" in gb["body_prior_source"]

@@ -151,7 +151,7 @@ def test_metadata(datasets, folder):
     assert (au_sa2.name, au_sa2.district_label, au_sa2.region_label) == ("Australia — statistical areas level 2", "SA2", "SA3")
     for d, level in ((au_lga, au.LGA), (au_sa2, au.SA2)):
         assert d.reference_date == "2019-06-30"
-        assert d.body_prior_country == "DE"
+        assert d.body_prior_country is None  # its NCD-RisC prior (issue 27)
         assert d.boundaries is None and not d.boundary_sources
         assert d.boundary_note == "No boundary file for Australian LGAs/SA2s is shipped yet: the data works everywhere but the map."
         (src,) = d.sources

@@ -57,7 +57,7 @@ def test_country_metadata(eu):
         assert c.reference_date == "2022-01-01"
         assert c.district_label == "NUTS-3 region"
         assert c.region_label == "NUTS-2 region"
-        assert c.body_prior_country == "DE"
+        assert c.body_prior_country is None  # its NCD-RisC prior (issue 27)
         assert list(c.population.columns[: len(POPULATION_COLUMNS)]) == list(POPULATION_COLUMNS)
         assert not c.population["filled"].any()
         assert (c.population["region_id"] == c.population["district_id"].str[:4]).all()

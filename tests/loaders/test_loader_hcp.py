@@ -115,7 +115,7 @@ def test_the_manifest_states_the_conversion(cache_root):
     assert round(info["population"]) == 36_485_220 and info["districts"] == 1_499
     assert info["boundaries"] is None and "no boundary" in info["boundary_note"].lower()
     assert any("percentage" in n and "rescaled" in n for n in info["notes"])
-    assert info["body_prior"]["borrowed_from"] == "DE"
+    assert info["body_prior"]["kind"] == "ncdrisc" and info["body_prior"]["country"] == "MA"
 
 
 # --------------------------------------------------------------------------- small damaged copies

@@ -138,7 +138,7 @@ def test_served_map_is_small_and_complete(served, cache_root):
     assert info["boundaries"]["missing_geometry"] == sorted(istat.MERGED_2023)
     assert info["boundaries"]["geometry_without_data"] == ["081025", "099030", "099031"]
     assert info["population"] == 58_840_177 and info["districts"] == 7_901
-    assert info["body_prior"]["borrowed_from"] == "DE"
+    assert info["body_prior"]["kind"] == "ncdrisc" and info["body_prior"]["country"] == "IT"
 
 
 @pytest.mark.slow  # every pair of neighbouring Italian comuni: the full suite runs it

@@ -175,7 +175,7 @@ def test_tidy_csv_without_regions_falls_back_to_nations(uk):
 def test_metadata(gb, uk):
     assert gb.code == "GB" and gb.name == "United Kingdom"
     assert gb.district_label == "local authority district"
-    assert gb.body_prior_country == "DE"
+    assert gb.body_prior_country is None  # its NCD-RisC prior (issue 27)
     assert gb.reference_date == "2022-06-30"
     (src,) = gb.sources
     assert src.path == (uk / ons.WORKBOOK).absolute() and src.path.is_absolute() and src.path.exists()

@@ -64,7 +64,7 @@ def test_notes_and_manifest(data, cache_root):
     assert any("estimates, not census counts" in n for n in data.notes)
     info = json.loads((cache_root / "manifest.json").read_text(encoding="utf-8"))["datasets"]["NZ"]
     assert info["population"] == 4_595_755 and info["boundaries"] is None
-    assert "2015" in info["name"] and info["body_prior"]["borrowed_from"] == "DE"
+    assert "2015" in info["name"] and info["body_prior"]["kind"] == "ncdrisc" and info["body_prior"]["country"] == "NZ"
 
 
 # --------------------------------------------------------------------------- damaged copies

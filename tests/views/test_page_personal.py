@@ -7,7 +7,7 @@ import json
 
 import pytest
 from support import ROOT
-from support.page_checks import checked_figure
+from support.page_checks import checked_figure, component_text
 
 from dashboard import forms, ids
 from dashboard.core.errors import InputError
@@ -86,6 +86,21 @@ def test_country_callback_gives_options_and_map(personal):
     out = personal.on_country("US")
     assert out[4] == {} and any(o["value"] == "06037" for o in out[0])
     assert personal.on_country("XX")[0] == []
+
+
+def test_body_statistics_panel_says_source_and_year(personal):
+    """Issue 27: the panel is the twin of `anonset body --country CC` (same numbers, source, year)."""
+    from dashboard.core.country import body_statistics
+
+    kr = personal.on_country("KR")[6]
+    b = body_statistics("KR")
+    text = str(kr)
+    assert f"Body statistics: {b['source']}, 2010" in text and "anonset body --country KR --json" in text
+    g = b["groups"][0]
+    assert f"{g['height_mean']:.1f} ± {g['height_sd']:.1f}" in text and f"{g['bmi_mean']:.1f} ± {g['bmi_sd']:.1f}" in text
+    de = str(personal.on_country("DE")[6])
+    assert "12211-9018" in de and "2017" in de and "BMI" not in de
+    assert "Height and weight: NCD-RisC" in component_text(personal.on_country("KR")[5])
 
 
 def test_layout_accepts_unknown_queries(personal):

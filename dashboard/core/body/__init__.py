@@ -24,6 +24,20 @@ from ._bands import (
     widen_band,
 )
 from ._correlation import RHO_GROUPS, correlation_table, nhanes_correlation, rho_for_groups
+from ._ncdrisc import (
+    NHANES_GROUPS,
+    PRIOR_GROUPS,
+    cached_bmi,
+    cached_cohorts,
+    correlation_from_prior,
+    ncdrisc_prior,
+    ncdrisc_prior_frame,
+    nhanes_body_stats,
+    nhanes_people,
+    nhanes_stats,
+    weight_moments,
+)
+from ._prior_validation import validate_de, validate_prior, validate_us
 from ._priors import BodyPriors, body_group_weights
 from ._probabilities import V2_EDGE_SDS, BandProbabilities
 from ._v2 import (
@@ -53,6 +67,8 @@ __all__ = [
     "JointBands",
     "MODELS",
     "MODEL_LABELS",
+    "NHANES_GROUPS",
+    "PRIOR_GROUPS",
     "PROFILE_SDS",
     "RHO_GROUPS",
     "V2_EDGE_SDS",
@@ -60,6 +76,9 @@ __all__ = [
     "band_of",
     "bmi_plausible",
     "body_group_weights",
+    "cached_bmi",
+    "cached_cohorts",
+    "correlation_from_prior",
     "cached_cohort_arrays",
     "cell_bmi",
     "check_model",
@@ -67,10 +86,19 @@ __all__ = [
     "correlation_table",
     "interval_probability",
     "lognormal_params",
+    "ncdrisc_prior",
+    "ncdrisc_prior_frame",
+    "nhanes_body_stats",
+    "nhanes_people",
+    "nhanes_stats",
     "nhanes_correlation",
     "rho_for_groups",
     "safe_log",
     "self_report_offsets",
+    "validate_de",
     "validate_nhanes",
+    "validate_prior",
+    "validate_us",
+    "weight_moments",
     "widen_band",
 ]

@@ -343,9 +343,14 @@ class BandProbabilities:
         if not self.is_v2:
             return ("Body model: paper (height and weight independent normals; cells with a BMI outside "
                     "17–30 at their centre are left out of aggregates).",)
-        notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
-                 "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
-                 "survey's mean and SD; no cell is left out."]
+        if self.correlation is not None and "NCD-RisC" in getattr(self, "body_note", ""):
+            notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group; weight "
+                     "log-normal with the mean and SD of BMI × height² (NCD-RisC BMI, NHANES height–BMI dependence), "
+                     "correlation of that model; no cell is left out."]
+        else:
+            notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
+                     "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
+                     "survey's mean and SD; no cell is left out."]
         if self.height_shift_note:
             notes.append(self.height_shift_note)
         if self.self_report_correction and self.body.self_reported:

@@ -125,7 +125,7 @@ def load_people(root: Path | None = None, seed: int = SEED) -> People:
     return people_from_frame(df, seed)
 
 
-def _group_stats(p: People) -> dict[str, np.ndarray]:
+def group_stats(p: People) -> dict[str, np.ndarray]:
     """Per sex × age group (``2·G``): count, means and SDs of height and weight (the sample's own)."""
     k = 2 * len(RHO_GROUPS)
     cg = p.cell_group
@@ -160,7 +160,7 @@ def _rho_by_fold(p: People) -> tuple[np.ndarray, pd.DataFrame]:
 def cell_probabilities(p: People, model: str, height_width: float = 5, weight_width: float = 5) -> dict:
     """Each person's own-cell probability under ``model``, with the arrays it came from."""
     model = check_model(model)
-    st = _group_stats(p)
+    st = group_stats(p)
     cg = p.cell_group
     h0 = np.floor(p.height / height_width) * height_width
     w0 = np.floor(p.weight / weight_width) * weight_width
@@ -261,7 +261,7 @@ def validate(people: People, models=MODELS, height_width: float = 5, weight_widt
     if not models:
         raise InputError("choose at least one body model: v2 or paper")
     ras = real_sets(people, height_width, weight_width)
-    st = _group_stats(people)
+    st = group_stats(people)
     return {
         "population": people.n,
         "groups": int((st["n"] > 0).sum()),

@@ -789,6 +789,8 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
         "Coverage counts everyone in the study range (no BMI filter); bits are the entropy of the released profile.",
         f"Bits certified to within ±{BITS_TOL:g}.",
     ]
+    if m.body_note:
+        notes.append(m.body_note)
     if m.borrowed_from:
         notes.append(f"{m.name} has no body statistics of its own; those of {m.prior_country_name or m.borrowed_from} are used.")
     if m.filled.any():

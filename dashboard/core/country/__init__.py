@@ -3,8 +3,10 @@
 :class:`CountryModel` binds a census table (district × sex × age group) to the body priors of
 :mod:`dashboard.core.body`; :func:`load_country_model` builds it once per data set from the cache.
 Beside it: auxiliary knowledge as fractions on the model's grid (:func:`fraction_array`) and the
-catalogue of what the cache holds (:func:`dataset_rows`, :func:`country_options`).
+catalogue of what the cache holds (:func:`dataset_rows`, :func:`country_options`), and the body statistics
+a data set uses (:func:`body_statistics`).
 """
+from ._body_table import body_statistics
 from ._catalog import country_options, dataset_rows, district_label, source_rows
 from ._fractions import FractionArray, UserAux, fraction_array, preset_array, resolve_aux
 from ._model import CountryModel, load_country_model
@@ -13,6 +15,7 @@ __all__ = [
     "CountryModel",
     "FractionArray",
     "UserAux",
+    "body_statistics",
     "country_options",
     "dataset_rows",
     "district_label",

@@ -42,6 +42,10 @@ def source_rows(manifest: dict) -> list[dict]:
         groups.append((f"{d['name']} ({code})", "boundaries", (d.get("boundaries") or {}).get("sources", [])))
     for country, p in sorted(manifest.get("body_priors", {}).items()):
         groups.append((f"height and weight ({country})", "body statistics", p["sources"]))
+    for key, label in (("height_cohorts", "mean height by birth cohort (NCD-RisC, every country)"),
+                       ("bmi_gamma", "BMI by age group, 2022 (NCD-RisC, every country)")):
+        if manifest.get(key):
+            groups.append((label, "body statistics", manifest[key]["sources"]))
     for _key, a in sorted(manifest.get("auxiliary", {}).items()):
         groups.append((a["name"], "auxiliary knowledge", a["sources"]))
     for _key, m in sorted(manifest.get("microdata", {}).items()):
@@ -72,7 +76,9 @@ def dataset_rows(manifest: dict) -> list[dict]:
                 "reference_date": d["reference_date"],
                 "source": "; ".join(f"{s['publisher']} {s['table_id']}" for s in d["sources"]),
                 "body_prior_source": prior["source"]
-                + (f" (borrowed from {prior['borrowed_from']})" if prior.get("borrowed_from") else ""),
+                + (f" ({prior['year']})" if prior.get("year") else "")
+                + (f" (borrowed from {prior['borrowed_from']})" if prior.get("borrowed_from") else "")
+                + ("".join(f"; {k} of {v} stand in" for k, v in sorted((prior.get("stand_ins") or {}).items()))),
                 "map": d.get("boundaries") is not None,
             }
         )

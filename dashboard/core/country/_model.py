@@ -28,9 +28,9 @@ from ..body import (
     BandProbabilities,
     BodyPriors,
     body_group_weights,
-    cached_cohort_arrays,
     check_model,
-    cohort_height_shift,
+    correlation_from_prior,
+    ncdrisc_prior,
 )
 from ..errors import InputError
 from ..groups import DEFAULT_STUDY, SEXES, AgeGroup, check_study, format_age_band, trim_age_groups
@@ -83,6 +83,7 @@ class CountryModel(BandProbabilities):
     height_shift: np.ndarray | None = None  # v2: cm added per body group (NCD-RisC cohort shift)
     height_shift_note: str = ""  # … and what the interface says about it
     self_report_correction: bool = False  # v2 option: self-reported statistics corrected to measured
+    body_note: str = ""  # whose body statistics these are, their source and year (issue 27)
     _family: dict = field(default_factory=dict, repr=False)  # {"home": the model load_country_model keeps}, shared
     __memo_shared__ = True  # memo.nbytes counts a model where it is kept (_FAMILY), not in values referring to it
 
@@ -111,6 +112,7 @@ class CountryModel(BandProbabilities):
         height_shift: Sequence[float] | None = None,
         height_shift_note: str = "",
         self_report_correction: bool = False,
+        body_note: str = "",
     ) -> CountryModel:
         """Build from a population table (``schema.POPULATION_COLUMNS``) and body priors.
 
@@ -179,6 +181,7 @@ class CountryModel(BandProbabilities):
             height_shift=None if height_shift is None else np.asarray(height_shift, float),
             height_shift_note=height_shift_note,
             self_report_correction=bool(self_report_correction),
+            body_note=body_note,
         )
         return base._restricted(check_study(study))
 
@@ -216,6 +219,7 @@ class CountryModel(BandProbabilities):
             height_shift=self.height_shift,
             height_shift_note=self.height_shift_note,
             self_report_correction=self.self_report_correction if self_report is None else bool(self_report),
+            body_note=self.body_note,
             _family=self._family,
         )
 
@@ -342,24 +346,26 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
 
     info = cache.dataset_info(code, root)
     pop = cache.population(code, root)
-    priors = cache.body_priors(code, root)
-    lender = priors.attrs.get("borrowed_from") or priors.attrs.get("prior_country")
-    lender_name = lender or ""
-    if lender:
-        try:
-            lender_name = cache.dataset_info(lender, root).get("name", lender)
-        except KeyError:
-            lender_name = lender
-    shift, shift_note = None, ""
-    borrowed = priors.attrs.get("borrowed_from")
-    if borrowed:
-        cohorts = cached_cohort_arrays(str(root), _manifest_stamp(root))
-        if cohorts is None:
-            shift_note = "No NCD-RisC cohort heights in the cache: the borrowed mean heights are used unchanged."
-        else:
-            year = int(str(info.get("reference_date") or "2022")[:4])
-            body = BodyPriors.from_frame(priors)
-            shift, shift_note = cohort_height_shift(cohorts, code, str(borrowed), body, year)
+    prior = info.get("body_prior") or {}
+    correlation, body_note = None, ""
+    if prior.get("kind") == "ncdrisc":  # issue 27: every country without a table of its own
+        year = int(prior.get("year") or str(info.get("reference_date") or "2022")[:4])
+        priors = ncdrisc_prior(prior.get("country") or code.split("-")[0], year, root)
+        correlation = correlation_from_prior(priors)
+        body_note = priors.attrs["note"]
+        lender_name = prior.get("country") or code
+    else:
+        priors = cache.body_priors(code, root)
+        lender = priors.attrs.get("borrowed_from") or priors.attrs.get("prior_country")
+        lender_name = lender or ""
+        if lender:
+            try:
+                lender_name = cache.dataset_info(lender, root).get("name", lender)
+            except KeyError:
+                lender_name = lender
+        if prior.get("kind") == "own":
+            body_note = (f"Body statistics of {code}: {prior.get('country')}'s own table "
+                         f"({prior.get('source', '')}, {prior.get('year', '')}).")
     return CountryModel.from_frames(
         code,
         pop,
@@ -371,8 +377,8 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
         region_label=info.get("region_label", "region"),
         notes=info.get("notes", ()),
         cache_root=root,
-        height_shift=shift,
-        height_shift_note=shift_note,
+        correlation=correlation,
+        body_note=body_note,
     )
 
 

@@ -144,6 +144,8 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
         warnings.append(CasWarning("height_shift", m.height_shift_note))
     if uses_body and m.is_v2 and m.self_report_correction and m.body.self_reported:
         warnings.append(CasWarning("self_report_correction", m.model_notes()[-1]))
+    if uses_body and m.body_note:
+        warnings.append(CasWarning("body_source", m.body_note))
     if uses_body and m.borrowed_from:
         warnings.append(CasWarning(
             "borrowed_body_statistics",

@@ -240,6 +240,7 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
             "height_mean": [float(x) for x in hm], "height_sd": [float(x) for x in hs],
             "weight_mean": [float(x) for x in wm], "weight_sd": [float(x) for x in ws],
             "borrowed_from": m.borrowed_from,
+            "body_note": m.body_note or None,
             "height_shift_note": (m.height_shift_note or None) if getattr(m, "is_v2", False) else None,
             "self_report_note": (m.model_notes()[-1] if getattr(m, "is_v2", False) and m.self_report_correction
                                  and m.body.self_reported else None),
@@ -251,7 +252,7 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
         "aux": aux,
         "source": {"publisher": src.get("publisher", ""), "table_id": src.get("table_id", ""),
                    "reference_date": info.get("reference_date", "") if info else "",
-                   "body_source": prior.get("source", "")},
+                   "body_source": prior.get("source", ""), "body_year": prior.get("year")},
         "constants": {
             "sexes": list(SEXES),
             "widths": list(BAND_WIDTHS),

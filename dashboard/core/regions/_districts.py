@@ -212,6 +212,8 @@ def scenario_notes(scenario: Scenario, code: str, *, root: Path | None = None) -
     b = bind(scenario, code, root=root)
     m = b.model
     notes = []
+    if scenario.include_body and m.body_note:
+        notes.append(m.body_note)
     if scenario.include_body and m.borrowed_from:
         notes.append(f"{m.name} has no body statistics of its own; those of {m.prior_country_name or m.borrowed_from} are used.")
     if scenario.include_body and m.nearest_body.any():
