@@ -21,6 +21,8 @@ ANONSET_RESPONSE_CACHE     ``0``: no cache of repeated callback        1
                            answers (non-personal outputs only)
 ANONSET_MAX_RERUNS         AnonLand reruns running at once per server  2
 ANONSET_WARM               ``0``: do not load every country at start   1
+ANONSET_PUBLIC_URL         the site's address for link previews        unset: no address
+                           (never taken from a request's Host header)  in the page
 =========================  ==========================================  =====================
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Settings:
     cache_budget_bytes: int = 300 * 1024 * 1024
     response_cache: bool = True
     max_reruns: int = 2
+    public_url: str | None = None
 
     def cache_config(self) -> dict:
         """The Flask-Caching configuration for these settings (filesystem, or Redis with REDIS_URL).
@@ -74,6 +78,19 @@ def _int(name: str, default: int, low: int = 1) -> int:
         return max(low, int(raw)) if raw.strip() else default
     except ValueError:
         raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def _public_url() -> str | None:
+    """ANONSET_PUBLIC_URL without a trailing slash, or ``None``; a ``ValueError`` that says why it is not usable."""
+    value = os.environ.get("ANONSET_PUBLIC_URL", "").strip()
+    if not value:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment \
+            or any(c.isspace() or c in '"<>' for c in value):
+        raise ValueError(f"ANONSET_PUBLIC_URL must be an http(s) address such as https://anonset.example.org, "
+                         f"not {value!r}")
+    return value.rstrip("/")
 
 
 def default_cache_dir() -> str:
@@ -116,4 +133,5 @@ def load() -> Settings:
         cache_budget_bytes=_int("ANONSET_CACHE_BUDGET_MB", 300, low=16) * 1024 * 1024,
         response_cache=os.environ.get("ANONSET_RESPONSE_CACHE", "1") != "0",
         max_reruns=_int("ANONSET_MAX_RERUNS", 2),
+        public_url=_public_url(),
     )

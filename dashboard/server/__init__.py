@@ -10,6 +10,7 @@ module                 concern
 :mod:`.routes`         the shell's scripts and styles (/_shell/…), district geometry (/geo/…)
 :mod:`.tables`         the personal page's public tables (/_tables/…)
 :mod:`.health`         /healthz for a load balancer
+:mod:`.meta`           link-preview meta tags from the deployment's address, never the Host header
 :mod:`.warmup`         load every data set and set the app up before gunicorn forks
 :mod:`.cache`          the server-side cache (Flask-Caching: a shared folder or Redis)
 :mod:`.backends`       its folder and Redis backends, whose values are never pickled
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import dash
 
-from . import cache, errors, headers, health, hooks, jobs, limits, preflight, routes, tables, warmup
+from . import cache, errors, headers, health, hooks, jobs, limits, meta, preflight, routes, tables, warmup
 from .errors import callback_error
 from .warmup import warm
 
@@ -48,8 +49,9 @@ def install(app: dash.Dash, settings) -> None:
     routes.install(server)
     health.install(server, settings)
     tables.install(server)  # the personal page's public tables (issue 15)
+    meta.install(app, settings.public_url)
 
 
-__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "limits", "preflight",
+__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "limits", "meta", "preflight",
            "routes",
            "tables", "warm", "warmup"]

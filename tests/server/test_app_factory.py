@@ -108,6 +108,28 @@ def test_two_apps_built_in_one_process_are_independent(cache_root, tmp_path, res
     assert [r.status_code for r in answers] == [200, 200] and answers[0].get_data() == answers[1].get_data()
 
 
+def test_link_previews_never_carry_the_host_header(cache_root, tmp_path, restore_process_state, monkeypatch):
+    """A forged Host header is never printed into the page: the address comes from ANONSET_PUBLIC_URL or is left out."""
+    from dashboard import settings
+    from dashboard.app import create_app
+
+    base = dataclasses.replace(settings.load(), cache_type="FileSystemCache", cache_dir=str(tmp_path / "c"))
+    plain = create_app(base).server.test_client()
+    page = plain.get("/explore", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page and "twitter:url" not in page
+    assert 'property="twitter:title"' in page  # the other preview tags stay
+    public = create_app(dataclasses.replace(base, public_url="https://anonset.example.org")).server.test_client()
+    page = public.get("/explore?country=DE", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page
+    assert '<meta property="twitter:url" content="https://anonset.example.org/explore">' in page
+    monkeypatch.setenv("ANONSET_PUBLIC_URL", "https://anonset.example.org/")
+    assert settings.load().public_url == "https://anonset.example.org"
+    for bad in ("javascript:alert(1)", "https://a.example/\"><script>", "ftp://x", "https://x?q=1"):
+        monkeypatch.setenv("ANONSET_PUBLIC_URL", bad)
+        with pytest.raises(ValueError, match="ANONSET_PUBLIC_URL must be an http"):
+            settings.load()
+
+
 # --------------------------------------------------------------------------- the guard
 
 
