@@ -46,6 +46,7 @@ from __future__ import annotations
 import logging
 import os
 import shlex
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -166,6 +167,35 @@ def heavy_at_once() -> int:
         return HEAVY_AT_ONCE
 
 
+class ProcessSlots:
+    """The heavy slots of this process alone: what still holds when the server's shared slots cannot
+    (a cache folder that cannot be written, Redis down).  Each worker then runs at most
+    ``heavy_at_once()`` such computations: the limit is looser (per worker, not per server) but never gone."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._size = 0
+        self._semaphore: threading.BoundedSemaphore | None = None
+
+    def acquire(self, n: int, timeout: float) -> threading.BoundedSemaphore | None:
+        with self._lock:
+            if self._semaphore is None or self._size != n:
+                self._semaphore, self._size = threading.BoundedSemaphore(n), n
+            semaphore = self._semaphore
+        return semaphore if semaphore.acquire(timeout=max(0.0, timeout)) else None
+
+
+PROCESS_SLOTS = ProcessSlots()
+
+
+def _busy(what: str, command: str) -> CostError:
+    return CostError(
+        f"{what} is not in the server's memory yet, and the server is busy computing another visitor's "
+        f"request (it runs {heavy_at_once()} such computation{'s' if heavy_at_once() > 1 else ''} at a "
+        f"time, so that every other page stays fast). Please try again in a few seconds, or compute it "
+        f"on your machine with: {command}")
+
+
 @contextmanager
 def heavy_slot(what: str, command: str, wait_s: float | None = None) -> Iterator[None]:
     """Run a seconds-long computation in one of the server's few heavy slots (all workers together).
@@ -173,28 +203,28 @@ def heavy_slot(what: str, command: str, wait_s: float | None = None) -> Iterator
     A bucket advice or an attack run costs 1–9 s of CPU on this class of machine; several at once
     would stall every other visitor.  The request waits up to ``wait_s`` for a free slot (waiting
     costs no CPU), then is refused with a CostError naming the command that computes the same on
-    the visitor's machine (``wait_s`` default: :data:`HEAVY_WAIT_S`).  A cache that cannot hold the slots
-    does not block the page: it computes.
+    the visitor's machine (``wait_s`` default: :data:`HEAVY_WAIT_S`).  When the cache cannot hold the
+    shared slots, the limit fails closed: this process's own slots (:data:`PROCESS_SLOTS`) apply.
     """
     deadline = time.monotonic() + (HEAVY_WAIT_S if wait_s is None else wait_s)
-    slot, fault = None, False
-    while slot is None and not fault:
+    slot = None
+    while slot is None:
         try:
             slot = jobs.acquire_slot("heavy", heavy_at_once())
         except cache_module.CacheFault as exc:
-            LOG.warning("heavy slot unavailable (%s): computing without one", exc)
-            fault = True
-        if slot is None and not fault:
+            LOG.warning("shared heavy slots unavailable (%s): this process's own slots apply", exc)
+            local = PROCESS_SLOTS.acquire(heavy_at_once(), deadline - time.monotonic())
+            if local is None:
+                raise _busy(what, command) from None
+            try:
+                yield
+            finally:
+                local.release()
+            return
+        if slot is None:
             if time.monotonic() >= deadline:
-                raise CostError(
-                    f"{what} is not in the server's memory yet, and the server is busy computing another visitor's "
-                    f"request (it runs {heavy_at_once()} such computation{'s' if heavy_at_once() > 1 else ''} at a "
-                    f"time, so that every other page stays fast). Please try again in a few seconds, or compute it "
-                    f"on your machine with: {command}")
+                raise _busy(what, command)
             time.sleep(0.1)
-    if fault:
-        yield
-        return
     try:
         yield
     finally:

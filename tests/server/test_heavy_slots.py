@@ -72,17 +72,43 @@ def test_more_slots_from_the_environment(slots, monkeypatch):
     assert limits.heavy_at_once() == limits.HEAVY_AT_ONCE
 
 
-def test_an_unwritable_cache_computes_anyway(tmp_path, monkeypatch, caplog):
+def test_an_unwritable_cache_still_limits_each_process(tmp_path, monkeypatch, caplog):
+    """Shared slots unavailable: the computation runs, but only heavy_at_once() at a time in this process."""
+    import threading
+
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("ANONSET_FLASK_CACHE_DIR", str(blocker / "cache"))
     monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("ANONSET_HEAVY_AT_ONCE", raising=False)
     monkeypatch.setattr(cache, "SETTINGS", settings.load())
+    monkeypatch.setattr(limits, "PROCESS_SLOTS", limits.ProcessSlots())
     ran = []
     with limits.heavy_slot("This", "anonset x"):
         ran.append(1)
     assert ran == [1]
-    assert "computing without one" in caplog.text
+    assert "this process's own slots apply" in caplog.text
+    # one computation holds the process's slot: a second is refused after its wait, naming the command
+    inside, leave = threading.Event(), threading.Event()
+
+    def first():
+        with limits.heavy_slot("This", "anonset x"):
+            inside.set()
+            leave.wait(5)
+
+    t = threading.Thread(target=first)
+    t.start()
+    try:
+        assert inside.wait(5)
+        with pytest.raises(limits.CostError, match=r"busy computing.*anonset buckets --country FR"), \
+                limits.heavy_slot("This advice", "anonset buckets --country FR", wait_s=0.2):
+            pytest.fail("ran beside another heavy computation")
+    finally:
+        leave.set()
+        t.join()
+    with limits.heavy_slot("This", "anonset x", wait_s=0.2):  # free again once the first is done
+        ran.append(2)
+    assert ran == [1, 2]
 
 
 @pytest.mark.slow  # a full German bucket advice, twice: the full suite runs it
