@@ -5,6 +5,8 @@ The same bytes for every visitor of a data set, body model and pair of band widt
 are cacheable: an ETag from the data cache's manifest hash and the parameters,
 ``Cache-Control: public, max-age=…, immutable`` and gzip when the browser accepts it.
 Bad parameters get HTTP 400 with a JSON ``{"error": …}`` naming the problem.
+A cold build takes one of the server's heavy slots (:func:`dashboard.server.limits.heavy_slot`); when they
+are busy the answer is 503 with ``Retry-After`` and the command that computes the same locally.
 
 A table is built once per host, not once per worker: the gzipped bytes go to the shared
 server cache (:mod:`dashboard.server.cache`, keyed on the ETag, which changes with the data and the
@@ -28,8 +30,9 @@ import census_loaders as cl
 from dashboard.core import memo
 from dashboard.core.errors import InputError
 from dashboard.core.parsing import DEFAULT_WIDTH
-from dashboard.core.personal import check_params, default_model, etag, table_bytes, tables_json, tables_version
+from dashboard.core.personal import check_params, default_model, etag, table_bytes, tables_version
 
+from . import limits
 from .cache import cache
 
 #: A year: a table's URL changes with the data and the code (the page adds ``v=<tables version>``).
@@ -51,8 +54,12 @@ def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> byt
     key = _shared_key(tag)
     body = _shared_get(key)
     if body is None:
-        body = _compress(table_bytes(code, model, hw, ww, sr))  # the raw JSON is not kept beside it
-        _shared_set(key, body)
+        # a cold build costs up to ~1 s of CPU: one of the server's heavy slots (limits.CostError when busy)
+        with limits.heavy_slot("This table", f"anonset cas --country {code}"):
+            body = _shared_get(key)  # another worker may have built it while this one waited
+            if body is None:
+                body = _compress(table_bytes(code, model, hw, ww, sr))  # the raw JSON is not kept beside it
+                _shared_set(key, body)
     return body
 
 
@@ -119,11 +126,16 @@ def serve_table(code: str):
     headers = {"ETag": tag, "Cache-Control": f"public, max-age={MAX_AGE}, immutable", "Vary": "Accept-Encoding"}
     if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
-    if "gzip" in request.headers.get("Accept-Encoding", "").lower():
+    try:
         body = _gzipped(code, model, hw, ww, sr, tag)
+    except limits.CostError as exc:
+        response = _error(str(exc), status=503)
+        response.headers["Retry-After"] = "5"
+        return response
+    if "gzip" in request.headers.get("Accept-Encoding", "").lower():
         headers["Content-Encoding"] = "gzip"
     else:
-        body = tables_json(code, model, hw, ww, sr)
+        body = gzip.decompress(body)  # one build path: the gzipped bytes, shared by the workers
     return Response(body, status=200, mimetype="application/json", headers=headers)
 
 
