@@ -162,6 +162,10 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
         raise InputError(f"{name} is empty")
     head = [ln for ln in text.splitlines()[:50] if ln.strip()]
     delim = _sniff_delimiter(head, name)
+    # the shape before the parse: a 10,000-column file is refused from its first lines (rows: nrows below)
+    widest = max(len(r) for r in csv.reader(head, delimiter=delim))
+    if widest > MAX_COLUMNS:
+        raise InputError(f"{name} has {widest:,} columns; at most {MAX_COLUMNS} are accepted")
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False, header=None,
                             skip_blank_lines=True, engine="c", nrows=MAX_ROWS + 2)

@@ -59,6 +59,19 @@ def test_size_limit():
         M.read_csv(b"a,b\n" + b"1,2\n" * 100, "big.csv", max_bytes=50)
 
 
+def test_a_file_too_wide_is_refused_before_it_is_parsed(monkeypatch):
+    """10,000 columns: refused from the first lines, without handing the whole file to the CSV parser."""
+    from dashboard.core.microdata import _records  # where the parser is called (patched there)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("the whole file was parsed before its shape was checked")
+
+    monkeypatch.setattr(_records.pd, "read_csv", no_parse)
+    raw = (",".join(f"c{i}" for i in range(10_000)) + "\n" + ",".join("1" * 10_000) + "\n") * 1
+    with pytest.raises(InputError, match="wide.csv has 10,000 columns; at most 200 are accepted"):
+        M.read_csv(raw.encode(), "wide.csv")
+
+
 def test_duplicate_and_blank_headers_get_names():
     t = M.read_csv(b"a,a,\n1,2,3\n", "d.csv")
     assert list(t.frame.columns) == ["a", "a (2)", "column 3"]
