@@ -387,5 +387,5 @@ def load_country_model(code: str, study: Sequence[float] = DEFAULT_STUDY, root: 
 
     model = check_model(model)
     root = Path(root) if root is not None else cache_dir()
-    base = _load_base(str(code), root, _manifest_stamp(root))
+    base = _load_base(cache.canonical_code(str(code), root), root, _manifest_stamp(root))
     return base.with_study(study).with_model(model, self_report_correction)
