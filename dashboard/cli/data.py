@@ -55,11 +55,10 @@ def _format_summary(rows: list[dict], world: dict) -> str:
         lines.append(f"{name} — {people:,} people; {len(finer)} data sets with districts, {len(national)} national only")
         lines += _wrapped([f"{r['code']}:{r['districts']:,}" for r in finer], "  districts: ")
         lines += _wrapped([r["code"] for r in national], "  national:  ")
-    lines.append(
-        f"World: {world['population']:,} people in {world['countries']} countries "
-        f"({world['countries_with_districts']} with district data, {world['countries_national_only']} national UN "
-        f"estimates only); {world['data_sets']} data sets"
-    )
+    lines.append(f"World: {world['population']:,} people in {world['countries']} countries, each counted once "
+                 f"({world['data_sets']} data sets);")
+    lines.append(f"  {world['countries_with_districts']} countries with district data, "
+                 f"{world['countries_national_only']} with national UN estimates only")
     lines.append("Details: `anonset data summary --long` (one line per data set) or `--json`.")
     return "\n".join(lines)
 

@@ -98,7 +98,7 @@ def test_the_build_records_the_checksums(raw_root, tmp_path, monkeypatch):
 
 def test_summary_of_an_intact_cache(cache_copy, capsys):
     code, err, out = _summary(capsys, cache_copy)
-    assert code == 0 and err == [] and "DE " in out
+    assert code == 0 and err == [] and "DE:400" in out
 
 
 def test_summary_names_each_damaged_file(cache_copy, capsys):
