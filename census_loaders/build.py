@@ -227,11 +227,14 @@ def _write_microdata(raw_root: Path, out: Path, log) -> dict:
 def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[dict]]:
     chosen: dict[str, tuple[str, CountryData]] = {}
     superseded = []
+    model_names: dict[str, list[str]] = {}  # the national model's other names ("Turkey"), for every data set
     for entry in POPULATION_LOADERS:
         started = time.perf_counter()
         datasets = entry.load(raw_root)
         log(f"  {entry.module}: {len(datasets)} data set(s) in {time.perf_counter() - started:.1f} s")
         for data in datasets:
+            if data.national_model:
+                model_names.setdefault(country_of(data.code), []).extend(data.search_names)
             if data.code in chosen:
                 superseded.append({"code": data.code, "loader": entry.module, "kept": chosen[data.code][0]})
                 continue
@@ -245,6 +248,8 @@ def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[
             superseded.append({"code": code, "loader": loader, "kept": ", ".join(sorted({chosen[c][0] for c in finer})),
                                "finer": finer})
             del chosen[code]
+    for _, data in chosen.values():
+        data.search_names = list(dict.fromkeys([*data.search_names, *model_names.get(country_of(data.code), [])]))
     return [chosen[c] for c in sorted(chosen)], superseded
 
 

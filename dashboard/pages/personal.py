@@ -45,9 +45,10 @@ def layout(country: str | None = None, district: str | None = None, **_query):
     if country:
         try:
             code = cl.canonical_code(str(country))  # any case: ?country=ng
-        except cl.UnknownDataset as exc:
-            notices.append(f"{str(exc).split(' (')[0].capitalize()} in the link; showing "
-                           f"{cl.dataset_info(code)['name']} instead.")
+        except cl.UnknownDataset:
+            near = ", ".join(f"{c} ({cl.dataset_info(c).get('country_name') or c})" for c in cl.closest_codes(str(country)))
+            notices.append(f"Unknown country {str(country)[:20]!r} in the link" + (f" (closest: {near})" if near else "")
+                           + f"; showing {cl.dataset_info(code)['name']} instead.")
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
     chosen = district if district in valid else None

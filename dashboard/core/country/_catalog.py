@@ -33,7 +33,8 @@ def option_label(code: str, d: dict) -> str:
 def search_text(code: str, d: dict) -> str:
     """What a country's option is found by: its code, English, local and other names, and its continent —
     each also without accents and with punctuation as spaces ("cote d ivoire"), so Dash's word search finds it."""
-    names = [code, d.get("country", ""), d.get("country_name", ""), d["name"], *d.get("local_names", []),
+    title = "" if d.get("national_model") else d["name"]  # "UN model estimate …" would match every one
+    names = [code, d.get("country", ""), d.get("country_name", ""), title, *d.get("local_names", []),
              *d.get("search_names", []), continent_of(d)]
     words: list[str] = []
     for n in names:
@@ -43,9 +44,26 @@ def search_text(code: str, d: dict) -> str:
     return " ".join(words)
 
 
+#: The last manifest's options (the cache hands out one manifest object until it is rebuilt): pages
+#: render the picker on every visit, and folding ~230 data sets' names takes ~0.1 s.
+_LAST_OPTIONS: dict[bool, tuple[dict, list[dict]]] = {}
+
+
 def country_options(manifest: dict, headings: bool = True) -> list[dict]:
     """Every data set as a dropdown option, grouped by continent (a disabled heading before each group),
-    then by country name and code; each option carries ``search`` (:func:`search_text`)."""
+    then by country name and code; each option carries ``search`` (:func:`search_text`).
+
+    Shared between calls for the same manifest object: treat as read-only.
+    """
+    last = _LAST_OPTIONS.get(headings)
+    if last is not None and last[0] is manifest:
+        return last[1]
+    out = _country_options(manifest, headings)
+    _LAST_OPTIONS[headings] = (manifest, out)
+    return out
+
+
+def _country_options(manifest: dict, headings: bool) -> list[dict]:
     datasets = manifest["datasets"]
     order = sorted(datasets, key=lambda c: (_continent_rank(continent_of(datasets[c])),
                                             fold(datasets[c].get("country_name") or datasets[c]["name"]), c))
