@@ -90,9 +90,15 @@ def wpp_codes(m) -> set[str]:
 
 
 #: Census data sets whose total is further than build.WPP_TOLERANCE (5 %) from WPP's national figure for their
-#: date, and why.  Every other census data set must be within it.
+#: date: the range their gap must stay in, and why.  Every other census data set must be within 5 %.
+#: KE and CL are the district loaders of issue 26 (another lane): expected from their PROVENANCE totals.
 KNOWN_GAPS = {
-    "CY": "Eurostat counts the area under the control of the Republic of Cyprus only (-31.8 %); WPP the whole island",
+    "CY": (-0.33, -0.30, "Eurostat counts the area under the control of the Republic of Cyprus only (-31.8 %); "
+                         "WPP the whole island"),
+    "KE": (-0.10, -0.05, "census 2019: 47,562,772 against WPP's 51.8 million for August 2019 (-8.2 %): WPP corrects "
+                         "the census for under-count, and a decade's straight line overstates a fast-growing country"),
+    "CL": (-0.08, -0.03, "census 2017: 17,574,003 against WPP's 18.8 million for April 2017 (-6.4 %): WPP adds the "
+                         "census's under-count and the immigration of 2017–2020 in its decade's line"),
 }
 
 
@@ -108,7 +114,8 @@ def test_every_census_total_is_near_wpp_for_its_date(cache_root):
         assert check["wpp_population"] > 0
         assert check["gap"] == pytest.approx(d["population"] / check["wpp_population"] - 1, abs=1e-4)
         if code in KNOWN_GAPS:
-            assert not check["within_tolerance"], f"{code} is now within tolerance: drop it from KNOWN_GAPS"
+            lo, hi, _why = KNOWN_GAPS[code]
+            assert lo <= check["gap"] <= hi, (code, check)
         else:
             assert abs(check["gap"]) <= cache_build.WPP_TOLERANCE, (code, check)
         checked += 1
