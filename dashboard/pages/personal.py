@@ -11,6 +11,7 @@ import dash
 from dash import ClientsideFunction, Input, Output, State, callback, clientside_callback, dcc, html
 
 import census_loaders as cl
+from dashboard.core.country import closest_note
 from dashboard.views.personal import (
     CALLBACKS,
     DEFAULT_COUNTRY,
@@ -46,9 +47,8 @@ def layout(country: str | None = None, district: str | None = None, **_query):
         try:
             code = cl.canonical_code(str(country))  # any case: ?country=ng
         except cl.UnknownDataset:
-            near = ", ".join(f"{c} ({cl.dataset_info(c).get('country_name') or c})" for c in cl.closest_codes(str(country)))
-            notices.append(f"Unknown country {str(country)[:20]!r} in the link" + (f" (closest: {near})" if near else "")
-                           + f"; showing {cl.dataset_info(code)['name']} instead.")
+            notices.append(f"Unknown country {str(country)[:20]!r} in the link{closest_note([country])}; showing "
+                           f"{cl.dataset_info(code)['name']} instead.")
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
     chosen = district if district in valid else None

@@ -187,6 +187,7 @@ def test_link_round_trip_through_the_form(cache_root):
     "query, message",
     [
         ({"country": "XX"}, "Unknown country or data set 'XX'"),
+        ({"country": "DE,Germny"}, "'GERMNY' in the link (closest: DE (Germany))"),
         ({"country": ""}, "The link chooses no country"),
         ({"stat": "median"}, "unknown statistic 'median'"),
         ({"sex": ""}, "choose at least one sex"),

@@ -5,12 +5,22 @@
 Beside it: auxiliary knowledge as fractions on the model's grid (:func:`fraction_array`) and the
 catalogue of what the cache holds (:func:`dataset_rows`, :func:`country_options`).
 """
-from ._catalog import HEADING, continent_of, country_options, dataset_rows, district_label, source_rows, world_total
+from ._catalog import (
+    HEADING,
+    closest_note,
+    continent_of,
+    country_options,
+    dataset_rows,
+    district_label,
+    source_rows,
+    world_total,
+)
 from ._fractions import FractionArray, UserAux, fraction_array, preset_array, resolve_aux
 from ._model import CountryModel, load_country_model
 
 __all__ = [
     "HEADING",
+    "closest_note",
     "continent_of",
     "CountryModel",
     "FractionArray",

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import re
 
-from census_loaders import fold
+from census_loaders import closest_codes, dataset_info, fold
 
 #: The order continents are listed in (then anything else, e.g. a code no table places).
 CONTINENT_ORDER = ("Africa", "Asia", "Europe", "North America", "South America", "Oceania")
 #: Value prefix of a continent's heading in a country picker (a disabled option: it cannot be chosen).
 HEADING = "__continent__"
+
+
+def closest_note(codes, root=None) -> str:
+    """" (closest: DE (Germany), …)" for codes nobody knows, or "" when nothing is near (links, forms)."""
+    near = list(dict.fromkeys(c for code in codes for c in closest_codes(str(code)[:40], root, n=3)))
+    if not near:
+        return ""
+    return " (closest: " + ", ".join(f"{c} ({dataset_info(c, root).get('country_name') or c})" for c in near) + ")"
 
 
 def continent_of(d: dict) -> str:
