@@ -128,6 +128,7 @@ def _country_fields(data: CountryData) -> dict:
     english, local = country_table.country_names(iso2)
     return {
         "country": iso2,
+        "iso3": country_table.iso3_of(iso2),
         "country_name": english,
         "local_names": local,
         "search_names": sorted(set(data.search_names) - {english, *local}),

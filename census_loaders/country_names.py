@@ -47,6 +47,11 @@ def iso2_by_iso3() -> dict[str, str]:
     return {_codes(a3)[0]: _codes(a2)[0] for a2, a3 in zip(table["ISO2"], table["ISO3"]) if _codes(a2) and _codes(a3)}
 
 
+def iso3_of(iso2: str) -> str | None:
+    """ISO alpha-3 of an alpha-2 code (for NCD-RisC's tables), or None."""
+    return {a2: a3 for a3, a2 in iso2_by_iso3().items()}.get(iso2.upper())
+
+
 @lru_cache(maxsize=1)
 def _continent_table() -> dict[str, str]:
     table = _coco_table()

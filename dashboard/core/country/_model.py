@@ -359,7 +359,7 @@ def _load_base(code: str, root: Path, stamp: int) -> CountryModel:
         else:
             year = int(str(info.get("reference_date") or "2022")[:4])
             body = BodyPriors.from_frame(priors)
-            shift, shift_note = cohort_height_shift(cohorts, code, str(borrowed), body, year)
+            shift, shift_note = cohort_height_shift(cohorts, code, str(borrowed), body, year, info.get("iso3"))
     return CountryModel.from_frames(
         code,
         pop,
