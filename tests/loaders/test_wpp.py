@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from support.loaders import digest_tree, raises_loader_error
 
+from census_loaders import boundaries, manifest, world_map, wpp
 from census_loaders import build as cache_build
-from census_loaders import manifest, wpp
 from census_loaders.registry import LoaderEntry
 from census_loaders.schema import CountryData, LoaderError, SourceFile
 
@@ -218,3 +218,19 @@ def test_a_national_model_yields_to_any_data_set_of_its_country(monkeypatch):
     assert [d.code for _, d in loaded] == ["XA-SUB", "XB", "XC"]
     assert {s["code"]: s["finer"] for s in superseded if "finer" in s} == {"XA": ["XA-SUB"]}
     assert {s["code"] for s in superseded} == {"XA", "XB"}  # XB: same code, the earlier loader wins
+
+
+# --------------------------------------------------------------------------- Natural Earth outlines and world map
+
+
+def test_the_world_map_and_the_national_outlines(cache_root):
+    m = manifest(cache_root)
+    world = world_map(cache_root)
+    ids = [f["id"] for f in world["features"]]
+    assert len(ids) == len(set(ids)) == m["world"]["features"] == 235  # 236 ISO features, Australia's two dissolved
+    assert {"NG", "JP", "AU", "DE", "US", "GL", "AQ"} <= set(ids) and all(len(i) == 2 for i in ids)
+    assert m["world"]["bytes"] < 600_000 and m["world"]["tolerance_degrees"] == 0.1
+    assert next(f for f in world["features"] if f["id"] == "CI")["properties"]["name"] == "Côte d'Ivoire"
+    ng = boundaries("NG", cache_root)
+    assert [f["id"] for f in ng["features"]] == ["NG"] and m["datasets"]["NG"]["boundaries"]["bytes"] < 20_000
+
