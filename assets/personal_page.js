@@ -210,8 +210,15 @@
 
   function studyLabel(t) { return E().formatAgeBand(t.study[0], t.study[1] === null ? Infinity : t.study[1]); }
 
+  /** The funnel's steps as shown: a national-only data set's one "district" is the country itself, so that
+   *  step (the same number as the country's) is left out; the page says why in one line above the funnel. */
+  function shownFunnel(res, t) {
+    var national = (t.districts && t.districts.names && t.districts.names.length <= 1);
+    return national ? res.funnel.filter(function (l) { return l.step !== "district"; }) : res.funnel;
+  }
+
   function funnelFigure(res, t, font, cfg) {
-    var lines = res.funnel;
+    var lines = shownFunnel(res, t);
     var labels = lines.map(function (l) {
       if (l.step === "country") return "All " + studyLabel(t);
       return l.step === "auxiliary" ? (l.value.length > 16 ? l.value.slice(0, 15) + "\u2026" : l.value) : STEP[l.step];
@@ -437,7 +444,7 @@
       return cleared("", h("Div", { className: "error" }, "Sorry \u2014 this estimate could not be computed: " + (e2.message || e2)), "No result.");
     }
     var t = T.table, font = fontFor(a.presenter === true, config), wi = res.what_ifs;
-    var funnelText = res.funnel.map(function (l) {
+    var funnelText = shownFunnel(res, t).map(function (l) {
       var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
       return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
     });
@@ -624,7 +631,8 @@
         if (trig.prop_id && trig.prop_id.indexOf("example") >= 0) {
           var labels = (a.ageOptions || []).map(function (o) { return o.value; });
           var age = labels.filter(function (l) { return /^(65|60|40)/.test(l); })[0] || labels[Math.floor(labels.length / 2)];
-          var d = a.district || ((a.districtOptions || [])[0] || {}).value || NU;
+          // a national-only data set has one "district", the country itself: the example leaves it out
+          var d = a.district || ((a.districtOptions || []).length > 1 ? a.districtOptions[0].value : null) || NU;
           return done({ sex: "female", ages: age ? [age] : [], units: "metric", hcm: "162", hft: null, hin: null, wkg: "72",
             wlb: null, hw: 5, ww: 5, aux: [], district: d });
         }

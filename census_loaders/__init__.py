@@ -18,10 +18,14 @@ from .cache import (
     auxiliary_tables,
     body_priors,
     boundaries,
+    canonical_code,
+    closest_codes,
     countries,
     dataset_info,
+    fold,
     manifest,
     population,
+    world_map,
 )
 from .checksums import DamagedManifest
 from .schema import LoaderError
@@ -35,8 +39,12 @@ __all__ = [
     "auxiliary_tables",
     "body_priors",
     "boundaries",
+    "canonical_code",
+    "closest_codes",
     "countries",
     "dataset_info",
+    "fold",
     "manifest",
     "population",
+    "world_map",
 ]

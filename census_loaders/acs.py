@@ -304,6 +304,7 @@ def load(folder: Path) -> list[CountryData]:
         boundaries=None,
         boundary_note="No ZCTA boundary file is shipped, so the map is not available for ZIP code areas.",
         notes=notes,
+        part_of_country=f"the ZIP code areas of {where}",
     )]
 
 

@@ -18,12 +18,15 @@ from typing import Callable
 import pandas as pd
 
 from . import checksums, ncdrisc
+from . import country_names as country_table
 from . import geometry as geo
 from .registry import (
     AUXILIARY_MODULE,
     BODY_PRIORS_MODULE,
     MICRODATA_LOADERS,
+    NATIONAL_MODEL,
     POPULATION_LOADERS,
+    WORLD_MAP,
 )
 from .schema import CountryData, LoaderError, SourceFile, validate_fraction_table, validate_population
 
@@ -87,6 +90,7 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
             _source_entry(s, raw_root, rows=int(len(pop)), population=round(total, 3)) for s in data.sources
         ],
         "notes": list(data.notes),
+        **_country_fields(data),
     }
     if data.boundaries is not None:
         collection, missing, extra = geo.to_feature_collection(
@@ -110,6 +114,93 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
         entry["boundaries"] = None
         entry["boundary_note"] = data.boundary_note or "No boundary file is available for this data set."
     return entry
+
+
+def country_of(code: str) -> str:
+    """The ISO alpha-2 country of a data set code: ``US-ZCTA`` → ``US``."""
+    return code.split("-")[0].upper()
+
+
+def _country_fields(data: CountryData) -> dict:
+    """Who the data set is about, for the pickers, the search and the summary (names: CLDR; continent: UN M49)."""
+    iso2 = country_of(data.code)
+    english, local = country_table.country_names(iso2)
+    return {
+        "country": iso2,
+        "iso3": country_table.iso3_of(iso2),
+        "country_name": english,
+        "local_names": local,
+        "search_names": sorted(set(data.search_names) - {english, *local}),
+        "continent": country_table.continent(iso2),
+        "grain": "national" if data.national_model else data.district_label,
+        "national_model": bool(data.national_model),
+        "part_of_country": data.part_of_country,
+        "licence": "; ".join(dict.fromkeys(s.licence for s in data.sources)),
+    }
+
+
+def decimal_year(reference_date: str) -> float | None:
+    """A reference date as a year with fraction: "2023-12-31" → 2023.99, "2019" → 2019.5, "2016/2020" → 2018.5."""
+    import datetime
+    import re
+
+    parts = [p.strip() for p in str(reference_date).split("/")]
+    years = []
+    for p in parts:
+        m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", p)
+        if m:
+            d = datetime.date(*map(int, m.groups()))
+            years.append(d.year + (d.timetuple().tm_yday - 1) / 365.25)
+            continue
+        m = re.match(r"(\d{4})", p)
+        if not m:
+            return None
+        years.append(int(m.group(1)) + 0.5)
+    return sum(years) / len(years)
+
+
+#: A census data set's total may differ from WPP's national figure for its date by this much (share):
+#: WPP is a model (mid-year, de facto residents), censuses count on one night with their own coverage.
+WPP_TOLERANCE = 0.05
+
+
+def _wpp_checks(raw_root: Path, datasets: dict[str, dict], log) -> None:
+    """Add ``wpp_check`` to every census data set: WPP's national total at its reference date and the gap."""
+    wanted = {code: decimal_year(d["reference_date"]) for code, d in datasets.items()
+              if not d["national_model"] and not d["part_of_country"]}
+    years = sorted({y for y in wanted.values() if y is not None})
+    for code, d in datasets.items():
+        d.setdefault("wpp_check", None)
+    if NATIONAL_MODEL is None:  # a build of a few sources only (tests)
+        return
+    module = importlib.import_module(NATIONAL_MODEL.module)
+    totals = module.population_at(raw_root / NATIONAL_MODEL.folder, years)
+    for code, year in wanted.items():
+        d = datasets[code]
+        wpp = totals.get(year, {}).get(d["country"]) if year is not None else None
+        if wpp is None:
+            d["wpp_check"] = None
+            continue
+        gap = d["population"] / wpp - 1
+        d["wpp_check"] = {"year": round(year, 2), "wpp_population": round(wpp), "gap": round(gap, 4),
+                          "within_tolerance": abs(gap) <= WPP_TOLERANCE}
+        if abs(gap) > WPP_TOLERANCE:
+            log(f"  {code}: {d['population']:,.0f} people, {gap:+.1%} from WPP's {wpp:,.0f} for {year:.1f}")
+
+
+def _write_world(raw_root: Path, out: Path) -> dict | None:
+    """The world map (``world/countries.geojson``): every country's outline, feature id = ISO alpha-2."""
+    if WORLD_MAP is None:  # a build of a few sources only (tests)
+        return None
+    module = importlib.import_module(WORLD_MAP.module)
+    shapes, names, source = module.load(raw_root / WORLD_MAP.folder)
+    collection, _, _ = geo.to_feature_collection(shapes, names, module.WORLD_TOLERANCE, module.WORLD_DECIMALS)
+    path = out / "world" / "countries.geojson"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(geo.dumps(collection) + "\n", encoding="utf-8")
+    return {"file": "world/countries.geojson", "features": len(collection["features"]), "bytes": path.stat().st_size,
+            "tolerance_degrees": module.WORLD_TOLERANCE, "decimals": module.WORLD_DECIMALS,
+            "sources": [_source_entry(source, raw_root)]}
 
 
 def _write_microdata(raw_root: Path, out: Path, log) -> dict:
@@ -159,15 +250,29 @@ def body_prior_entry(data: CountryData, own_tables: dict, have_ncdrisc: bool) ->
 def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[dict]]:
     chosen: dict[str, tuple[str, CountryData]] = {}
     superseded = []
+    model_names: dict[str, list[str]] = {}  # the national model's other names ("Turkey"), for every data set
     for entry in POPULATION_LOADERS:
         started = time.perf_counter()
         datasets = entry.load(raw_root)
         log(f"  {entry.module}: {len(datasets)} data set(s) in {time.perf_counter() - started:.1f} s")
         for data in datasets:
+            if data.national_model:
+                model_names.setdefault(country_of(data.code), []).extend(data.search_names)
             if data.code in chosen:
                 superseded.append({"code": data.code, "loader": entry.module, "kept": chosen[data.code][0]})
                 continue
             chosen[data.code] = (entry.module, data)
+    # a national model estimate only where no other data set covers the country (generic: by code prefix)
+    covered = {country_of(c) for c, (_, d) in chosen.items() if not d.national_model}
+    for code in sorted(chosen):
+        loader, data = chosen[code]
+        if data.national_model and country_of(code) in covered:
+            finer = sorted(c for c, (_, d) in chosen.items() if not d.national_model and country_of(c) == country_of(code))
+            superseded.append({"code": code, "loader": loader, "kept": ", ".join(sorted({chosen[c][0] for c in finer})),
+                               "finer": finer})
+            del chosen[code]
+    for _, data in chosen.values():
+        data.search_names = list(dict.fromkeys([*data.search_names, *model_names.get(country_of(data.code), [])]))
     return [chosen[c] for c in sorted(chosen)], superseded
 
 
@@ -191,6 +296,8 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             entry = _dataset_entry(data, pop, raw_root, tmp, loader, log)
             entry["body_prior"] = body_prior_entry(data, body, bmi is not None)
             datasets[data.code] = entry
+        _wpp_checks(raw_root, datasets, log)
+        world_entry = _write_world(raw_root, tmp)
         priors = []
         prior_entries = {}
         for country in sorted(body):
@@ -235,6 +342,7 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             "height_cohorts": cohort_entry,
             "bmi_gamma": bmi_entry,
             "superseded": superseded,
+            "world": world_entry,
         }
         manifest = checksums.record(tmp, manifest)  # the sha256 of every file written above (before carrying over)
         for name in CARRIED_OVER:

@@ -17,8 +17,10 @@ cache is picked up without restarting, and repeated calls cost nothing.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import time
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -89,13 +91,59 @@ def countries(root: Path | None = None) -> list[str]:
     return sorted(manifest(root)["datasets"])
 
 
-def dataset_info(code: str, root: Path | None = None) -> dict:
-    """The manifest entry of one data set: name, labels, date, sources, notes, counts."""
+def fold(text: str) -> str:
+    """Text as people type it: lower case, accents and typographic apostrophes dropped ("Côte d’Ivoire" → "cote d'ivoire")."""
+    text = unicodedata.normalize("NFKD", str(text).replace("\u2019", "'"))
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold().strip()
+
+
+def _names(code: str, d: dict) -> list[str]:
+    return [code, d.get("country", ""), d.get("country_name", ""), d["name"], *d.get("local_names", []),
+            *d.get("search_names", [])]
+
+
+def closest_codes(query: str, root: Path | None = None, n: int = 5) -> list[str]:
+    """The data set codes nearest to what was typed: by code, English, local or other name (accents ignored)."""
     datasets = manifest(root)["datasets"]
-    if code not in datasets:
-        known = ", ".join(sorted(datasets))
-        raise UnknownDataset(f"unknown country or data set {code!r}; the cache has: {known}")
-    return datasets[code]
+    q = fold(query)
+    if not q:
+        return []
+    keys: dict[str, list[str]] = {}
+    for code, d in datasets.items():
+        for name in _names(code, d):
+            if name:
+                keys.setdefault(fold(name), []).append(code)
+    out: list[str] = []
+    starts = [k for k in keys if len(q) >= 3 and (k.startswith(q) or f" {q}" in k)]
+    for key in [*sorted(starts, key=len), *difflib.get_close_matches(q, list(keys), n=3 * n, cutoff=0.6)]:
+        for code in sorted(keys[key], key=lambda c: (len(c), c)):
+            if code not in out:
+                out.append(code)
+    return out[:n]
+
+
+def canonical_code(code: str, root: Path | None = None) -> str:
+    """A data set code as the cache spells it, whatever the case (``us-zcta`` → ``US-ZCTA``).
+
+    An unknown code raises :class:`UnknownDataset` naming the closest matches.
+    """
+    datasets = manifest(root)["datasets"]
+    text = str(code).strip()
+    if text in datasets:
+        return text
+    upper = text.upper()
+    if upper in datasets:
+        return upper
+    near = closest_codes(text, root)
+    named = [f"{c} ({datasets[c].get('country_name') or datasets[c]['name']})" for c in near]
+    hint = f"; closest: {', '.join(named)}" if named else ""
+    raise UnknownDataset(f"unknown country or data set {text[:40]!r}{hint} "
+                         f"({len(datasets)} data sets: see `anonset data summary`)")
+
+
+def dataset_info(code: str, root: Path | None = None) -> dict:
+    """The manifest entry of one data set (code in any case): name, labels, date, sources, notes, counts."""
+    return manifest(root)["datasets"][canonical_code(code, root)]
 
 
 def read_parquet(path: Path) -> pd.DataFrame:
@@ -126,7 +174,7 @@ def clear_tables() -> None:
 
 def population(code: str, root: Path | None = None) -> pd.DataFrame:
     """The population table of a data set (a fresh copy, safe to modify)."""
-    dataset_info(code, root)
+    code = canonical_code(code, root)
     path = _root(root) / "population" / f"{code}.parquet"
     return stamped_table(path).copy()
 
@@ -163,7 +211,7 @@ def _boundaries(path: Path, stamp: float) -> dict | None:
 def boundaries(code: str, root: Path | None = None) -> dict | None:
     """District polygons as a GeoJSON FeatureCollection (feature ``id`` = district_id),
     or ``None`` when the data set has no map (the manifest says why)."""
-    dataset_info(code, root)
+    code = canonical_code(code, root)
     path = _root(root) / "boundaries" / f"{code}.geojson"
     return _boundaries(path, _stamp(path))
 
@@ -225,6 +273,15 @@ def bmi_gamma(root: Path | None = None) -> pd.DataFrame | None:
     if not path.exists():
         return None
     return stamped_table(path).copy()
+
+
+def world_map(root: Path | None = None) -> dict | None:
+    """Every country's outline (GeoJSON, feature ``id`` = ISO alpha-2), or None in a cache built without it."""
+    entry = manifest(root).get("world")
+    if not entry:
+        return None
+    path = _root(root) / entry["file"]
+    return _boundaries(path, _stamp(path))
 
 
 def height_cohorts(root: Path | None = None) -> pd.DataFrame | None:

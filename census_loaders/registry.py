@@ -36,7 +36,15 @@ POPULATION_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.censusindia", "in"),
     LoaderEntry("census_loaders.estat_jp", "jp"),
     LoaderEntry("census_loaders.eurostat", "eu"),
+    # last: a national UN model estimate for every country that no loader above covers
+    # (CountryData.national_model; the build drops it where any data set of the country exists)
+    LoaderEntry("census_loaders.wpp", "world"),
 ]
+
+#: The national model (``population_at(folder, year)``) every census data set's total is checked against.
+NATIONAL_MODEL = LoaderEntry("census_loaders.wpp", "world")
+#: The world map: ``load(folder) -> (GeoDataFrame district_id=ISO alpha-2, names, SourceFile)``.
+WORLD_MAP = LoaderEntry("census_loaders.naturalearth", "world")
 
 #: Record-level data sets (``load(folder) -> list[MicroData]``), cached under ``microdata/``.
 MICRODATA_LOADERS: list[LoaderEntry] = [

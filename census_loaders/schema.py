@@ -96,6 +96,14 @@ class CountryData:
     boundary_tolerance: float | None = None
     boundary_decimals: int | None = None
     notes: list[str] = field(default_factory=list)  # caveats shown in the interface
+    #: A national model estimate (UN WPP): kept only where no other loader covers the country
+    #: (any data set whose code starts with the same ISO code), see ``census_loaders.build``.
+    national_model: bool = False
+    #: What part of the country a data set covers when not all of it ("the ZIP code areas of Maine …"):
+    #: its total is then not compared with the national figure.
+    part_of_country: str = ""
+    #: Further names people search the country by ("Turkey" beside CLDR's "Türkiye").
+    search_names: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- reading

@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 import census_loaders as cl
+from census_loaders import canonical_code
 from census_loaders.auxiliary import parse_fraction_csv, user_fraction
 from dashboard.core.country import load_country_model
 from dashboard.core.groups import DEFAULT_STUDY, format_age_band
@@ -66,8 +67,13 @@ def _user_tables(args) -> list:
 def _profile(args) -> Profile:
     if not args.country:
         raise CliError("give a country or data set with --country, e.g. --country DE")
+    code = args.country.strip()
+    try:  # any case (--country ng); an unknown code names the closest ones
+        code = canonical_code(code, Path(args.cache) if args.cache else None)
+    except FileNotFoundError:
+        pass  # no cache: said in one line when the model is loaded
     return Profile.build(
-        args.country.strip(),
+        code,
         district=args.district,
         sex=args.sex,
         age=tuple(args.age or ()),

@@ -12,7 +12,7 @@ from pathlib import Path
 from census_loaders import build as cache_build
 from census_loaders import checksums, manifest
 from census_loaders.paths import cache_dir, raw_dir
-from dashboard.core.country import dataset_rows
+from dashboard.core.country import dataset_rows, world_total
 
 from . import emit
 
@@ -25,12 +25,51 @@ def _build(args) -> int:
     return 0
 
 
-def _format_summary(rows: list[dict]) -> str:
-    lines = [f"{'code':<8} {'districts':>9} {'population':>14}  {'date':<10}  source / body statistics"]
+#: Width of the one-screen summary.
+SCREEN_WIDTH = 100
+
+
+def _wrapped(items: list[str], indent: str, width: int = SCREEN_WIDTH) -> list[str]:
+    lines, line = [], indent
+    for item in items:
+        if len(line) + len(item) + 1 > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += item + " "
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def _format_summary(rows: list[dict], world: dict) -> str:
+    """One screen: per continent its people and data sets — the district data sets with their district
+    count, then the national-only ones — and the world total.  ``--long`` lists every data set."""
+    lines = []
+    continents: dict[str, list[dict]] = {}
+    for r in rows:
+        continents.setdefault(r["continent"], []).append(r)
+    for name, group in continents.items():
+        finer = [r for r in group if not r["national_model"]]
+        national = [r for r in group if r["national_model"]]
+        people = sum(r["population"] for r in group if r["code"] in world["counted"])
+        lines.append(f"{name} — {people:,} people; {len(finer)} data sets with districts, {len(national)} national only")
+        lines += _wrapped([f"{r['code']}:{r['districts']:,}" for r in finer], "  districts: ")
+        lines += _wrapped([r["code"] for r in national], "  national:  ")
+    lines.append(f"World: {world['population']:,} people in {world['countries']} countries, each counted once "
+                 f"({world['data_sets']} data sets);")
+    lines.append(f"  {world['countries_with_districts']} countries with district data, "
+                 f"{world['countries_national_only']} with national UN estimates only")
+    lines.append("Details: `anonset data summary --long` (one line per data set) or `--json`.")
+    return "\n".join(lines)
+
+
+def _format_long(rows: list[dict]) -> str:
+    lines = [f"{'code':<8} {'districts':>9} {'mapped':>7} {'population':>14}  {'date':<10}  {'continent':<13}  "
+             "source / body statistics"]
     for r in rows:
         lines.append(
-            f"{r['code']:<8} {r['districts']:>9,} {r['population']:>14,.0f}  {r['reference_date']:<10}  "
-            f"{r['source']} / {r['body_prior_source']}"
+            f"{r['code']:<8} {r['districts']:>9,} {r['districts_with_geometry']:>7,} {r['population']:>14,.0f}  "
+            f"{r['reference_date']:<10}  {r['continent']:<13}  {r['source']} / {r['body_prior_source']}"
         )
     lines.append(f"{len(rows)} data sets")
     return "\n".join(lines)
@@ -58,12 +97,17 @@ def _summary(args) -> int:
         return report_damage(problems)
     try:
         rows = dataset_rows(manifest(root))
+        world = world_total(manifest(root))
     except FileNotFoundError as exc:
         raise KeyError(str(exc)) from None
     if not checksums.recorded(manifest(root)):
         print("anonset: note: this cache's manifest records no file checksums (built before they were): "
               "its files were not verified", file=sys.stderr)
-    return emit(rows, args.json, _format_summary)
+    if args.world:
+        return emit(world, args.json, lambda w: _format_summary([], w).splitlines()[0])
+    if args.long:
+        return emit(rows, args.json, _format_long)
+    return emit(rows, args.json, lambda r: _format_summary(r, world))
 
 
 def add_parser(sub) -> None:
@@ -77,5 +121,7 @@ def add_parser(sub) -> None:
     b.set_defaults(func=_build)
     s = dsub.add_parser("summary", help="per data set: districts, population, date, sources")
     s.add_argument("--cache", help="cache folder to read (default: data_cache/)")
-    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.add_argument("--json", action="store_true", help="machine-readable output: one object per data set")
+    s.add_argument("--long", action="store_true", help="one line per data set instead of one screen by continent")
+    s.add_argument("--world", action="store_true", help="only the world total (each country counted once)")
     s.set_defaults(func=_summary)

@@ -50,7 +50,8 @@ def layout(**_query) -> html.Div:
         return html.Div([html.H1("About AnonSet"), dcc.Markdown(METHOD), html.P(str(exc), className="warning")])
     datasets = [
         {
-            "code": r["code"], "name": r["name"], "districts": r["districts"], "district": r["district_label"],
+            "code": r["code"], "name": r["name"], "continent": r["continent"], "districts": r["districts"],
+            "district": r["grain"],
             "population": r["population"], "date": r["reference_date"], "map": "yes" if r["map"] else "no",
             "body statistics": r["body_prior_source"].replace("Statistisches Bundesamt (Destatis)", "Destatis"),
         }

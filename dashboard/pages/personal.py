@@ -11,6 +11,7 @@ import dash
 from dash import ClientsideFunction, Input, Output, State, callback, clientside_callback, dcc, html
 
 import census_loaders as cl
+from dashboard.core.country import closest_note
 from dashboard.views.personal import (
     CALLBACKS,
     DEFAULT_COUNTRY,
@@ -21,9 +22,11 @@ from dashboard.views.personal import (
     body_panel,
     country_choices,
     data_note,
+    district_box_style,
     form_section,
     has_map,
     map_figure,
+    national_note,
     page_config,
     panel_id,
     results_section,
@@ -40,10 +43,13 @@ def layout(country: str | None = None, district: str | None = None, **_query):
     still accepted; the page then moves it into the fragment.
     """
     notices = []
-    codes = cl.countries()
-    code = country if country in codes else DEFAULT_COUNTRY
-    if country and country not in codes:
-        notices.append(f"Unknown country {str(country)[:20]!r} in the link; showing {cl.dataset_info(code)['name']} instead.")
+    code = DEFAULT_COUNTRY
+    if country:
+        try:
+            code = cl.canonical_code(str(country))  # any case: ?country=ng
+        except cl.UnknownDataset:
+            notices.append(f"Unknown country {str(country)[:20]!r} in the link{closest_note([country])}; showing "
+                           f"{cl.dataset_info(code)['name']} instead.")
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
     chosen = district if district in valid else None
@@ -59,7 +65,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
                 className="lead",
             ),
             html.Div([html.Div(n, className="warning", role="status") for n in notices], id=ID["notice"]),
-            html.Div([answer_section(), form_section(code, chosen, choices), results_section()],
+            html.Div([answer_section(), form_section(code, chosen, choices), results_section(code)],
                      className="personal-grid"),
             dcc.Store(id=ID["config"], data=page_config()),
             dcc.Store(id=ID["table-status"]),
@@ -84,18 +90,21 @@ def layout(country: str | None = None, district: str | None = None, **_query):
     Output(ID["map"], "style"),
     Output(ID["data-note"], "children"),
     Output(ID["body-panel"], "children"),
+    Output(ID["district-box"], "style"),
+    Output(ID["national-note"], "children"),
     Input(ID["country"], "value"),
     prevent_initial_call=True,  # the layout already holds the first country's options and map
 )
 def on_country(code):
     """A new country: its districts, age groups, presets and map (a setting, not an answer)."""
-    if code not in cl.countries():
-        return [], [], [], None, {"display": "none"}, "Choose a country.", []
+    if not isinstance(code, str) or code not in cl.countries():
+        return [], [], [], None, {"display": "none"}, "Choose a country.", [], {"display": "none"}, ""
     choices = country_choices(code)
-    fig = map_figure(code)
+    fig = map_figure(code) if has_map(code) else None
     style = {} if fig is not None else {"display": "none"}
     base = {"code": code, "figure": fig} if fig is not None else None
-    return choices.districts, choices.ages, choices.aux, base, style, data_note(code, choices), body_panel(code)
+    return (choices.districts, choices.ages, choices.aux, base, style, data_note(code, choices), body_panel(code),
+            district_box_style(code), national_note(code))
 
 
 # --------------------------------------------------------------------------- in the browser

@@ -79,7 +79,10 @@ def parse_form(country, k, coverage_percent, per_district, model=None) -> Settin
     if not code:
         raise InputError("choose a country")
     if code not in cl.countries():
-        raise InputError(f"unknown country or data set {code!r}")
+        try:
+            cl.canonical_code(code)
+        except cl.UnknownDataset as exc:  # names the closest codes
+            raise InputError(str(exc)) from None
     kk = check_k(_number(k, "k"))
     pct = _number(coverage_percent, "coverage")
     if not (0 < pct <= 100):
@@ -98,7 +101,8 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
         if code in cl.countries():
             country = code
         else:
-            notices.append(f"Unknown country {q['country'][:40]!r} in the link; showing {DEFAULT_COUNTRY}.")
+            notices.append(f"Unknown country {q['country'][:40]!r} in the link{catalog.closest_note([code])}; "
+                           f"showing {DEFAULT_COUNTRY}.")
     if "k" in q:
         try:
             k = check_k(_number(q["k"], "k"))

@@ -117,7 +117,8 @@ def scenario_from_link(query: Mapping) -> LinkState:
         codes = [c.strip().upper() for c in q["country"].split(",") if c.strip()]
         bad = [c for c in codes if c not in known]
         if bad:
-            notices.append(f"Unknown country or data set {', '.join(repr(_clip(c, 20)) for c in bad)} in the link.")
+            notices.append(f"Unknown country or data set {', '.join(repr(_clip(c, 20)) for c in bad)} in the link"
+                           + catalog.closest_note(bad) + ".")
         if not codes:
             notices.append("The link chooses no country.")
         ok = [c for c in codes if c in known]

@@ -56,7 +56,8 @@ ID = {name: _id(name) for name in (
     "funnel-text", "reid", "what-district", "what-age", "what-height", "what-weight", "what-sex",
     "changes", "advice", "example", "copy-link", "link-text", "clipboard", "data-note", "results",
     "url-sync", "aux-note", "config", "table-status", "status", "retry", "answer", "notice", "tabs",
-    "units-sync", "map-values", "map-base", "district-all", "later", "self-report", "body-panel",
+    "units-sync", "map-values", "map-base", "district-all", "later", "self-report", "body-panel", "district-box",
+    "national-note",
 )}
 
 
@@ -246,7 +247,29 @@ def data_note(code: str, choices: CountryChoices) -> list:
 
 
 def has_map(code: str) -> bool:
-    return cl.dataset_info(code)["boundaries"] is not None
+    """A district map to click on: not for a national-only data set (its one "district" is the country)."""
+    info = cl.dataset_info(code)
+    return info["boundaries"] is not None and not is_national(code)
+
+
+def is_national(code: str) -> bool:
+    """A data set without districts (a UN national estimate): the crowd starts at the country."""
+    info = cl.dataset_info(code)
+    return bool(info.get("national_model")) or info["districts"] <= 1
+
+
+def national_note(code: str) -> str:
+    """The one line shown above the funnel of a national-only data set ("" otherwise)."""
+    if not is_national(code):
+        return ""
+    info = cl.dataset_info(code)
+    country = info.get("country_name") or info["name"]
+    return (f"No district statistics are published for {country}: your crowd starts at the whole country "
+            f"({info['name'].split(' — ', 1)[-1]}).")
+
+
+def district_box_style(code: str) -> dict:
+    return {"display": "none"} if is_national(code) else {}
 
 
 @memo.lru(64)
@@ -322,14 +345,17 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
         [
             html.H2("About you", className="panel-title"),
             field("Country", dcc.Dropdown(id=ID["country"], options=catalog.country_options(cl.manifest()), value=code,
-                                          clearable=False),
+                                          clearable=False, maxHeight=360, search_order="original"),
+                  "Grouped by continent: type a country's name in English or its own language, or its code.",
                   control_id=ID["country"]),
             # the dropdown holds only the options matching what is typed (assets/personal_page.js
             # districtOptions): Dash's dropdown indexes every option it is given, 0.2 s for 3,144 counties
-            field("District", dcc.Dropdown(id=ID["district"], value=district, placeholder="Search or click the map…",
-                                           options=[d for d in choices.districts if d["value"] == district]),
-                  "Type to search (English names work for big cities), or click your district on the map.",
-                  ID["district"]),
+            html.Div(field("District", dcc.Dropdown(id=ID["district"], value=district,
+                                                    placeholder="Search or click the map…",
+                                                    options=[d for d in choices.districts if d["value"] == district]),
+                           "Type to search (English names work for big cities), or click your district on the map.",
+                           ID["district"]),
+                     id=ID["district-box"], style=district_box_style(code)),
             dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},
                       className="mini-map", style={} if has_map(code) else {"display": "none"}),
             html.Div(data_note(code, choices), id=ID["data-note"], className="field-help"),
@@ -436,12 +462,13 @@ def answer_section():
     )
 
 
-def results_section():
+def results_section(code: str = DEFAULT_COUNTRY):
     graph = lambda key: dcc.Graph(id=ID[key], config=GRAPH_CONFIG, figure={})
     return html.Section(
         [
             html.Div(id=ID["warnings"]),
             html.H2("How the crowd narrows"),
+            html.P(national_note(code), id=ID["national-note"], className="field-help national-note"),
             graph("funnel"),
             html.Ol(id=ID["funnel-text"], className="funnel-text"),
             html.H2("Risk of re-identification"),
@@ -490,7 +517,11 @@ def what_if_tabs(graph) -> html.Div:
 
 
 def warm() -> None:
-    """Before gunicorn forks: the map of every country with boundaries, the default tables."""
+    """Before gunicorn forks: the map of every data set with district boundaries, the default tables.
+
+    National-only data sets (about 150, one outline each) are not warmed: their page has no map.
+    """
     for code in cl.countries():
-        map_figure(code)
+        if has_map(code):
+            map_figure(code)
     pt.tables_json(DEFAULT_COUNTRY, pt.default_model(), 5, 5)

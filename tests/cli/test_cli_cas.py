@@ -132,6 +132,13 @@ def test_bad_arguments_one_line(run, tiny_cache, argv, msg):
     assert msg in err
 
 
+def test_country_codes_are_case_insensitive(run, tiny_cache):
+    upper = run(*BASE, "--cache", str(tiny_cache), "--json")
+    lower = run("--country", "xx", *BASE[2:], "--cache", str(tiny_cache), "--json")
+    assert upper[0] == lower[0] == 0, lower[2]
+    assert json.loads(upper[1])["cas"] == json.loads(lower[1])["cas"]
+
+
 def test_unknown_country_and_missing_cache(run, tiny_cache, tmp_path):
     code, _, err = run("--country", "ZZ", "--cache", str(tiny_cache))
     assert code == 2 and "unknown country or data set 'ZZ'" in err and err.count("\n") == 1

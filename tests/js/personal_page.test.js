@@ -161,7 +161,7 @@ test("a link's fragment fills the form by name; unknown values are reported", ()
   const { config } = fixtures();
   const b = browser("http://127.0.0.1/?country=DE");
   const ageOptions = fixtures().table.ages.map((a) => ({ label: a.label, value: a.label }));
-  const districtOptions = [{ label: "M\u00fcnchen", value: "09162" }];
+  const districtOptions = [{ label: "M\u00fcnchen", value: "09162" }, { label: "Augsburg", value: "09761" }];
   const call = (hash, extra) => named(config, "answersFromFragment", b.me.answersFromFragment(...positional(config,
     "answersFromFragment", Object.assign({ hash, ageOptions, districtOptions, district: null, notice: [] }, extra))));
   const got = call("#district=09162&sex=female&ages=40%E2%80%9345&hcm=172&wkg=70&hw=2&ww=7&model=paper&sr=1");
@@ -186,6 +186,12 @@ test("a link's fragment fills the form by name; unknown values are reported", ()
   assert.equal(example.district, "09162");
   same(example.ages, ["40\u201345"]);
   assert.equal(example.notice, NO);
+  // a national-only data set: its one "district" is the country, so the example chooses none
+  const national = named(config, "answersFromFragment", b.me.answersFromFragment(...positional(config,
+    "answersFromFragment", { hash: "", ageOptions, districtOptions: [{ label: "Nigeria", value: "NG" }], district: null,
+      notice: [] })));
+  assert.equal(national.district, NO);
+  assert.equal(national.sex, "female");
 });
 
 test("the one URL sync: only on its page, nothing when unchanged, the query store's callback", () => {

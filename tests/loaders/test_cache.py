@@ -18,8 +18,16 @@ def test_at_least_39_countries(cache_root):
         assert code in codes
 
 
+#: National UN estimates (~150, alike by construction) are checked through a sample; every census data set fully.
+NATIONAL_SAMPLE = ("NG", "JP", "CN", "IN", "BR", "NA", "FJ", "CI")
+
+
+def checked_codes() -> list[str]:
+    return [c for c in cl.countries() if not cl.dataset_info(c).get("national_model") or c in NATIONAL_SAMPLE]
+
+
 def test_every_dataset_is_consistent(cache_root):
-    for code in cl.countries():
+    for code in checked_codes():
         pop = cl.population(code)
         info = cl.dataset_info(code)
         assert list(pop.columns[:9]) == [
@@ -36,7 +44,7 @@ def test_every_dataset_is_consistent(cache_root):
 
 
 def test_every_district_has_a_boundary_or_the_gap_is_explained(cache_root):
-    for code in cl.countries():
+    for code in checked_codes():
         info = cl.dataset_info(code)
         b = info["boundaries"]
         if b is None:
@@ -107,10 +115,23 @@ def test_cache_size_within_budget(cache_root):
     assert total <= 40 * 1024 * 1024, f"data_cache is {total / 1e6:.1f} MB"
 
 
-def test_unknown_code_is_a_clear_error(cache_root):
+def test_unknown_code_is_a_clear_error_naming_the_closest_matches(cache_root):
     with pytest.raises(cl.UnknownDataset) as err:
         cl.population("XX")
-    assert "unknown country" in str(err.value) and "DE" in str(err.value)
+    assert "unknown country" in str(err.value) and "anonset data summary" in str(err.value)
+    with pytest.raises(cl.UnknownDataset) as err:
+        cl.dataset_info("Germny")
+    assert "closest: DE (Germany)" in str(err.value)
+    assert cl.closest_codes("Deutschland")[0] == "DE" and cl.closest_codes("brasil")[0] == "BR"
+    assert cl.closest_codes("Espana")[0] == "ES" and cl.closest_codes("cote d'ivoire")[0] == "CI"
+    assert cl.closest_codes("Côte d’Ivoire")[0] == "CI" and cl.closest_codes("Turkey")[0] == "TR"
+    assert "JP" in cl.closest_codes("日本")
+
+
+def test_codes_are_case_insensitive(cache_root):
+    assert cl.canonical_code("de") == "DE" and cl.canonical_code(" us-zcta ") == "US-ZCTA"
+    assert cl.population("ng").equals(cl.population("NG"))
+    assert cl.dataset_info("it-com") is cl.dataset_info("IT-COM")
 
 
 def test_cli_summary_lists_every_dataset(cache_root, capsys):
@@ -123,3 +144,28 @@ def test_cli_summary_lists_every_dataset(cache_root, capsys):
     assert "12211-9018" in de["body_prior_source"]
     gb = next(r for r in rows if r["code"] == "GB")
     assert gb["body_prior_source"].startswith("NCD-RisC") and "2022" in gb["body_prior_source"]
+    ng = next(r for r in rows if r["code"] == "NG")
+    assert (ng["grain"], ng["districts"], ng["districts_with_geometry"], ng["reference_year"]) == ("national", 1, 1, 2025)
+    assert ng["continent"] == "Africa" and ng["licence"] == "CC BY 3.0 IGO" and ng["country"] == "Nigeria"
+    assert de["grain"] == "Kreis" and de["districts_with_geometry"] == 400 and de["continent"] == "Europe"
+    for r in rows:
+        for key in ("code", "country", "population", "reference_year", "grain", "source", "licence", "districts",
+                    "districts_with_geometry", "continent"):
+            assert r[key] not in (None, ""), (r["code"], key)
+
+
+def test_cli_summary_is_one_screen_by_continent_with_the_world_total(cache_root, capsys):
+    assert main(["data", "summary"]) == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    assert len(lines) <= 40 and max(map(len, lines)) <= 100
+    heads = [line.split(" — ")[0] for line in lines if not line.startswith(" ") and " — " in line]
+    assert heads == ["Africa", "Asia", "Europe", "North America", "South America", "Oceania"]
+    assert main(["data", "summary", "--world", "--json"]) == 0
+    world = json.loads(capsys.readouterr().out)
+    assert f"World: {world['population']:,} people in {world['countries']} countries" in text
+    # each country once: the national data set where a country has several (AU, not AU-SA2)
+    assert "AU" in world["counted"] and "AU-SA2" not in world["counted"] and "US-ZCTA" not in world["counted"]
+    assert 8.0e9 < world["population"] < 8.3e9
+    assert world["countries"] == len({d["country"] for d in cl.manifest()["datasets"].values()})
+

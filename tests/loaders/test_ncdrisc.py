@@ -69,6 +69,18 @@ def test_no_country_borrows_germanys_table_any_more(cache_root):
     assert v2.cas > german.cas
 
 
+def test_every_country_of_the_world_is_shifted_through_its_iso3(table, cache_root):
+    """National estimates (Nigeria, Japan) borrow Germany's statistics, shifted by their own NCD-RisC cohorts:
+    the manifest's ``iso3`` reaches countries the old alpha-2 table (ncdrisc.ISO3) does not list."""
+    assert "JP" not in ncdrisc.ISO3 and cache.dataset_info("JP", cache_root)["iso3"] == "JPN"
+    jp = load_country_model("JP", root=cache_root)
+    body = BodyPriors.from_frame(cache.body_priors("JP", cache_root))
+    want, _ = cohort_height_shift(table, "JP", "DE", body, 2025, "JPN")
+    assert jp.height_shift is not None and np.allclose(jp.height_shift, want)
+    assert (jp.height_shift < -5).all()  # Japanese cohorts are shorter than German ones at 18
+    assert load_country_model("NG", root=cache_root).height_shift is not None
+
+
 @pytest.mark.slow  # a cache build: the full suite runs it
 def test_damaged_file_names_file_and_line_and_keeps_the_cache(raw_root, tmp_path, small_registry):
     out = tmp_path / "cache"

@@ -23,6 +23,7 @@ def test_parse_form(cache_root):
     assert vb.parse_form("de", "10", "95", ["yes"]) == vb.Settings("DE", 10.0, 0.95, True)
     assert vb.parse_form("MT", "2.5", "50%", []) == vb.Settings("MT", 2.5, 0.5, False)
     for args, msg in [(("", "10", "95", []), "choose a country"), (("ZZ", "10", "95", []), "unknown country"),
+                      (("Germny", "10", "95", []), "closest: DE (Germany)"),
                       (("DE", "0", "95", []), "k must be a positive"), (("DE", "x", "95", []), "not a number"),
                       (("DE", "10", "0", []), "above 0 %"), (("DE", "10", "101", []), "at most 100 %"),
                       (("DE", "10", "nan", []), "not a finite number")]:

@@ -187,6 +187,7 @@ def test_link_round_trip_through_the_form(cache_root):
     "query, message",
     [
         ({"country": "XX"}, "Unknown country or data set 'XX'"),
+        ({"country": "DE,Germny"}, "'GERMNY' in the link (closest: DE (Germany))"),
         ({"country": ""}, "The link chooses no country"),
         ({"stat": "median"}, "unknown statistic 'median'"),
         ({"sex": ""}, "choose at least one sex"),
@@ -603,7 +604,10 @@ def test_country_options_come_from_the_catalog():
     from dashboard.core import country as catalog
 
     options = catalog.country_options(cl.manifest())
-    assert [o["value"] for o in options] == cl.countries() and {"label": "Germany (DE)", "value": "DE"} in options
+    choosable = [o for o in options if not o.get("disabled")]
+    assert sorted(o["value"] for o in choosable) == cl.countries()
+    de = next(o for o in choosable if o["value"] == "DE")
+    assert de["label"] == "Germany (DE) · Deutschland" and "deutschland" in de["search"]
 
 
 def test_self_report_correction_is_a_scenario_setting():

@@ -9,6 +9,7 @@ import pytest
 from support import ROOT
 from support.page_checks import checked_figure, component_text
 
+import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.core.errors import InputError
 from dashboard.views import personal as V
@@ -101,6 +102,35 @@ def test_body_statistics_panel_says_source_and_year(personal):
     de = str(personal.on_country("DE")[6])
     assert "12211-9018" in de and "2017" in de and "BMI" not in de
     assert "Height and weight: NCD-RisC" in component_text(personal.on_country("KR")[5])
+
+
+def test_a_national_only_country_starts_at_the_country(personal):
+    """Nigeria (UN estimate): no district list to pick from, no map, one line saying why; never an empty list."""
+    districts, ages, _aux, base, map_style, note, _body, district_style, line = personal.on_country("NG")
+    assert [d["value"] for d in districts] == ["NG"] and ages[0]["value"].startswith("18")
+    assert base is None and map_style == {"display": "none"} and district_style == {"display": "none"}
+    assert line.startswith("No district statistics are published for Nigeria:") and "\n" not in line
+    assert "UN model estimate for 2025" in line and "United Nations" in note
+    _, _, _, _, _, _, _, de_style, de_line = personal.on_country("DE")
+    assert de_style == {} and de_line == ""
+    page = str(personal.layout(country="ng"))  # codes in any case
+    assert "No district statistics are published for Nigeria" in page and "Unknown country" not in page
+    assert "closest: DE (Germany)" in str(personal.layout(country="Germny"))
+
+
+def test_country_picker_is_grouped_by_continent_and_knows_local_names():
+    from dashboard.core import country as catalog
+
+    options = catalog.country_options(cl.manifest())
+    heads = [o["label"] for o in options if o.get("disabled")]
+    assert heads == ["— Africa —", "— Asia —", "— Europe —", "— North America —", "— South America —", "— Oceania —"]
+    where = {o["value"]: i for i, o in enumerate(options)}
+    europe, america = where[catalog.HEADING + "Europe"], where[catalog.HEADING + "North America"]
+    assert europe < where["DE"] < america and where[catalog.HEADING + "Africa"] < where["NG"] < where[catalog.HEADING + "Asia"]
+    search = {o["value"]: o["search"] for o in options}
+    for code, typed in (("DE", "deutschland"), ("BR", "brasil"), ("ES", "espana"), ("ES", "España"),
+                        ("CI", "cote d'ivoire"), ("CI", "ivoire"), ("JP", "japan"), ("JP", "日本"), ("TR", "turkey")):
+        assert typed in search[code], (code, typed)
 
 
 def test_layout_accepts_unknown_queries(personal):

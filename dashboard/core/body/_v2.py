@@ -124,20 +124,22 @@ def cached_cohort_arrays(root: str, stamp: int) -> dict:
 
 
 def cohort_height_shift(cohorts, country: str, lender: str, body,
-                        year: int) -> tuple[np.ndarray | None, str]:
+                        year: int, iso3: str | None = None) -> tuple[np.ndarray | None, str]:
     """Per body group, cm to add to the lender's mean height for a borrowing country (SPEC §1.6).
 
     A body group ``[lo, hi)`` in ``year`` holds the birth cohorts ``year − hi + 1 … year − lo``;
     the shift is the mean over those cohorts of (the country's − the lender's) mean height
     at 18 (NCD-RisC), per sex.  Cohorts after the newest published one (1996) take the
-    newest.  Returns ``(None, reason)`` when either country is not in the table.
+    newest.  ``iso3``: the country's ISO alpha-3 code as the manifest records it (any country of the
+    world); without it, ``census_loaders.ncdrisc.ISO3`` is asked.  Returns ``(None, reason)`` when
+    either country is not in the table.
     """
 
 
     if isinstance(cohorts, pd.DataFrame):
         cohorts = cohort_arrays(cohorts)
     base = country.split("-")[0]
-    iso_c, iso_l = ISO3.get(base), ISO3.get(lender)
+    iso_c, iso_l = iso3 or ISO3.get(base), ISO3.get(lender)
     if any((iso, s_) not in cohorts for iso in (iso_c, iso_l) for s_ in SEXES):
         return None, (f"No NCD-RisC height data for {country}: the borrowed mean heights are used unchanged.")
     oldest, newest = cohorts["years"]

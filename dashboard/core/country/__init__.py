@@ -7,11 +7,23 @@ catalogue of what the cache holds (:func:`dataset_rows`, :func:`country_options`
 a data set uses (:func:`body_statistics`).
 """
 from ._body_table import body_statistics
-from ._catalog import country_options, dataset_rows, district_label, source_rows
+from ._catalog import (
+    HEADING,
+    closest_note,
+    continent_of,
+    country_options,
+    dataset_rows,
+    district_label,
+    source_rows,
+    world_total,
+)
 from ._fractions import FractionArray, UserAux, fraction_array, preset_array, resolve_aux
 from ._model import CountryModel, load_country_model
 
 __all__ = [
+    "HEADING",
+    "closest_note",
+    "continent_of",
     "CountryModel",
     "FractionArray",
     "UserAux",
@@ -24,4 +36,5 @@ __all__ = [
     "preset_array",
     "resolve_aux",
     "source_rows",
+    "world_total",
 ]

@@ -5,10 +5,84 @@ from __future__ import annotations
 
 import re
 
+from census_loaders import closest_codes, dataset_info, fold
 
-def country_options(manifest: dict) -> list[dict]:
-    """Every data set as a dropdown option, "Germany (DE)", in code order."""
-    return [{"label": f"{d['name']} ({code})", "value": code} for code, d in sorted(manifest["datasets"].items())]
+#: The order continents are listed in (then anything else, e.g. a code no table places).
+CONTINENT_ORDER = ("Africa", "Asia", "Europe", "North America", "South America", "Oceania")
+#: Value prefix of a continent's heading in a country picker (a disabled option: it cannot be chosen).
+HEADING = "__continent__"
+
+
+def closest_note(codes, root=None) -> str:
+    """" (closest: DE (Germany), …)" for codes nobody knows, or "" when nothing is near (links, forms)."""
+    near = list(dict.fromkeys(c for code in codes for c in closest_codes(str(code)[:40], root, n=3)))
+    if not near:
+        return ""
+    return " (closest: " + ", ".join(f"{c} ({dataset_info(c, root).get('country_name') or c})" for c in near) + ")"
+
+
+def continent_of(d: dict) -> str:
+    return d.get("continent") or "Other"
+
+
+def _continent_rank(name: str) -> tuple[int, str]:
+    return (CONTINENT_ORDER.index(name) if name in CONTINENT_ORDER else len(CONTINENT_ORDER), name)
+
+
+def option_label(code: str, d: dict) -> str:
+    """"Germany (DE) · Deutschland", "Nigeria — national only, UN estimate 2025 (NG)"."""
+    name = d["name"]
+    if d.get("national_model"):
+        name = f"{d.get('country_name') or code} — national only, UN estimate {str(d['reference_date'])[:4]}"
+    local = [n for n in d.get("local_names", []) if n not in name]
+    return f"{name} ({code})" + (f" · {local[0]}" if local else "")
+
+
+def search_text(code: str, d: dict) -> str:
+    """What a country's option is found by: its code, English, local and other names, and its continent —
+    each also without accents and with punctuation as spaces ("cote d ivoire"), so Dash's word search finds it."""
+    title = "" if d.get("national_model") else d["name"]  # "UN model estimate …" would match every one
+    names = [code, d.get("country", ""), d.get("country_name", ""), title, *d.get("local_names", []),
+             *d.get("search_names", []), continent_of(d)]
+    words: list[str] = []
+    for n in names:
+        for variant in (n, fold(n), re.sub(r"[^\w]+", " ", fold(n))):
+            if variant and variant not in words:
+                words.append(variant)
+    return " ".join(words)
+
+
+#: The last manifest's options (the cache hands out one manifest object until it is rebuilt): pages
+#: render the picker on every visit, and folding ~230 data sets' names takes ~0.1 s.
+_LAST_OPTIONS: dict[bool, tuple[dict, list[dict]]] = {}
+
+
+def country_options(manifest: dict, headings: bool = True) -> list[dict]:
+    """Every data set as a dropdown option, grouped by continent (a disabled heading before each group),
+    then by country name and code; each option carries ``search`` (:func:`search_text`).
+
+    Shared between calls for the same manifest object: treat as read-only.
+    """
+    last = _LAST_OPTIONS.get(headings)
+    if last is not None and last[0] is manifest:
+        return last[1]
+    out = _country_options(manifest, headings)
+    _LAST_OPTIONS[headings] = (manifest, out)
+    return out
+
+
+def _country_options(manifest: dict, headings: bool) -> list[dict]:
+    datasets = manifest["datasets"]
+    order = sorted(datasets, key=lambda c: (_continent_rank(continent_of(datasets[c])),
+                                            fold(datasets[c].get("country_name") or datasets[c]["name"]), c))
+    out, current = [], None
+    for code in order:
+        d = datasets[code]
+        if headings and continent_of(d) != current:
+            current = continent_of(d)
+            out.append({"label": f"— {current} —", "value": HEADING + current, "disabled": True, "search": current})
+        out.append({"label": option_label(code, d), "value": code, "search": search_text(code, d)})
+    return out
 
 
 def district_label(name: str, district_id: str, region_name: str = "", region_id: str = "",
@@ -58,28 +132,69 @@ def source_rows(manifest: dict) -> list[dict]:
     ]
 
 
-def dataset_rows(manifest: dict) -> list[dict]:
-    """One row per data set: coverage, date, sources, map, and whose body statistics it uses.
+def _districts_with_geometry(d: dict) -> int:
+    b = d.get("boundaries")
+    return int(b["features"]) if b else 0
 
-    The About page's table and ``anonset data summary`` both show these rows.
+
+def dataset_rows(manifest: dict) -> list[dict]:
+    """One row per data set: coverage, date, grain, sources, licence, map, and whose body statistics it uses.
+
+    The About page's table and ``anonset data summary`` both show these rows (grouped by continent, then
+    by country name).
     """
     rows = []
-    for code, d in sorted(manifest["datasets"].items()):
+    datasets = manifest["datasets"]
+    order = sorted(datasets, key=lambda c: (_continent_rank(continent_of(datasets[c])),
+                                            fold(datasets[c].get("country_name") or c), c))
+    for code in order:
+        d = datasets[code]
         prior = d["body_prior"]
         rows.append(
             {
                 "code": code,
                 "name": d["name"],
+                "country": d.get("country_name") or code,
+                "local_names": d.get("local_names", []),
+                "continent": continent_of(d),
                 "districts": d["districts"],
+                "districts_with_geometry": _districts_with_geometry(d),
                 "district_label": d["district_label"],
+                "grain": d.get("grain") or d["district_label"],
                 "population": round(d["population"]),
                 "reference_date": d["reference_date"],
+                "reference_year": int(str(d["reference_date"])[:4]) if str(d["reference_date"])[:4].isdigit() else None,
                 "source": "; ".join(f"{s['publisher']} {s['table_id']}" for s in d["sources"]),
+                "licence": d.get("licence") or "; ".join(dict.fromkeys(s["licence"] for s in d["sources"])),
                 "body_prior_source": prior["source"]
                 + (f" ({prior['year']})" if prior.get("year") else "")
                 + (f" (borrowed from {prior['borrowed_from']})" if prior.get("borrowed_from") else "")
                 + ("".join(f"; {k} of {v} stand in" for k, v in sorted((prior.get("stand_ins") or {}).items()))),
                 "map": d.get("boundaries") is not None,
+                "national_model": bool(d.get("national_model")),
+                "wpp_gap": (d.get("wpp_check") or {}).get("gap"),
             }
         )
     return rows
+
+
+def world_total(manifest: dict) -> dict:
+    """The people of every country, each counted once: per country its national data set (code = the ISO
+    code) or else its largest; data sets covering part of a country (US-ZCTA) only when nothing else does."""
+    by_country: dict[str, list[tuple[str, dict]]] = {}
+    for code, d in manifest["datasets"].items():
+        by_country.setdefault(d.get("country") or code.split("-")[0], []).append((code, d))
+    chosen = {}
+    for country, items in by_country.items():
+        whole = [(c, d) for c, d in items if not d.get("part_of_country")] or items
+        exact = [(c, d) for c, d in whole if c == country]
+        chosen[country] = (exact or sorted(whole, key=lambda cd: -cd[1]["population"]))[0]
+    national = sum(1 for _, d in chosen.values() if d.get("national_model"))
+    return {
+        "population": round(sum(d["population"] for _, d in chosen.values())),
+        "countries": len(chosen),
+        "countries_with_districts": len(chosen) - national,
+        "countries_national_only": national,
+        "data_sets": len(manifest["datasets"]),
+        "counted": sorted(c for c, _ in chosen.values()),
+    }

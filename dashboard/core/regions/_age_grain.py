@@ -188,5 +188,5 @@ def _memo_rows(code: str, ages: tuple[float, float], root: Path | None) -> tuple
     return _ROWS.get(key, lambda: comparable_country_rows(code, ages, root=root))
 
 
-_ROWS = Memo(128, name="core.age_grain.rows")
+_ROWS = Memo(1024, name="core.age_grain.rows")  # a few age ranges × every data set (~230)
 _MODELS = Memo(64, name="core.age_grain.models")

@@ -391,10 +391,11 @@ class Scenario:
     def check_data(self, root: Path | None = None) -> Scenario:
         """Check countries and presets against the cache; return ``self``."""
 
-        known = cache.countries(root)
         for code in self.countries:
-            if code not in known:
-                raise InputError(f"unknown country or data set {code!r}; the cache has: {', '.join(known)}")
+            try:
+                cache.canonical_code(code, root)
+            except cache.UnknownDataset as exc:  # names the closest codes
+                raise InputError(str(exc)) from None
         presets = {t["id"]: t for t in cache.auxiliary_tables(None, root)}
         for pid in self.presets:
             if pid not in presets:
