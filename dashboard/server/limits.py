@@ -51,6 +51,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 
@@ -82,8 +83,12 @@ class CostError(InputError):
     """A request beyond a cost limit; the message says the limit and the command that has none."""
 
 
-def _millions(x: float) -> str:
-    return f"{x / 1e6:.1f}".rstrip("0").rstrip(".") + " million"
+def _millions(x: float, beside: float | None = None) -> str:
+    """"2.5 million"; with more decimals when one decimal would read as equal to ``beside`` (a limit)."""
+    digits = 1
+    while beside is not None and digits < 4 and round(x / 1e6, digits) == round(beside / 1e6, digits):
+        digits += 1
+    return f"{x / 1e6:.{digits}f}".rstrip("0").rstrip(".") + " million"
 
 
 def band_cells(code: str, ages: Sequence[float], height_width: float, weight_width: float) -> int:
@@ -135,12 +140,15 @@ def check_scenario(scenario, command: str | None = None, *, what: str = "This sc
     cells = scenario_cells(scenario)
     if cells > MAX_BAND_CELLS:
         hw, ww = scenario.height_width, scenario.weight_width
+        wider = next((w for w in BAND_WIDTHS if w > min(hw, ww) and scenario_cells(
+            scenario.replace(height_width=float(max(w, hw)), weight_width=float(max(w, ww)))) <= MAX_BAND_CELLS), None)
+        hint = (f"At {max(wider, hw):g} cm × {max(wider, ww):g} kg these data sets fit; choose wider bands or fewer data sets"
+                if wider is not None else "Choose fewer data sets")
         raise CostError(
-            f"{what} needs {_millions(cells)} height × weight cells ({n} data set{'s' if n != 1 else ''} at "
-            f"{hw:g} cm × {ww:g} kg); the page computes at most {_millions(MAX_BAND_CELLS)} per request "
-            f"(e.g. 3 data sets at 1 cm × 1 kg, 12 at 2 cm × 2 kg, or every data set at 5 cm × 5 kg). Choose wider "
-            f"bands or fewer "
-            f"data sets, or compute it with: {cmd}")
+            f"{what} needs {_millions(cells, MAX_BAND_CELLS)} height × weight cells ({n} data set{'s' if n != 1 else ''} "
+            f"at {hw:g} cm × {ww:g} kg); the page computes at most {_millions(MAX_BAND_CELLS)} per request (how many "
+            f"cells a data set needs depends on how spread its heights and weights are). {hint}, or compute it "
+            f"with: {cmd}")
 
 
 def check_points(n_points: int, what: str = "The forecast") -> None:

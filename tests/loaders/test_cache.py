@@ -166,6 +166,7 @@ def test_cli_summary_is_one_screen_by_continent_with_the_world_total(cache_root,
     assert f"World: {world['population']:,} people in {world['countries']} countries" in text
     # each country once: the national data set where a country has several (AU, not AU-SA2)
     assert "AU" in world["counted"] and "AU-SA2" not in world["counted"] and "US-ZCTA" not in world["counted"]
-    assert 8.0e9 < world["population"] < 8.3e9
+    # WPP's 2025 estimates, and each census at its own date (India 2011: 1.21 of 1.45 billion in 2025)
+    assert 7.8e9 < world["population"] < 8.3e9
     assert world["countries"] == len({d["country"] for d in cl.manifest()["datasets"].values()})
 

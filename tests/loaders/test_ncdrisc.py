@@ -69,16 +69,13 @@ def test_no_country_borrows_germanys_table_any_more(cache_root):
     assert v2.cas > german.cas
 
 
-def test_every_country_of_the_world_is_shifted_through_its_iso3(table, cache_root):
-    """National estimates (Nigeria, Japan) borrow Germany's statistics, shifted by their own NCD-RisC cohorts:
-    the manifest's ``iso3`` reaches countries the old alpha-2 table (ncdrisc.ISO3) does not list."""
-    assert "JP" not in ncdrisc.ISO3 and cache.dataset_info("JP", cache_root)["iso3"] == "JPN"
-    jp = load_country_model("JP", root=cache_root)
-    body = BodyPriors.from_frame(cache.body_priors("JP", cache_root))
-    want, _ = cohort_height_shift(table, "JP", "DE", body, 2025, "JPN")
-    assert jp.height_shift is not None and np.allclose(jp.height_shift, want)
-    assert (jp.height_shift < -5).all()  # Japanese cohorts are shorter than German ones at 18
-    assert load_country_model("NG", root=cache_root).height_shift is not None
+def test_national_estimates_get_their_own_countrys_prior(cache_root):
+    """Nigeria and Japan (national UN estimates and a census): each its own NCD-RisC prior, none borrowed."""
+    for code, iso3 in (("NG", "NGA"), ("JP", "JPN")):
+        info = cache.dataset_info(code, cache_root)
+        assert info["iso3"] == iso3 and info["body_prior"]["kind"] == "ncdrisc", info["body_prior"]
+        model = load_country_model(code, root=cache_root)
+        assert model.prior_country_name != "DE" and "NCD-RisC" in model.body_note
 
 
 @pytest.mark.slow  # a cache build: the full suite runs it

@@ -100,10 +100,14 @@ def test_scenario_limits_say_the_limit_and_the_command(cache_root):
     msg = str(err.value)
     assert "million height × weight cells" in msg and "at 1 cm × 1 kg" in msg
     assert "--height-width 1 --weight-width 1" in msg
+    wider = re.search(r"At (\d+) cm × (\d+) kg these data sets fit", msg)
+    assert wider, msg
+    limits.check_scenario(fine.replace(height_width=float(wider[1]), weight_width=float(wider[2])))  # as it says
     limits.check_scenario(fine.replace(height_width=5.0, weight_width=5.0))  # every data set fits at 5 × 5
     limits.check_scenario(Scenario.from_query({"country": ",".join(every[:12]), "body": "1"}))
-    limits.check_scenario(fine.replace(countries=fine.countries[:3]))  # a few data sets at 1 × 1 are allowed
-    limits.check_scenario(fine.replace(countries=tuple(every[:12]), height_width=2.0, weight_width=2.0))
+    limits.check_scenario(fine.replace(countries=("DE", "FR", "IT")))  # a few data sets at 1 × 1 are allowed
+    europe = ("AT", "BE", "BG", "CH", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "IT")
+    limits.check_scenario(fine.replace(countries=europe, height_width=2.0, weight_width=2.0))
     limits.check_scenario(Scenario.from_query({"country": "DE", "body": "1", "height_width": "1",
                                                "weight_width": "1"}))  # Germany's 400 districts at 1 × 1
     us = Scenario.from_query({"country": "US", "body": "1", "height_width": "1", "weight_width": "1"})

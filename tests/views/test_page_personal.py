@@ -110,7 +110,7 @@ def test_a_national_only_country_starts_at_the_country(personal):
     assert [d["value"] for d in districts] == ["NG"] and ages[0]["value"].startswith("18")
     assert base is None and map_style == {"display": "none"} and district_style == {"display": "none"}
     assert line.startswith("No district statistics are published for Nigeria:") and "\n" not in line
-    assert "UN model estimate for 2025" in line and "United Nations" in note
+    assert "UN model estimate for 2025" in line and "United Nations" in component_text(note)
     _, _, _, _, _, _, _, de_style, de_line = personal.on_country("DE")
     assert de_style == {} and de_line == ""
     page = str(personal.layout(country="ng"))  # codes in any case
