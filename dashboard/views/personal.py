@@ -157,9 +157,16 @@ ENGLISH_NAMES = {
 }
 
 
+#: How people type umlauts and ß on a keyboard without them ("Muenchen", "Strasse"), beside dropping them.
+_TRANSLITERATION = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
 def _search_text(name: str, code: str) -> str:
+    """What a district is found by: its name as published, without accents ("Munchen", "Koln", "Cantu"), with
+    umlauts spelled out ("Muenchen"), its code, and English names of cities ("Munich")."""
     aliases = [en for local, en in ENGLISH_NAMES.items() if local.casefold() in name.casefold()]
-    return " ".join([name, code, *aliases])
+    variants = dict.fromkeys([name, cl.fold(name), name.translate(_TRANSLITERATION).casefold()])
+    return " ".join([*variants, code, *aliases])
 
 
 @memo.lru(64)

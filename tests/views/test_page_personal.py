@@ -344,3 +344,18 @@ def test_data_note_unfolds_the_data_sets_own_notes(cache_root):
     assert "Brazil — census 2010" in brazil and "Old data: the census of 2010" in brazil
     kenya = component_text(V.data_note("KE-SUB", V.country_choices("KE-SUB")))
     assert "the county data set KE has a map" in kenya  # no map: the boundary note stays in the first line
+
+
+def test_districts_are_found_without_accents_and_with_umlauts_spelled_out():
+    """Issue 28: people type "Munchen", "Muenchen", "Koln" or "Cantu" on phones and foreign keyboards."""
+    from dashboard.views.personal import country_choices
+
+    def search(code, district_id):
+        text = next(o["search"] for o in country_choices(code).districts if o["value"] == district_id)
+        return text.replace(",", " ").split()  # the dropdown's words
+
+    munich = search("DE", "09162")  # Kreisfreie Stadt München
+    assert {"München", "munchen", "muenchen", "Munich"} <= set(munich)
+    assert {"koln", "koeln", "Cologne"} <= set(search("DE", "05315"))
+    cantu = next(o for o in country_choices("IT-COM").districts if o["label"].startswith("Cantù"))
+    assert "cantu" in cantu["search"].replace(",", " ").split()
