@@ -143,9 +143,11 @@ def _run_cdf(args) -> int:
     scenario = scenario_from_args(args)
     at = _numbers(args.at, "--at")
     root = cache_root(args)
+    below = bool(args.below)
+    cdfs = regions.comparable_cdfs(scenario, args.grain, at, strict=below, root=root)
     countries = []
     for code in scenario.countries:
-        c = regions.country_cdf(scenario, code, at, root=root)
+        c = cdfs[code]
         countries.append({
             "country": code, "model": scenario.model, "people": c.people, "plausible_people": c.plausible_people,
             "plausible_share": c.plausible_share, "covered_people": c.plausible_people,
@@ -154,7 +156,8 @@ def _run_cdf(args) -> int:
                    for x, p, q in zip(c.x, c.person, c.cells)],
             "notes": list(regions.scenario_notes(scenario, code, root=root)),
         })
-    out = {"scenario": scenario.to_query(), "semantics": "CAS at most x (≤ x)", "countries": countries}
+    out = {"scenario": scenario.to_query(), "grain": args.grain,
+           "semantics": "CAS below x (< x)" if below else "CAS at most x (≤ x)", "countries": countries}
     return emit(out, args.json, _cdf_text)
 
 
@@ -163,11 +166,14 @@ def _cdf_text(out: dict) -> str:
     for c in out["countries"]:
         covered = ("in plausible cells (BMI 17–30, paper model)" if c["model"] == "paper"
                    else "in the cells holding 99.9 % of each group (body model v2)")
-        lines.append(f"{c['country']}: share of people whose anonymity set (CAS) is at most x, of the "
+        below = out["semantics"].startswith("CAS below")
+        relation, sign = ("below", "<") if below else ("at most", "≤")
+        grain = "whole 5-year age groups" if out.get("grain") == "5" else "the census's own age groups"
+        lines.append(f"{c['country']}: share of people whose anonymity set (CAS) is {relation} x, on {grain}, of the "
                      f"{format_count(c['covered_people'])} people the model covers ({_pct(c['covered_share'])} of "
                      f"{format_count(c['people'])}, those {covered})")
         for row in c["at"]:
-            lines.append(f"  CAS ≤ {_num_label(row['x']):>12}: {_pct(row['share_people']):>9} of people, "
+            lines.append(f"  CAS {sign} {_num_label(row['x']):>12}: {_pct(row['share_people']):>9} of people, "
                          f"{_pct(row['share_combinations']):>9} of {c['combinations']:,} combinations")
         lines.extend(f"  ! {n}" for n in c["notes"])
     return "\n".join(lines)
@@ -266,6 +272,11 @@ def add_parser(sub) -> None:
     )
     add_scenario_options(p)
     p.add_argument("--at", default="5,20,100", help="comma-separated values of x (default 5,20,100)")
+    p.add_argument("--grain", choices=regions.GRAINS, default="census",
+                   help="age groups: census = each data set's own (default), 5 = whole 5-year groups inside --ages "
+                        "(comparable across countries; the explorer's curves and readouts)")
+    p.add_argument("--below", action="store_true",
+                   help="count CAS < x (the explorer's readouts: 'below k') instead of CAS ≤ x")
     p.set_defaults(func=_run_cdf)
 
     p = sub.add_parser(

@@ -79,7 +79,7 @@ def layout(**query):
     link = scenario_from_link(query)
     s = link.scenario
     v = form_values(s)
-    cli = cli_snippets(s, link.table_ages, link.table_grain)
+    cli = cli_snippets(s, link.table_ages, link.table_grain, link.cdf_grain)
     selected = {"country": s.countries[0], "district": link.district} if link.district else None
     graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
     results = html.Div(
@@ -131,8 +131,8 @@ def layout(**query):
                     graph("cdf"),
                     html.Div(id=ID["cdf-legend"]),
                     html.P(id=ID["cdf-note"], className="field-help cdf-note"),
-                    command_snippet(ID["cli-cdf"], cli["cdf"], "The command prints shares of CAS ≤ x; the readouts count CAS < k "
-                                                "(they differ only for a CAS exactly equal to k)."),
+                    command_snippet(ID["cli-cdf"], cli["cdf"], "The command prints the readouts' shares: people whose "
+                                                "set is below k, on the curves' age groups."),
                 ],
                 className="explorer-section", **{"aria-label": "Distributions"},
             ),
@@ -213,7 +213,6 @@ def on_countries(countries, chosen):
     Output(ID["scenario"], "data"),
     Output(ID["message"], "children"),
     Output(ID["cli-map"], "children"),
-    Output(ID["cli-cdf"], "children"),
     Output(ID["results"], "className"),
     Input(ID["countries"], "value"),
     Input(ID["sex"], "value"),
@@ -238,8 +237,7 @@ def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, 
     the last valid scenario, marked as such — never a stale answer that looks current)."""
     s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
                            user_percent, k, stat, model, self_report)
-    cli = cli_snippets(s)
-    return s.to_query(), None, cli["map"], cli["cdf"], "explorer-results"
+    return s.to_query(), None, cli_snippets(s)["map"], "explorer-results"
 
 
 def _stale(message: str) -> tuple:
@@ -247,7 +245,7 @@ def _stale(message: str) -> tuple:
     box = html.Div([error_box(message),
                     html.P("The views below still show the last valid scenario (greyed out) until the "
                            "setting is fixed.", className="field-help")], **{"data-stale": "true"})
-    return no_update, box, no_update, no_update, "explorer-results stale"
+    return no_update, box, no_update, "explorer-results stale"
 
 
 # a click on the map or a table row selects a district; a new first country clears the selection (clientside)
@@ -335,11 +333,13 @@ def on_detail(selected, query):
     Output(ID["notes"], "children"),
     Output(ID["loaded-cdf"], "data"),
     Output(ID["cdf-query"], "data"),
+    Output(ID["cli-cdf"], "children"),
     Input(ID["scenario"], "data"),
     Input(ID["cdf-grain"], "value"),
     State(ID["loaded-cdf"], "data"),
 )
-@_guard(lambda message: (*(no_update,) * 4, error_box(message), no_update, no_update), where="explorer distributions")
+@_guard(lambda message: (*(no_update,) * 4, error_box(message), no_update, no_update, no_update),
+        where="explorer distributions")
 def on_cdf(query, grain, loaded):
     """Person- and cell-weighted CDFs of every chosen country on one age grain (whole 5-year groups by default);
     nothing is resent when only k or the statistic changed."""
@@ -347,11 +347,11 @@ def on_cdf(query, grain, loaded):
     s = scenario_from_store(query)
     key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
     if key == loaded:
-        return (no_update,) * 7
+        return (no_update,) * 8
     cdfs = age_grain.comparable_cdfs(s, grain)
     names = {c: cl.dataset_info(c)["name"] for c in s.countries}
     return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
-            scenario_notes(s), key, cdf_query(grain))
+            scenario_notes(s), key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"])
 
 
 @callback(

@@ -270,11 +270,13 @@ def table_note(ages, grain: str) -> str:
             "can still show fractions of a person). Choose “each data set's own age groups” for the census grain.")
 
 
-def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES, table_grain: str = DEFAULT_TABLE_GRAIN) -> dict[str, str]:
-    """The ``anonset`` commands that reproduce the map, the CDFs and the country tables."""
+def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES, table_grain: str = DEFAULT_TABLE_GRAIN,
+                 cdf_grain: str = DEFAULT_TABLE_GRAIN) -> dict[str, str]:
+    """The ``anonset`` commands that reproduce the map, the readouts beside the CDFs (CAS < k on their age
+    grain) and the country tables."""
     return {
         "map": s.replace(countries=s.countries[:1]).to_cli("districts"),
-        "cdf": s.to_cli("cdf", at=fx.READOUT_KS),
+        "cdf": s.to_cli("cdf", at=fx.READOUT_KS, grain=cdf_grain, below=True),
         "table": shlex.join(["anonset", "country-table", "--ages", range_text(table_ages), "--grain", table_grain]),
     }
 

@@ -75,6 +75,28 @@ def test_cdf_text_states_at_most(run, cache_root):
     assert f"{100 * share:.2f} % of people" in out
 
 
+def test_cdf_reproduces_the_explorers_readouts(run, cache_root):
+    """Issue 28: the readouts count CAS < k on whole 5-year groups; the command shown beside them says so
+    (--grain 5 --below) and prints the very same shares."""
+    from dashboard.views.explorer import readouts
+
+    s = Scenario(countries=("DE", "FR"))
+    command = s.to_cli("cdf", at=(5, 20, 100), grain="5", below=True)
+    assert command.endswith("--at 5,20,100 --grain 5 --below")
+    code, out, err = run(*shlex.split(command)[1:], "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["semantics"] == "CAS below x (< x)" and data["grain"] == "5"
+    want = ag.comparable_share_below(s, [5, 20, 100], "5", root=cache_root)
+    for c in data["countries"]:
+        assert [r["share_people"] for r in c["at"]] == [want[c["country"]][k] for k in (5.0, 20.0, 100.0)]
+    shown = " ".join(str(r) for r in readouts(s, "5"))
+    for k in (5.0, 20.0, 100.0):
+        assert f"{100 * want['DE'][k]:.1f}" in shown  # the page's readout, rounded as shown
+    _, text, _ = run(*shlex.split(command)[1:])
+    assert "below x, on whole 5-year age groups" in text and "CAS <            5" in text
+
+
 def test_districts_json_equals_core(run, cache_root):
     code, out, _ = run("districts", "--country", "DE", "--stat", "min", "--json")
     assert code == 0

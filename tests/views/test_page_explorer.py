@@ -248,17 +248,18 @@ def test_bad_form_input_gives_a_message_and_marks_the_views_stale(E, change, mes
     assert out[0] is E.no_update and out[2] is E.no_update
     error = out[1].children[0]
     assert isinstance(error, html.Div) and error.className == "error" and message in error.children
-    assert "last valid scenario" in component_text(out[1]) and out[4] == "explorer-results stale"
+    assert "last valid scenario" in component_text(out[1]) and out[3] == "explorer-results stale"
 
 
 def test_form_writes_the_scenario_and_the_commands(E):
-    store, message, cli_map, cli_cdf, results = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
-                                                      user_name="Runs marathons", user_percent="2.5")
+    store, message, cli_map, results = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
+                                             user_name="Runs marathons", user_percent="2.5")
     assert message is None and results == "explorer-results"
     assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
     assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
     assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map
-    assert cli_cdf.startswith("anonset cdf --country US --country DE") and cli_cdf.endswith("--at 5,20,100")
+    cli_cdf = E.on_cdf(store, "5", None)[-1]  # the readouts' command comes with the readouts (their age grain)
+    assert cli_cdf.startswith("anonset cdf --country US --country DE") and cli_cdf.endswith("--at 5,20,100 --grain 5 --below")
 
 
 def test_presets_follow_the_countries(E):
@@ -427,7 +428,8 @@ def _walk(c):
 
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
-    fig, readouts, note, legend, notes, key, cdf_q = E.on_cdf(q, "census", None)
+    fig, readouts, note, legend, notes, key, cdf_q, command = E.on_cdf(q, "census", None)
+    assert command.endswith("--at 5,20,100 --below") and "--country DE" in command  # census: the CLI default
     assert len(fig["data"]) == 4 and cdf_q == {"cdf_grain": "census"}
     legend_text = component_text(legend)
     assert "Germany" in legend_text and "dotted: share of combinations" in legend_text
@@ -452,7 +454,8 @@ def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
     """The UK counts single years of age, the others 5-year groups: the default compares every country on whole
     5-year groups (the core's numbers, the grain said), single years stay one click away."""
     s = Scenario(countries=("GB", "DE"))
-    fig, readouts, note, _legend, _notes, key, cdf_q = E.on_cdf(s.to_query(), "5", None)
+    fig, readouts, note, _legend, _notes, key, cdf_q, command = E.on_cdf(s.to_query(), "5", None)
+    assert command.endswith("--grain 5 --below")
     assert cdf_q is None and key["grain"] == "5"  # the default grain stays out of the link
     assert "whole 5-year age groups (20–75" in note and "single years are summed" in note
     shares = age_grain.comparable_share_below(s, (5, 20, 100))

@@ -459,11 +459,13 @@ class Scenario:
             args += ["--aux-percent", a.spec] if isinstance(a, UserPercent) else ["--aux", a]
         return args
 
-    def to_cli(self, command: str = "districts", at: tuple[float, ...] = (5, 20, 100)) -> str:
+    def to_cli(self, command: str = "districts", at: tuple[float, ...] = (5, 20, 100), *, grain: str = "census",
+               below: bool = False) -> str:
         """The ``anonset`` command that reproduces this view ("reproduce this").
 
         ``command`` is ``districts`` (the map), ``cdf`` (the curves' shares of people
-        with CAS at most each of ``at``) or ``country-table``.
+        with CAS at most each of ``at``; ``below``: CAS < x, the explorer's readouts, on the age
+        ``grain`` ``"5"`` or ``"census"``) or ``country-table``.
         """
         if command not in ("districts", "cdf", "country-table"):
             raise InputError(f"unknown command {command!r}; use districts, cdf or country-table")
@@ -479,4 +481,8 @@ class Scenario:
                 args += ["--k", _num(self.k)]
         elif command == "cdf":
             args += ["--at", ",".join(_num(x) for x in at)]
+            if grain != "census":
+                args += ["--grain", grain]
+            if below:
+                args.append("--below")
         return shlex.join(args)
