@@ -75,3 +75,49 @@ def test_the_selection_is_not_a_server_callback(app):
 
     assert not any(takes(cb) for cb in server)
     assert any(takes(cb) == ui for cb in clientside)
+
+
+PREFETCH_HARNESS = """
+const fs = require("fs");
+global.window = {dash_clientside: {no_update: "NO_UPDATE"}};
+const fetched = [];
+global.fetch = (url) => { fetched.push(url); const ok = !url.includes("broken");
+  return Promise.resolve({ok, text: () => Promise.resolve(JSON.stringify({type: "FeatureCollection", features: [{id: "1"}]}))}); };
+eval(fs.readFileSync(process.argv[1], "utf8"));
+const api = window.dash_clientside.anonset;
+const urls = {DE: "/geo/DE.geojson", BR: "/geo/BR.geojson", XX: "/geo/broken.geojson"};
+(async () => {
+  const out = [];
+  out.push(api.explorerPrefetchGeometry({country: "KE-SUB"}, urls));   // no boundaries: nothing fetched
+  out.push(api.explorerPrefetchGeometry({country: "DE,FR"}, urls));    // the first country's geometry
+  out.push(api.explorerPrefetchGeometry({country: "DE"}, urls));       // already on its way: not again
+  out.push(api.explorerPrefetchGeometry(null, urls));
+  window.PlotlyGeoAssets["/geo/BR.geojson"] = "pending";               // Plotly's own fetch started first
+  out.push(api.explorerPrefetchGeometry({country: "BR"}, urls));
+  out.push(api.explorerPrefetchGeometry({country: "XX"}, urls));       // a failed download stores nothing
+  await new Promise((r) => setTimeout(r, 20));
+  out.push(api.explorerPrefetchGeometry({country: "DE"}, urls));       // in Plotly's cache: not again
+  const assets = window.PlotlyGeoAssets;
+  process.stdout.write(JSON.stringify({out, fetched, de: assets["/geo/DE.geojson"], br: assets["/geo/BR.geojson"],
+                                       xx: assets["/geo/broken.geojson"] === undefined, topojson: assets.topojson}));
+})();
+"""
+
+
+def test_the_first_countrys_geometry_is_fetched_once_into_plotlys_geojson_cache():
+    out = subprocess.run([NODE, "-e", PREFETCH_HARNESS, str(ROOT / "assets" / "explorer.js")], capture_output=True,
+                         text=True, timeout=60, check=True)
+    got = json.loads(out.stdout)
+    assert got["out"] == [NO, "/geo/DE.geojson", NO, NO, NO, "/geo/broken.geojson", NO]
+    assert got["fetched"] == ["/geo/DE.geojson", "/geo/broken.geojson"]
+    assert got["de"] == {"type": "FeatureCollection", "features": [{"id": "1"}]}
+    assert got["br"] == "pending" and got["xx"] is True and got["topojson"] == {}
+
+
+def test_only_data_sets_with_boundaries_have_a_geometry_url():
+    import census_loaders as cl
+
+    urls = V.geometry_urls()
+    assert urls["DE"] == "/geo/DE.geojson" and urls["BR"] == "/geo/BR.geojson"
+    assert "US-ZCTA" not in urls and "KE-SUB" not in urls
+    assert all(cl.dataset_info(code).get("boundaries") for code in urls)
