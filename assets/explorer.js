@@ -28,29 +28,26 @@
 
     /* Fetch the first country's district geometry as soon as the scenario names it, in parallel with the
        map's callback and with plotly.js loading, and hand it to Plotly's own GeoJSON cache
-       (window.PlotlyGeoAssets, keyed by the trace's geojson URL): when the figure arrives, Plotly finds the
-       geometry there and neither fetches nor waits for it.  Only data sets with boundaries are in `urls`.
-       The entry is never marked 'pending' (Plotly gives up on a pending entry after 5 s): if the figure
-       arrives while the file is still downloading, Plotly fetches it itself (from the browser's cache
-       once this download is done) and its copy wins; a failed prefetch leaves the entry empty, as before. */
+       (window.PlotlyGeoAssets, keyed by the trace's geojson URL).  The entry says 'pending' meanwhile, as
+       Plotly's own fetch does: when the figure arrives, Plotly waits for this download instead of starting
+       another (its outline traces already wait so for the main trace's download), then finds the geometry
+       there.  A failed download empties the entry again, as Plotly's own fetch does.  Only data sets with
+       boundaries are in `urls`. */
     explorerPrefetchGeometry: function (scenario, urls) {
       var NU = window.dash_clientside.no_update;
       var code = scenario && scenario.country ? String(scenario.country).split(",")[0] : "";
       var url = urls && Object.prototype.hasOwnProperty.call(urls, code) ? urls[code] : null;
       if (!url) { return NU; }
       var assets = window.PlotlyGeoAssets = window.PlotlyGeoAssets || { topojson: {} };
-      var inFlight = window.anonsetGeoPrefetch = window.anonsetGeoPrefetch || {};
-      if (assets[url] || inFlight[url]) { return NU; }
-      inFlight[url] = true;
+      if (assets[url]) { return NU; }  // on its way or there already (ours or Plotly's)
+      assets[url] = "pending";
+      function forget() { if (assets[url] === "pending") { delete assets[url]; } }
       fetch(url, { credentials: "same-origin" })
-        .then(function (response) { return response.ok ? response.text() : null; })
-        .then(function (text) {
-          if (!text || assets[url]) { return; }
-          var geo = JSON.parse(text);  // parsed and stored in one step: Plotly never sees it half-ready
-          if (geo && geo.type === "FeatureCollection") { assets[url] = geo; }
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (geo) {
+          if (geo && geo.type === "FeatureCollection") { assets[url] = geo; } else { forget(); }
         })
-        .catch(function () { /* Plotly fetches it itself */ })
-        .then(function () { delete inFlight[url]; });
+        .catch(forget);
       return url;
     },
 

@@ -82,7 +82,7 @@ const fs = require("fs");
 global.window = {dash_clientside: {no_update: "NO_UPDATE"}};
 const fetched = [];
 global.fetch = (url) => { fetched.push(url); const ok = !url.includes("broken");
-  return Promise.resolve({ok, text: () => Promise.resolve(JSON.stringify({type: "FeatureCollection", features: [{id: "1"}]}))}); };
+  return Promise.resolve({ok, json: () => Promise.resolve({type: "FeatureCollection", features: [{id: "1"}]})}); };
 eval(fs.readFileSync(process.argv[1], "utf8"));
 const api = window.dash_clientside.anonset;
 const urls = {DE: "/geo/DE.geojson", BR: "/geo/BR.geojson", XX: "/geo/broken.geojson"};
@@ -90,6 +90,7 @@ const urls = {DE: "/geo/DE.geojson", BR: "/geo/BR.geojson", XX: "/geo/broken.geo
   const out = [];
   out.push(api.explorerPrefetchGeometry({country: "KE-SUB"}, urls));   // no boundaries: nothing fetched
   out.push(api.explorerPrefetchGeometry({country: "DE,FR"}, urls));    // the first country's geometry
+  const whileDownloading = window.PlotlyGeoAssets["/geo/DE.geojson"];  // Plotly waits for a pending entry
   out.push(api.explorerPrefetchGeometry({country: "DE"}, urls));       // already on its way: not again
   out.push(api.explorerPrefetchGeometry(null, urls));
   window.PlotlyGeoAssets["/geo/BR.geojson"] = "pending";               // Plotly's own fetch started first
@@ -98,7 +99,7 @@ const urls = {DE: "/geo/DE.geojson", BR: "/geo/BR.geojson", XX: "/geo/broken.geo
   await new Promise((r) => setTimeout(r, 20));
   out.push(api.explorerPrefetchGeometry({country: "DE"}, urls));       // in Plotly's cache: not again
   const assets = window.PlotlyGeoAssets;
-  process.stdout.write(JSON.stringify({out, fetched, de: assets["/geo/DE.geojson"], br: assets["/geo/BR.geojson"],
+  process.stdout.write(JSON.stringify({out, fetched, whileDownloading, de: assets["/geo/DE.geojson"], br: assets["/geo/BR.geojson"],
                                        xx: assets["/geo/broken.geojson"] === undefined, topojson: assets.topojson}));
 })();
 """
@@ -110,6 +111,7 @@ def test_the_first_countrys_geometry_is_fetched_once_into_plotlys_geojson_cache(
     got = json.loads(out.stdout)
     assert got["out"] == [NO, "/geo/DE.geojson", NO, NO, NO, "/geo/broken.geojson", NO]
     assert got["fetched"] == ["/geo/DE.geojson", "/geo/broken.geojson"]
+    assert got["whileDownloading"] == "pending"
     assert got["de"] == {"type": "FeatureCollection", "features": [{"id": "1"}]}
     assert got["br"] == "pending" and got["xx"] is True and got["topojson"] == {}
 
