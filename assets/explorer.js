@@ -26,31 +26,6 @@
       return NU;
     },
 
-    /* Fetch the first country's district geometry as soon as the scenario names it, in parallel with the
-       map's callback and with plotly.js loading, and hand it to Plotly's own GeoJSON cache
-       (window.PlotlyGeoAssets, keyed by the trace's geojson URL).  The entry says 'pending' meanwhile, as
-       Plotly's own fetch does: when the figure arrives, Plotly waits for this download instead of starting
-       another (its outline traces already wait so for the main trace's download), then finds the geometry
-       there.  A failed download empties the entry again, as Plotly's own fetch does.  Only data sets with
-       boundaries are in `urls`. */
-    explorerPrefetchGeometry: function (scenario, urls) {
-      var NU = window.dash_clientside.no_update;
-      var code = scenario && scenario.country ? String(scenario.country).split(",")[0] : "";
-      var url = urls && Object.prototype.hasOwnProperty.call(urls, code) ? urls[code] : null;
-      if (!url) { return NU; }
-      var assets = window.PlotlyGeoAssets = window.PlotlyGeoAssets || { topojson: {} };
-      if (assets[url]) { return NU; }  // on its way or there already (ours or Plotly's)
-      assets[url] = "pending";
-      function forget() { if (assets[url] === "pending") { delete assets[url]; } }
-      fetch(url, { credentials: "same-origin" })
-        .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (geo) {
-          if (geo && geo.type === "FeatureCollection") { assets[url] = geo; } else { forget(); }
-        })
-        .catch(forget);
-      return url;
-    },
-
     /* Keep the address bar equal to the view (scenario, selected district, table ages) without a reload;
        return the absolute link for the "link to this view" box. Commas and colons stay readable. */
     explorerSyncQuery: function (scenario, selected, tableAges, cdfQuery) {

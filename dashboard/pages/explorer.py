@@ -47,7 +47,6 @@ from dashboard.views.explorer import (
     district_rows,
     form_section,
     form_values,
-    geometry_urls,
     map_figure,
     map_legend,
     map_patch,
@@ -182,8 +181,6 @@ def layout(**query):
             dcc.Store(id=ID["scenario"], data=s.to_query()),
             dcc.Store(id=ID["selected"], data=selected),
             dcc.Store(id=ID["loaded-map"], data=None),
-            dcc.Store(id=ID["geo-urls"], data=geometry_urls()),
-            dcc.Store(id=ID["geo-prefetch"], data=None),
             dcc.Store(id=ID["loaded-cdf"], data=None),
             dcc.Store(id=ID["table-query"], data=table_query(link.table_ages, link.table_grain)),
             dcc.Store(id=ID["cdf-query"], data=cdf_query(link.cdf_grain)),
@@ -262,16 +259,6 @@ clientside_callback(
     Input(ID["scenario"], "data"),
     State(ID["selected"], "data"),
     prevent_initial_call=True,
-)
-
-
-# the first country's geometry is fetched as soon as the scenario names it, while the map's callback runs
-# (assets/explorer.js hands it to Plotly's own GeoJSON cache, so Plotly does not fetch it again)
-clientside_callback(
-    ClientsideFunction(namespace="anonset", function_name="explorerPrefetchGeometry"),
-    Output(ID["geo-prefetch"], "data"),
-    Input(ID["scenario"], "data"),
-    State(ID["geo-urls"], "data"),
 )
 
 

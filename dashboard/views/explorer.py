@@ -64,7 +64,7 @@ ID = {name: _id(name) for name in (
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
-    "self-report", "geo-urls", "geo-prefetch",
+    "self-report",
 )}
 
 STAT_OPTIONS = [
@@ -327,18 +327,6 @@ def map_hover(s: Scenario) -> np.ndarray:
     code = s.countries[0]
     return _HOVER.get((code, s.profile_key),
                       lambda: fx.hover_people(regions.district_statistics(s, code), _ages_label(s)))
-
-
-@memo.lru(1)
-def geometry_urls() -> dict[str, str]:
-    """Every data set with district boundaries and the URL its map's geometry is served at.
-
-    The page hands this to the browser so that it starts fetching a country's geometry as soon as
-    the scenario names the country, in parallel with the map's callback (``assets/explorer.js``,
-    ``explorerPrefetchGeometry``); data sets without boundaries are absent, so nothing is requested
-    for them.
-    """
-    return {code: geojson_url(code) for code in cl.countries() if cl.dataset_info(code).get("boundaries")}
 
 
 def map_figure(s: Scenario, selected: str | None = None):
