@@ -87,10 +87,29 @@ def _click_map_at(pg, lon: float, lat: float, expect: str, attempts: int = 4):
             continue
     pg.wait_for_selector(expect, timeout=10_000)  # fails with Playwright's own message
 
+#: What a colour change may touch in the map: trace 0's colours, hover and colour bar, and the title.
+RECOLOUR_KEYS = {"z", "text", "hovertemplate", "hovertext", "zmin", "zmax", "colorbar"}
+
+
+def _patch_locations(body: str) -> list[list]:
+    """The locations a map update's Patch assigns (fails when the map was sent as a whole figure)."""
+    import json
+
+    figure = json.loads(body)["response"]["explore-map"]["figure"]
+    assert figure.get("__dash_patch_update") == "__dash_patch_update", "a map update must be a Patch"
+    return [op["location"] for op in figure["operations"]]
+
+
+def _served(app_url, path: str) -> int:
+    """How many times the test server answered ``path`` (its access log): browser-cache hits do not count."""
+    return sum(f"GET {path} " in line for line in app_url.log.read_text(errors="replace").splitlines())
+
+
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
     from dashboard.core.regions import Scenario
 
     pg = page.page
+    geometry_served = _served(app_url, "/geo/DE.geojson")
     _open(pg, f"{app_url.url}/explore?country=DE")
     _wait_map(pg, "person mean CAS")
     np.testing.assert_allclose(_z(pg), _expected_z(Scenario()), atol=1e-3)
@@ -123,8 +142,14 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     bodies = [r.text() for r in responses if r.ok and r.status == 200]
     map_updates = [b for b in bodies if "explore-map" in b]
     assert map_updates and all("coordinates" not in b for b in map_updates)
+    # each recolour is a Patch of trace 0's colours and the title only: no geometry, ids, names or new traces
+    locations = [loc for b in map_updates for loc in _patch_locations(b)]
+    assert locations and all(loc == ["layout", "title", "text"] or (loc[:2] == ["data", 0] and len(loc) == 3
+                                                                      and loc[2] in RECOLOUR_KEYS)
+                             for loc in locations), locations
     assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson") == geometry_before
     assert sum("/geo/DE.geojson" in u for u in page.requests) == 1  # fetched once, then cached
+    assert _served(app_url, "/geo/DE.geojson") - geometry_served == 1  # and the server sent it once
     assert page.console_errors == []
     assert page.foreign_requests() == []
 
