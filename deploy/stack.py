@@ -55,7 +55,7 @@ def render(prefix: Path, listen: str, upstreams: list[str], worker_processes: in
     return text
 
 
-def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 120) -> None:
+def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 300) -> None:
     deadline = time.time() + timeout
     while time.time() < deadline:
         if proc.poll() is not None:

@@ -467,7 +467,7 @@ def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp
         proc = subprocess.Popen([sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
                                 stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "ANONSET_WORKERS": "1"})
     try:
-        deadline = time.time() + 120
+        deadline = time.time() + 300
         while True:
             try:
                 r = requests.get(f"http://127.0.0.1:{port}/explore", timeout=30)

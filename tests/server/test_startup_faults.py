@@ -85,7 +85,7 @@ def test_gunicorn_starts_with_an_unwritable_cache_and_says_so_in_one_line(tmp_pa
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "dashboard/gunicorn_conf.py",
                                  "dashboard.wsgi:server"], cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)
     try:
-        deadline = time.time() + 120
+        deadline = time.time() + 300
         while "Booting worker" not in log.read_text() and proc.poll() is None and time.time() < deadline:
             time.sleep(0.2)
         text = log.read_text()

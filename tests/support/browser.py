@@ -52,14 +52,17 @@ def running_server(log_path: Path, workers: int = 1, env: dict | None = None):
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
+        # gunicorn binds after the preloaded app has loaded every data set: minutes on a busy 2-core machine
+        deadline = time.time() + 300
+        while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited: {log_path.read_text()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                     break
             except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError(f"gunicorn did not listen within 300 s: {log_path.read_text()[-2000:]}") from None
                 time.sleep(0.2)
         yield url
     finally:
