@@ -14,6 +14,7 @@ from ._catalog import (
     country_options,
     dataset_rows,
     district_label,
+    map_datasets,
     source_rows,
     world_total,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "district_label",
     "fraction_array",
     "load_country_model",
+    "map_datasets",
     "preset_array",
     "resolve_aux",
     "source_rows",
