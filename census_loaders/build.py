@@ -195,6 +195,7 @@ def _write_world(raw_root: Path, out: Path) -> dict | None:
     module = importlib.import_module(WORLD_MAP.module)
     shapes, names, source = module.load(raw_root / WORLD_MAP.folder)
     collection, _, _ = geo.to_feature_collection(shapes, names, module.WORLD_TOLERANCE, module.WORLD_DECIMALS)
+    collection = geo.unwrap_antimeridian(collection)
     path = out / "world" / "countries.geojson"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(geo.dumps(collection) + "\n", encoding="utf-8")

@@ -15,6 +15,7 @@ from ._catalog import (
     dataset_rows,
     district_label,
     map_datasets,
+    search_text,
     source_rows,
     world_total,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "fraction_array",
     "load_country_model",
     "map_datasets",
+    "search_text",
     "preset_array",
     "resolve_aux",
     "source_rows",
