@@ -195,6 +195,7 @@ def _write_world(raw_root: Path, out: Path) -> dict | None:
     module = importlib.import_module(WORLD_MAP.module)
     shapes, names, source = module.load(raw_root / WORLD_MAP.folder)
     collection, _, _ = geo.to_feature_collection(shapes, names, module.WORLD_TOLERANCE, module.WORLD_DECIMALS)
+    collection = geo.unwrap_antimeridian(collection)
     path = out / "world" / "countries.geojson"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(geo.dumps(collection) + "\n", encoding="utf-8")
@@ -276,8 +277,14 @@ def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[
     return [chosen[c] for c in sorted(chosen)], superseded
 
 
-def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> dict:
-    """Build the cache from ``raw_root`` into ``out_dir`` atomically; return the manifest."""
+def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print,
+          derived: Callable[[Path, Callable[[str], None]], dict[str, dict]] | None = None) -> dict:
+    """Build the cache from ``raw_root`` into ``out_dir`` atomically; return the manifest.
+
+    ``derived(folder, log)`` computes what is derived from the built data (the world aggregates of
+    ``dashboard.core.world``, which this layer may not import): it reads the new cache at ``folder``, writes
+    its files there and returns manifest entries; they are checksummed with the rest, before the swap.
+    """
     raw_root, out_dir = Path(raw_root), Path(out_dir)
     if not raw_root.is_dir():
         raise LoaderError(raw_root, None, "raw data folder not found")
@@ -345,6 +352,8 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print) -> 
             "world": world_entry,
         }
         manifest = checksums.record(tmp, manifest)  # the sha256 of every file written above (before carrying over)
+        if derived is not None:
+            manifest = checksums.record(tmp, {**manifest, **derived(tmp, log)})
         for name in CARRIED_OVER:
             if (out_dir / name).is_dir():
                 shutil.copytree(out_dir / name, tmp / name)

@@ -179,3 +179,30 @@ def read_boundary_file(path, id_column: str, extra_columns: tuple[str, ...] = ()
     if not dup.empty:
         raise LoaderError(path, None, f"duplicate district code(s) {sorted(set(dup))[:5]}")
     return gdf.reset_index(drop=True)
+
+
+def unwrap_antimeridian(collection: dict) -> dict:
+    """Rings that cross the antimeridian made continuous, in place (returned for chaining).
+
+    Simplifying a world map leaves rings that step from 179° to −180° (Russia's Chukotka, Fiji): MapLibre
+    draws such a step as a band across the whole map.  Each longitude after a step of more than 180° is
+    shifted by ±360° (Chukotka at 188° instead of −172°), which MapLibre draws in place.  A ring that
+    crosses an odd number of times (Antarctica: it wraps the pole) is left as it is.
+    """
+    def ring_fixed(ring):
+        steps, offset, out = 0, 0.0, [list(ring[0])]
+        for (x0, _), (x1, y1) in zip(ring, ring[1:]):
+            if x1 - x0 > 180:
+                offset, steps = offset - 360.0, steps + 1
+            elif x1 - x0 < -180:
+                offset, steps = offset + 360.0, steps + 1
+            out.append([x1 + offset, y1])
+        return out if steps and steps % 2 == 0 else ring
+
+    for feature in collection["features"]:
+        geom = feature["geometry"]
+        if geom["type"] == "Polygon":
+            geom["coordinates"] = [ring_fixed(r) for r in geom["coordinates"]]
+        elif geom["type"] == "MultiPolygon":
+            geom["coordinates"] = [[ring_fixed(r) for r in poly] for poly in geom["coordinates"]]
+    return collection

@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "dashboard.cli.pyc",
     "dashboard.cli.pyc_census",
     "dashboard.cli.regions",
+    "dashboard.cli.world",
     "dashboard.cli.validate",
     "dashboard.cli.attack",
     "dashboard.cli.buckets",

@@ -13,6 +13,7 @@ from census_loaders import build as cache_build
 from census_loaders import checksums, manifest
 from census_loaders.paths import cache_dir, raw_dir
 from dashboard.core.country import dataset_rows, world_total
+from dashboard.core.world import write_aggregates
 
 from . import emit
 
@@ -21,7 +22,23 @@ def _build(args) -> int:
     raw = Path(args.raw) if args.raw else raw_dir()
     out = Path(args.out) if args.out else cache_dir()
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    cache_build.build(raw, out, log=log)
+    cache_build.build(raw, out, log=log, derived=derived_files)
+    return 0
+
+
+def derived_files(folder: Path, log) -> dict:
+    """What the build derives from the new cache (the world map's aggregates), as manifest entries."""
+    return {"world_aggregates": write_aggregates(folder, log)}
+
+
+def _aggregates(args) -> int:
+    """Recompute the derived files of an existing cache in place and re-record its checksums."""
+    root = Path(args.cache) if args.cache else cache_dir()
+    problems = damage(root)
+    if problems:
+        return report_damage(problems)
+    log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    checksums.record(root, {**checksums.read(root), **derived_files(root, log)})
     return 0
 
 
@@ -119,6 +136,11 @@ def add_parser(sub) -> None:
     b.add_argument("--out", help="cache folder to write (default: data_cache/)")
     b.add_argument("--quiet", action="store_true", help="print nothing but errors")
     b.set_defaults(func=_build)
+    a = dsub.add_parser("aggregates", help="recompute the world map's aggregates of an existing cache "
+                        "(the build computes them too)")
+    a.add_argument("--cache", help="cache folder to update (default: data_cache/)")
+    a.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    a.set_defaults(func=_aggregates)
     s = dsub.add_parser("summary", help="per data set: districts, population, date, sources")
     s.add_argument("--cache", help="cache folder to read (default: data_cache/)")
     s.add_argument("--json", action="store_true", help="machine-readable output: one object per data set")

@@ -62,6 +62,8 @@ def layout(**_query) -> html.Div:
             html.H1("About AnonSet"),
             dcc.Markdown(METHOD, mathjax=False),
             html.H2(f"Data sets ({len(datasets)})"),
+            html.P(["Every country on one map, with each data set's numbers: ",
+                    dcc.Link("the world view", href="/explore/world", id=ids.make(PAGE, "world-link")), "."]),
             html.P(
                 "Countries without their own height and weight statistics borrow Germany's "
                 "(Mikrozensus 2017); this is marked “borrowed” here and on every result."

@@ -52,12 +52,24 @@ def district_geojson(code: str):
     """
     if code not in census_loaders.countries():
         abort(404)
-    path = cache_dir() / "boundaries" / f"{code}.geojson"
+    # gzip: Italy's 7,901 municipalities are 2.8 MB of GeoJSON but 0.5 MB compressed
+    return _geometry_file(cache_dir() / "boundaries" / f"{code}.geojson", code)
+
+
+def world_geojson():
+    """Every country's outline (``data_cache/world/countries.geojson``, feature id = ISO alpha-2) for the
+    world map, served like a data set's districts (gzipped, cached by the browser)."""
+    entry = census_loaders.manifest().get("world")
+    if not entry:
+        abort(404)
+    return _geometry_file(cache_dir() / entry["file"], "world")
+
+
+def _geometry_file(path: Path, tag: str):
     if not path.is_file():
         abort(404)
     if not request.accept_encodings["gzip"]:
         return send_file(path, mimetype="application/geo+json", max_age=86400, conditional=True, etag=True)
-    # gzip: Italy's 7,901 municipalities are 2.8 MB of GeoJSON but 0.5 MB compressed
     stat = path.stat()
     resp = make_response(gzipped_geometry(str(path), stat.st_mtime_ns, stat.st_size))
     resp.mimetype = "application/geo+json"
@@ -65,7 +77,7 @@ def district_geojson(code: str):
     resp.vary.add("Accept-Encoding")
     resp.cache_control.public = True
     resp.cache_control.max_age = 86400
-    resp.set_etag(f"{code}-{stat.st_mtime_ns:x}-{stat.st_size:x}-gzip")
+    resp.set_etag(f"{tag}-{stat.st_mtime_ns:x}-{stat.st_size:x}-gzip")
     return resp.make_conditional(request)
 
 
@@ -78,4 +90,5 @@ def gzipped_geometry(path: str, mtime_ns: int, size: int) -> bytes:
 def install(server: Flask) -> None:
     """Attach the shell's files and the district geometry to ``server``."""
     install_shell(server)
+    server.add_url_rule("/geo/world.geojson", "world_geojson", world_geojson, methods=["GET"])
     server.add_url_rule("/geo/<code>.geojson", "district_geojson", district_geojson, methods=["GET"])

@@ -303,7 +303,7 @@ BAD_INPUT = {
 }
 #: Fields where any text is fine (a name), read-only fields, and fields checked through a sibling of the
 #: same kind (the data-set page's bin widths share one parser: one is typed into above).
-FREE_TEXT = {"explore-user-name", "explore-link-text"}
+FREE_TEXT = {"explore-user-name", "explore-link-text", "world-search"}  # any text is a search (none found: "0 of …")
 SAME_KIND = ("dataset-bin", "anonland-size-")
 
 EDITABLE_FIELDS = r"""() => Array.from(document.querySelectorAll('#main input, #main textarea')).filter((e) => {

@@ -96,3 +96,30 @@ def test_body_prior_entry_ends_borrowing():
     assert entry("MO")["stand_ins"] == {"height": "HK", "bmi": "CN"}
     with pytest.raises(LoaderError, match="no body statistics for JP"):
         body_prior_entry(CountryData("JP", "JP", pd.DataFrame(), [], "2020"), own, False)
+
+
+@pytest.mark.slow  # two builds and the aggregates: ~12 s
+def test_build_writes_the_world_aggregates_checksummed_and_a_failure_keeps_the_old_cache(raw_root, tmp_path,
+                                                                                       small_registry):
+    """The build derives the world map's numbers from the new cache before the swap (issue 26)."""
+    from census_loaders import checksums
+    from dashboard.cli.data import derived_files
+    from dashboard.core.world import dataset_aggregate, world_aggregates
+
+    out = tmp_path / "cache"
+    manifest = cache_build.build(raw_root, out, log=lambda m: None, derived=derived_files)
+    path = out / "world" / "aggregates.parquet"
+    assert manifest["files"]["world/aggregates.parquet"] == checksums.sha256(path)
+    assert manifest["world_aggregates"]["rows"] == len(manifest["datasets"]) and checksums.verify(out) == []
+    df = world_aggregates(out).set_index("code")
+    assert sorted(df.index) == sorted(manifest["datasets"])
+    code = sorted(manifest["datasets"])[0]
+    assert df.loc[code, "person_mean"] == dataset_aggregate(code, root=out)["person_mean"]
+    before = digest_tree(out)
+
+    def broken(folder, log):
+        raise LoaderError(folder, None, "derived step failed")
+
+    with pytest.raises(LoaderError, match="derived step failed"):
+        cache_build.build(raw_root, out, log=lambda m: None, derived=broken)
+    assert digest_tree(out) == before

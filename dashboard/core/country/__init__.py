@@ -14,6 +14,8 @@ from ._catalog import (
     country_options,
     dataset_rows,
     district_label,
+    map_datasets,
+    search_text,
     source_rows,
     world_total,
 )
@@ -33,6 +35,8 @@ __all__ = [
     "district_label",
     "fraction_array",
     "load_country_model",
+    "map_datasets",
+    "search_text",
     "preset_array",
     "resolve_aux",
     "source_rows",

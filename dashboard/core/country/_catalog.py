@@ -178,9 +178,10 @@ def dataset_rows(manifest: dict) -> list[dict]:
     return rows
 
 
-def world_total(manifest: dict) -> dict:
-    """The people of every country, each counted once: per country its national data set (code = the ISO
-    code) or else its largest; data sets covering part of a country (US-ZCTA) only when nothing else does."""
+def map_datasets(manifest: dict) -> dict[str, str]:
+    """The one data set that stands for each country (ISO2 → code): its national data set (code = the ISO
+    code, e.g. AU not AU-SA2, KE not KE-SUB, IT not IT-COM) or else its largest; data sets covering part of a
+    country (US-ZCTA) only when nothing else does.  The world total counts these, the world map colours them."""
     by_country: dict[str, list[tuple[str, dict]]] = {}
     for code, d in manifest["datasets"].items():
         by_country.setdefault(d.get("country") or code.split("-")[0], []).append((code, d))
@@ -188,7 +189,13 @@ def world_total(manifest: dict) -> dict:
     for country, items in by_country.items():
         whole = [(c, d) for c, d in items if not d.get("part_of_country")] or items
         exact = [(c, d) for c, d in whole if c == country]
-        chosen[country] = (exact or sorted(whole, key=lambda cd: -cd[1]["population"]))[0]
+        chosen[country] = (exact or sorted(whole, key=lambda cd: -cd[1]["population"]))[0][0]
+    return chosen
+
+
+def world_total(manifest: dict) -> dict:
+    """The people of every country, each counted once (the data sets of :func:`map_datasets`)."""
+    chosen = {country: (code, manifest["datasets"][code]) for country, code in map_datasets(manifest).items()}
     national = sum(1 for _, d in chosen.values() if d.get("national_model"))
     return {
         "population": round(sum(d["population"] for _, d in chosen.values())),
