@@ -156,6 +156,8 @@ def test_a_failing_callback_answers_no_update_and_logs_only_the_class(client, mo
 
 
 def test_a_failing_page_layout_shows_a_message(client, monkeypatch, caplog):
+    import uuid
+
     import dash
     from support.dash_protocol import ROUTER_OUTPUT, callback_body
 
@@ -168,7 +170,8 @@ def test_a_failing_page_layout_shows_a_message(client, monkeypatch, caplog):
         if page["path"] == "/about":
             monkeypatch.setitem(page, "layout", broken_layout)
     router = next(d for d in app._callback_list if d["output"] == ROUTER_OUTPUT)
-    body = callback_body(router, {("_pages_location", "pathname"): "/about", ("_pages_location", "search"): ""},
+    fresh = f"?t={uuid.uuid4().hex}"  # a request no cache has answered before (layouts' answers are cached)
+    body = callback_body(router, {("_pages_location", "pathname"): "/about", ("_pages_location", "search"): fresh},
                          ["_pages_location.pathname"])
     with caplog.at_level("DEBUG"):
         r = client.post("/_dash-update-component", json=body)

@@ -124,7 +124,7 @@ def test_explorer_refuses_forged_and_typed_scenarios_beyond_the_limits(dash_page
     assert out[0] is no_update
     assert "height × weight cells" in str(out[1]) and "anonset cdf" in str(out[1])
     forged = {"country": ",".join(every), "body": "1", "height_width": "1", "weight_width": "1"}
-    figure, *_rest, notes, _loaded, _query = P.on_cdf(forged, "5", None)
+    figure, *_rest, notes, _loaded, _query, _command = P.on_cdf(forged, "5", None)
     assert "height × weight cells" in str(notes)
 
 
