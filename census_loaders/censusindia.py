@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import geometry
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -219,8 +220,7 @@ def load(folder: Path) -> list[CountryData]:
         + DISCLAIMER,
     ]
     if no_shape:
-        notes.append(f"{len(no_shape)} district(s) have no polygon and are in every count but not on the map: "
-                     + ", ".join(f"{names[c]} ({c}, {people[c]:,.0f} people)" for c in no_shape) + ".")
+        notes.append(geometry.missing_polygons_note("district(s)", no_shape, names, people))
     if not stuck.empty:
         notes.append(f"{stuck['count'].sum():,.0f} people of unstated age in a district and sex with no stated ages "
                      "are left out.")
@@ -238,7 +238,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="district",
         region_label="state",
-        body_prior_country="DE",
         boundaries=shapes,
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,

@@ -177,9 +177,8 @@ def load(folder: Path) -> list[CountryData]:
     ]
     if no_shape:
         people = df.groupby("pref_code")["count"].sum()
-        notes.append(f"{len(no_shape)} prefecture(s) have an empty outline in the boundary file and are in every count "
-                     "but not on the map: " + ", ".join(f"{names_en[c]} ({c}, {people[c]:,.0f} people)"
-                                                        for c in no_shape) + ".")
+        notes.append(geo.missing_polygons_note("prefecture(s)", no_shape, names_en, people,
+                                           why="have an empty outline in the boundary file"))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER,
                         table_id="2020 census, 男女・年齢・国籍別人口 (e-Stat 0003445217)", reference_date=REFERENCE_DATE,
                         licence=LICENCE, citation=CITATION)
@@ -195,7 +194,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="prefecture",
         region_label="region",
-        body_prior_country="DE",
         boundaries=shapes.reset_index(drop=True),
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,

@@ -206,3 +206,13 @@ def unwrap_antimeridian(collection: dict) -> dict:
         elif geom["type"] == "MultiPolygon":
             geom["coordinates"] = [[ring_fixed(r) for r in poly] for poly in geom["coordinates"]]
     return collection
+
+
+def missing_polygons_note(kind: str, ids, names, people, why: str = "have no polygon", extra=None) -> str:
+    """The data-set note naming districts counted but not drawn: "2 comuna(s) have no polygon and are in every
+    count but not on the map: Antártica (12202, 127 people)." — ``names``/``people`` map an id to its name and
+    head count; ``kind`` is the counted noun as written ("comuna(s)"); ``extra`` maps an id to a remark."""
+    extra = extra or {}
+    listed = ", ".join(f"{names[c]} ({c}, {people[c]:,.0f} people{extra.get(c, '')})" for c in ids)
+    return f"{len(ids)} {kind} {why} and are in every count but not on the map: {listed}."
+

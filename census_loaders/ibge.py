@@ -171,9 +171,7 @@ def load(folder: Path) -> list[CountryData]:
         "Names as in the census table; the map is IBGE's municipal mesh, simplified (≈ 2 km) for the web.",
     ]
     if no_shape:
-        notes.append(f"{len(no_shape)} municipality(ies) have no polygon and are in every count but not on the map: "
-                     + ", ".join(f"{names[c]} ({c}, {people[c]:,.0f} people{WHY_NO_POLYGON.get(c, '')})"
-                                 for c in no_shape) + ".")
+        notes.append(geo.missing_polygons_note("municipality(ies)", no_shape, names, people, extra=WHY_NO_POLYGON))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="Censo 2010, DATASUS POPBR10",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)
     geo_source = SourceFile(path=geo_path.absolute(), publisher=BOUNDARY_PUBLISHER,
@@ -187,7 +185,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="municipality",
         region_label="state",
-        body_prior_country="DE",
         boundaries=shapes[["district_id", "geometry"]].reset_index(drop=True),
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,

@@ -127,8 +127,7 @@ def load(folder: Path) -> list[CountryData]:
         "The comuna map is simplified, a reference map without legal validity (DFL-83 of 1979).",
     ]
     if no_shape:
-        notes.append(f"{len(no_shape)} comuna(s) have no polygon and are in every count but not on the map: "
-                     + ", ".join(f"{comunas[c]} ({c}, {people[c]:,.0f} people)" for c in no_shape) + ".")
+        notes.append(geo.missing_polygons_note("comuna(s)", no_shape, comunas, people))
     if unused:
         raise LoaderError(geo_path, None, f"polygon(s) {unused[:5]} have no comuna in {CENSUS_FILE}")
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="Censo 2017, población por comuna, sexo y edad",
@@ -144,7 +143,6 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE,
         district_label="comuna",
         region_label="region",
-        body_prior_country="DE",
         boundaries=shapes[["district_id", "geometry"]].reset_index(drop=True),
         boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE,

@@ -237,7 +237,7 @@ def load(folder: Path) -> list[CountryData]:
     n_subs = subs.drop_duplicates(["county", "sub"]).shape[0]
     county_data = CountryData(
         code=CODE, name="Kenya — counties, census 2019", population=county_pop, sources=[source],
-        reference_date=REFERENCE_DATE, district_label="county", region_label="country", body_prior_country="DE",
+        reference_date=REFERENCE_DATE, district_label="county", region_label="country",
         boundaries=shapes.reset_index(drop=True), boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE, boundary_decimals=BOUNDARY_DECIMALS,
         notes=[*common, f"The 47 counties, with a map. The finer data set {SUB_CODE} has the {n_subs} sub-counties, "
@@ -246,7 +246,7 @@ def load(folder: Path) -> list[CountryData]:
     )
     sub_data = CountryData(
         code=SUB_CODE, name="Kenya — sub-counties, census 2019", population=sub_pop, sources=[source],
-        reference_date=REFERENCE_DATE, district_label="sub-county", region_label="county", body_prior_country="DE",
+        reference_date=REFERENCE_DATE, district_label="sub-county", region_label="county",
         boundaries=None,
         boundary_note=(f"No boundaries of Kenya's {n_subs} sub-counties are published in a form AnonSet could use; "
                        f"the county data set {CODE} has a map."),
