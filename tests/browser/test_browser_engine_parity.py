@@ -2,8 +2,9 @@
 
 * **The engine the page loaded, on the tables the server sent.**  150 random
   profiles (``tests/js`` runs the same engine file on 500 under node) across DE,
-  US, GB, US-ZCTA and FR, both body models (v2 70 %), random widths, districts or regions, sexes, ages, withheld attributes, auxiliary facts,
-  app users and targets: the page fetches each table from ``/_tables/…`` (the
+  US, GB, US-ZCTA and FR, both body models (v2 70 %), random widths, districts
+  or regions, sexes, ages, withheld attributes, auxiliary facts, app users and
+  targets: the page fetches each table from ``/_tables/…`` (the
   route the page uses) and runs ``window.AnonSetEngine`` — the module the page
   itself loaded — in Chromium; every number of the report (funnel, CAS, expected
   set, ξ, κ, correct guess, k-indistinguishability, every what-if row, widening,
