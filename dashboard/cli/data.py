@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -16,19 +17,22 @@ from dashboard.core.country import dataset_rows, world_total
 from dashboard.core.world import write_aggregates
 
 from . import emit
+from .cluster import LOCAL, check_scheduler, data_set_mapper
 
 
 def _build(args) -> int:
     raw = Path(args.raw) if args.raw else raw_dir()
     out = Path(args.out) if args.out else cache_dir()
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    cache_build.build(raw, out, log=log, derived=derived_files)
+    with data_set_mapper(check_scheduler(args.scheduler)) as mapper:  # an unreachable scheduler fails before the build
+        cache_build.build(raw, out, log=log, derived=functools.partial(derived_files, mapper=mapper))
     return 0
 
 
-def derived_files(folder: Path, log) -> dict:
-    """What the build derives from the new cache (the world map's aggregates), as manifest entries."""
-    return {"world_aggregates": write_aggregates(folder, log)}
+def derived_files(folder: Path, log, mapper=None) -> dict:
+    """What the build derives from the new cache (the world map's aggregates), as manifest entries; ``mapper``
+    runs the per-data-set work (in this process when None)."""
+    return {"world_aggregates": write_aggregates(folder, log, **({"mapper": mapper} if mapper else {}))}
 
 
 def _aggregates(args) -> int:
@@ -38,7 +42,8 @@ def _aggregates(args) -> int:
     if problems:
         return report_damage(problems)
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    checksums.record(root, {**checksums.read(root), **derived_files(root, log)})
+    with data_set_mapper(check_scheduler(args.scheduler)) as mapper:
+        checksums.record(root, {**checksums.read(root), **derived_files(root, log, mapper)})
     return 0
 
 
@@ -127,6 +132,10 @@ def _summary(args) -> int:
     return emit(rows, args.json, lambda r: _format_summary(r, world))
 
 
+SCHEDULER_HELP = ("where the per-data-set aggregates run: local (default: a Dask cluster of 2 processes on "
+                  "127.0.0.1), serial (this process) or a Dask scheduler's address, tcp://host:port")
+
+
 def add_parser(sub) -> None:
     data = sub.add_parser("data", help="build or describe the normalised census cache")
     dsub = data.add_subparsers(dest="data_command", metavar="ACTION")
@@ -135,11 +144,13 @@ def add_parser(sub) -> None:
     b.add_argument("--raw", help="raw data folder (default: ../shared/data/raw)")
     b.add_argument("--out", help="cache folder to write (default: data_cache/)")
     b.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    b.add_argument("--scheduler", default=LOCAL, help=SCHEDULER_HELP)
     b.set_defaults(func=_build)
     a = dsub.add_parser("aggregates", help="recompute the world map's aggregates of an existing cache "
                         "(the build computes them too)")
     a.add_argument("--cache", help="cache folder to update (default: data_cache/)")
     a.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    a.add_argument("--scheduler", default=LOCAL, help=SCHEDULER_HELP)
     a.set_defaults(func=_aggregates)
     s = dsub.add_parser("summary", help="per data set: districts, population, date, sources")
     s.add_argument("--cache", help="cache folder to read (default: data_cache/)")

@@ -45,7 +45,7 @@ def test_cli_build_error_is_one_clear_line(raw_root, tmp_path, small_registry, c
     empty = raw / "uk" / "mye22final.xlsx.gz"
     empty.unlink()
     empty.write_bytes(b"")
-    code = main(["data", "build", "--raw", str(raw), "--out", str(tmp_path / "out"), "--quiet"])
+    code = main(["data", "build", "--raw", str(raw), "--out", str(tmp_path / "out"), "--quiet", "--scheduler", "serial"])
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert len(err.splitlines()) == 1

@@ -116,3 +116,54 @@ def test_closed_forms_on_a_tiny_cache(tmp_path):
     assert got["person_mean"] == pytest.approx((n ** 2).sum() / n.sum(), rel=1e-12)
     assert got["share_below"] == pytest.approx(n[n < 11].sum() / n.sum(), rel=1e-12)
     assert got["study_people"] == n.sum() and got["k"] == 11.0
+
+
+@pytest.mark.parametrize("code", SAMPLED)
+@pytest.mark.parametrize("model", ["v2", "paper"])
+def test_both_models_every_k_and_every_district_equal_the_explorer_core(code, model, cache_root):
+    """Issue 30: per data set and per district, under both body models, the minimum set and the share below
+    every k of AGGREGATE_KS are the explorer core's numbers, bit for bit."""
+    from dashboard.core.world import AGGREGATE_KS, district_aggregates, share_column
+
+    row = world_aggregates(model=model).set_index("code").loc[code]
+    scenario = default_scenario(code).replace(model=model)
+    national = [regions.share_below(scenario, [k])[code][float(k)] for k in AGGREGATE_KS]
+    assert [row[share_column(k)] for k in AGGREGATE_KS] == national
+    assert row["share_below"] == row[share_column(scenario.k)] and row["model"] == model
+    shares = [row[share_column(k)] for k in AGGREGATE_KS]
+    assert shares == sorted(shares)  # more people below a larger k
+    stats = regions.district_statistics(scenario, code)
+    assert row["min_set"] == np.nanmin(stats["min_cas"].to_numpy(dtype=float))
+    per = district_aggregates(model=model, code=code)
+    assert list(per["district_id"]) == list(stats["district_id"])
+    np.testing.assert_array_equal(per["person_mean"], stats["person_mean"].to_numpy(dtype=float))
+    np.testing.assert_array_equal(per["min_set"], stats["min_cas"].to_numpy(dtype=float))
+    for k in AGGREGATE_KS:
+        want = regions.district_statistics(scenario.replace(k=float(k)), code)["share_below"].to_numpy(dtype=float)
+        np.testing.assert_array_equal(per[share_column(k)], want)
+
+
+def test_an_unknown_model_names_the_models(cache_root):
+    from dashboard.core.world import district_aggregates
+
+    with pytest.raises(InputError, match="v2, paper"):
+        world_aggregates(model="v3")
+    with pytest.raises(InputError, match="v2, paper"):
+        district_aggregates(model="")
+
+
+@pytest.mark.slow  # a two-process Dask cluster starts (a few seconds) and computes four data sets twice
+def test_serial_and_dask_give_identical_aggregates(cache_root):
+    """The build's map over data sets gives the same frames, bit for bit, in this process and on Dask."""
+    import pandas as pd
+
+    from dashboard.cli.cluster import data_set_mapper
+    from dashboard.core.world import compute_aggregates
+
+    codes = ["DE", "NG", "KE-SUB", "MT"]
+    serial = compute_aggregates(codes=codes)
+    with data_set_mapper("local") as mapper:
+        distributed = compute_aggregates(codes=codes, mapper=mapper)
+    for a, b in zip(serial, distributed, strict=True):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert sorted(serial[0]["code"].unique()) == sorted(codes) and len(serial[0]) == 2 * len(codes)
