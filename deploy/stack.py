@@ -33,6 +33,9 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 #: nginx's own error answers (the app never sees these requests)
 PROXY_ERROR_TEXT = ("The request was refused before it reached AnonSet: it was malformed, too large or too slow.\n")
+#: nginx's answer when no instance answers (502/504 after every retry)
+PROXY_DOWN_TEXT = ("No AnonSet server is answering right now: every instance behind this address is down or not "
+                   "responding. Nothing you sent was kept. Please try again in a minute.\n")
 
 
 def free_port() -> int:
@@ -120,6 +123,7 @@ def _prepare_prefix(prefix: Path) -> None:
     """The folders nginx writes to; readable by its workers, which run as ``nobody`` under root."""
     (prefix / "static").mkdir(parents=True)
     (prefix / "static" / "_proxy_error.txt").write_text(PROXY_ERROR_TEXT, encoding="utf-8")
+    (prefix / "static" / "_proxy_down.txt").write_text(PROXY_DOWN_TEXT, encoding="utf-8")
     temp_dirs = [prefix / d for d in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")]
     for d in temp_dirs:
         d.mkdir()

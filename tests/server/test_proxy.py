@@ -159,3 +159,18 @@ def test_stopping_one_instance_mid_run_fails_no_request(deployed):
     retried = [line for line in deployed.access_log.read_text().splitlines() if line.endswith(f"{dead}, {deployed.instances[1].address}")]
     assert retried, "at least one request met the dead instance and was retried on the other"
     assert deployed.instances[1].proc.poll() is None
+
+
+def test_with_no_healthy_instance_the_balancer_says_so(deployed):
+    """Last in this module: every instance stopped, the balancer answers a page that says the servers are
+    down (with the security headers), not an empty response or nginx's gateway page."""
+    import stack
+
+    for inst in deployed.instances:
+        inst.stop(graceful=False)
+    status, headers, body = _raw(deployed, b"GET /explore HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert status in (502, 504)
+    assert body.decode() == stack.PROXY_DOWN_TEXT and "No AnonSet server is answering" in body.decode()
+    assert headers.get("x-content-type-options") == "nosniff" and "default-src 'none'" in headers.get(
+        "content-security-policy", "")
+    assert "nginx" not in body.decode().lower()
