@@ -575,6 +575,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
     ap.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+    ap.add_argument("--ready-file", type=Path, default=None,
+                    help="touch this file when the users start (benchmarks/balancer_load.py times its kill from it)")
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="serve this checkout instead of this one (A/B runs: e.g. an export of the branch's start)")
     ap.add_argument("--adversarial", action="store_true",
@@ -612,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
         cpu0_server, cpu0_client = cpu_seconds(server_pids), sum(os.times()[:2])
         start = time.monotonic()
         deadline = start + args.duration
+        if args.ready_file:
+            args.ready_file.touch()
         load_at_start = os.getloadavg()
         rng = random.Random(args.seed)
         users = [User(model, stats, random.Random(rng.random()), args.think, deadline) for _ in range(args.users)]
