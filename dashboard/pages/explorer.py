@@ -26,7 +26,6 @@ from dash import (
 import census_loaders as cl
 from dashboard import forms
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
-from dashboard.core import regions as age_grain
 from dashboard.core.regions import GRAINS, Scenario
 from dashboard.figures import explorer as fx
 from dashboard.guard import guarded
@@ -41,6 +40,7 @@ from dashboard.views.explorer import (
     cdf_note,
     cdf_query,
     cli_snippets,
+    comparable_curves,
     country_table_rows,
     detail_panel,
     district_columns,
@@ -348,7 +348,7 @@ def on_cdf(query, grain, loaded):
     key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
     if key == loaded:
         return (no_update,) * 8
-    cdfs = age_grain.comparable_cdfs(s, grain)
+    cdfs = comparable_curves(s, grain)
     names = {c: cl.dataset_info(c)["name"] for c in s.countries}
     return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
             scenario_notes(s), key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"])

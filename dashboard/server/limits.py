@@ -21,7 +21,9 @@ AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,
 :data:`CALLBACK_BUDGET_S`      a callback slower than this is logged     2 s
 :func:`heavy_slot`             bucket advice, attack runs and data-set   1 at once per server;
                                analyses not yet in memory (1–9 s of CPU  busy → refused at once
-                               each)
+                               each); explorer curves over more than
+                               :data:`HEAVY_SCENARIO_CELLS` band cells
+                               (:func:`scenario_slot`)
 =============================  =======================================  ======================
 
 The band-cell count is the measured driver of a scenario's cost (joint band probabilities
@@ -75,6 +77,8 @@ CALLBACK_BUDGET_S = 2.0
 #: once (HEAVY_WAIT_S): a worker thread waiting for seconds is the stall the cost model exists to prevent.
 HEAVY_AT_ONCE = 1
 HEAVY_WAIT_S = 0.0
+#: A scenario with more band cells than this (about a second of one core and up) goes through a heavy slot.
+HEAVY_SCENARIO_CELLS = 500_000
 
 LOG = logging.getLogger("anonset.limits")
 
@@ -250,3 +254,15 @@ def limits_table() -> list[dict]:
         {"limit": "expensive computations at once per server", "value": heavy_at_once()},
     ]
 
+
+
+@contextmanager
+def scenario_slot(scenario, what: str = "This scenario") -> Iterator[None]:
+    """A heavy slot for a scenario over :data:`HEAVY_SCENARIO_CELLS` band cells (the explorer's curves for many
+    data sets at fine bands: seconds of CPU), nothing for a cheaper one; busy → the CostError of :func:`heavy_slot`
+    with the scenario's ``anonset cdf`` command."""
+    if scenario_cells(scenario) <= HEAVY_SCENARIO_CELLS:
+        yield
+        return
+    with heavy_slot(what, scenario.to_cli("cdf")):
+        yield

@@ -240,6 +240,14 @@ def scenario_from_store(query) -> Scenario:
     return s
 
 
+def comparable_curves(s: Scenario, grain: str):
+    """The CDFs of every chosen data set on one age grain (:func:`dashboard.core.regions.comparable_cdfs`); the
+    largest allowed comparisons (seconds of CPU) wait for one of the server's heavy slots, or are refused
+    with the command that computes them (:func:`dashboard.server.limits.scenario_slot`)."""
+    with limits.scenario_slot(s, "This comparison"):
+        return regions.comparable_cdfs(s, grain)
+
+
 def profile_sig(query: Mapping) -> str:
     """Everything but countries, k and stat: what the per-district numbers depend on besides the country."""
     return json.dumps({k: v for k, v in sorted(query.items()) if k not in ("country", "k", "stat")})

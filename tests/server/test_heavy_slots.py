@@ -164,3 +164,24 @@ def test_gunicorn_gives_each_request_one_blas_thread_unless_the_operator_says_ot
     out = subprocess.run([sys.executable, "-c", code], cwd=root, env={**env, "OPENBLAS_NUM_THREADS": "4"},
                          capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["4", "1"], out.stderr[-500:]
+
+
+def test_the_largest_explorer_curves_take_a_heavy_slot_and_small_ones_do_not(slots, cache_root):
+    """Issue 29: explorer curves over more than HEAVY_SCENARIO_CELLS band cells (seconds of CPU) go through the
+    heavy slots — refused with their ``anonset cdf`` command while another visitor's heavy work runs — and
+    an ordinary comparison is computed whatever is running."""
+    from dashboard.core.regions import Scenario
+    from dashboard.views.explorer import comparable_curves
+
+    small = Scenario.from_query({"country": "MT,LU"})
+    large = Scenario.from_query({"country": "DE,FR", "height_width": "1", "weight_width": "1"})
+    assert limits.scenario_cells(small) <= limits.HEAVY_SCENARIO_CELLS < limits.scenario_cells(large)
+    limits.check_scenario(large)  # allowed: the page computes it, rationed
+    held = jobs.acquire_slot("heavy", 1)
+    try:
+        assert comparable_curves(small, "5")
+        with pytest.raises(limits.CostError, match=r"This comparison is not in the server.s memory yet.*busy.*anonset cdf --country DE --country FR"):
+            comparable_curves(large, "5")
+    finally:
+        held.release()
+    assert comparable_curves(large, "5")
