@@ -80,6 +80,17 @@
     return x;
   }
 
+  /** A band shown back in the units the person typed: "5 ft 6.9 in \u2013 5 ft 8.9 in (170\u2013175 cm)". */
+  function inUnitsTyped(kind, band, metric) {
+    if (!band) return metric;
+    var one = function (x) { return String(Math.round(x * 10) / 10); };
+    var ftIn = function (cm) { var inch = Math.round(cm / CM_PER_INCH * 10) / 10, ft = Math.floor(inch / 12 + 1e-9);
+      return ft + " ft " + one(inch - 12 * ft) + " in"; };
+    var shown = kind === "height" ? ftIn(band[0]) + " \u2013 " + ftIn(band[1])
+      : one(band[0] / KG_PER_LB) + "\u2013" + one(band[1] / KG_PER_LB) + " lb";
+    return shown + " (" + metric + ")";
+  }
+
   function bandOf(value, width) {
     var lo = Math.floor(value / width + 1e-9) * width;
     return [lo, lo + width];
@@ -343,18 +354,21 @@
       h("Div", { className: "card-explain" }, explain)]);
   }
 
+  /** The re-identification cards; the census they rest on is cited once, below them (not on every card). */
   function reidCards(r, t) {
-    var P = E().formatPercent, src = "Census: " + t.source.publisher + " " + t.source.table_id + " (" + t.source.reference_date + ").";
+    var P = E().formatPercent;
     var cards = [
-      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). " + src),
+      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1)."),
       card("Uniqueness \u03be", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
-        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019). " + src),
-      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019). " + src),
+        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
+      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019)."),
     ];
     Object.keys(r.k_indistinguishable).sort(function (a, b) { return a - b; }).forEach(function (k) {
       cards.push(card(k + "-indistinguishable", P(r.k_indistinguishable[k]), "Chance your record shares its attributes with at least " + (k - 1) +
-        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.). " + src));
+        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.)."));
     });
+    cards.push(h("P", { className: "field-help cards-source" }, "All from the census: " + t.source.publisher + ", " +
+      t.source.table_id + " (" + t.source.reference_date + ")."));
     return cards;
   }
 
@@ -558,6 +572,7 @@
     var t = T.table, font = fontFor(a.presenter === true, config), wi = res.what_ifs;
     var funnelText = shownFunnel(res, t).map(function (l) {
       var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
+      if (a.units === "imperial" && (l.step === "height" || l.step === "weight")) label = inUnitsTyped(l.step, parsed.profile[l.step], label);
       return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
     });
     var auxNotes = parsed.profile.aux.map(function (x) {
@@ -836,6 +851,6 @@
     box.focus();
   }, true);
 
-  window.AnonSetPersonal = { rankDistricts: rankDistricts, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
+  window.AnonSetPersonal = { rankDistricts: rankDistricts, inUnitsTyped: inUnitsTyped, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
     args: args, outputs: outputs, rough: rough, Bad: Bad };
 })();

@@ -184,10 +184,11 @@ def country_choices(code: str) -> CountryChoices:
         for t in cl.auxiliary_tables(code)
     ]
     info = cl.dataset_info(code)
-    src = info["sources"][0]
+    src = catalog.census_source(info["sources"])  # every file: the US publishes one per sex
     prior = info["body_prior"]
     note = (
-        f"Population: {src['publisher']}, table {src['table_id']}, {info['reference_date']}. "
+        f"Population: {src['publisher']}, table{'s' if ';' in src['table_id'] else ''} {src['table_id']}, "
+        f"{info['reference_date']}. "
         f"Height and weight: {prior['source']}" + (f", {prior['year']}" if prior.get("year") else "")
         + (f" — borrowed from {prior['borrowed_from']} (no own statistics)." if prior.get("borrowed_from") else ".")
     )

@@ -115,6 +115,14 @@ test("compute: one number for the crowd: the headline's others and the funnel's 
   }
 });
 
+test("compute: imperial answers are shown back in feet, inches and pounds (with the census bands in cm)", () => {
+  const b = withTable();
+  const out = compute(b, { units: "imperial", hcm: null, wkg: null, hft: "5", hin: "8", wlb: "154" });
+  const lines = out.funnelText.map((li) => li.props.children[0].props.children);
+  assert.ok(lines.some((l) => /^5 ft 6\.9 in \u2013 5 ft 8\.9 in \(170\u2013175 cm\)/.test(l)), lines.join(" | "));
+  assert.ok(lines.some((l) => /^143\.3\u2013154\.3 lb \(65\u201370 kg\)/.test(l)), lines.join(" | "));
+});
+
 test("parseForm: the range's top value is inside it (250 cm, 350 kg), as its message says", () => {
   const b = withTable();
   const T = b.P.tables[KEY];

@@ -10,6 +10,7 @@ a data set uses (:func:`body_statistics`), and the district search over district
 from ._body_table import body_statistics
 from ._catalog import (
     HEADING,
+    census_source,
     closest_note,
     continent_of,
     country_options,
@@ -32,6 +33,7 @@ __all__ = [
     "FractionArray",
     "UserAux",
     "body_statistics",
+    "census_source",
     "country_options",
     "dataset_rows",
     "district_label",
