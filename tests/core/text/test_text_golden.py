@@ -138,3 +138,4 @@ def test_the_shipped_text_is_the_python_data():
 if __name__ == "__main__":
     write()
     print(f"wrote {GOLDEN.relative_to(ROOT)}: {len(_golden())} cases")
+
