@@ -379,3 +379,13 @@ def test_districts_are_found_without_accents_and_with_umlauts_spelled_out():
     for typed in ("koln", "Koeln", "Cologne"):
         assert top("DE", typed) == "05315", typed
     assert top("IT-COM", "cantu") == "013041"
+
+
+def test_a_data_set_published_per_sex_names_both_files():
+    """Issue 28: the US note named the female file for a man; every source table is named once."""
+    note = V.country_choices("US").note
+    assert "tables " in note and "female" in note and ", male" in note
+    from dashboard.core import personal as pt
+
+    assert "male" in pt.public_tables("US", "v2", 5, 5)["source"]["table_id"].split(";")[-1]
+    assert "; " not in V.country_choices("DE").note.split("Height")[0]  # one table: named once
