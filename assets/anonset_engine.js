@@ -135,6 +135,16 @@
     return pick(text().headline, x, { tenths: tenths(x), count: formatCount(x) });
   }
 
+  /** Whether any attribute is given (core/text has_answer): before that the page asks and shows no count. */
+  function hasAnswer(profile) {
+    var given = function (v) { return v !== null && v !== undefined && v !== ""; };
+    return given(profile.district) || given(profile.sex) || given(profile.height) || given(profile.weight) ||
+      (profile.ages || []).length > 0 || (profile.aux || []).length > 0;
+  }
+
+  /** What the page asks before any answer (core/text first_question). */
+  function firstQuestion(national) { return text().first_question[national ? "national" : "district"]; }
+
   /** One sentence a person can act on; the chance of being picked is κ (SPEC §2). */
   function verdict(cas, others, correctness) {
     return pick(text().verdict, cas, { percent: Math.floor(100 * correctness + 0.5),
@@ -768,7 +778,7 @@
     prepare: prepare, report: report, resolve: resolve, computeCas: computeCas, whatIfs: whatIfs, advise: advise,
     reidentification: reidentification, binomSf: binomSf, widenBand: widenBand, userFraction: userFraction,
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
-    formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, EngineError: EngineError, SEXES: SEXES,
+    formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, EngineError: EngineError, SEXES: SEXES,
     useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;

@@ -80,9 +80,27 @@
     return x;
   }
 
+  /** A band shown back in the units the person typed: "5 ft 6.9 in \u2013 5 ft 8.9 in (170\u2013175 cm)". */
+  function inUnitsTyped(kind, band, metric) {
+    if (!band) return metric;
+    var one = function (x) { return String(Math.round(x * 10) / 10); };
+    var ftIn = function (cm) { var inch = Math.round(cm / CM_PER_INCH * 10) / 10, ft = Math.floor(inch / 12 + 1e-9);
+      return ft + " ft " + one(inch - 12 * ft) + " in"; };
+    var shown = kind === "height" ? ftIn(band[0]) + " \u2013 " + ftIn(band[1])
+      : one(band[0] / KG_PER_LB) + "\u2013" + one(band[1] / KG_PER_LB) + " lb";
+    return shown + " (" + metric + ")";
+  }
+
   function bandOf(value, width) {
     var lo = Math.floor(value / width + 1e-9) * width;
     return [lo, lo + width];
+  }
+
+  /** The band holding a typed value; the range's top value itself (250 cm, which the message names as inside
+      "50–250") belongs to the last band starting below it, as the range's bottom value belongs to the first. */
+  function bandIn(value, width, limits) {
+    if (value === limits[1]) { var lo = Math.ceil(limits[1] / width - 1e-9) * width - width; return [lo, lo + width]; }
+    return bandOf(value, width);
   }
 
   function checkBand(band, kind, field, limits) {
@@ -159,8 +177,8 @@
       weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
     }
     var hf = a.units === "imperial" ? "height-ft" : "height-cm", wf = a.units === "imperial" ? "weight-lb" : "weight-kg";
-    profile.height = height === null ? null : checkBand(bandOf(height, t.hw), "height", hf, lim.height);
-    profile.weight = weight === null ? null : checkBand(bandOf(weight, t.ww), "weight", wf, lim.weight);
+    profile.height = height === null ? null : checkBand(bandIn(height, t.hw, lim.height), "height", hf, lim.height);
+    profile.weight = weight === null ? null : checkBand(bandIn(weight, t.ww, lim.weight), "weight", wf, lim.weight);
     (a.aux || []).forEach(function (id) {
       if (!T.aux[id]) throw new Bad("aux", "Auxiliary knowledge: unknown choice");
       profile.aux.push(id);
@@ -336,18 +354,21 @@
       h("Div", { className: "card-explain" }, explain)]);
   }
 
+  /** The re-identification cards; the census they rest on is cited once, below them (not on every card). */
   function reidCards(r, t) {
-    var P = E().formatPercent, src = "Census: " + t.source.publisher + " " + t.source.table_id + " (" + t.source.reference_date + ").";
+    var P = E().formatPercent;
     var cards = [
-      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1). " + src),
+      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1)."),
       card("Uniqueness \u03be", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
-        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019). " + src),
-      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019). " + src),
+        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
+      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019)."),
     ];
     Object.keys(r.k_indistinguishable).sort(function (a, b) { return a - b; }).forEach(function (k) {
       cards.push(card(k + "-indistinguishable", P(r.k_indistinguishable[k]), "Chance your record shares its attributes with at least " + (k - 1) +
-        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.). " + src));
+        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.)."));
     });
+    cards.push(h("P", { className: "field-help cards-source" }, "All from the census: " + t.source.publisher + ", " +
+      t.source.table_id + " (" + t.source.reference_date + ")."));
     return cards;
   }
 
@@ -383,7 +404,9 @@
 
   var FIELDS = ["district", "ages", "height-cm", "height-ft", "height-in", "weight-kg", "weight-lb", "aux-percent", "users"];
 
-  function markInvalid(field) {
+  /** Mark the field at fault (aria-invalid) and show the message under it, where the person is typing (the
+      answer panel says it too); every other field is cleared.  React leaves attributes it does not manage alone. */
+  function markInvalid(field, message) {
     FIELDS.forEach(function (f) {
       var el = document.getElementById("me-" + f);
       if (!el) return;
@@ -393,6 +416,10 @@
       });
       if (input) {
         if (f === field) input.setAttribute("aria-describedby", "me-message"); else if (input.getAttribute("aria-describedby") === "me-message") input.removeAttribute("aria-describedby");
+      }
+      var box = el.closest ? el.closest(".field") : null;
+      if (box) {
+        if (f === field && message) box.setAttribute("data-error", message); else box.removeAttribute("data-error");
       }
     });
   }
@@ -410,8 +437,103 @@
   }
 
   var ALL_DISTRICTS_UNDER = 600, DISTRICTS_SHOWN = 100, FOLDED = new WeakMap();
-  /** Lower case without accents, for matching typed text ("munchen" finds München). */
+  /** Lower case without accents, for matching typed text ("munchen" finds München): core.country.search_fold. */
   function fold(s) { return String(s).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
+
+  // ---------------------------------------------------------------- the district search (core/country/_places.py)
+
+  var SEP = "\n", PLACES = {};  // data set code → its place index, or the Promise of it
+
+  function isWordChar(ch) { return /[\p{L}\p{N}]/u.test(ch); }
+
+  /** 0: the name is what was typed; 1: a word of it starts with it; 2: it contains it; null: no match. */
+  function nameTier(name, q) {
+    var i = name.indexOf(q);
+    if (i < 0) return null;
+    if (name === q) return 0;
+    while (i >= 0) {
+      if (i === 0 || !isWordChar(name.charAt(i - 1))) return 1;
+      i = name.indexOf(q, i + 1);
+    }
+    return 2;
+  }
+
+  /** [tier, 0 if the first name reaches it else 1], or null (core.country candidate_tier). */
+  function candidateTier(c, q, words) {
+    var best = null;
+    if (c.joined.indexOf(q) >= 0) {
+      for (var i = 0; i < c.names.length; i++) {
+        var t = nameTier(c.names[i], q);
+        if (t !== null && (best === null || t < best[0])) { best = [t, i === 0 ? 0 : 1]; if (t === 0) break; }
+      }
+    }
+    if (best === null && words.length > 1 && words.every(function (w) { return c.joined.indexOf(w) >= 0; })) best = [3, 1];
+    return best;
+  }
+
+  function candidate(names) { names = names.map(fold); return { names: names, joined: names.join(SEP) }; }
+
+  /** The folded names of a data set's districts and places, computed once per list. */
+  function foldedOf(list, namesOf) {
+    var f = FOLDED.get(list);
+    if (!f) { f = list.map(function (x) { return candidate(namesOf(x)); }); FOLDED.set(list, f); }
+    return f;
+  }
+
+  function cmpKey(a, b) {
+    for (var i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; }
+    return 0;
+  }
+
+  /** core.country.rank_districts: the options for what is typed, best first ({options, matched}). */
+  function rankDistricts(query, districts, places, word, limit) {
+    var words = fold(query).split(/\s+/).filter(Boolean), q = words.join(" ");
+    if (!q) return { options: [], matched: 0 };
+    var byId = {}, best = {};
+    districts.forEach(function (d) { byId[d.value] = d; });
+    var fd = foldedOf(districts, function (d) { return [d.label].concat(String(d.search || "").split(" | ")); });
+    var offer = function (key, option) {
+      var old = best[option.value];
+      if (!old || cmpKey(key, old.key) < 0) best[option.value] = { key: key, option: option };
+    };
+    districts.forEach(function (d, i) {
+      var found = candidateTier(fd[i], q, words);
+      if (found !== null) offer([found[0], 0, 0, -(d.pop || 0), d.label], { value: d.value, label: d.label, tier: found[0], place: null });
+    });
+    var fp = foldedOf(places, function (p) { return [p[0]].concat(p[1] ? String(p[1]).split("|") : []); });
+    places.forEach(function (p, i) {
+      var d = byId[p[2]];
+      if (!d) return;
+      var found = candidateTier(fp[i], q, words);
+      if (found === null) return;
+      var t = found[0];
+      if (p[4]) offer([t, found[1], 0, -(d.pop || 0), d.label], { value: d.value, label: d.label, tier: t, place: null });
+      else {
+        var label = p[0] + " is part of " + (d.name || d.label) + ", published as one " + word;
+        offer([t, found[1], 1, -(p[3] || 0), label], { value: d.value, label: label, tier: t, place: p[0] });
+      }
+    });
+    var ranked = Object.keys(best).map(function (k) { return best[k]; }).sort(function (a, b) { return cmpKey(a.key, b.key); });
+    return { options: ranked.slice(0, limit).map(function (b) { return b.option; }), matched: ranked.length };
+  }
+
+  /** A district option as Dash's dropdown takes it (without the search's name and pop). */
+  function dropdownOption(o) {
+    var out = { label: o.label, value: o.value };
+    if (o.search !== undefined) out.search = o.search;
+    if (o.disabled) out.disabled = true;
+    return out;
+  }
+
+  /** A data set's place index: fetched once, the first time a person types in its district box. */
+  function placesOf(code) {
+    if (PLACES[code]) return PLACES[code];
+    PLACES[code] = fetch("/_places/" + encodeURIComponent(code) + ".json", { credentials: "omit", cache: "default" })
+      .then(function (resp) { if (!resp.ok) throw new Error("HTTP " + resp.status); return resp.json(); })
+      .then(function (body) { PLACES[code] = body; return body; })
+      .catch(function () { delete PLACES[code]; return null; });  // the districts alone are searched; a later letter retries
+    return PLACES[code];
+  }
 
   /** The answers ({field: value}, views/personal.py ANSWERS and TABLE_SETTINGS) → compute's named outputs. */
   function answer(a, config) {
@@ -432,11 +554,15 @@
       parsed = parseForm(T, a);
     } catch (e) {
       if (!(e instanceof Bad)) throw e;
-      markInvalid(e.field);
+      markInvalid(e.field, e.message);
       return cleared("", h("Div", { className: "error" }, e.message), "No result until the answer marked in the form is fixed.",
         "answer-panel invalid");
     }
     markInvalid(null);
+    if (!E().hasAnswer(parsed.profile)) {
+      // no attribute yet: ask the first question; no count, funnel or risk card (it would be the whole country)
+      return cleared("", null, E().firstQuestion(T.table.districts.ids.length <= 1), "answer-panel empty");
+    }
     var res;
     try {
       res = E().report(T, parsed.profile, { users: parsed.users, ks: parsed.ks });
@@ -446,6 +572,7 @@
     var t = T.table, font = fontFor(a.presenter === true, config), wi = res.what_ifs;
     var funnelText = shownFunnel(res, t).map(function (l) {
       var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
+      if (a.units === "imperial" && (l.step === "height" || l.step === "weight")) label = inUnitsTyped(l.step, parsed.profile[l.step], label);
       return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
     });
     var auxNotes = parsed.profile.aux.map(function (x) {
@@ -453,11 +580,13 @@
       return fa && fa.note ? h("Li", {}, fa.name + ": " + fa.note) : null;
     }).filter(Boolean);
     var out = {
-      status: "Body model: " + ((config.model_labels || {})[t.model] || t.model) + ".",
+      status: "",
       message: null,
       headline: E().ownHeadline(res.others),
       verdict: E().verdict(res.cas, res.others, res.reidentification.correctness) + rough(res.cas, config),
-      warnings: warningBoxes(res),
+      // the body model is a detail of how the number was made: below the answer, not its first line
+      warnings: warningBoxes(res).concat([h("P", { className: "field-help body-model" },
+        "Body model: " + ((config.model_labels || {})[t.model] || t.model) + ".")]),
       funnelText: funnelText,
       later: { figures: [funnelFigure(res, t, font, config),
          whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
@@ -598,28 +727,37 @@
         return outputs(c.config, "linkWithAnswers", { link: url });
       },
 
-      /* the district options matching what is typed: every district of a small country; of a big
-         one the first SHOWN (alphabetically) or the matches, the chosen one always, and a line saying
-         how many more there are (Dash's dropdown indexes each option it holds: 0.2 s for 3,144) */
-      districtOptions: function (search, all, value) {
+      /* the district options for what is typed, best first (rankDistricts: districts and the GeoNames places
+         inside them); with nothing typed every district of a small country, of a big one the first SHOWN
+         (alphabetically), the chosen one always, and a line saying how many more there are (Dash's dropdown
+         indexes each option it holds: 0.2 s for 3,144).  A data set's places are fetched the first time a
+         person types in its box (a Promise until they arrive; without them the districts alone are searched). */
+      districtOptions: function (search, all, value, country) {
         all = all || [];
-        if (all.length <= ALL_DISTRICTS_UNDER) return all;
-        var folded = FOLDED.get(all);
-        if (!folded) { folded = all.map(function (o) { return fold(o.label + " " + (o.search || "")); }); FOLDED.set(all, folded); }
-        var words = fold(search || "").split(/\s+/).filter(Boolean), out = [], matched = 0, chosen = null;
-        for (var i = 0; i < all.length; i++) {
-          if (all[i].value === value) chosen = all[i];
-          if (words.every(function (w) { return folded[i].indexOf(w) >= 0; })) {
-            matched++;
-            if (out.length < DISTRICTS_SHOWN) out.push(all[i]);
+        var q = String(search || "").trim();
+        var finish = function (places) {
+          var chosen = all.filter(function (o) { return o.value === value; })[0] || null, out, matched;
+          if (!q) {
+            if (all.length <= ALL_DISTRICTS_UNDER) return all.map(dropdownOption);
+            out = all.slice(0, DISTRICTS_SHOWN); matched = all.length;
+          } else {
+            var r = rankDistricts(q, all, places ? places.places : [], places ? places.word : "district", DISTRICTS_SHOWN);
+            // Dash's dropdown filters again by its own (accent-sensitive) rule on label and search: the typed text
+            // goes into each ranked option's search, so it keeps exactly the options ranked here, in this order
+            out = r.options.map(function (o) { return { label: o.label, value: o.value, search: q + " | " + o.label }; });
+            matched = r.matched;
           }
-        }
-        if (chosen && out.indexOf(chosen) < 0) out.unshift(chosen);
-        if (matched > DISTRICTS_SHOWN) {
-          out.push({ label: "\u2026 " + (matched - DISTRICTS_SHOWN).toLocaleString("en-US") + " more: type to narrow the list",
-                     value: "__more__", disabled: true });
-        }
-        return out;
+          out = out.map(dropdownOption);
+          if (chosen && !out.some(function (o) { return o.value === chosen.value; })) out.unshift(dropdownOption(chosen));
+          if (matched > DISTRICTS_SHOWN) {
+            out.push({ label: "\u2026 " + (matched - DISTRICTS_SHOWN).toLocaleString("en-US") + " more: type to narrow the list",
+                       value: "__more__", disabled: true, search: q });
+          }
+          return out;
+        };
+        if (!q || !country) return finish(null);
+        var got = placesOf(country);
+        return got && typeof got.then === "function" ? got.then(finish) : finish(got);
       },
 
       /* fill the form from the #fragment of a shared link, or with an example */
@@ -713,6 +851,6 @@
     box.focus();
   }, true);
 
-  window.AnonSetPersonal = { parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
+  window.AnonSetPersonal = { rankDistricts: rankDistricts, inUnitsTyped: inUnitsTyped, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
     args: args, outputs: outputs, rough: rough, Bad: Bad };
 })();

@@ -24,6 +24,8 @@ from .cache import (
     dataset_info,
     fold,
     manifest,
+    place_index,
+    places_source,
     population,
     world_map,
 )
@@ -45,6 +47,8 @@ __all__ = [
     "dataset_info",
     "fold",
     "manifest",
+    "place_index",
+    "places_source",
     "population",
     "world_map",
 ]

@@ -17,7 +17,7 @@ from typing import Callable
 
 import pandas as pd
 
-from . import checksums, ncdrisc
+from . import checksums, ncdrisc, places
 from . import country_names as country_table
 from . import geometry as geo
 from .registry import (
@@ -304,6 +304,7 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print,
             entry["body_prior"] = body_prior_entry(data, body, bmi is not None)
             datasets[data.code] = entry
         _wpp_checks(raw_root, datasets, log)
+        places_entry = places.write(tmp, datasets, log)  # GeoNames places → our districts (the district search)
         world_entry = _write_world(raw_root, tmp)
         priors = []
         prior_entries = {}
@@ -350,6 +351,7 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print,
             "bmi_gamma": bmi_entry,
             "superseded": superseded,
             "world": world_entry,
+            "places": places_entry,
         }
         manifest = checksums.record(tmp, manifest)  # the sha256 of every file written above (before carrying over)
         if derived is not None:

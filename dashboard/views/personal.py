@@ -30,7 +30,7 @@ from dashboard.core.body import HEIGHT_LIMITS, MODEL_LABELS, WEIGHT_LIMITS
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 from dashboard.core.personal import DEFAULT_KS
-from dashboard.core.text import client_text, format_count
+from dashboard.core.text import client_text, first_question, format_count
 from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
 from dashboard.views.anonland import small_crowd_error
@@ -145,28 +145,21 @@ class CountryChoices(NamedTuple):
     note: str
 
 
-#: English names of districts people search for by them (the data name them in their own language).
-ENGLISH_NAMES = {
-    "München": "Munich", "Köln": "Cologne", "Nürnberg": "Nuremberg", "Hannover": "Hanover",
-    "Braunschweig": "Brunswick", "Frankfurt am Main": "Frankfurt", "Wien": "Vienna", "Bruxelles": "Brussels",
-    "Brussel": "Brussels", "Praha": "Prague", "Warszawa": "Warsaw", "Kraków": "Cracow", "Lisboa": "Lisbon",
-    "Roma": "Rome", "Milano": "Milan", "Napoli": "Naples", "Torino": "Turin", "Firenze": "Florence",
-    "Venezia": "Venice", "Genova": "Genoa", "Athina": "Athens", "København": "Copenhagen",
-    "Bucureşti": "Bucharest", "București": "Bucharest", "Beograd": "Belgrade", "Sevilla": "Seville",
-    "Zürich": "Zurich", "Genève": "Geneva", "Luzern": "Lucerne", "Göteborg": "Gothenburg",
-}
-
-
 #: How people type umlauts and ß on a keyboard without them ("Muenchen", "Strasse"), beside dropping them.
 _TRANSLITERATION = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 
 
 def _search_text(name: str, code: str) -> str:
-    """What a district is found by: its name as published, without accents ("Munchen", "Koln", "Cantu"), with
-    umlauts spelled out ("Muenchen"), its code, and English names of cities ("Munich")."""
-    aliases = [en for local, en in ENGLISH_NAMES.items() if local.casefold() in name.casefold()]
-    variants = dict.fromkeys([name, cl.fold(name), name.translate(_TRANSLITERATION).casefold()])
-    return " ".join([*variants, code, *aliases])
+    """What a district is found by besides its label: its name as published, with umlauts spelled out
+    ("Muenchen"), and its code, " | "-separated (each one a name: core.country.rank_districts).  Accents are
+    ignored by the search itself; English and local place names come from the gazetteer
+    (``/_places/<code>.json``, census_loaders.places)."""
+    return " | ".join(dict.fromkeys([name, name.translate(_TRANSLITERATION), code]))
+
+
+def dropdown_option(option: dict) -> dict:
+    """A district option as Dash's dropdown takes it (the search's extra keys, name and pop, left out)."""
+    return {k: option[k] for k in ("label", "value", "search") if k in option}
 
 
 @memo.lru(64)
@@ -175,23 +168,27 @@ def country_choices(code: str) -> CountryChoices:
     model = load_country_model(code)
     order = sorted(range(model.n_districts), key=lambda i: str(model.district_names[i]).lower())
     regions = len(set(map(str, model.region_names))) > 1
+    population = model.counts.sum(axis=(1, 2))
     districts = [
         {"label": catalog.district_label(model.district_names[i], model.district_ids[i], model.region_names[i],
                                          model.region_ids[i], model.filled[i], with_region=regions),
          "value": str(model.district_ids[i]),
-         "search": _search_text(str(model.district_names[i]), str(model.district_ids[i]))}
+         "search": _search_text(str(model.district_names[i]), str(model.district_ids[i])),
+         "name": str(model.district_names[i]), "pop": round(float(population[i]), 1)}
         for i in order
     ]
-    ages = five_year_picks(model.age_groups) + [{"label": g.label, "value": g.label} for g in model.age_groups]
+    ages = five_year_picks(model.age_groups) + [{"label": g.label, "value": g.label, "search": age_years(g.lo, g.hi)}
+                                                for g in model.age_groups]
     aux = [
         {"label": f"{t['name']}", "value": t["id"], "title": t.get("note", "")}
         for t in cl.auxiliary_tables(code)
     ]
     info = cl.dataset_info(code)
-    src = info["sources"][0]
+    src = catalog.census_source(info["sources"])  # every file: the US publishes one per sex
     prior = info["body_prior"]
     note = (
-        f"Population: {src['publisher']}, table {src['table_id']}, {info['reference_date']}. "
+        f"Population: {src['publisher']}, table{'s' if ';' in src['table_id'] else ''} {src['table_id']}, "
+        f"{info['reference_date']}. "
         f"Height and weight: {prior['source']}" + (f", {prior['year']}" if prior.get("year") else "")
         + (f" — borrowed from {prior['borrowed_from']} (no own statistics)." if prior.get("borrowed_from") else ".")
     )
@@ -225,6 +222,16 @@ def body_panel(code: str) -> list:
     ]
 
 
+#: The oldest age an open group ("85+") is found by when a person types their age.
+OLDEST_TYPED_AGE = 110
+
+
+def age_years(lo: float, hi: float | None) -> str:
+    """The whole years of an age group, so that typing one's age ("34") finds the group "30–35"."""
+    top = OLDEST_TYPED_AGE + 1 if hi is None or hi != hi or hi == float("inf") else int(hi)
+    return " ".join(str(a) for a in range(int(lo), max(top, int(lo) + 1)))
+
+
 def five_year_picks(groups) -> list[dict]:
     """For single-year census ages (GB): one option per five-year block, picking its five groups at once.
 
@@ -237,7 +244,8 @@ def five_year_picks(groups) -> list[dict]:
     out = []
     for lo in sorted({5 * (int(g.lo) // 5) for g in singles}):
         if all(lo + i in los for i in range(5)):
-            out.append({"label": f"{lo:g}–{lo + 5:g} (five single years)", "value": f"5y:{lo:g}"})
+            out.append({"label": f"{lo:g}–{lo + 5:g} (five single years)", "value": f"5y:{lo:g}",
+                        "search": age_years(lo, lo + 5)})
     return out
 
 
@@ -358,9 +366,12 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
             # the dropdown holds only the options matching what is typed (assets/personal_page.js
             # districtOptions): Dash's dropdown indexes every option it is given, 0.2 s for 3,144 counties
             html.Div(field("District", dcc.Dropdown(id=ID["district"], value=district,
-                                                    placeholder="Search or click the map…",
-                                                    options=[d for d in choices.districts if d["value"] == district]),
-                           "Type to search (English names work for big cities), or click your district on the map.",
+                                                    placeholder="Your town, city part or district…",
+                                                    search_order="original",  # ranked in the browser
+                                                    options=[dropdown_option(d) for d in choices.districts
+                                                             if d["value"] == district]),
+                           "Type your town, city part or district (in English or its own language, accents "
+                           "optional), or click your district on the map.",
                            ID["district"]),
                      id=ID["district-box"], style=district_box_style(code)),
             dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},
@@ -452,8 +463,11 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
     )
 
 
-def answer_section():
-    """The answer, first on a phone: the status of the tables, messages, the headline and the verdict."""
+def answer_section(code: str = DEFAULT_COUNTRY):
+    """The answer, first on a phone: the status of the tables, messages, the headline and the verdict.
+
+    Before any answer the headline asks the first question (core.text.first_question; the browser says the
+    same, assets/anonset_engine.js firstQuestion) and no count is shown."""
     return html.Section(
         [
             html.Div([html.Span("", id=ID["status"]),
@@ -461,15 +475,16 @@ def answer_section():
                                   style={"display": "none"})],
                      className="table-status", role="status"),
             html.Div(id=ID["message"], role="alert"),
-            html.P("Choose your answers: the result appears here.", id=ID["headline"], className="headline",
+            html.P(first_question(is_national(code)), id=ID["headline"], className="headline",
                    **{"aria-live": "polite"}),
             html.P("", id=ID["verdict"], className="verdict"),
         ],
-        id=ID["answer"], className="answer-panel", **{"aria-label": "Your answer"},
+        id=ID["answer"], className="answer-panel empty", **{"aria-label": "Your answer"},
     )
 
 
 def results_section(code: str = DEFAULT_COUNTRY):
+    """The funnel, the risk cards, the what-ifs and the advice: hidden (``cleared``) until an answer is given."""
     graph = lambda key: dcc.Graph(id=ID[key], config=GRAPH_CONFIG, figure={})
     return html.Section(
         [
@@ -488,7 +503,7 @@ def results_section(code: str = DEFAULT_COUNTRY):
             html.Div(id=ID["advice"]),
         ],
         id=ID["results"],
-        className="results-panel",
+        className="results-panel cleared",
         **{"aria-label": "Your anonymity set"},
     )
 

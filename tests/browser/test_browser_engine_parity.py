@@ -163,7 +163,7 @@ def test_the_page_shows_the_cores_numbers(app_url, browser, case):
         band = f"{math.floor(w / ww) * ww:g}–{math.floor(w / ww) * ww + ww:g} kg"
         pg.wait_for_function(f"() => (document.querySelector('#me-funnel-text')?.innerText || '').includes({band!r})")
         pg.wait_for_function("() => (document.querySelector('#me-reid')?.innerText || '').includes('Correctness')")
-        assert f"Body model: {body[:2] if body == 'v2sr' else body}" in pg.inner_text("#me-status")
+        assert f"Body model: {body[:2] if body == 'v2sr' else body}" in pg.inner_text("#me-warnings")
         if body == "v2sr":  # corrected only where the body statistics are self-reported (DE), as the core says
             corrected = any(w["code"] == "self_report_correction" for w in report["warnings"])
             assert ("corrected to measured" in pg.inner_text("#me-warnings")) == corrected

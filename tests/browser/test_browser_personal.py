@@ -82,7 +82,7 @@ def test_fill_form_read_headline_and_funnel(app_url, page):
 
     _others(pg)
     assert pg.inner_text("#me-headline") == own_headline((n - 1) * expected.cas / n)
-    assert "Body model: v2" in pg.inner_text("#me-status")
+    assert "Body model: v2" in pg.inner_text("#me-warnings")
     page.screenshot("personal-desktop")
     # the model switch: paper gives the published model's number, v2 again gives v2's
     paper = compute_cas(base.with_model("paper"), profile)
@@ -90,7 +90,7 @@ def test_fill_form_read_headline_and_funnel(app_url, page):
     pg.locator("#me-model input[value='paper']").check()
     pg.wait_for_function(f"(document.querySelector('#me-funnel-text')?.innerText || '').includes('{int(paper.cas):,}')")
     assert _funnel_last(pg) == int(paper.cas)
-    assert "Body model: paper" in pg.inner_text("#me-status")
+    assert "Body model: paper" in pg.inner_text("#me-warnings")
     pg.locator("#me-model input[value='v2']").check()
     pg.wait_for_function(f"(document.querySelector('#me-funnel-text')?.innerText || '').includes('{int(expected.cas):,}')")
     # the address bar holds the country only (the district is an answer too: it no longer goes in the query)

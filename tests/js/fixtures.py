@@ -1,5 +1,7 @@
 """What the node unit tests need from the Python side, as JSON on stdout: the personal page's config
-(views.personal.page_config(): the field contract and core/text's data) and one public table.
+(views.personal.page_config(): the field contract and core/text's data) and one public table, and the
+district search's inputs and Python's ranked options for real names (core.country.rank_districts), which the
+browser's copy (assets/personal_page.js rankDistricts) must give too.
 
 Run by tests/js/harness.js (through $ANONSET_PYTHON, else python3) unless $ANONSET_JS_FIXTURES names a
 file holding this JSON already (tests/test_js_unit.py writes one per session).
@@ -17,7 +19,28 @@ def fixtures() -> dict:
     from dashboard.core import personal as pt
     from dashboard.views.personal import page_config
 
-    return {"config": page_config(), "table": pt.public_tables("DE", "v2", 5, 5)}
+    return {"config": page_config(), "table": pt.public_tables("DE", "v2", 5, 5), "search": search_cases()}
+
+
+#: Real names typed as people type them (issue 28), per data set.
+QUERIES = {
+    "DE": ["Neukölln", "neukolln", "Munchen", "Munich", "Koln", "cologne", "berg", "Bad T", "frankfurt main", "Sylt"],
+    "IT-COM": ["Roma", "Rome", "Milano", "Forli", "Cantu", "san giovanni", "Venezia", "Venice"],
+}
+
+
+def search_cases() -> dict:
+    import census_loaders as cl
+    from dashboard.core.country import place_rows, rank_districts
+    from dashboard.views.personal import country_choices
+
+    out = {}
+    for code, queries in QUERIES.items():
+        districts, places = country_choices(code).districts, place_rows(code)
+        word = cl.dataset_info(code)["district_label"]
+        out[code] = {"districts": districts, "places": places, "word": word,
+                     "expected": {q: rank_districts(q, districts, places, word, limit=30) for q in queries}}
+    return out
 
 
 if __name__ == "__main__":

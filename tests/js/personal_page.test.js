@@ -78,7 +78,8 @@ test("compute: the answer on DE's public table, as named outputs in the words of
   assert.equal(out.headline, b.E.ownHeadline(report.others));
   assert.match(out.headline, /^You and about [\d,]+ others share these attributes$/);
   assert.ok(out.verdict.startsWith(b.E.verdict(report.cas, report.others, report.reidentification.correctness)));
-  assert.match(out.status, /^Body model: /);
+  assert.equal(out.status, "");  // the body model is a detail below the answer, not its first line
+  assert.match(JSON.stringify(out.warnings), /Body model: /);
   assert.equal(out.message, null);
   assert.equal(out.resultsClass, "results-panel");
   assert.equal(out.answerClass, "answer-panel");
@@ -88,6 +89,46 @@ test("compute: the answer on DE's public table, as named outputs in the words of
   assert.equal(out.funnelText.length, report.funnel.length);
   const last = out.funnelText[out.funnelText.length - 1].props.children[1].props.children;
   assert.equal(last, b.E.formatPeople(report.funnel[report.funnel.length - 1].count));
+});
+
+test("compute: before any answer the page asks the first question and shows no count (issue 28)", () => {
+  const b = withTable();
+  const none = { district: null, sex: null, ages: [], hcm: null, wkg: null };
+  const out = compute(b, none);
+  assert.equal(out.headline, b.E.firstQuestion(false));
+  assert.doesNotMatch(out.headline, /\d/);
+  assert.equal(out.resultsClass, "results-panel cleared");
+  same(out.funnelText, []);
+  same(out.later.reid, []);
+  const one = compute(b, Object.assign({}, none, { sex: "female" }));  // one attribute: a count
+  assert.match(one.headline, /^You and about [\d,]+ others/);
+  assert.equal(one.resultsClass, "results-panel");
+});
+
+test("compute: one number for the crowd: the headline's others and the funnel's last line round alike", () => {
+  const b = withTable();
+  for (const answers of [{}, { hcm: "190", wkg: "50", ages: ["18\u201320"] }, { hcm: "201", wkg: "58" }]) {
+    const out = compute(b, answers);
+    const last = out.funnelText[out.funnelText.length - 1].props.children[1].props.children;
+    const said = /about ([\d,]+) other/.exec(out.headline);
+    if (said) assert.equal(said[1], last, out.headline + " | " + last);
+  }
+});
+
+test("compute: imperial answers are shown back in feet, inches and pounds (with the census bands in cm)", () => {
+  const b = withTable();
+  const out = compute(b, { units: "imperial", hcm: null, wkg: null, hft: "5", hin: "8", wlb: "154" });
+  const lines = out.funnelText.map((li) => li.props.children[0].props.children);
+  assert.ok(lines.some((l) => /^5 ft 6\.9 in \u2013 5 ft 8\.9 in \(170\u2013175 cm\)/.test(l)), lines.join(" | "));
+  assert.ok(lines.some((l) => /^143\.3\u2013154\.3 lb \(65\u201370 kg\)/.test(l)), lines.join(" | "));
+});
+
+test("parseForm: the range's top value is inside it (250 cm, 350 kg), as its message says", () => {
+  const b = withTable();
+  const T = b.P.tables[KEY];
+  same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250", wkg: "350" })).profile.height, [245, 250]);
+  same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250", wkg: "350" })).profile.weight, [345, 350]);
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250.5" })), (e) => /50\u2013250/.test(e.message));
 });
 
 test("compute: people below one read 'fewer than one' (the engine's formatPeople), never 0", () => {

@@ -139,9 +139,26 @@ def test_layout_accepts_unknown_queries(personal):
     assert "Unknown district" in str(personal.layout(country="DE", district="nope"))
 
 
-def test_district_search_knows_english_names():
+def test_district_options_carry_what_the_search_ranks_by():
     munich = [o for o in V.country_choices("DE").districts if o["value"] == "09162"][0]
-    assert "Munich" in munich["search"] and "München" in munich["label"]
+    assert "Muenchen" in munich["search"] and "München" in munich["label"] and munich["name"].startswith("München")
+    assert munich["pop"] > 1e6
+    assert V.dropdown_option(munich).keys() == {"label", "value", "search"}
+    ages = {o["value"]: o["search"] for o in V.country_choices("DE").ages}
+    assert "34" in ages["30–35"].split() and "34" not in ages["35–40"].split()  # typing one's age finds the group
+
+
+def test_places_route(app):
+    """English and local names come from the GeoNames index, fetched per data set (issue 28)."""
+    client = app.server.test_client()
+    r = client.get("/_places/DE.json", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["Content-Encoding"] == "gzip" and r.headers["ETag"]
+    body = json.loads(gzip.decompress(r.data))
+    assert body["word"] == "Kreis" and len(body["places"]) > 10_000
+    munich = [p for p in body["places"] if p[0] == "Munich"][0]
+    assert munich[2] == "09162" and munich[4] is True and "Munchen" in munich[1].split("|")
+    assert client.get("/_places/DE.json", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+    assert client.get("/_places/XX.json").status_code == 404
 
 
 def test_map_is_a_plain_dict_without_a_chosen_district():
@@ -348,14 +365,27 @@ def test_data_note_unfolds_the_data_sets_own_notes(cache_root):
 
 def test_districts_are_found_without_accents_and_with_umlauts_spelled_out():
     """Issue 28: people type "Munchen", "Muenchen", "Koln" or "Cantu" on phones and foreign keyboards."""
+    import census_loaders as cl
+    from dashboard.core.country import place_rows, rank_districts
     from dashboard.views.personal import country_choices
 
-    def search(code, district_id):
-        text = next(o["search"] for o in country_choices(code).districts if o["value"] == district_id)
-        return text.replace(",", " ").split()  # the dropdown's words
+    def top(code, typed):
+        options, _ = rank_districts(typed, country_choices(code).districts, place_rows(code),
+                                    cl.dataset_info(code)["district_label"])
+        return options[0]["value"]
 
-    munich = search("DE", "09162")  # Kreisfreie Stadt München
-    assert {"München", "munchen", "muenchen", "Munich"} <= set(munich)
-    assert {"koln", "koeln", "Cologne"} <= set(search("DE", "05315"))
-    cantu = next(o for o in country_choices("IT-COM").districts if o["label"].startswith("Cantù"))
-    assert "cantu" in cantu["search"].replace(",", " ").split()
+    for typed in ("München", "munchen", "Muenchen", "MUNICH"):
+        assert top("DE", typed) == "09162", typed  # Kreisfreie Stadt München
+    for typed in ("koln", "Koeln", "Cologne"):
+        assert top("DE", typed) == "05315", typed
+    assert top("IT-COM", "cantu") == "013041"
+
+
+def test_a_data_set_published_per_sex_names_both_files():
+    """Issue 28: the US note named the female file for a man; every source table is named once."""
+    note = V.country_choices("US").note
+    assert "tables " in note and "female" in note and ", male" in note
+    from dashboard.core import personal as pt
+
+    assert "male" in pt.public_tables("US", "v2", 5, 5)["source"]["table_id"].split(";")[-1]
+    assert "; " not in V.country_choices("DE").note.split("Height")[0]  # one table: named once

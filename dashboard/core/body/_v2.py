@@ -155,9 +155,10 @@ def cohort_height_shift(cohorts, country: str, lender: str, body,
         shift[g] = float(np.mean(cohorts[(iso_c, sex)][years] - cohorts[(iso_l, sex)][years]))
     f = [shift[g] for g in range(len(body)) if body.sex_index[g] == 0]
     m = [shift[g] for g in range(len(body)) if body.sex_index[g] == 1]
-    note = (f"Borrowed body statistics shifted by birth cohort (NCD-RisC, height at 18): mean heights "
-            f"{min(m):+.1f} to {max(m):+.1f} cm for men and {min(f):+.1f} to {max(f):+.1f} cm for women against "
-            f"{lender}'s; weights unchanged.")
+    # what is borrowed first, then by how much it is shifted (issue 28: the cm came before the word "borrowed")
+    note = (f"No body statistics of its own: {lender}'s are borrowed, with mean heights shifted by birth cohort "
+            f"(NCD-RisC, height at 18) by {min(m):+.1f} to {max(m):+.1f} cm for men and {min(f):+.1f} to "
+            f"{max(f):+.1f} cm for women; weights unchanged.")
     if clamped:
         note += f" Cohorts born after {newest} take the {newest} value."
     return shift, note

@@ -205,3 +205,11 @@ def world_total(manifest: dict) -> dict:
         "data_sets": len(manifest["datasets"]),
         "counted": sorted(c for c, _ in chosen.values()),
     }
+
+
+def census_source(sources) -> dict:
+    """A data set's population sources as one citation: every publisher and every table once, in order, so a
+    data set published in one file per sex (US: CDC WONDER's female and male files) names both, not the first."""
+    sources = list(sources or ())
+    once = lambda key: "; ".join(dict.fromkeys(str(s.get(key, "")) for s in sources if s.get(key)))
+    return {"publisher": once("publisher"), "table_id": once("table_id")}

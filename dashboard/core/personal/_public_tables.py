@@ -42,7 +42,7 @@ from census_loaders.paths import cache_dir
 
 from .. import memo
 from ..body import BAND_LIMITS, BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_MODEL, MODELS, PROFILE_SDS, widen_band
-from ..country import CountryModel, load_country_model, preset_array
+from ..country import CountryModel, census_source, load_country_model, preset_array
 from ..errors import InputError
 from ..groups import SEXES, open_group_end
 from ..parsing import DEFAULT_WIDTH
@@ -209,7 +209,6 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
     hm, hs = m.body.params("height")
     wm, ws = m.body.params("weight")
     prior = info.get("body_prior", {}) if info else {}
-    src = (info.get("sources") or [{}])[0] if info else {}
     return {
         "version": TABLE_VERSION,
         "code": m.code,
@@ -250,7 +249,7 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
             "joint_cdf": _joint_cdf_table(m, hw, ww),
         },
         "aux": aux,
-        "source": {"publisher": src.get("publisher", ""), "table_id": src.get("table_id", ""),
+        "source": {**census_source(info.get("sources") if info else ()),
                    "reference_date": info.get("reference_date", "") if info else "",
                    "body_source": prior.get("source", ""), "body_year": prior.get("year")},
         "constants": {

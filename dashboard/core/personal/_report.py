@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..body import DEFAULT_BMI_RANGE
 from ..country import CountryModel
-from ..text import own_headline, verdict
+from ..text import first_question, has_answer, own_headline, verdict
 from ._advice import advise
 from ._funnel import CasResult, compute_cas
 from ._profile import DEFAULT_KS, Profile, with_body
@@ -22,13 +22,17 @@ class ProfileReport:
     what_ifs: WhatIfs
     reidentification: Reidentification
     advice: tuple  # of advice.Advice
+    #: Whether the profile gives any attribute; without one the headline asks the first question (the page shows
+    #: no count then: the number would be the whole study population, an answer to no question).
+    answered: bool = True
+    national: bool = False
 
     def to_dict(self, max_districts: int | None = 20) -> dict:
 
         ri = self.reidentification
         return {
             **self.result.to_dict(),
-            "headline": own_headline(ri.others),
+            "headline": own_headline(ri.others) if self.answered else first_question(self.national),
             "verdict": verdict(self.result.cas, ri.others, ri.correctness),
             "reidentification": ri.to_dict(),
             "advice": [a.to_dict() for a in self.advice],
@@ -57,4 +61,6 @@ def profile_report(
         what_ifs(model, profile, bmi_range),
         reidentification(result.cas, result.population, users),
         advise(model, profile, ks),
+        answered=has_answer(profile.district, profile.sex, profile.ages, profile.height, profile.weight, profile.aux),
+        national=model.n_districts <= 1,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ._data import (
     FEWER_THAN_ONE,
+    FIRST_QUESTION,
     HEADLINE,
     LOG_TICKS,
     MISSING,
@@ -33,10 +34,11 @@ from ._numbers import (
     power_label,
     short_number,
 )
-from ._sentences import own_headline, tenths, verdict
+from ._sentences import first_question, has_answer, own_headline, tenths, verdict
 
 __all__ = [
     "FEWER_THAN_ONE",
+    "FIRST_QUESTION",
     "HEADLINE",
     "LOG_TICKS",
     "MISSING",
@@ -48,6 +50,8 @@ __all__ = [
     "VERDICT",
     "below_percent_floor",
     "client_text",
+    "first_question",
+    "has_answer",
     "format_band",
     "format_count",
     "format_counts",

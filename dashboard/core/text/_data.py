@@ -29,13 +29,22 @@ PERCENT = {
     "suffix": " %",
 }
 
-#: The personal page's lead (SPEC §1.7), by the people expected besides the person.
+#: The personal page's lead (SPEC §1.7), by the people expected besides the person.  The number is a count of
+#: people like every other on the page (the funnel, the tables, the advice): whole people, rounded down
+#: (SPEC §1.1, format_count), so the headline and the funnel's last line never show two numbers for one crowd.
 HEADLINE = (
-    (0.95, "You \u2014 and probably nobody else: fewer than one other person is expected to share these attributes"),
-    (1.05, "You and about 1 other person share these attributes"),
-    (10, "You and about {tenths} others share these attributes"),
+    (1, "You \u2014 and probably nobody else: fewer than one other person is expected to share these attributes"),
+    (2, "You and about 1 other person share these attributes"),
     (None, "You and about {count} others share these attributes"),
 )
+
+#: What the personal page asks before any attribute is given (no count until then: a number for an empty
+#: form would be the whole country's population, an answer to no question).  ``national``: a data set
+#: without districts, where the first question is the sex or the age.
+FIRST_QUESTION = {
+    "district": "Where do you live? Type your town or district \u2014 or start with your sex, age, height or weight.",
+    "national": "Are you a woman or a man, and how old are you? Start with any of your answers.",
+}
 
 #: The verdict, by the size of the anonymity set (CAS); {percent}: κ in whole percent; {crowd}: the own set.
 VERDICT = (
@@ -72,6 +81,7 @@ def client_text() -> dict:
         "fewer_than_one": FEWER_THAN_ONE,
         "percent": dict(PERCENT),
         "headline": _bands(HEADLINE),
+        "first_question": dict(FIRST_QUESTION),
         "verdict": _bands(VERDICT),
         "log_ticks": {**LOG_TICKS, "mantissas": list(LOG_TICKS["mantissas"]),
                       "keep_when_crowded": list(LOG_TICKS["keep_when_crowded"])},

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ._data import HEADLINE, VERDICT
+from ._data import FIRST_QUESTION, HEADLINE, VERDICT
 from ._numbers import format_count
 
 
@@ -29,7 +29,8 @@ def own_headline(others: float) -> str:
     """The personal page's lead (SPEC §1.7): "You and about X others share these attributes".
 
     ``others`` = ``(N − 1) · p``, the people expected to share the profile besides the
-    person, who has it for certain — so the set is never "0 people".  One decimal below 10.
+    person, who has it for certain — so the set is never "0 people".  Whole people, rounded down, as
+    every count on the page (issue 28: "about 4.9 others" above a funnel ending in 4 was two numbers).
     """
     x = max(float(others), 0.0)
     return _pick(HEADLINE, x, tenths=tenths(x), count=format_count(x))
@@ -44,3 +45,14 @@ def verdict(cas: float, others: float, correctness: float) -> str:
     """
     return _pick(VERDICT, cas, percent=math.floor(100 * correctness + 0.5),
                  crowd=format_count(1 + max(float(others), 0.0)))
+
+
+def has_answer(district=None, sex=None, ages=(), height=None, weight=None, aux=()) -> bool:
+    """Whether a person has given any attribute: before that the page asks (:func:`first_question`) and shows
+    no count (the engine's ``hasAnswer``, the same rule)."""
+    return any(v not in (None, "") for v in (district, sex, height, weight)) or bool(ages) or bool(aux)
+
+
+def first_question(national: bool = False) -> str:
+    """What the personal page says before any answer (a data set without districts starts with the sex or age)."""
+    return FIRST_QUESTION["national" if national else "district"]
