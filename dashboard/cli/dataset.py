@@ -4,7 +4,8 @@
     anonset dataset my.csv --columns age,zip,sex --bins age=5 --population 1e6 --json
 
 FILE is a CSV (comma, semicolon, tab or bar separated; UTF-8, UTF-16 or Windows-1252) or the word
-``nhanes`` for the shipped NHANES 2017–2018 sample.  The file is read into memory and nothing of
+``nhanes`` (the shipped NHANES 2017–2018 sample) or ``adult`` (the shipped UCI Adult file, 1994;
+its ``?`` is a missing value: ``--missing value`` keeps it as one, as its PROVENANCE's figures do).  The file is read into memory and nothing of
 it is written or logged.
 """
 from __future__ import annotations
@@ -17,11 +18,11 @@ from . import CliError, emit
 
 
 def _table(name: str):
-    if name.lower() == microdata.NHANES_ID:
-        return microdata.nhanes_table()
+    if name.lower() in microdata.SHIPPED:
+        return microdata.shipped_table(name.lower())
     path = Path(name)
     if not path.is_file():
-        raise CliError(f"{name}: no such file (give a CSV file, or the word 'nhanes' for the shipped sample)")
+        raise CliError(f"{name}: no such file (give a CSV file, or 'nhanes' or 'adult' for a shipped data set)")
     size = path.stat().st_size
     if size > microdata.MAX_BYTES:
         raise CliError(f"{path.name} is {size / 1e6:.1f} MB; files of at most {microdata.MAX_BYTES / 1e6:.0f} MB "
@@ -45,7 +46,7 @@ def run(args) -> int:
         except ValueError:
             raise CliError(f"--population {args.population!r} is not a number (e.g. 330e6)") from None
     analysis = microdata.analyse(table, columns, bins, missing=args.missing, population=population,
-                          fraction=args.fraction, trials=args.trials, seed=args.seed)
+                                 fraction=args.fraction, trials=args.trials, seed=args.seed, model=args.uniqueness_model)
     result = dict(analysis.summary())
     result["tfrr"] = {k: v for k, v in result["tfrr"].items() if k != "roc"}
     if args.json:
@@ -68,26 +69,32 @@ def _num(x, fmt=".3f") -> str:
 
 
 def _text(r: dict) -> str:
-    e, c, t, p = r["empirical"], r["copula"], r["tfrr"], r["pyc"]
+    e, t, p = r["empirical"], r["tfrr"], r["pyc"]
     lines = [f"{r['source']}: {r['n_records']:,} records on {', '.join(r['columns'])}"
              + (f" (bins: {', '.join(f'{k}={v:g}' for k, v in r['bins'].items())})" if r["bins"] else "")]
     lines += [f"  warning: {w}" for w in r["warnings"]]
     lines.append(f"Empirical: {e['n_classes']:,} classes; unique records {_pct(e['uniqueness'])}; "
                  + "; ".join(f"k={k}: {v['records']:,} records ({_pct(v['share'])}) in classes below k"
                              for k, v in e["k_anonymity"].items()))
-    v = c.get("validation", {})
-    lines.append(f"Gaussian copula: uniqueness at the data set's size {_pct(c['uniqueness'])} "
-                 f"(empirical {_pct(e['uniqueness'])}); at N = {c['population']:,.0f}: "
-                 f"mean xi {_pct(c['uniqueness_at_population'])}, mean kappa {_pct(c['correctness_at_population'])}")
-    if v.get("mae") is not None:
-        lines.append(f"  validation (fit on {v['fraction']:.0%} = {v['train_records']:,} records, {v['trials']} trials): "
-                     f"MAE of uniqueness {_num(v['mae'])}, AUC of xi {_num(v['auc'])}")
-    else:
-        lines.append(f"  validation: {v.get('reason', 'not run')}")
-    for s in c.get("one_more_attribute", []):
-        lines.append(f"  + {s['name']:<24} copula Xi(N) {_pct(s['uniqueness_population']):>7}   "
-                     f"unique in the data set: model {_pct(s['uniqueness_dataset_model']):>7}, "
-                     f"empirical {_pct(s['uniqueness_dataset_empirical']):>7}")
+    m = r["model"]
+    lines.append(f"Model shown: {m['reason']}")
+    for key, name in (("copula", "Gaussian copula"), ("latent_class", "Latent class model")):
+        b = r[key]
+        v = b.get("validation", {})
+        extra = f" ({b['fit']['classes']} classes)" if key == "latent_class" else ""
+        lines.append(f"{name}{extra}: uniqueness at the data set's size {_pct(b['uniqueness'])} "
+                     f"(empirical {_pct(e['uniqueness'])}); at N = {b['population']:,.0f}: "
+                     f"mean xi {_pct(b['uniqueness_at_population'])}, mean kappa {_pct(b['correctness_at_population'])}")
+        if v.get("mae") is not None:
+            lines.append(f"  validation (fit on {v['fraction']:.0%} = {v['train_records']:,} records, {v['trials']} trials): "
+                         f"MAE of uniqueness {_num(v['mae'])}, AUC of xi {_num(v['auc'])}, "
+                         f"calibration error {_num(v['calibration']['error'])}")
+        else:
+            lines.append(f"  validation: {v.get('reason', 'not run')}")
+        for s in b.get("one_more_attribute", []):
+            lines.append(f"  + {s['name']:<24} Xi(N) {_pct(s['uniqueness_population']):>7}   "
+                         f"unique in the data set: model {_pct(s['uniqueness_dataset_model']):>7}, "
+                         f"empirical {_pct(s['uniqueness_dataset_empirical']):>7}")
     lines.append(f"TFRR: AUC against empirical uniqueness {_num(t['auc'])} (exact recursive hypergeometric), "
                  f"{_num(t['auc_binomial'])} (binomial)")
     if p.get("available"):
@@ -103,15 +110,19 @@ def add_parser(sub) -> None:
         "dataset", help="uniqueness, correctness and risk of a record-level data set (copula, TFRR, Pitman-Yor)",
         description=("Empirical classes, Gaussian-copula uniqueness (Rocher et al. 2019) with its validation, "
                      "TFRR (Yang et al. 2021) and the Pitman-Yor fit of the class sizes, for the chosen "
-                     "quasi-identifier columns (SPEC 5). FILE is a CSV or 'nhanes'."),
+                     "quasi-identifier columns (SPEC 5). FILE is a CSV, 'nhanes' or 'adult'."),
     )
-    c.add_argument("file", metavar="FILE", help="a CSV file, or 'nhanes' for the shipped NHANES 2017-2018 sample")
+    c.add_argument("file", metavar="FILE", help="a CSV file, or 'nhanes' (NHANES 2017-2018 sample) or 'adult' (UCI Adult, 1994)")
     c.add_argument("--columns", required=True, help="quasi-identifier columns, comma-separated")
     c.add_argument("--bins", help="bin widths of numeric columns, e.g. age=5,height_cm=2")
     c.add_argument("--population", help="population size N for xi and kappa (default: the data set's size)")
     c.add_argument("--missing", choices=microdata.MISSING_POLICIES, default="drop",
                    help="records with a missing value: drop them (default) or treat missing as a value")
-    c.add_argument("--fraction", default=microdata.DEFAULT_FRACTION, help="validation: share of records to fit on (default 0.1)")
+    c.add_argument("--fraction", default=None, help="validation: share of records to fit on (default 0.1; given "
+                   "explicitly, it must leave at least 50 records)")
+    c.add_argument("--model", dest="uniqueness_model", choices=microdata.MODEL_CHOICES, default="auto",
+                   help="the model of each record's xi and kappa: copula, latent-class, or auto (default: the one "
+                        "that validates better on this data set)")
     c.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
     c.add_argument("--seed", type=int, default=0, help="seed of the random choices (default 0)")
     c.add_argument("--json", action="store_true", help="print JSON")

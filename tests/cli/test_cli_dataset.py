@@ -79,11 +79,13 @@ def test_text_output_and_bins(run, tmp_path):
     assert json.loads(out)["bins"] == {"height": 5.0, "age": 10.0}
 
 
-def test_all_unique_column_warns(run, tmp_path):
+def test_identifier_and_one_valued_columns_are_refused(run, tmp_path):
     f = tmp_path / "ids.csv"
-    f.write_text("id,sex\n" + "\n".join(f"{i},{'FM'[i % 2]}" for i in range(300)) + "\n")
-    code, out, _ = run("dataset", str(f), "--columns", "id,sex", "--trials", "1")
-    assert code == 0 and "this column alone identifies everyone" in out
+    f.write_text("id,sex,country\n" + "\n".join(f"{i},{'FM'[i % 2]},NZ" for i in range(300)) + "\n")
+    code, out, err = run("dataset", str(f), "--columns", "id,sex", "--trials", "1")
+    assert code != 0 and out == "" and "column 'id' is an identifier: 300 distinct values for 300 records" in err
+    code, out, err = run("dataset", str(f), "--columns", "sex,country", "--trials", "1")
+    assert code != 0 and "column 'country' has a single value in every kept record" in err
 
 
 @pytest.mark.parametrize("content, args, message", [

@@ -2,7 +2,8 @@
 
 Reading a table and choosing quasi-identifiers (:func:`read_csv`, :func:`prepare`), its empirical
 equivalence classes (:func:`empirical`), the Gaussian copula of Rocher et al. (:func:`fit`,
-:func:`uniqueness`, :func:`correctness`), TFRR of Yang et al. (:func:`analyse_tfrr`) and every
+:func:`uniqueness`, :func:`correctness`), the latent class model (:func:`fit_latent_class`) and the
+choice between the two by their validation (:func:`choose`), TFRR of Yang et al. (:func:`analyse_tfrr`) and every
 figure for one table at once (:func:`analyse`).
 """
 from ._analysis import (
@@ -19,7 +20,9 @@ from ._analysis import (
 )
 from ._copula import (
     CopulaModel,
+    FractionError,
     bvn_cdf,
+    calibration,
     check_population,
     correctness,
     fit,
@@ -32,6 +35,11 @@ from ._copula import (
     validate,
 )
 from ._records import (
+    ADULT_ID,
+    SHIPPED,
+    ColumnError,
+    adult_table,
+    shipped_table,
     MAX_BYTES,
     MISSING_LABEL,
     MISSING_POLICIES,
@@ -47,10 +55,31 @@ from ._records import (
     roc_auc,
     roc_curve,
 )
+from ._latent import LatentClassModel, parameter_count
+from ._latent import fit as fit_latent_class
+from ._models import COPULA, LATENT_CLASS, MODEL_CHOICES, MODEL_NAMES, MODELS, check_model, choose, validate_model
 from ._tfrr import analyse_tfrr
 
 __all__ = [
+    "ADULT_ID",
+    "SHIPPED",
+    "ColumnError",
+    "adult_table",
+    "shipped_table",
     "Analysis",
+    "COPULA",
+    "FractionError",
+    "LATENT_CLASS",
+    "LatentClassModel",
+    "MODELS",
+    "MODEL_CHOICES",
+    "MODEL_NAMES",
+    "calibration",
+    "check_model",
+    "choose",
+    "fit_latent_class",
+    "parameter_count",
+    "validate_model",
     "CopulaModel",
     "DEFAULT_FRACTION",
     "DEFAULT_TRIALS",
