@@ -2,6 +2,7 @@
 
     anonset dataset nhanes --columns sex,age,race,education,marital_status,household_size
     anonset dataset my.csv --columns age,zip,sex --bins age=5 --population 1e6 --json
+    anonset dataset adult --columns age,sex,race,marital_status,education,native_country --missing value --plan
 
 FILE is a CSV (comma, semicolon, tab or bar separated; UTF-8, UTF-16 or Windows-1252) or the word
 ``nhanes`` (the shipped NHANES 2017–2018 sample) or ``adult`` (the shipped UCI Adult file, 1994;
@@ -45,6 +46,12 @@ def run(args) -> int:
             population = float(text)
         except ValueError:
             raise CliError(f"--population {args.population!r} is not a number (e.g. 330e6)") from None
+    if args.plan:
+        k = microdata.check_k(args.k)
+        result = {"source": table.name, "columns": columns,
+                  "contributions": microdata.contributions(table, columns, bins, args.missing, k),
+                  "plan": microdata.plan(table, columns, bins, args.missing, k, args.target)}
+        return emit(result, args.json, _plan_text)
     analysis = microdata.analyse(table, columns, bins, missing=args.missing, population=population,
                                  fraction=args.fraction, trials=args.trials, seed=args.seed, model=args.uniqueness_model)
     result = dict(analysis.summary())
@@ -66,6 +73,24 @@ def _pct(x) -> str:
 
 def _num(x, fmt=".3f") -> str:
     return "n/a" if x is None else format(x, fmt)
+
+
+def _plan_text(r: dict) -> str:
+    c, p = r["contributions"], r["plan"]
+    rel = c["release"]
+    lines = [f"{r['source']}: {c['n_records']:,} records on {', '.join(r['columns'])}: {_pct(rel['uniqueness'])} unique, "
+             f"{_pct(rel['share_below_k'])} in a class below k = {c['k']}, {rel['bits']:.2f} bits",
+             "Each column's contribution (unique / below k / bits):"]
+    for row in c["columns"]:
+        w, g = row["withheld"], row["generalised"]
+        lines.append(f"  {row['column']:<20} withheld: {_pct(w['uniqueness']):>6} / {_pct(w['share_below_k']):>6} / "
+                     f"{w['bits']:.2f}" + (f"; {g['step']}: {_pct(g['uniqueness'])} / {_pct(g['share_below_k'])} / "
+                                           f"{g['bits']:.2f}" if g else "; no coarser step"))
+    lines.append(f"Plan (share below k = {p['k']} at most {_pct(p['target'])}): {p['message']}")
+    for i, s in enumerate(p["steps"], 1):
+        lines.append(f"  {i:>2}. {s['column']:<20} {s['action']:<52} below k {_pct(s['share_below_k']):>6}, "
+                     f"{s['bits']:.2f} bits")
+    return "\n".join(lines)
 
 
 def _text(r: dict) -> str:
@@ -125,5 +150,11 @@ def add_parser(sub) -> None:
                         "that validates better on this data set)")
     c.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
     c.add_argument("--seed", type=int, default=0, help="seed of the random choices (default 0)")
+    c.add_argument("--plan", action="store_true",
+                   help="which columns to coarsen: each column's contribution and a coarsening plan (instead of the "
+                        "analysis)")
+    c.add_argument("--k", default=microdata.DEFAULT_K, help="plan: records in a class below k count as at risk (default 5)")
+    c.add_argument("--target", default=microdata.DEFAULT_TARGET,
+                   help="plan: largest share of records at risk to reach (default 0.05)")
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(func=run)

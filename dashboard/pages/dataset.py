@@ -21,6 +21,8 @@ from dashboard.views.dataset import (
     column_options,
     default_columns,
     default_missing,
+    coarsening,
+    plan_section,
     parse_request,
     render,
     results_section,
@@ -78,6 +80,11 @@ def layout(**query):
                         control_id=ID["fraction"]),
                   field("Trials", dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),
                         control_id=ID["trials"])], className="row2"),
+        html.Div([field("Plan: k", dcc.Input(id=ID["plan-k"], type="text", inputMode="numeric", value="5", debounce=True),
+                        control_id=ID["plan-k"]),
+                  field("Plan: target share below k", dcc.Input(id=ID["plan-target"], type="text", inputMode="decimal",
+                                                                value="0.05", debounce=True),
+                        control_id=ID["plan-target"])], className="row2"),
         html.Button("Analyse", id=ID["analyse"], n_clicks=0, className="button"),
         html.Div(id=ID["message"], role="status"),
     ], className="panel dataset-form")
@@ -137,13 +144,16 @@ def _columns_of(source, contents, filename) -> tuple:
     State(ID["fraction"], "value"),
     State(ID["trials"], "value"),
     State(ID["model"], "value"),
+    State(ID["plan-k"], "value"),
+    State(ID["plan-target"], "value"),
 )
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_analyse",
          sorry="Sorry — this could not be computed. Please check the choices.")
 def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
-               model):
+               model, plan_k, plan_target):
     """Analyse (also on first load, for the NHANES defaults); a bad choice is a message, never a traceback."""
-    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model)
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
+                        plan_k, plan_target)
     table_ = table_for(req.source, contents, filename)
     out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
-    return results_section(out), None
+    return [*results_section(out), html.Div(plan_section(coarsening(req, table_), req), id=ID["plan"])], None

@@ -36,7 +36,7 @@ def _id(name: str) -> str:
 
 ID = {name: _id(name) for name in (
     "source", "upload", "upload-wrap", "upload-refused", "load-message", "columns", "bins", "missing", "population",
-    "fraction", "trials", "analyse", "results", "message", "privacy", "model",
+    "fraction", "trials", "analyse", "results", "message", "privacy", "model", "plan-k", "plan-target", "plan",
 )}
 #: Pattern-matching id of a column's bin-width box.
 BIN_TYPE = _id("bin")
@@ -132,13 +132,19 @@ class Request:
     fraction: float
     trials: int
     model: str = "auto"
+    k: int = microdata.DEFAULT_K
+    target: float = microdata.DEFAULT_TARGET
 
     def key(self) -> tuple:
         return (self.source, self.columns, self.bins, self.missing, self.population, self.fraction, self.trials,
                 self.model)
 
+    def plan_key(self) -> tuple:
+        return ("plan", self.source, self.columns, self.bins, self.missing, self.k, self.target)
 
-def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model=None) -> Request:
+
+def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model=None,
+                  k=None, target=None) -> Request:
     if source not in SOURCES:
         raise InputError("choose a shipped data set (NHANES, ADULT) or upload a CSV file")
     if isinstance(columns, str):
@@ -163,7 +169,10 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
     return Request(source=source, columns=cols, bins=tuple(sorted(bins)), missing=miss, population=pop,
                    fraction=microdata.check_fraction(fraction if fraction not in (None, "") else microdata.DEFAULT_FRACTION),
                    trials=microdata.check_trials(trials if trials not in (None, "") else microdata.DEFAULT_TRIALS),
-                   model=microdata.check_model(model))
+                   model=microdata.check_model(model),
+                   k=microdata.check_k(k if k not in (None, "") else microdata.DEFAULT_K),
+                   target=microdata.check_target(str(target).strip().rstrip("%") if target not in (None, "")
+                                                 else microdata.DEFAULT_TARGET))
 
 
 #: Results for the shipped data sets only, keyed by the settings (never by an upload's content).
@@ -183,6 +192,51 @@ def analyse(req: Request, table_: microdata.Table) -> microdata.Analysis:
             return _NHANES_MEMO.get(req.key(), run)
     with limits.heavy_slot("This analysis", command(req)):
         return run()
+
+
+def coarsening(req: Request, table_: microdata.Table) -> dict:
+    """Each column's contribution and the coarsening plan (memoised for the shipped data sets)."""
+    def run():
+        cols, bins = list(req.columns), dict(req.bins)
+        return {"contributions": microdata.contributions(table_, cols, bins, req.missing, req.k),
+                "plan": microdata.plan(table_, cols, bins, req.missing, req.k, req.target)}
+
+    if req.source in SHIPPED_SOURCES:
+        return _NHANES_MEMO.get(req.plan_key(), run)
+    return run()
+
+
+def plan_section(result: dict, req: Request) -> list:
+    """The "which columns to coarsen" part of the results: contributions, then the plan or why there is none."""
+    c, p = result["contributions"], result["plan"]
+    rel = c["release"]
+    contrib_rows = []
+    for row in c["columns"]:
+        w, g = row["withheld"], row["generalised"]
+        contrib_rows.append({
+            "column": row["column"], "now": row["now"],
+            "withheld: unique": percent(w["uniqueness"]), "withheld: < k": percent(w["share_below_k"]),
+            "one step coarser": g["step"] if g else "(none)",
+            "coarser: unique": percent(g["uniqueness"]) if g else "–",
+            "coarser: < k": percent(g["share_below_k"]) if g else "–"})
+    step_rows = [{"step": i, "column": s["column"], "generalisation": s["action"],
+                  f"records below k = {p['k']}": percent(s["share_below_k"]), "unique": percent(s["uniqueness"]),
+                  "bits kept": f"{s['bits']:.2f}"} for i, s in enumerate(p["steps"], 1)]
+    return [
+        html.H2("Which columns to coarsen"),
+        html.P(f"As released: {percent(rel['uniqueness'])} of records unique, {percent(rel['share_below_k'])} in a class "
+               f"of fewer than k = {c['k']} records, {rel['bits']:.2f} bits of information (entropy of the records' "
+               "value combinations).", className="field-help"),
+        html.Div(table(contrib_rows, f"Each column's contribution: the share unique and the share in a class below "
+                                     f"k = {c['k']} (< k) with the column withheld, or one step coarser"),
+                 className="table-wrap", tabIndex="0"),
+        html.H3(f"Coarsening plan: at most {percent(p['target'])} of records below k = {p['k']}"),
+        html.Div(p["message"], id=_id("plan-message"),
+                 className="plan-message" + ("" if p["reached"] else " warning"), role="status"),
+        html.Div(table(step_rows, "The plan, step by step (greedy: the most records protected per bit lost)"),
+                 className="table-wrap", id=_id("plan-steps"), tabIndex="0") if step_rows else None,
+        *command_block(command(req) + f" --plan --k {p['k']} --target {p['target']:g}", "The plan from the command line."),
+    ]
 
 
 def command(req: Request, filename: str | None = None) -> str:

@@ -3,7 +3,8 @@
 Reading a table and choosing quasi-identifiers (:func:`read_csv`, :func:`prepare`), its empirical
 equivalence classes (:func:`empirical`), the Gaussian copula of Rocher et al. (:func:`fit`,
 :func:`uniqueness`, :func:`correctness`), the latent class model (:func:`fit_latent_class`) and the
-choice between the two by their validation (:func:`choose`), TFRR of Yang et al. (:func:`analyse_tfrr`) and every
+choice between the two by their validation (:func:`choose`), which columns to coarsen
+(:func:`contributions`, :func:`plan`), TFRR of Yang et al. (:func:`analyse_tfrr`) and every
 figure for one table at once (:func:`analyse`).
 """
 from ._analysis import (
@@ -57,7 +58,18 @@ from ._records import (
 )
 from ._latent import LatentClassModel, parameter_count
 from ._latent import fit as fit_latent_class
-from ._models import COPULA, LATENT_CLASS, MODEL_CHOICES, MODEL_NAMES, MODELS, check_model, choose, validate_model
+from ._models import (
+    COPULA,
+    LATENT_CLASS,
+    MODEL_CHOICES,
+    MODEL_NAMES,
+    MODELS,
+    check_model,
+    choose,
+    fit_model,
+    validate_model,
+)
+from ._plan import DEFAULT_K, DEFAULT_TARGET, check_k, check_target, contributions, plan
 from ._tfrr import analyse_tfrr
 
 __all__ = [
@@ -67,6 +79,12 @@ __all__ = [
     "adult_table",
     "shipped_table",
     "Analysis",
+    "DEFAULT_K",
+    "DEFAULT_TARGET",
+    "check_k",
+    "check_target",
+    "contributions",
+    "plan",
     "COPULA",
     "FractionError",
     "LATENT_CLASS",
@@ -78,6 +96,7 @@ __all__ = [
     "check_model",
     "choose",
     "fit_latent_class",
+    "fit_model",
     "parameter_count",
     "validate_model",
     "CopulaModel",
