@@ -54,6 +54,12 @@ def run(args) -> int:
         return emit(result, args.json, _plan_text)
     analysis = microdata.analyse(table, columns, bins, missing=args.missing, population=population,
                                  fraction=args.fraction, trials=args.trials, seed=args.seed, model=args.uniqueness_model)
+    if args.records:
+        out = Path(args.records)
+        try:
+            out.write_text(microdata.records_csv(analysis, include_values=args.with_values), encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"--records {args.records}: cannot be written ({exc.strerror or 'error'})") from None
     result = dict(analysis.summary())
     result["tfrr"] = {k: v for k, v in result["tfrr"].items() if k != "roc"}
     if args.json:
@@ -156,5 +162,9 @@ def add_parser(sub) -> None:
     c.add_argument("--k", default=microdata.DEFAULT_K, help="plan: records in a class below k count as at risk (default 5)")
     c.add_argument("--target", default=microdata.DEFAULT_TARGET,
                    help="plan: largest share of records at risk to reach (default 0.05)")
+    c.add_argument("--records", metavar="OUT.csv",
+                   help="also write one row per record: row number, class size, p, xi, kappa, TFRR risks "
+                        "(no quasi-identifier values unless --with-values)")
+    c.add_argument("--with-values", action="store_true", help="--records: include the quasi-identifier values")
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(func=run)

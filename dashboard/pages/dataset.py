@@ -23,6 +23,7 @@ from dashboard.views.dataset import (
     default_missing,
     coarsening,
     plan_section,
+    records_download,
     parse_request,
     render,
     results_section,
@@ -87,6 +88,16 @@ def layout(**query):
                         control_id=ID["plan-target"])], className="row2"),
         html.Button("Analyse", id=ID["analyse"], n_clicks=0, className="button"),
         html.Div(id=ID["message"], role="status"),
+        html.Details([
+            html.Summary("Download each record's ξ, κ and risk (CSV)"),
+            html.P("One row per analysed record: its row number, class size, p, ξ, κ and TFRR risk, for the settings "
+                   "above. Without the quasi-identifier values unless you tick the box.", className="field-help"),
+            dcc.Checklist(id=ID["download-values"], options=[{"label": "include the quasi-identifier values",
+                                                              "value": "values"}], value=[], className="checklist"),
+            html.Button("Download CSV", id=ID["download"], n_clicks=0, className="button secondary"),
+            html.Div(id=ID["download-message"], role="status"),
+            dcc.Download(id=ID["download-csv"]),
+        ], className="details"),
     ], className="panel dataset-form")
     return html.Div([
         html.H1("How identifiable is a data set?"),
@@ -157,3 +168,33 @@ def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids
     table_ = table_for(req.source, contents, filename)
     out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
     return [*results_section(out), html.Div(plan_section(coarsening(req, table_), req), id=ID["plan"])], None
+
+
+@callback(
+    Output(ID["download-csv"], "data"),
+    Output(ID["download-message"], "children"),
+    Input(ID["download"], "n_clicks"),
+    State(ID["download-values"], "value"),
+    State(ID["source"], "value"),
+    State(ID["upload"], "contents"),
+    State(ID["upload"], "filename"),
+    State(ID["columns"], "value"),
+    State({"type": BIN_TYPE, "column": ALL}, "value"),
+    State({"type": BIN_TYPE, "column": ALL}, "id"),
+    State(ID["missing"], "value"),
+    State(ID["population"], "value"),
+    State(ID["fraction"], "value"),
+    State(ID["trials"], "value"),
+    State(ID["model"], "value"),
+    prevent_initial_call=True,
+)
+@guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_download",
+         sorry="Sorry — the records could not be prepared. Please check the choices.")
+def on_download(clicks, values, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction,
+                trials, model):
+    """The per-record CSV for the current settings (the same analysis as "Analyse"; memoised for shipped data)."""
+    if not clicks:
+        return no_update, no_update
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model)
+    table_ = table_for(req.source, contents, filename)
+    return records_download(req, table_, "values" in (values or [])), None

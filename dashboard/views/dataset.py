@@ -37,6 +37,7 @@ def _id(name: str) -> str:
 ID = {name: _id(name) for name in (
     "source", "upload", "upload-wrap", "upload-refused", "load-message", "columns", "bins", "missing", "population",
     "fraction", "trials", "analyse", "results", "message", "privacy", "model", "plan-k", "plan-target", "plan",
+    "download", "download-values", "download-csv", "download-message",
 )}
 #: Pattern-matching id of a column's bin-width box.
 BIN_TYPE = _id("bin")
@@ -237,6 +238,14 @@ def plan_section(result: dict, req: Request) -> list:
                  className="table-wrap", id=_id("plan-steps"), tabIndex="0") if step_rows else None,
         *command_block(command(req) + f" --plan --k {p['k']} --target {p['target']:g}", "The plan from the command line."),
     ]
+
+
+def records_download(req: Request, table_: microdata.Table, include_values: bool) -> dict:
+    """The per-record CSV as a dcc.Download payload (built in memory, sent to this browser only)."""
+    text = microdata.records_csv(analyse(req, table_), include_values=include_values)
+    stem = req.source if req.source in SHIPPED_SOURCES else "dataset"
+    return {"content": text, "filename": f"anonset-{stem}-records{'-with-values' if include_values else ''}.csv",
+            "type": "text/csv"}
 
 
 def command(req: Request, filename: str | None = None) -> str:

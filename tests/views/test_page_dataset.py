@@ -111,3 +111,20 @@ def test_adult_source_model_choice_and_plan(cache_root):
         V.parse_request("adult", ["age"], [], [], "value", None, None, None, None, "1", None)
     with pytest.raises(InputError, match="model must be one of"):
         V.parse_request("adult", ["age"], [], [], "value", None, None, None, "neural", None, None)
+
+
+def test_records_download_leaves_values_out_unless_asked(cache_root):
+    import csv
+    import io
+
+    req = V.parse_request("nhanes", ["sex", "age", "race"], [], [], "drop", None, None, "1")
+    table = V.table_for("nhanes", None, None)
+    plain = V.records_download(req, table, False)
+    rows = list(csv.DictReader(io.StringIO(plain["content"])))
+    assert plain["filename"] == "anonset-nhanes-records.csv" and len(rows) == 8_366
+    assert list(rows[0]) == ["record", "class_size", "p", "xi", "kappa", "tfrr_risk", "tfrr_risk_binomial"]
+    analysis = V.analyse(req, table)
+    assert float(rows[5]["xi"]) == pytest.approx(float(analysis.xi[5]), rel=1e-5)
+    assert int(rows[5]["class_size"]) == int(analysis.class_size[5])
+    with_values = list(csv.DictReader(io.StringIO(V.records_download(req, table, True)["content"])))
+    assert set(with_values[0]) >= {"sex", "age", "race"} and with_values[0]["sex"] in ("female", "male")

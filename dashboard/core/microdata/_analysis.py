@@ -16,6 +16,8 @@ JSON of ``anonset dataset --json``.  Nothing here reads or writes files.
 """
 from __future__ import annotations
 
+import csv
+import io
 import math
 import time
 from dataclasses import dataclass, field
@@ -246,6 +248,32 @@ def _rocs(tf: dict, class_size: np.ndarray) -> dict:
 
     label = class_size == 1
     return {"exact": roc_curve(tf["risk"], label), "binomial": roc_curve(tf["risk_binomial"], label)}
+
+
+RECORD_FIELDS = ("record", "class_size", "p", "xi", "kappa", "tfrr_risk", "tfrr_risk_binomial")
+
+
+def records_csv(analysis: Analysis, include_values: bool = False) -> str:
+    """One CSV row per analysed record: its row number in the input (1 = first record), its class size,
+    the chosen model's p(x), ξ and κ at the chosen N, and the TFRR risks (exact and binomial).
+
+    The quasi-identifier values are left out unless ``include_values``: the file then says how exposed
+    each record is without repeating what exposes it.
+    """
+    prep = analysis.prepared
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    header = list(RECORD_FIELDS) + (list(prep.columns) if include_values else [])
+    writer.writerow(header)
+    risk = analysis.risk if analysis.risk is not None else np.full(prep.n, np.nan)
+    risk_b = analysis.risk_binomial if analysis.risk_binomial is not None else np.full(prep.n, np.nan)
+    for i in range(prep.n):
+        row = [int(prep.row_index[i]) + 1, int(analysis.class_size[i]), f"{analysis.p[i]:.6g}",
+               f"{analysis.xi[i]:.6g}", f"{analysis.kappa[i]:.6g}", f"{risk[i]:.6g}", f"{risk_b[i]:.6g}"]
+        if include_values:
+            row += [str(prep.labels[j][prep.codes[i, j]]) for j in range(len(prep.columns))]
+        writer.writerow(row)
+    return buf.getvalue()
 
 
 def riskiest(analysis: Analysis, limit: int = 20) -> list[dict]:
