@@ -3,9 +3,12 @@
 :func:`analyse` runs the four parts on the same prepared records and returns plain data:
 
 * empirical classes (:mod:`.microdata`);
-* the Gaussian copula (:mod:`.copula`): Ξ at the data set's own size (fitted on all records),
-  the curve Ξ(N) up to 8 × 10⁹, each record's ξ and κ at the chosen population N, the greedy
-  "one more attribute" order and the paper's validation (fit on a fraction, predict the whole);
+* two models of p(x) — the Gaussian copula (:mod:`._copula`) and the latent class model
+  (:mod:`._latent`) — each with Ξ at the data set's own size (fitted on all records), the curve
+  Ξ(N) up to 8 × 10⁹ and the paper's validation (fit on a fraction, predict the whole; MAE, AUC
+  and calibration of ξ); the one that validates better (or the one asked for) gives each
+  record's ξ and κ at the chosen population N and the greedy "one more attribute" order, and the
+  summary says which and why (``model``);
 * TFRR (:mod:`.tfrr`): exact recursive hypergeometric and binomial risks, AUC against the
   empirical uniqueness;
 * the Pitman–Yor fit of the class sizes (:func:`.pyc_fit.fit_partition`), with the link that
