@@ -136,7 +136,7 @@ def on_source(source, contents, filename):
 def _columns_of(source, contents, filename) -> tuple:
     """The table's column choices, bin boxes, a note and its missing-value policy (or why it cannot be read)."""
     table_ = table_for(source, contents, filename)
-    note = " ".join(table_.notes[:2]) if table_.source == "upload" else table_.notes[0]
+    note = " ".join(table_.notes[:2]) if table_.source == "upload" else f"The shipped {table_.name}: {table_.notes[0]}"
     return column_options(table_), default_columns(table_), bin_boxes(table_), note, default_missing(table_)
 
 
