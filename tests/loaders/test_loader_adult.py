@@ -51,10 +51,15 @@ REFERENCE = {  # PROVENANCE: attributes → (uniqueness, unique records, distinc
 }
 
 
+@pytest.fixture(scope="module")
+def shipped(cache_root) -> M.Table:
+    return M.adult_table()
+
+
 @pytest.mark.parametrize("key", sorted(REFERENCE))
-def test_the_four_reference_uniqueness_values(cache_root, key):
+def test_the_four_reference_uniqueness_values(shipped, key):
     columns, share, unique, distinct = REFERENCE[key]
-    prep = M.prepare(M.adult_table(), columns, missing="value")  # "?" as an ordinary value, as the PROVENANCE does
+    prep = M.prepare(shipped, columns, missing="value")  # "?" as an ordinary value, as the PROVENANCE does
     emp = M.empirical(prep.codes)
     assert prep.n == 32_561 and emp.n_classes == distinct
     assert int((emp.class_size == 1).sum()) == unique
