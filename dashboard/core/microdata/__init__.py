@@ -15,8 +15,8 @@ from ._analysis import (
     Analysis,
     analyse,
     check_fraction,
-    records_csv,
     check_trials,
+    records_csv,
     riskiest,
     scaling_url,
 )
@@ -36,27 +36,6 @@ from ._copula import (
     uniqueness,
     validate,
 )
-from ._records import (
-    ADULT_ID,
-    SHIPPED,
-    ColumnError,
-    adult_table,
-    shipped_table,
-    MAX_BYTES,
-    MISSING_LABEL,
-    MISSING_POLICIES,
-    NHANES_ID,
-    Table,
-    check_width,
-    empirical,
-    nhanes_table,
-    parse_bins,
-    parse_columns,
-    prepare,
-    read_csv,
-    roc_auc,
-    roc_curve,
-)
 from ._latent import LatentClassModel, parameter_count
 from ._latent import fit as fit_latent_class
 from ._models import (
@@ -71,6 +50,27 @@ from ._models import (
     validate_model,
 )
 from ._plan import DEFAULT_K, DEFAULT_TARGET, check_k, check_target, contributions, plan
+from ._records import (
+    ADULT_ID,
+    MAX_BYTES,
+    MISSING_LABEL,
+    MISSING_POLICIES,
+    NHANES_ID,
+    SHIPPED,
+    ColumnError,
+    Table,
+    adult_table,
+    check_width,
+    empirical,
+    nhanes_table,
+    parse_bins,
+    parse_columns,
+    prepare,
+    read_csv,
+    roc_auc,
+    roc_curve,
+    shipped_table,
+)
 from ._tfrr import analyse_tfrr
 
 __all__ = [
