@@ -50,6 +50,7 @@ WORLD_MAP = LoaderEntry("census_loaders.naturalearth", "world")
 MICRODATA_LOADERS: list[LoaderEntry] = [
     LoaderEntry("census_loaders.nhanes", "us"),
     LoaderEntry("census_loaders.movielens", "sparse"),
+    LoaderEntry("census_loaders.adult", "microdata/adult"),
 ]
 
 #: Body-measurement priors: ``load(raw_root) -> dict[country, (DataFrame, list[SourceFile])]``: the countries

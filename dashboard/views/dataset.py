@@ -36,12 +36,19 @@ def _id(name: str) -> str:
 
 ID = {name: _id(name) for name in (
     "source", "upload", "upload-wrap", "upload-refused", "load-message", "columns", "bins", "missing", "population",
-    "fraction", "trials", "analyse", "results", "message", "privacy",
+    "fraction", "trials", "analyse", "results", "message", "privacy", "model", "plan-k", "plan-target", "plan",
+    "download", "download-values", "download-csv", "download-message",
 )}
 #: Pattern-matching id of a column's bin-width box.
 BIN_TYPE = _id("bin")
-SOURCES = ("nhanes", "upload")
+SOURCES = ("nhanes", "adult", "upload")
+#: The shipped data sets (SOURCES but the upload).
+SHIPPED_SOURCES = SOURCES[:-1]
 DEFAULT_COLUMNS = ("sex", "age", "race", "education", "marital_status", "household_size")
+#: Per shipped data set: the columns chosen first, and the missing-value policy (ADULT: "?" is a value,
+#: as in its PROVENANCE's uniqueness figures).
+DEFAULTS = {"nhanes": (DEFAULT_COLUMNS, "drop"),
+            "adult": (("age", "sex", "race", "marital_status", "education", "native_country"), "value")}
 #: Bin widths offered first for NHANES's numeric columns (blank = exact values).
 SUGGESTED_BINS = {"height_cm": 5, "weight_kg": 5, "waist_cm": 5, "bmi": 1, "self_height_cm": 5, "self_weight_kg": 5,
                   "household_income_usd": None, "age": None, "household_size": None}
@@ -61,12 +68,12 @@ def upload_limit(max_body_bytes: int | None = None) -> int:
 def table_for(source: str | None, contents: str | None, filename: str | None) -> microdata.Table:
     """The shipped sample, or the uploaded file decoded in memory (never stored)."""
     if source not in SOURCES:
-        raise InputError("choose the NHANES sample or upload a CSV file")
-    if source == "nhanes":
-        return microdata.nhanes_table()
+        raise InputError("choose a shipped data set (NHANES, ADULT) or upload a CSV file")
+    if source in SHIPPED_SOURCES:
+        return microdata.shipped_table(source)
     name = str(filename or "the file")[:80]
     if not contents:
-        raise InputError("upload a CSV file first (or choose the NHANES sample)")
+        raise InputError("upload a CSV file first (or choose a shipped data set)")
     if not isinstance(contents, str) or "," not in contents:
         raise InputError(f"{name}: the upload could not be read")
     b64 = contents.split(",", 1)[1]
@@ -90,11 +97,15 @@ def column_options(table_: microdata.Table) -> list[dict]:
 
 
 def default_columns(table_: microdata.Table) -> list[str]:
-    if table_.source == "nhanes":
-        return list(DEFAULT_COLUMNS)
+    if table_.source in DEFAULTS:
+        return list(DEFAULTS[table_.source][0])
     # an upload: the first few columns that are neither all-distinct nor constant
     rows = [r for r in table_.describe() if 1 < r["distinct"] < max(2, table_.n_rows)]
     return [r["name"] for r in rows[:4]] or [r["name"] for r in table_.describe()[:2]]
+
+
+def default_missing(table_: microdata.Table) -> str:
+    return DEFAULTS[table_.source][1] if table_.source in DEFAULTS else "drop"
 
 
 def bin_boxes(table_: microdata.Table) -> list:
@@ -121,14 +132,22 @@ class Request:
     population: float | None
     fraction: float
     trials: int
+    model: str = "auto"
+    k: int = microdata.DEFAULT_K
+    target: float = microdata.DEFAULT_TARGET
 
     def key(self) -> tuple:
-        return (self.columns, self.bins, self.missing, self.population, self.fraction, self.trials)
+        return (self.source, self.columns, self.bins, self.missing, self.population, self.fraction, self.trials,
+                self.model)
+
+    def plan_key(self) -> tuple:
+        return ("plan", self.source, self.columns, self.bins, self.missing, self.k, self.target)
 
 
-def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials) -> Request:
+def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model=None,
+                  k=None, target=None) -> Request:
     if source not in SOURCES:
-        raise InputError("choose the NHANES sample or upload a CSV file")
+        raise InputError("choose a shipped data set (NHANES, ADULT) or upload a CSV file")
     if isinstance(columns, str):
         columns = [columns]
     cols = tuple(str(c) for c in (columns or []) if isinstance(c, (str, int, float)))
@@ -150,19 +169,23 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
             raise InputError("Population N: please enter a finite number")
     return Request(source=source, columns=cols, bins=tuple(sorted(bins)), missing=miss, population=pop,
                    fraction=microdata.check_fraction(fraction if fraction not in (None, "") else microdata.DEFAULT_FRACTION),
-                   trials=microdata.check_trials(trials if trials not in (None, "") else microdata.DEFAULT_TRIALS))
+                   trials=microdata.check_trials(trials if trials not in (None, "") else microdata.DEFAULT_TRIALS),
+                   model=microdata.check_model(model),
+                   k=microdata.check_k(k if k not in (None, "") else microdata.DEFAULT_K),
+                   target=microdata.check_target(str(target).strip().rstrip("%") if target not in (None, "")
+                                                 else microdata.DEFAULT_TARGET))
 
 
-#: Results for the shipped sample only, keyed by the settings (never by an upload's content).
+#: Results for the shipped data sets only, keyed by the settings (never by an upload's content).
 _NHANES_MEMO = Memo(16, name="views.dataset.nhanes", max_bytes=256 * 2**20)
 
 
 def analyse(req: Request, table_: microdata.Table) -> microdata.Analysis:
     def run():
         return microdata.analyse(table_, list(req.columns), dict(req.bins), req.missing, req.population,
-                          req.fraction, req.trials)
+                                 req.fraction, req.trials, model=req.model)
 
-    if req.source == "nhanes":
+    if req.source in SHIPPED_SOURCES:
         known = _NHANES_MEMO.peek(req.key())
         if known is not None:
             return known
@@ -172,8 +195,61 @@ def analyse(req: Request, table_: microdata.Table) -> microdata.Analysis:
         return run()
 
 
+def coarsening(req: Request, table_: microdata.Table) -> dict:
+    """Each column's contribution and the coarsening plan (memoised for the shipped data sets)."""
+    def run():
+        cols, bins = list(req.columns), dict(req.bins)
+        return {"contributions": microdata.contributions(table_, cols, bins, req.missing, req.k),
+                "plan": microdata.plan(table_, cols, bins, req.missing, req.k, req.target)}
+
+    if req.source in SHIPPED_SOURCES:
+        return _NHANES_MEMO.get(req.plan_key(), run)
+    return run()
+
+
+def plan_section(result: dict, req: Request) -> list:
+    """The "which columns to coarsen" part of the results: contributions, then the plan or why there is none."""
+    c, p = result["contributions"], result["plan"]
+    rel = c["release"]
+    contrib_rows = []
+    for row in c["columns"]:
+        w, g = row["withheld"], row["generalised"]
+        contrib_rows.append({
+            "column": row["column"], "now": row["now"],
+            "withheld: unique": percent(w["uniqueness"]), "withheld: < k": percent(w["share_below_k"]),
+            "one step coarser": g["step"] if g else "(none)",
+            "coarser: unique": percent(g["uniqueness"]) if g else "–",
+            "coarser: < k": percent(g["share_below_k"]) if g else "–"})
+    step_rows = [{"step": i, "column": s["column"], "generalisation": s["action"],
+                  f"records below k = {p['k']}": percent(s["share_below_k"]), "unique": percent(s["uniqueness"]),
+                  "bits kept": f"{s['bits']:.2f}"} for i, s in enumerate(p["steps"], 1)]
+    return [
+        html.H2("Which columns to coarsen"),
+        html.P(f"As released: {percent(rel['uniqueness'])} of records unique, {percent(rel['share_below_k'])} in a class "
+               f"of fewer than k = {c['k']} records, {rel['bits']:.2f} bits of information (entropy of the records' "
+               "value combinations).", className="field-help"),
+        html.Div(table(contrib_rows, f"Each column's contribution: the share unique and the share in a class below "
+                                     f"k = {c['k']} (< k) with the column withheld, or one step coarser"),
+                 className="table-wrap", tabIndex="0"),
+        html.H3(f"Coarsening plan: at most {percent(p['target'])} of records below k = {p['k']}"),
+        html.Div(p["message"], id=_id("plan-message"),
+                 className="plan-message" + ("" if p["reached"] else " warning"), role="status"),
+        html.Div(table(step_rows, "The plan, step by step (greedy: the most records protected per bit lost)"),
+                 className="table-wrap", id=_id("plan-steps"), tabIndex="0") if step_rows else None,
+        *command_block(command(req) + f" --plan --k {p['k']} --target {p['target']:g}", "The plan from the command line."),
+    ]
+
+
+def records_download(req: Request, table_: microdata.Table, include_values: bool) -> dict:
+    """The per-record CSV as a dcc.Download payload (built in memory, sent to this browser only)."""
+    text = microdata.records_csv(analyse(req, table_), include_values=include_values)
+    stem = req.source if req.source in SHIPPED_SOURCES else "dataset"
+    return {"content": text, "filename": f"anonset-{stem}-records{'-with-values' if include_values else ''}.csv",
+            "type": "text/csv"}
+
+
 def command(req: Request, filename: str | None = None) -> str:
-    src = "nhanes" if req.source == "nhanes" else shlex.quote(str(filename or "FILE.csv")[:80])
+    src = req.source if req.source in SHIPPED_SOURCES else shlex.quote(str(filename or "FILE.csv")[:80])
     parts = ["anonset", "dataset", src, "--columns", shlex.quote(",".join(req.columns))]
     if req.bins:
         parts += ["--bins", shlex.quote(",".join(f"{c}={w:g}" for c, w in req.bins))]
@@ -185,6 +261,8 @@ def command(req: Request, filename: str | None = None) -> str:
         parts += ["--fraction", f"{req.fraction:g}"]
     if req.trials != microdata.DEFAULT_TRIALS:
         parts += ["--trials", str(req.trials)]
+    if req.model != "auto":
+        parts += ["--model", req.model]
     return " ".join(parts)
 
 
@@ -192,20 +270,36 @@ def _fmt(x, digits=3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
+def _validation_rows(s: dict) -> list[dict]:
+    """One row per model: its validation (fit on a fraction, predict the whole) side by side."""
+    rows = []
+    for key, name in (("copula", "Gaussian copula"), ("latent_class", "latent class model")):
+        v = s[key].get("validation", {})
+        if v.get("mae") is None:
+            continue
+        rows.append({"model": name, "predicted Ξ": percent(v["predicted_mean"]), "empirical Ξ": percent(v["empirical"]),
+                     "mean absolute error": f"{_fmt(v['mae'])} ± {_fmt(v['mae_sd'])}",
+                     "AUC of ξ": _fmt(v["auc"]), "calibration error of ξ": _fmt(v["calibration"]["error"])})
+    return rows
+
+
 def render(analysis: microdata.Analysis, req: Request, filename: str | None = None) -> dict:
     """Everything the results area shows, as plain data and components (no callbacks)."""
     s = analysis.summary()
-    e, c, t, p = s["empirical"], s["copula"], s["tfrr"], s["pyc"]
+    e, t, p = s["empirical"], s["tfrr"], s["pyc"]
+    c = analysis.chosen
+    model = s["model"]
+    label = "Copula" if model["chosen"] == "copula" else "Latent class"
     v = c.get("validation", {})
     n, N = s["n_records"], analysis.population
     cards = [
         card("Records analysed", f"{n:,}", f"of {s['n_input']:,}; columns: {', '.join(s['columns'])}", value_id=_id("n")),
         card("Unique in the data set", percent(e["uniqueness"]), "records no other record shares (empirical)",
              value_id=_id("emp-unique")),
-        card("Copula: unique at this size", percent(c["uniqueness"]),
-             "the Gaussian copula's prediction for a data set of this size, fitted on all records",
+        card(f"{label}: unique at this size", percent(c["uniqueness"]),
+             f"the {model['name']}'s prediction for a data set of this size, fitted on all records",
              value_id=_id("cop-unique")),
-        card(f"Copula: unique among N = {N:,.0f}", percent(c["uniqueness_at_population"]),
+        card(f"{label}: unique among N = {N:,.0f}", percent(c["uniqueness_at_population"]),
              f"mean ξ; mean correctness κ {percent(c['correctness_at_population'])}", value_id=_id("cop-pop")),
         card("TFRR AUC", _fmt(t["auc"]),
              f"binomial approximation {_fmt(t['auc_binomial'])}" if t["auc"] is not None else
@@ -216,35 +310,41 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
     ]
     k_rows = [{"k": f"k = {k}", "records in classes below k": val["records"], "share": percent(val["share"]),
                "classes below k": val["classes"]} for k, val in e["k_anonymity"].items()]
-    if v.get("mae") is not None:
-        val_rows = [{"": "Ξ (share unique)", "predicted from the fraction": percent(v["predicted_mean"]),
-                     "empirical, whole data set": percent(v["empirical"]),
-                     "mean absolute error": _fmt(v["mae"]), "AUC of ξ (held-out records)": _fmt(v["auc"])}]
-        val_text = (f"Fitted {v['trials']} times on a random {v['fraction']:.0%} of the records "
-                    f"({v['train_records']:,} each), predicting the whole data set.")
+    val_rows = _validation_rows(s)
+    if val_rows:
+        val_text = (f"Each model fitted {v['trials']} times on a random {v['fraction']:.0%} of the records "
+                    f"({v['train_records']:,} each), predicting the whole data set's share of unique records; "
+                    "AUC and calibration of ξ on records left out of the fit.")
     else:
-        val_rows, val_text = [], v.get("reason", "The validation was not run.")
+        val_text = v.get("reason", "The validation was not run.")
     greedy = c.get("one_more_attribute", [])
     risky = microdata.riskiest(analysis, 10)
     risky_rows = [{"record": " · ".join(str(r[col]) for col in s["columns"]), "ξ": _fmt(r["xi"]),
                    "κ": _fmt(r["kappa"]), "class size": r["class_size"],
                    "TFRR risk": _fmt(r["tfrr_risk"])} for r in risky]
     integ = c["integration"]
+    lc_fit = s["latent_class"]["fit"]
     return {
         "cards": cards,
+        "model_text": f"Model shown: {model['reason']}.",
+        "latent_text": (f"Latent class model: {lc_fit['classes']} classes ({lc_fit['parameters']:,} parameters), "
+                        "chosen so that the model reproduces the fitted records' own share of unique records. "
+                        f"Unique at this size: {percent(s['latent_class']['uniqueness'])}; Gaussian copula: "
+                        f"{percent(s['copula']['uniqueness'])}."),
         "warnings": list(s["warnings"]),
         "k_table": table(k_rows, "k-anonymity violations: records whose class has fewer than k records"),
         "figures": {
             "curve": figs.uniqueness_curve(analysis.curves["grid"], analysis.curves["copula"],
-                                           p.get("curve") if p.get("available") else None, n, e["uniqueness"], N),
+                                           p.get("curve") if p.get("available") else None, n, e["uniqueness"], N,
+                                           latent_curve=analysis.curves["latent-class"]),
             "classes": figs.counts_of_counts(e["counts_of_counts"]),
             "records": figs.xi_kappa_histogram(analysis.xi, analysis.kappa, N),
             "greedy": figs.one_more_attribute(greedy, N) if greedy else None,
             "roc": figs.roc(t["roc"], t["auc"], t["auc_binomial"]),
         },
-        "validation_table": table(val_rows, "Validation (Rocher et al. 2019)") if val_rows else None,
+        "validation_table": table(val_rows, "Validation of both models (Rocher et al. 2019)") if val_rows else None,
         "validation_text": val_text,
-        "riskiest": table(risky_rows, f"The records most likely unique among N = {N:,.0f} (copula)"),
+        "riskiest": table(risky_rows, f"The records most likely unique among N = {N:,.0f} ({model['name']})"),
         "integration": (f"Cell probabilities: {integ['method']}; relative standard error median "
                         f"{percent(integ['rel_se_median'])}, largest {percent(integ['rel_se_max'])}."),
         "tfrr_text": (f"Mean risk of being unique: {percent(t['mean_risk'])} (exact), {percent(t['mean_risk_binomial'])} "
@@ -285,7 +385,9 @@ def results_section(out: dict) -> list:
         html.H2("Empirical"),
         html.Div([graph(f["classes"], _id("classes-graph"), "records by the size of their class"),
                   html.Div(out["k_table"], className="table-wrap", tabIndex="0")], className="grid"),
-        html.H2("Gaussian copula (Rocher et al. 2019)"),
+        html.H2("Models: Gaussian copula (Rocher et al. 2019) and latent class"),
+        html.P(out["model_text"], id=_id("model-text"), className="model-choice"),
+        html.P(out["latent_text"], className="field-help"),
         html.Div([graph(f["curve"], _id("curve-graph"), "population uniqueness over N"),
                   graph(f["records"], _id("records-graph"), "distribution of ξ and κ")], className="grid"),
         graph(f["greedy"], _id("greedy-graph"), "uniqueness as attributes are added"),

@@ -79,11 +79,13 @@ def test_text_output_and_bins(run, tmp_path):
     assert json.loads(out)["bins"] == {"height": 5.0, "age": 10.0}
 
 
-def test_all_unique_column_warns(run, tmp_path):
+def test_identifier_and_one_valued_columns_are_refused(run, tmp_path):
     f = tmp_path / "ids.csv"
-    f.write_text("id,sex\n" + "\n".join(f"{i},{'FM'[i % 2]}" for i in range(300)) + "\n")
-    code, out, _ = run("dataset", str(f), "--columns", "id,sex", "--trials", "1")
-    assert code == 0 and "this column alone identifies everyone" in out
+    f.write_text("id,sex,country\n" + "\n".join(f"{i},{'FM'[i % 2]},NZ" for i in range(300)) + "\n")
+    code, out, err = run("dataset", str(f), "--columns", "id,sex", "--trials", "1")
+    assert code != 0 and out == "" and "column 'id' is an identifier: 300 distinct values for 300 records" in err
+    code, out, err = run("dataset", str(f), "--columns", "sex,country", "--trials", "1")
+    assert code != 0 and "column 'country' has a single value in every kept record" in err
 
 
 @pytest.mark.parametrize("content, args, message", [
@@ -114,3 +116,19 @@ def test_missing_as_a_value(run, tmp_path):
     assert code == 0 and d["n_records"] == 200 and d["dropped"] == 0
     code, out, _ = run("dataset", str(f), "--columns", "a,b", "--json", "--trials", "1")
     assert json.loads(out)["n_records"] == 160
+
+
+def test_plan_and_model_choice(run, tmp_path, cache_root):
+    code, out, err = run("dataset", "adult", "--columns", "age,sex,race,marital_status", "--missing", "value",
+                         "--plan", "--k", "5", "--target", "0.01", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["contributions"]["release"]["uniqueness"] == pytest.approx(0.017291, abs=1e-6)
+    assert d["plan"]["reached"] and d["plan"]["after"]["share_below_k"] <= 0.01
+    f = tmp_path / "small.csv"
+    f.write_text("a,b\n" + "\n".join(f"{i % 4},{i % 3}" for i in range(30)) + "\n")
+    code, out, _ = run("dataset", str(f), "--columns", "a,b", "--plan", "--k", "50", "--target", "0")
+    assert code == 0 and "No plan reaches the target" in out
+    code, out, err = run("dataset", str(f), "--columns", "a,b", "--fraction", "0.5")
+    assert code == 2 and "leaves 15 of 30 records to fit on; at least 50 are needed" in err
+    with pytest.raises(SystemExit):  # argparse refuses it with the list of choices
+        cli.main(["dataset", str(f), "--columns", "a,b", "--model", "neural"])

@@ -94,3 +94,37 @@ def test_layout_builds(dash_page):
     page = dash_page("dataset")
     text = str(page.layout())
     assert "never written to disk, logged or cached" in text
+
+
+def test_adult_source_model_choice_and_plan(cache_root):
+    req = V.parse_request("adult", ["age", "sex", "race", "marital_status"], [], [], "value", None, None, "1",
+                          None, "5", "0.05")
+    table = V.table_for("adult", None, None)
+    assert V.default_columns(table)[:2] == ["age", "sex"] and V.default_missing(table) == "value"
+    out = V.render(V.analyse(req, table), req)
+    assert out["model_text"].startswith("Model shown: ") and "validates better" in out["model_text"]
+    assert out["command"].startswith("anonset dataset adult --columns age,sex,race,marital_status --missing value")
+    section = V.plan_section(V.coarsening(req, table), req)
+    text = str(section)
+    assert "Which columns to coarsen" in text and "generalisation step(s) bring" in text
+    with pytest.raises(InputError, match="k must"):
+        V.parse_request("adult", ["age"], [], [], "value", None, None, None, None, "1", None)
+    with pytest.raises(InputError, match="model must be one of"):
+        V.parse_request("adult", ["age"], [], [], "value", None, None, None, "neural", None, None)
+
+
+def test_records_download_leaves_values_out_unless_asked(cache_root):
+    import csv
+    import io
+
+    req = V.parse_request("nhanes", ["sex", "age", "race"], [], [], "drop", None, None, "1")
+    table = V.table_for("nhanes", None, None)
+    plain = V.records_download(req, table, False)
+    rows = list(csv.DictReader(io.StringIO(plain["content"])))
+    assert plain["filename"] == "anonset-nhanes-records.csv" and len(rows) == 8_366
+    assert list(rows[0]) == ["record", "class_size", "p", "xi", "kappa", "tfrr_risk", "tfrr_risk_binomial"]
+    analysis = V.analyse(req, table)
+    assert float(rows[5]["xi"]) == pytest.approx(float(analysis.xi[5]), rel=1e-5)
+    assert int(rows[5]["class_size"]) == int(analysis.class_size[5])
+    with_values = list(csv.DictReader(io.StringIO(V.records_download(req, table, True)["content"])))
+    assert set(with_values[0]) >= {"sex", "age", "race"} and with_values[0]["sex"] in ("female", "male")

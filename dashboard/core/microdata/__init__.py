@@ -2,7 +2,9 @@
 
 Reading a table and choosing quasi-identifiers (:func:`read_csv`, :func:`prepare`), its empirical
 equivalence classes (:func:`empirical`), the Gaussian copula of Rocher et al. (:func:`fit`,
-:func:`uniqueness`, :func:`correctness`), TFRR of Yang et al. (:func:`analyse_tfrr`) and every
+:func:`uniqueness`, :func:`correctness`), the latent class model (:func:`fit_latent_class`) and the
+choice between the two by their validation (:func:`choose`), which columns to coarsen
+(:func:`contributions`, :func:`plan`), TFRR of Yang et al. (:func:`analyse_tfrr`) and every
 figure for one table at once (:func:`analyse`).
 """
 from ._analysis import (
@@ -14,12 +16,15 @@ from ._analysis import (
     analyse,
     check_fraction,
     check_trials,
+    records_csv,
     riskiest,
     scaling_url,
 )
 from ._copula import (
     CopulaModel,
+    FractionError,
     bvn_cdf,
+    calibration,
     check_population,
     correctness,
     fit,
@@ -31,12 +36,30 @@ from ._copula import (
     uniqueness,
     validate,
 )
+from ._latent import LatentClassModel, parameter_count
+from ._latent import fit as fit_latent_class
+from ._models import (
+    COPULA,
+    LATENT_CLASS,
+    MODEL_CHOICES,
+    MODEL_NAMES,
+    MODELS,
+    check_model,
+    choose,
+    fit_model,
+    validate_model,
+)
+from ._plan import DEFAULT_K, DEFAULT_TARGET, check_k, check_target, contributions, plan
 from ._records import (
+    ADULT_ID,
     MAX_BYTES,
     MISSING_LABEL,
     MISSING_POLICIES,
     NHANES_ID,
+    SHIPPED,
+    ColumnError,
     Table,
+    adult_table,
     check_width,
     empirical,
     nhanes_table,
@@ -46,11 +69,37 @@ from ._records import (
     read_csv,
     roc_auc,
     roc_curve,
+    shipped_table,
 )
 from ._tfrr import analyse_tfrr
 
 __all__ = [
+    "ADULT_ID",
+    "SHIPPED",
+    "ColumnError",
+    "adult_table",
+    "shipped_table",
     "Analysis",
+    "DEFAULT_K",
+    "DEFAULT_TARGET",
+    "check_k",
+    "check_target",
+    "contributions",
+    "plan",
+    "COPULA",
+    "FractionError",
+    "LATENT_CLASS",
+    "LatentClassModel",
+    "MODELS",
+    "MODEL_CHOICES",
+    "MODEL_NAMES",
+    "calibration",
+    "check_model",
+    "choose",
+    "fit_latent_class",
+    "fit_model",
+    "parameter_count",
+    "validate_model",
     "CopulaModel",
     "DEFAULT_FRACTION",
     "DEFAULT_TRIALS",
@@ -62,6 +111,7 @@ __all__ = [
     "SCALING_H_BITS",
     "Table",
     "analyse",
+    "records_csv",
     "analyse_tfrr",
     "bvn_cdf",
     "check_fraction",

@@ -3,9 +3,12 @@
 :func:`analyse` runs the four parts on the same prepared records and returns plain data:
 
 * empirical classes (:mod:`.microdata`);
-* the Gaussian copula (:mod:`.copula`): Ξ at the data set's own size (fitted on all records),
-  the curve Ξ(N) up to 8 × 10⁹, each record's ξ and κ at the chosen population N, the greedy
-  "one more attribute" order and the paper's validation (fit on a fraction, predict the whole);
+* two models of p(x) — the Gaussian copula (:mod:`._copula`) and the latent class model
+  (:mod:`._latent`) — each with Ξ at the data set's own size (fitted on all records), the curve
+  Ξ(N) up to 8 × 10⁹ and the paper's validation (fit on a fraction, predict the whole; MAE, AUC
+  and calibration of ξ); the one that validates better (or the one asked for) gives each
+  record's ξ and κ at the chosen population N and the greedy "one more attribute" order, and the
+  summary says which and why (``model``);
 * TFRR (:mod:`.tfrr`): exact recursive hypergeometric and binomial risks, AUC against the
   empirical uniqueness;
 * the Pitman–Yor fit of the class sizes (:func:`.pyc_fit.fit_partition`), with the link that
@@ -16,6 +19,8 @@ JSON of ``anonset dataset --json``.  Nothing here reads or writes files.
 """
 from __future__ import annotations
 
+import csv
+import io
 import math
 import time
 from dataclasses import dataclass, field
@@ -26,6 +31,7 @@ import numpy as np
 from .. import scaling as pyc_fit
 from ..errors import InputError
 from . import _copula as copula
+from . import _models as models
 from . import _tfrr as tfrr
 from ._records import KS, Prepared, Table, empirical, prepare, roc_curve
 
@@ -42,13 +48,19 @@ class Analysis:
     prepared: Prepared
     population: float
     summary_dict: dict
-    p: np.ndarray                 # copula cell probability per record
+    p: np.ndarray                 # the chosen model's cell probability per record
     xi: np.ndarray                # at the chosen population
     kappa: np.ndarray
     risk: np.ndarray | None       # TFRR exact, 1 − P(2-indistinguishable)
     risk_binomial: np.ndarray | None
     class_size: np.ndarray
     curves: dict = field(default_factory=dict)
+    model: str = "copula"         # the model p, xi and kappa come from
+
+    @property
+    def chosen(self) -> dict:
+        """The chosen model's block of the summary."""
+        return self.summary_dict["copula" if self.model == "copula" else "latent_class"]
 
     def summary(self) -> dict:
         return self.summary_dict
@@ -99,66 +111,106 @@ def pitman_yor(emp, population: float, grid: np.ndarray) -> dict:
     return out
 
 
+def _model_block(name: str, model, prep, n: int, N: float, seed: int) -> tuple[dict, np.ndarray]:
+    """Headline figures of one fitted model over all records, and its p(x) per record."""
+    p, se = model.cell_prob(prep.codes, seed=seed)
+    grid = copula.population_grid(n)
+    uniq_p, counts_p = np.unique(p, return_counts=True)
+    curve = copula.population_uniqueness(uniq_p, grid, weights=counts_p)
+    xi = copula.uniqueness(p, N)
+    out = {
+        "uniqueness": float(copula.uniqueness(p, n).mean()),
+        "population": N,
+        "uniqueness_at_population": float(xi.mean()),
+        "correctness_at_population": float(copula.correctness(p, N).mean()),
+        "records_xi_above_0_95": int(np.sum(xi > 0.95)),
+        "population_uniqueness": [{"n": float(g), "value": float(v)} for g, v in zip(grid, curve)],
+    }
+    if name == models.COPULA:
+        rel = np.divide(se, p, out=np.zeros_like(se), where=p > 0)
+        out.update({
+            "correlation": model.corr.round(6).tolist(),
+            "pairwise_correlation": model.pairwise.round(6).tolist(),
+            "projection_change": model.projection_change,
+            "integration": {
+                "method": ("exact marginal" if prep.codes.shape[1] == 1 else "exact bivariate normal (Genz)"
+                           if prep.codes.shape[1] == 2 else
+                           f"Genz separation of variables, randomised QMC: {copula.N_REP} scrambled Sobol sets "
+                           f"of {copula.N_POINTS} points"),
+                "rel_se_median": float(np.median(rel)), "rel_se_max": float(np.max(rel)),
+            },
+            "notes": list(model.notes),
+        })
+    else:
+        out.update({"fit": model.to_dict(), "notes": list(model.notes),
+                    "integration": {"method": "exact (a sum over the latent classes)", "rel_se_median": 0.0,
+                                    "rel_se_max": 0.0}})
+    out["_curve"] = curve
+    return out, p
+
+
 def analyse(table: Table, columns, bins=None, missing: str = "drop", population=None,
-            fraction=DEFAULT_FRACTION, trials=DEFAULT_TRIALS, seed: int = 0, greedy: bool = True,
-            validation: bool = True) -> Analysis:
-    """Run every part (see the module notes); InputError for any bad choice, before any work."""
-    fraction = check_fraction(fraction)
+            fraction=None, trials=DEFAULT_TRIALS, seed: int = 0, greedy: bool = True,
+            validation: bool = True, model: str = "auto") -> Analysis:
+    """Run every part (see the module notes); InputError for any bad choice, before any work.
+
+    ``model``: ``copula``, ``latent-class`` or ``auto`` (the one that validates better).  Both are
+    fitted and validated; the chosen one gives the per-record ξ, κ and the greedy order.  A
+    ``fraction`` given explicitly that leaves fewer than 50 training records is an error
+    (:class:`FractionError`); the default fraction on a small table only skips the validation.
+    """
+    explicit_fraction = fraction not in (None, "")
+    fraction = check_fraction(fraction if explicit_fraction else DEFAULT_FRACTION)
     trials = check_trials(trials)
+    model = models.check_model(model)
     prep = prepare(table, columns, bins, missing, seed=seed)
     n = prep.n
     N = float(n) if population in (None, "") else copula.check_population(population, n)
+    if explicit_fraction and validation and int(round(fraction * n)) < 50:
+        raise copula.FractionError(f"a validation fraction of {fraction:.0%} leaves {int(round(fraction * n))} of "
+                                   f"{n:,} records to fit on; at least 50 are needed: choose a larger fraction")
     timing: dict[str, float] = {}
 
     t0 = time.perf_counter()
     emp = empirical(prep.codes)
     timing["empirical"] = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
-    model = copula.fit(prep.codes, prep.cards, seed=seed)
-    p, se = model.cell_prob(prep.codes, seed=seed)
-    grid = copula.population_grid(n)
-    uniq_p, counts_p = np.unique(p, return_counts=True)
-    curve = copula.population_uniqueness(uniq_p, grid, weights=counts_p)
+    blocks, probs, fitted = {}, {}, {}
+    for name in models.MODELS:
+        t0 = time.perf_counter()
+        fitted[name] = models.fit_model(name, prep.codes, prep.cards, seed=seed)
+        blocks[name], probs[name] = _model_block(name, fitted[name], prep, n, N, seed)
+        if validation:
+            try:
+                blocks[name]["validation"] = models.validate_model(name, prep.codes, prep.cards, emp.class_size == 1,
+                                                                   fraction, trials, seed=seed)
+            except InputError as exc:
+                blocks[name]["validation"] = {"mae": None, "auc": None, "reason": str(exc), "fraction": fraction}
+        timing[name] = time.perf_counter() - t0
+    if model == "auto":
+        chosen, why = models.choose({m: b.get("validation", {}) for m, b in blocks.items()}, prep.ordinal)
+    else:
+        chosen, why = model, f"{models.MODEL_NAMES[model]}: chosen by you"
+        auto, auto_why = models.choose({m: b.get("validation", {}) for m, b in blocks.items()}, prep.ordinal)
+        if auto != model:
+            why += f" (the default here would be the {models.MODEL_NAMES[auto]}: {auto_why.split(': ', 1)[1]})"
+    p = probs[chosen]
     xi = copula.uniqueness(p, N)
     kappa = copula.correctness(p, N)
-    rel = np.divide(se, p, out=np.zeros_like(se), where=p > 0)
-    timing["copula"] = time.perf_counter() - t0
-    cop = {
-        "uniqueness": float(copula.uniqueness(p, n).mean()),
-        "population": N,
-        "uniqueness_at_population": float(xi.mean()),
-        "correctness_at_population": float(kappa.mean()),
-        "records_xi_above_0_95": int(np.sum(xi > 0.95)),
-        "population_uniqueness": [{"n": float(g), "value": float(v)} for g, v in zip(grid, curve)],
-        "correlation": model.corr.round(6).tolist(),
-        "pairwise_correlation": model.pairwise.round(6).tolist(),
-        "projection_change": model.projection_change,
-        "integration": {
-            "method": ("exact marginal" if prep.codes.shape[1] == 1 else "exact bivariate normal (Genz)"
-                       if prep.codes.shape[1] == 2 else
-                       f"Genz separation of variables, randomised QMC: {copula.N_REP} scrambled Sobol sets "
-                       f"of {copula.N_POINTS} points"),
-            "rel_se_median": float(np.median(rel)), "rel_se_max": float(np.max(rel)),
-        },
-        "notes": list(model.notes),
-    }
-    if validation:
-        t0 = time.perf_counter()
-        try:
-            cop["validation"] = copula.validate(prep.codes, prep.cards, emp.class_size == 1, fraction, trials,
-                                                seed=seed)
-        except InputError as exc:
-            cop["validation"] = {"mae": None, "auc": None, "reason": str(exc), "fraction": fraction}
-        timing["validation"] = time.perf_counter() - t0
+    grid = copula.population_grid(n)
+    curves = {"grid": grid, "model": blocks[chosen]["_curve"], "copula": blocks[models.COPULA]["_curve"],
+              "latent-class": blocks[models.LATENT_CLASS]["_curve"]}
+    for b in blocks.values():
+        b.pop("_curve")
     if greedy:
         t0 = time.perf_counter()
-        steps = copula.one_more_attribute(model, prep.codes, N, n, seed=seed)
+        steps = copula.one_more_attribute(fitted[chosen], prep.codes, N, n, seed=seed)
         for s in steps:
             s["name"] = prep.columns[s["column"]]
             s["names"] = [prep.columns[j] for j in s["columns"]]
-        cop["one_more_attribute"] = steps
+        blocks[chosen]["one_more_attribute"] = steps
         timing["one_more_attribute"] = time.perf_counter() - t0
+    cop = blocks[models.COPULA]
 
     t0 = time.perf_counter()
     tf = tfrr.analyse_tfrr(prep.codes, emp.class_size, KS)
@@ -183,20 +235,48 @@ def analyse(table: Table, columns, bins=None, missing: str = "drop", population=
         "missing": prep.missing,
         "warnings": prep.warnings,
         "empirical": emp.to_dict(),
+        "model": {"chosen": chosen, "name": models.MODEL_NAMES[chosen], "reason": why, "requested": model},
         "copula": cop,
+        "latent_class": blocks[models.LATENT_CLASS],
         "tfrr": t_out,
         "pyc": py,
         "seconds": {k: round(v, 3) for k, v in timing.items()},
     }
     return Analysis(prepared=prep, population=N, summary_dict=summary, p=p, xi=xi, kappa=kappa,
                     risk=tf["risk"], risk_binomial=tf["risk_binomial"], class_size=emp.class_size,
-                    curves={"grid": grid, "copula": curve})
+                    curves=curves, model=chosen)
 
 
 def _rocs(tf: dict, class_size: np.ndarray) -> dict:
 
     label = class_size == 1
     return {"exact": roc_curve(tf["risk"], label), "binomial": roc_curve(tf["risk_binomial"], label)}
+
+
+RECORD_FIELDS = ("record", "class_size", "p", "xi", "kappa", "tfrr_risk", "tfrr_risk_binomial")
+
+
+def records_csv(analysis: Analysis, include_values: bool = False) -> str:
+    """One CSV row per analysed record: its row number in the input (1 = first record), its class size,
+    the chosen model's p(x), ξ and κ at the chosen N, and the TFRR risks (exact and binomial).
+
+    The quasi-identifier values are left out unless ``include_values``: the file then says how exposed
+    each record is without repeating what exposes it.
+    """
+    prep = analysis.prepared
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    header = list(RECORD_FIELDS) + (list(prep.columns) if include_values else [])
+    writer.writerow(header)
+    risk = analysis.risk if analysis.risk is not None else np.full(prep.n, np.nan)
+    risk_b = analysis.risk_binomial if analysis.risk_binomial is not None else np.full(prep.n, np.nan)
+    for i in range(prep.n):
+        row = [int(prep.row_index[i]) + 1, int(analysis.class_size[i]), f"{analysis.p[i]:.6g}",
+               f"{analysis.xi[i]:.6g}", f"{analysis.kappa[i]:.6g}", f"{risk[i]:.6g}", f"{risk_b[i]:.6g}"]
+        if include_values:
+            row += [str(prep.labels[j][prep.codes[i, j]]) for j in range(len(prep.columns))]
+        writer.writerow(row)
+    return buf.getvalue()
 
 
 def riskiest(analysis: Analysis, limit: int = 20) -> list[dict]:

@@ -421,8 +421,37 @@ def population_grid(n_records: int, top: float = WORLD, points: int = 61) -> np.
 
 
 
+class FractionError(InputError):
+    """A validation fraction that leaves too few records to fit on (or none to test on)."""
+
+
+#: Bins of predicted ξ for the calibration table.
+CALIBRATION_BINS = 10
+
+
+def calibration(xi, unique, bins: int = CALIBRATION_BINS) -> dict:
+    """Predicted ξ against the observed share unique, in equal-width bins of ξ.
+
+    ``error`` is the expected calibration error: the record-weighted mean of |mean ξ − share unique|
+    over the bins (0 = perfectly calibrated).
+    """
+    xi = np.asarray(xi, dtype=float)
+    y = np.asarray(unique, dtype=bool)
+    idx = np.minimum((xi * bins).astype(int), bins - 1)
+    rows, err = [], 0.0
+    for b in range(bins):
+        m = idx == b
+        if not m.any():
+            continue
+        pred, obs = float(xi[m].mean()), float(y[m].mean())
+        rows.append({"from": b / bins, "to": (b + 1) / bins, "records": int(m.sum()), "predicted": pred,
+                     "observed": obs})
+        err += m.sum() * abs(pred - obs)
+    return {"error": float(err / max(xi.size, 1)), "bins": rows}
+
+
 def validate(codes: np.ndarray, cards, unique_in_data: np.ndarray, fraction: float = 0.1, trials: int = 3,
-             seed: int = 0, n_points: int = N_POINTS, n_rep: int = N_REP) -> dict:
+             seed: int = 0, n_points: int = N_POINTS, n_rep: int = N_REP, fitter=None) -> dict:
     """The paper's validation: fit on a random fraction, predict the uniqueness of the whole data set.
 
     For each trial a random ``fraction`` of the records trains the copula; the predicted
@@ -432,29 +461,33 @@ def validate(codes: np.ndarray, cards, unique_in_data: np.ndarray, fraction: flo
     records left out of training (at most :data:`TEST_RECORDS` of them, drawn at random; the paper
     tests on 1,000); with more than :data:`MEAN_RECORDS` training records Ξ̂ averages a random
     subsample of that many.  At least 50 training records are needed (as in the paper).
+    ``fitter(codes, cards, seed=…)`` fits the model (default: the copula); any model with
+    ``cell_prob`` validates the same way.  The held-out records of all trials also give the
+    calibration of ξ̂ (:func:`calibration`).  Too small or too large a fraction: :class:`FractionError`.
     """
+    fitter = fit if fitter is None else fitter
     codes = np.asarray(codes)
     n = codes.shape[0]
     if not 0 < fraction < 1:
         raise InputError(f"the validation fraction must lie strictly between 0 and 1, not {fraction:g}")
     m = int(round(fraction * n))
     if m < 50:
-        raise InputError(f"the validation needs at least 50 training records: {fraction:.0%} of {n:,} records "
-                         f"is {m}; choose a larger fraction")
+        raise FractionError(f"the validation needs at least 50 training records: {fraction:.0%} of {n:,} records "
+                            f"is {m}; choose a larger fraction")
     if n - m < 2:
-        raise InputError("the validation needs records left out of training; choose a smaller fraction")
+        raise FractionError("the validation needs records left out of training; choose a smaller fraction")
     truth = np.asarray(unique_in_data, dtype=bool)
     emp = float(truth.mean())
 
     rng = np.random.default_rng(seed)
-    rows = []
+    rows, held_xi, held_truth = [], [], []
     for t in range(int(trials)):
         train = np.zeros(n, dtype=bool)
         train[rng.choice(n, m, replace=False)] = True
         held = np.flatnonzero(~train)
         if held.size > TEST_RECORDS:
             held = np.sort(rng.choice(held, TEST_RECORDS, replace=False))
-        model = fit(codes[train], cards, seed=seed + t)
+        model = fitter(codes[train], cards, seed=seed + t)
         mean_rows = np.flatnonzero(train)
         if mean_rows.size > MEAN_RECORDS:
             mean_rows = np.sort(rng.choice(mean_rows, MEAN_RECORDS, replace=False))
@@ -463,6 +496,8 @@ def validate(codes: np.ndarray, cards, unique_in_data: np.ndarray, fraction: flo
         xi = uniqueness(p, n)
         pred = float(xi[:mean_rows.size].mean())
         auc = roc_auc(xi[mean_rows.size:], truth[held])
+        held_xi.append(xi[mean_rows.size:])
+        held_truth.append(truth[held])
         rows.append({"trial": t, "train_records": m, "test_records": int(held.size), "predicted": pred,
                      "empirical": emp, "abs_error": abs(pred - emp), "auc": auc})
     errs = np.array([r["abs_error"] for r in rows])
@@ -473,6 +508,7 @@ def validate(codes: np.ndarray, cards, unique_in_data: np.ndarray, fraction: flo
         "mae": float(errs.mean()), "mae_sd": float(errs.std(ddof=1)) if errs.size > 1 else 0.0,
         "auc": float(aucs.mean()) if aucs.size else None,
         "auc_sd": float(aucs.std(ddof=1)) if aucs.size > 1 else (0.0 if aucs.size else None),
+        "calibration": calibration(np.concatenate(held_xi), np.concatenate(held_truth)),
         "rows": rows,
     }
 

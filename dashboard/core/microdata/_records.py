@@ -37,7 +37,11 @@ MAX_BYTES = 10_000_000
 MAX_ROWS = 200_000
 MAX_COLUMNS = 200
 #: Most quasi-identifier columns analysed together.
-MAX_QI = 12
+MAX_QI = 16  # ADULT has 14 attributes besides income (the PROVENANCE's set (d))
+#: A column whose distinct values number at least this share of the records is an identifier and is refused
+#: (from :data:`IDENTIFIER_MIN_RECORDS` records up; below that a warning says so).
+IDENTIFIER_SHARE = 0.95
+IDENTIFIER_MIN_RECORDS = 20
 #: A column with more distinct values than this gets a warning (bin it).
 MANY_VALUES = 1_000
 #: Distinct values above which a chosen column is refused (it cannot be a meaningful QI).
@@ -49,6 +53,11 @@ MISSING_LABEL = "(missing)"
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", ".", "?", "-", "missing", "#n/a"})
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "bar"}
 NHANES_ID = "nhanes"
+ADULT_ID = "adult"
+
+
+class ColumnError(InputError):
+    """A chosen column cannot be a quasi-identifier (one value for everyone, or an identifier)."""
 
 
 @dataclass
@@ -57,7 +66,7 @@ class Table:
 
     frame: pd.DataFrame
     name: str
-    source: str  # "upload" or "nhanes"
+    source: str  # "upload" or a shipped data set's id ("nhanes", "adult")
     encoding: str = "utf-8"
     delimiter: str = ","
     notes: list[str] = field(default_factory=list)
@@ -204,18 +213,37 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
     return Table(frame=typed, name=name, source="upload", encoding=encoding, delimiter=delim, notes=notes)
 
 
-def nhanes_table(root=None) -> Table:
-    """The shipped NHANES 2017–2018 sample (the respondent number ``seqn`` left out: it is an ID)."""
+#: The shipped record-level data sets: id → (page name, columns left out because they are IDs).
+SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = {
+    NHANES_ID: ("NHANES 2017–2018 sample", ("seqn",)),
+    ADULT_ID: ("UCI Adult 1994 (census income)", ()),
+}
 
-    df = cache.microdata(NHANES_ID, root).drop(columns=["seqn"])
+
+def shipped_table(dataset_id: str, root=None) -> Table:
+    """A shipped record-level data set from the data cache (ID columns left out), as a typed :class:`Table`."""
+    if dataset_id not in SHIPPED:
+        raise InputError(f"no shipped data set {str(dataset_id)[:20]!r} (shipped: {', '.join(SHIPPED)})")
+    name, id_columns = SHIPPED[dataset_id]
+    df = cache.microdata(dataset_id, root).drop(columns=list(id_columns))
     frame = pd.DataFrame({
         c: (df[c].astype("float64") if pd.api.types.is_numeric_dtype(df[c])
             else df[c].astype(object).where(df[c].notna(), None))
         for c in df.columns
     })
-    info = cache.microdata_info(NHANES_ID, root)
-    note = info.get("note") or "NHANES 2017–2018 examined persons (CDC / NCHS)"
-    return Table(frame=frame, name="NHANES 2017–2018 sample", source="nhanes", notes=[str(note)])
+    info = cache.microdata_info(dataset_id, root)
+    note = info.get("note") or name
+    return Table(frame=frame, name=name, source=dataset_id, notes=[str(note)])
+
+
+def nhanes_table(root=None) -> Table:
+    """The shipped NHANES 2017–2018 sample (the respondent number ``seqn`` left out: it is an ID)."""
+    return shipped_table(NHANES_ID, root)
+
+
+def adult_table(root=None) -> Table:
+    """The shipped UCI Adult file (1994; ``?`` is missing: "missing is a value" keeps it as one)."""
+    return shipped_table(ADULT_ID, root)
 
 
 
@@ -374,14 +402,20 @@ def prepare(table: Table, columns, bins: dict[str, float] | None = None, missing
             raise InputError(f"column {c!r} has {k:,} distinct values"
                              + (": give it a bin width" if table.numeric(c) else ": it cannot be a quasi-identifier")
                              + f" (at most {MAX_VALUES:,})")
+        if k == 1:
+            raise ColumnError(f"column {c!r} has a single value in every kept record: it tells no one apart and "
+                              "adds nothing; leave it out")
+        if row_index.size >= IDENTIFIER_MIN_RECORDS and k >= IDENTIFIER_SHARE * row_index.size:
+            raise ColumnError(f"column {c!r} is an identifier: {k:,} distinct values for {row_index.size:,} records "
+                              f"({k / row_index.size:.0%}), so it alone singles out almost everyone. Leave it out"
+                              + (" or give it a bin width" if table.numeric(c) else "")
+                              + " (uniqueness is about what else identifies people)")
         if k == row_index.size and k > 1:
             warnings.append(f"{c}: this column alone identifies everyone (every record has its own value)"
                             + ("; give it a bin width" if table.numeric(c) else ""))
         elif k > MANY_VALUES:
             warnings.append(f"{c}: {k:,} distinct values — almost every value is rare"
                             + ("; a bin width would group them" if table.numeric(c) else ""))
-        if k == 1:
-            warnings.append(f"{c}: a single value in every kept record; it identifies nobody")
     if dropped:
         warnings.insert(0, f"{dropped:,} of {n_input:,} records have a missing value in a chosen column and are "
                            "left out (missing-value policy: drop)")

@@ -28,6 +28,16 @@ Risk (Eq. 12): the probability that r is k-indistinguishable, given that r is in
 ``P(X_d ≥ k) / P(X_d ≥ 1)``; the risk score is its complement (for k = 2, the probability that r
 is unique).  The paper evaluates the score by the AUC against the records' real (empirical)
 uniqueness, which :func:`analyse` reports for both forms.
+
+Not implemented, on purpose: the paper's value-dependence correction ("Exploiting value dependence
+knowledge to rectify prediction results").  As the paper applies it, it recomputes with
+``B(n_i p_ij, p')`` only the scores of the *true positive* records whose score is below 0.5: which
+records those are is known only from the real uniqueness the score is meant to predict, so the
+corrected AUC uses the answer to pick what it corrects, and nothing in the paper says how to choose
+the records without it.  It also handles one strongly dependent value pair per record (the paper
+says so), while real tables such as NHANES and ADULT hold several (age with marital status,
+relationship with sex, education with education-num).  The latent class model is this page's answer
+to dependent values: it models the dependence of every value with every other.
 """
 from __future__ import annotations
 

@@ -92,6 +92,16 @@ def test_prepare_bins_orders_and_drops_missing():
     assert kept.codes[3, 0] == len(kept.labels[0]) - 1
 
 
+def test_identifier_and_one_valued_columns_are_refused_with_a_typed_error():
+    rows = "\n".join(f"{i},{'FM'[i % 3 == 0]},NZ" for i in range(60))
+    t = _table("id,sex,country\n" + rows + "\n")
+    with pytest.raises(M.ColumnError, match="column 'id' is an identifier: 60 distinct values for 60 records"):
+        M.prepare(t, ["id", "sex"])
+    with pytest.raises(M.ColumnError, match="column 'country' has a single value"):
+        M.prepare(t, ["sex", "country"])
+    assert M.prepare(t, ["id", "sex"], {"id": 10}).n == 60  # binned, it is no longer an identifier
+
+
 def test_prepare_warns_when_one_column_identifies_everyone():
     t = _table("id,sex\n1,F\n2,M\n3,F\n4,F\n")
     p = M.prepare(t, ["id", "sex"])
@@ -100,11 +110,11 @@ def test_prepare_warns_when_one_column_identifies_everyone():
 
 def test_prepare_warns_about_thousands_of_values():
     rng = np.random.default_rng(0)
-    vals = rng.integers(0, 100_000, 5000)
-    t = _table("x,y\n" + "\n".join(f"{v},a" for v in vals) + "\n")
+    vals = rng.integers(0, 10_000, 5000)  # about 3,900 distinct values: many, but not an identifier
+    t = _table("x,y\n" + "\n".join(f"{v},{'ab'[i % 2]}" for i, v in enumerate(vals)) + "\n")
     p = M.prepare(t, ["x", "y"])
     assert any("distinct values" in w for w in p.warnings)
-    assert not any("distinct values" in w for w in M.prepare(t, ["x", "y"], {"x": 10_000}).warnings)
+    assert not any("distinct values" in w for w in M.prepare(t, ["x", "y"], {"x": 1_000}).warnings)
 
 
 @pytest.mark.parametrize("cols, bins, missing, message", [

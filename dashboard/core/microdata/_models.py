@@ -1,0 +1,70 @@
+"""The two models of a data set's uniqueness side by side, and which one to show by default (SPEC §5).
+
+Both give a record's cell probability ``p(x)`` (``cell_prob``), the model of a subset of the
+columns (``sub``), and so the same ξ, κ and Ξ(N).  Both are validated the same way (fit on a
+fraction, predict the whole data set: :func:`~._copula.validate`), and the default for a data set
+is the one whose validation error is smaller — the page and the CLI say which and why.
+"""
+from __future__ import annotations
+
+from ..errors import InputError
+from . import _copula as copula
+from . import _latent as latent
+
+COPULA = "copula"
+LATENT_CLASS = "latent-class"
+MODELS = (COPULA, LATENT_CLASS)
+#: "auto" = the model that validates better on this data set.
+MODEL_CHOICES = ("auto", *MODELS)
+MODEL_NAMES = {COPULA: "Gaussian copula", LATENT_CLASS: "latent class model"}
+
+
+def check_model(value) -> str:
+    if value in (None, ""):
+        return "auto"
+    if value not in MODEL_CHOICES:
+        raise InputError(f"the model must be one of {', '.join(MODEL_CHOICES)}, not {str(value)[:20]!r}")
+    return str(value)
+
+
+def fitter(model: str):
+    """``fit(codes, cards, seed=…)`` of the named model."""
+    if model == COPULA:
+        return copula.fit
+    if model == LATENT_CLASS:
+        return latent.fit
+    raise InputError(f"unknown model {str(model)[:20]!r}")
+
+
+def fit_model(model: str, codes, cards, seed: int = 0):
+    return fitter(model)(codes, cards, seed=seed)
+
+
+def validate_model(model: str, codes, cards, unique_in_data, fraction: float, trials: int, seed: int = 0) -> dict:
+    return copula.validate(codes, cards, unique_in_data, fraction, trials, seed=seed, fitter=fitter(model))
+
+
+def choose(validations: dict[str, dict], ordinal: list[bool]) -> tuple[str, str]:
+    """The model to show by default and why: the smaller validation MAE (ties: the higher AUC).
+
+    Without a validation of both (too few records), the latent class model when a chosen column is
+    unordered (it needs no order of its values), else the copula.
+    """
+    ok = {m: v for m, v in validations.items() if v.get("mae") is not None}
+    if len(ok) == len(MODELS):
+        best = min(MODELS, key=lambda m: (round(ok[m]["mae"], 4), -(ok[m].get("auc") or 0.0)))
+        other = next(m for m in MODELS if m != best)
+        v, w = ok[best], ok[other]
+        return best, (f"{MODEL_NAMES[best]}: it validates better here — fitted {v['trials']}× on "
+                      f"{v['fraction']:.0%} of the records to predict the whole data set's share of unique records, "
+                      f"its mean absolute error is {v['mae']:.3f} against {w['mae']:.3f} for the "
+                      f"{MODEL_NAMES[other]} (AUC of ξ {_fmt(v.get('auc'))} against {_fmt(w.get('auc'))})")
+    if not all(ordinal):
+        return LATENT_CLASS, (f"{MODEL_NAMES[LATENT_CLASS]}: the validation could not run, and a chosen column is "
+                              "unordered, which the latent class model represents without an arbitrary order")
+    return COPULA, (f"{MODEL_NAMES[COPULA]}: the validation could not run, and every chosen column is ordered "
+                    "(the copula's setting)")
+
+
+def _fmt(x) -> str:
+    return "–" if x is None else f"{x:.3f}"
