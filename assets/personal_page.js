@@ -605,6 +605,23 @@
     return out;
   }
 
+  /* A public table; a server busy building another visitor's table answers 503 with Retry-After: wait and
+     ask again (a few times, never longer than TABLE_RETRY_MAX_S each) before the page shows the error. */
+  var TABLE_RETRIES = 4, TABLE_RETRY_MAX_S = 8;
+  function fetchTable(url, attempt) {
+    return fetch(url, { credentials: "omit", cache: "default" }).then(function (resp) {
+      if (resp.status === 503 && attempt < TABLE_RETRIES) {
+        var wait = Math.min(TABLE_RETRY_MAX_S, Math.max(1, parseFloat(resp.headers.get("Retry-After")) || 2));
+        return new Promise(function (resolve) { setTimeout(resolve, wait * 1000); })
+          .then(function () { return fetchTable(url, attempt + 1); });
+      }
+      return resp.json().then(function (body) {
+        if (!resp.ok) throw new Error(body && body.error ? body.error : "HTTP " + resp.status);
+        return body;
+      });
+    });
+  }
+
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     anonsetMe: {
       /* fetch the public table (country, widths, model: settings, never answers) once */
@@ -619,12 +636,7 @@
           "&hw=" + encodeURIComponent(a.hw) + "&ww=" + encodeURIComponent(a.ww) + "&sr=" + srFlag(a.sr, model) +
           "&v=" + encodeURIComponent(config.v);
         if (!PENDING[key]) {
-          PENDING[key] = fetch(url, { credentials: "omit", cache: "default" }).then(function (resp) {
-            return resp.json().then(function (body) {
-              if (!resp.ok) throw new Error(body && body.error ? body.error : "HTTP " + resp.status);
-              return body;
-            });
-          }).then(function (table) {
+          PENDING[key] = fetchTable(url, 0).then(function (table) {
             TABLES[key] = E().prepare(table);
             delete PENDING[key];
             return done({ key: key, ok: true }, { display: "none" });

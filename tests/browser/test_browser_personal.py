@@ -198,6 +198,27 @@ def test_failed_table_fetch_offers_a_retry_and_never_a_number(app_url, page):
     assert _others(pg) > 0 and not pg.is_visible("#me-retry")
 
 
+def test_a_busy_server_is_asked_again_after_retry_after(app_url, page):
+    """Issue 29/30: a table the server is too busy to build answers 503 with Retry-After; the page waits and
+    asks again by itself, and the answer appears with no error and no retry button."""
+    pg = page.page
+    calls = []
+
+    def busy_once(route):
+        calls.append(route.request.url)
+        if len(calls) == 1:
+            route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
+                          body='{"error": "busy"}')
+        else:
+            route.continue_()
+
+    pg.route("**/_tables/**", busy_once)
+    pg.goto(f"{app_url.url}/?country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70")
+    _wait_for_full_profile(pg)
+    assert _others(pg) > 0 and len(calls) == 2 and calls[0] == calls[1]
+    assert not pg.is_visible("#me-retry") and "Could not load" not in pg.inner_text("#me-message")
+
+
 # --------------------------------------------------------------------------- readable numbers, charts inside
 
 
