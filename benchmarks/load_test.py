@@ -135,6 +135,7 @@ class Stats:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.errors: list[str] = []
         self.count = 0
+        self.busy_retries = 0  # 503 + Retry-After answers waited out and asked again (see User._request)
 
     def record(self, label: str, seconds: float, error: str | None = None):
         with self.lock:
@@ -162,7 +163,8 @@ class User:
             for _ in range(retry_busy):
                 if r.status_code != 503 or "Retry-After" not in r.headers:
                     break
-                self.stats.record(f"{label} (busy, asked again)", 0, None)
+                with self.stats.lock:
+                    self.stats.busy_retries += 1
                 time.sleep(min(8.0, max(1.0, float(r.headers.get("Retry-After") or 2))))
                 r = self.s.request(method, f"{self.m.base}{path}", timeout=60, **kw)
             ok = r.status_code in (200, 204)
@@ -662,6 +664,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "users": args.users, "duration_s": round(elapsed, 1), "think_s": args.think, "ramp_s": ramp,
         "requests": stats.count, "errors": len(stats.errors), "error_samples": stats.errors[:20],
+        "busy_retries": stats.busy_retries,
         "stuck_users": stuck,
         "requests_per_s": round(stats.count / elapsed, 1) if elapsed else 0,
         "p50_ms": round(pct(all_ms, 50), 1), "p95_ms": round(pct(all_ms, 95), 1), "p99_ms": round(pct(all_ms, 99), 1),
@@ -682,7 +685,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{cpu_client:.0f} s, of {elapsed * (os.cpu_count() or 1):.0f} core-seconds")
     print(f"load average (1, 5, 15 min) at the start {result['load_average_at_start']}, at the end "
           f"{result['load_average_at_end']} (other processes on this machine count too)")
-    print(f"errors: {len(stats.errors)}" + (" (0 errors)" if not stats.errors else ""))
+    print(f"errors: {len(stats.errors)}" + (" (0 errors)" if not stats.errors else "")
+          + f"; busy answers (503 + Retry-After) waited out and asked again: {stats.busy_retries}")
     for e in stats.errors[:10]:
         print("  ", e)
     print(f"latency: p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, "
