@@ -66,18 +66,23 @@ def error_box(message) -> html.Div:
 
 
 def table(rows: list[dict], caption: str | None = None, *, class_name: str = "table",
-          wrap_class: str | None = None, empty: str = "No data."):
-    """A plain accessible table: the first column heads the rows, the others are numbers (right-aligned).
+          wrap_class: str | None = None, empty: str = "No data.", text_columns: tuple[str, ...] = ()):
+    """A plain accessible table: the first column heads the rows, the others are numbers (right-aligned, kept on
+    one line) except ``text_columns``, which are words (left-aligned, wrapped when the table is narrow).
 
     ``wrap_class`` wraps it in a ``div`` (e.g. one that scrolls sideways when narrow).
     """
     if not rows:
         return html.P(empty, className="muted")
     cols = list(rows[0])
-    head = html.Thead(html.Tr([html.Th(c, scope="col", className="num" if i else None) for i, c in enumerate(cols)]))
+
+    def kind(c):
+        return None if c in text_columns else "num"
+
+    head = html.Thead(html.Tr([html.Th(c, scope="col", className=kind(c) if i else None) for i, c in enumerate(cols)]))
     body = html.Tbody([
         html.Tr([html.Th(str(r[cols[0]]), scope="row")]
-                + [html.Td(f"{r[c]:,}" if isinstance(r[c], int) else str(r[c]), className="num") for c in cols[1:]])
+                + [html.Td(f"{r[c]:,}" if isinstance(r[c], int) else str(r[c]), className=kind(c)) for c in cols[1:]])
         for r in rows
     ])
     out = html.Table(([html.Caption(caption)] if caption else []) + [head, body], className=class_name)

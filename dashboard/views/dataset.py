@@ -229,12 +229,14 @@ def plan_section(result: dict, req: Request) -> list:
                f"of fewer than k = {c['k']} records, {rel['bits']:.2f} bits of information (entropy of the records' "
                "value combinations).", className="field-help"),
         html.Div(table(contrib_rows, f"Each column's contribution: the share unique and the share in a class below "
-                                     f"k = {c['k']} (< k) with the column withheld, or one step coarser"),
+                                     f"k = {c['k']} (< k) with the column withheld, or one step coarser",
+                       text_columns=("now", "one step coarser")),
                  className="table-wrap", tabIndex="0"),
         html.H3(f"Coarsening plan: at most {percent(p['target'])} of records below k = {p['k']}"),
         html.Div(p["message"], id=_id("plan-message"),
                  className="plan-message" + ("" if p["reached"] else " warning"), role="status"),
-        html.Div(table(step_rows, "The plan, step by step (greedy: the most records protected per bit lost)"),
+        html.Div(table(step_rows, "The plan, step by step (greedy: the most records protected per bit lost)",
+                       text_columns=("column", "generalisation")),
                  className="table-wrap", id=_id("plan-steps"), tabIndex="0") if step_rows else None,
         *command_block(command(req) + f" --plan --k {p['k']} --target {p['target']:g}", "The plan from the command line."),
     ]
