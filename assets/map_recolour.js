@@ -3,25 +3,31 @@
    plotly.js has no cheaper path for a choroplethmap whose z changes: every update rebuilds the trace's
    GeoJSON with per-feature colours (centroids and hover polygons included) and calls MapLibre's
    setData, which re-tiles every polygon in the worker and re-uploads every vertex (2–4 s for Italy's
-   7,901 municipalities in software WebGL).  For a trace that opts in (its `meta` is RECOLOUR_META,
-   set by dashboard.figures.explorer.district_map) an update that changes only colours is done here
-   instead: each feature's colour goes to MapLibre's feature state, read by a fill-color expression,
-   so only the colour attribute of the tiles already built is rewritten.  Plotly still does everything
-   else (calc, hover data, colour bar, title); the geometry it prepared on the last full update is
-   handed to the new calcdata so hover and clicks keep working.
-
-   The fast path is taken only when it is provably equivalent: the same geometry URL, the same
-   locations in the same order, every district with a value already drawn, the same border and
-   opacity, feature ids MapLibre keeps (integers, unique), and this file's colour scale reproducing
-   Plotly's own colours for every district of the last full update.  Anything else falls back to
-   plotly.js's own update.  gd.__anonsetRecolour counts both ({fast, full}) for the browser tests. */
+   7,901 municipalities in software WebGL); with several such traces it also removes and re-adds their
+   layers on every update.  For traces that opt in (`meta` is RECOLOUR_META, set by
+   dashboard.figures.explorer.district_map) this file does it instead:
+   * as a trace is drawn, each feature's colour goes to MapLibre's feature state and the fill layer reads
+     it from there (the tiles are being built anyway);
+   * an update that changes only colours sets the changed features' state: MapLibre rewrites the colour
+     attribute of the tiles it has, nothing else.  Plotly still does the rest (calc, hover data, colour
+     bar, title); the geometry it prepared on the last full update is handed to the new calcdata, so
+     hover and clicks keep working.  A district that loses its value is drawn transparent (plotly.js
+     would drop it: the same picture on the white background);
+   * a trace hidden before and after (an empty outline) is left alone.
+   The fast path is taken only when it is equivalent: the same geometry URL, the same locations in the
+   same order, every district with a value already drawn, the same border and opacity, feature ids
+   MapLibre keeps (integers, unique), and this file's colour scale reproducing plotly.js's own colours for
+   every district of the last full update.  Anything else goes to plotly.js's own update.
+   gd.__anonsetRecolour counts both ({fast, full}) for the browser tests. */
 (function () {
   "use strict";
 
   var RECOLOUR_META = "anonset:recolour-in-place";
   var HIDDEN = "rgba(0, 0, 0, 0)";
 
-  function optedIn(trace) { return !!trace && trace.meta === RECOLOUR_META; }
+  /* (plotly.js fills in a hidden trace's attributes only in its input) */
+  function optedIn(trace) { return !!trace && (trace.meta || (trace._input || {}).meta) === RECOLOUR_META; }
+  function geometryOf(trace) { return trace.geojson || (trace._input || {}).geojson; }
 
   /* The id MapLibre gives a GeoJSON feature (its GeoJSON wrapper keeps integers only: a string id is
      parseInt'ed, anything else dropped); null when it would not be a usable integer. */
@@ -124,6 +130,7 @@
       url: trace.geojson, locations: Array.prototype.slice.call(trace.locations), line: lineKey(trace),
       below: obj.below, ids: ids, kept: kept, unmapped: unmapped, opts: trace._opts, inState: false
     };
+    return true;
   }
 
   /* Why a colour-only update cannot go through feature state (a short reason), or "" when it can. */
@@ -135,14 +142,30 @@
     if (lineKey(trace) !== st.line) return "border";
     if ((obj.subplot.belowLookup || {})["trace-" + obj.uid] !== st.below) return "layer order";
     if (calcTrace.length !== st.ids.length || !sameLocations(trace.locations, st.locations)) return "locations";
-    if (!map.getSource(obj.sourceId) || !map.getLayer(obj.layerList[0][1]) || !map.getLayer(obj.layerList[1][1])) {
-      return "layers";
-    }
+    if (!map.getSource(obj.sourceId) || !map.getLayer(obj.layerList[0][1])) return "layers";
     for (var i = 0; i < calcTrace.length; i++) {
       var drawnNow = calcTrace[i].loc !== null && calcTrace[i].loc !== undefined;
       if (drawnNow && st.ids[i] === undefined && !st.unmapped[i]) return "new district";
     }
     return colourScale(trace) ? "" : "colour scale";
+  }
+
+  /* Every feature's colour into feature state, and the fill layer reads it from there (a district without a value
+     is drawn transparent: its white border stays, on the white background, where plotly.js would drop the
+     feature; the border layer keeps its constant paint, so its tiles need no per-vertex colour).  Done as a trace
+     is drawn (its tiles are being built anyway), so a later colour change rewrites only colours; otherwise on
+     the first colour change (MapLibre then rebuilds the tiles' buffers once, not the geometry). */
+  function arm(obj) {
+    var st = obj.__recolour, map = obj.subplot.map;
+    for (var i = 0; i < st.ids.length; i++) {
+      if (st.ids[i] !== undefined) {
+        map.setFeatureState({source: obj.sourceId, id: st.ids[i]},
+                            {fc: st.kept[i].colour});
+      }
+    }
+    map.setPaintProperty(obj.layerList[0][1], "fill-color",
+                         ["to-color", ["coalesce", ["feature-state", "fc"], ["get", "fc"]]]);
+    st.inState = true;
   }
 
   /* A colour-only update through feature state (obstacle() said it applies).  Colours that did not change
@@ -162,23 +185,11 @@
       if (colour !== kept.colour) { kept.colour = colour; changed.push(i); }
     }
     if (changed.length && !st.inState) {
-      /* the first change since the full update: every feature's colour (and hiding) into feature state, and
-         the layers read it from there (MapLibre rebuilds the tiles' buffers once, not the geometry) */
-      for (i = 0; i < st.ids.length; i++) {
-        if (st.ids[i] !== undefined) {
-          map.setFeatureState({source: obj.sourceId, id: st.ids[i]},
-                              {fc: st.kept[i].colour, hidden: st.kept[i].colour === HIDDEN});
-        }
-      }
-      map.setPaintProperty(obj.layerList[0][1], "fill-color",
-                           ["to-color", ["coalesce", ["feature-state", "fc"], ["get", "fc"]]]);
-      map.setPaintProperty(obj.layerList[1][1], "line-opacity",
-                           ["case", ["boolean", ["feature-state", "hidden"], false], 0, trace.marker.opacity]);
-      st.inState = true;
+      arm(obj);
     } else {
       changed.forEach(function (j) {
         map.setFeatureState({source: obj.sourceId, id: st.ids[j]},
-                            {fc: st.kept[j].colour, hidden: st.kept[j].colour === HIDDEN});
+                            {fc: st.kept[j].colour});
       });
     }
     trace._opts = st.opts;
@@ -189,7 +200,14 @@
     if (!proto || proto.__anonsetRecolour || typeof proto.update !== "function") return;
     var plotlyUpdate = proto.update;
     proto.update = function (calcTrace) {
-      var why;
+      var why, trace = calcTrace[0].trace;
+      if (optedIn(trace) && trace.visible !== true && this.__hiddenDrawn === geometryOf(trace)) {
+        /* hidden before and still hidden (an empty outline): plotly.js would blank its source and re-add its
+           layers again, and MapLibre would rebuild the districts' tiles for the new layer order */
+        trace._glTrace = this;
+        return;
+      }
+      this.__hiddenDrawn = null;
       try {
         why = obstacle(this, calcTrace);
         if (!why) { recolour(this, calcTrace); count(this, calcTrace, "fast"); return; }
@@ -202,7 +220,10 @@
       }
       plotlyUpdate.call(this, calcTrace);
       count(this, calcTrace, "full");
-      try { remember(this, calcTrace); } catch (err) { this.__recolour = null; }
+      if (optedIn(trace) && trace.visible !== true) this.__hiddenDrawn = geometryOf(trace);
+      try {
+        if (remember(this, calcTrace)) arm(this);
+      } catch (err) { this.__recolour = null; }
     };
     proto.__anonsetRecolour = true;
   }
@@ -221,8 +242,27 @@
     });
   }
 
-  /* plotly.js exposes no trace module before a map exists: after every Plotly.react / newPlot (dcc.Graph
-     draws each figure and Patch through them) the graph is scanned. */
+  /* A new map trace object: remember what it drew and arm it at once, before MapLibre builds its tiles. */
+  function hookCreation(mod) {
+    if (!mod || typeof mod.plot !== "function" || mod.plot.__anonsetRecolour) return;
+    var create = mod.plot;
+    mod.plot = function (subplot, calcTrace) {
+      var obj = create.apply(this, arguments);
+      try {
+        patchPrototype(Object.getPrototypeOf(obj));
+        obj.__recolourSeen = calcTrace;
+        if (optedIn(calcTrace[0].trace) && calcTrace[0].trace.visible !== true) obj.__hiddenDrawn = geometryOf(calcTrace[0].trace);
+        else if (remember(obj, calcTrace)) arm(obj);
+      } catch (err) { if (obj) obj.__recolour = null; }
+      return obj;
+    };
+    mod.plot.__anonsetRecolour = true;
+  }
+
+  /* plotly.js exposes no trace module before a graph has one: Plotly.react / newPlot (dcc.Graph draws each
+     figure and Patch through them) are wrapped; their synchronous part has resolved the traces' modules, and a
+     map's trace objects are created later (once MapLibre and the geometry have loaded), so the module's
+     constructor is hooked in time.  After each draw the graph is scanned as well. */
   function install(Plotly) {
     if (!Plotly || typeof Plotly.react !== "function") return false;
     if (Plotly.__anonsetRecolour) return true;
@@ -232,6 +272,9 @@
       Plotly[name] = function (gd) {
         var done = draw.apply(this, arguments);
         var el = typeof gd === "string" ? document.getElementById(gd) : gd;
+        ((el && el._fullData) || []).forEach(function (t) {
+          if (t.type === "choroplethmap" && optedIn(t)) hookCreation(t._module);
+        });
         Promise.resolve(done).then(function () { scan(el); }, function () { /* plotly.js reports it */ });
         return done;
       };
