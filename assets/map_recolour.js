@@ -6,8 +6,8 @@
    7,901 municipalities in software WebGL); with several such traces it also removes and re-adds their
    layers on every update.  For traces that opt in (`meta` is RECOLOUR_META, set by
    dashboard.figures.explorer.district_map) this file does it instead:
-   * as a trace is drawn, each feature's colour goes to MapLibre's feature state and the fill layer reads
-     it from there (the tiles are being built anyway);
+   * as a trace is drawn, its fill layer is set to read each feature's colour from MapLibre's feature state
+     when it has one (the tiles are being built anyway);
    * an update that changes only colours sets the changed features' state: MapLibre rewrites the colour
      attribute of the tiles it has, nothing else.  Plotly still does the rest (calc, hover data, colour
      bar, title); the geometry it prepared on the last full update is handed to the new calcdata, so
@@ -150,22 +150,14 @@
     return colourScale(trace) ? "" : "colour scale";
   }
 
-  /* Every feature's colour into feature state, and the fill layer reads it from there (a district without a value
-     is drawn transparent: its white border stays, on the white background, where plotly.js would drop the
-     feature; the border layer keeps its constant paint, so its tiles need no per-vertex colour).  Done as a trace
-     is drawn (its tiles are being built anyway), so a later colour change rewrites only colours; otherwise on
-     the first colour change (MapLibre then rebuilds the tiles' buffers once, not the geometry). */
+  /* The fill layer reads each feature's colour from its feature state, falling back to the colour plotly.js put
+     in the source.  No state is set here: a tile that loads with states gets its colours rewritten a second
+     time, so states are set only for colours that change.  Done as a trace is drawn (its tiles are being built
+     anyway); otherwise at the first colour change (MapLibre then rebuilds the tiles' buffers once). */
   function arm(obj) {
-    var st = obj.__recolour, map = obj.subplot.map;
-    for (var i = 0; i < st.ids.length; i++) {
-      if (st.ids[i] !== undefined) {
-        map.setFeatureState({source: obj.sourceId, id: st.ids[i]},
-                            {fc: st.kept[i].colour});
-      }
-    }
-    map.setPaintProperty(obj.layerList[0][1], "fill-color",
-                         ["to-color", ["coalesce", ["feature-state", "fc"], ["get", "fc"]]]);
-    st.inState = true;
+    obj.subplot.map.setPaintProperty(obj.layerList[0][1], "fill-color",
+                                     ["to-color", ["coalesce", ["feature-state", "fc"], ["get", "fc"]]]);
+    obj.__recolour.inState = true;
   }
 
   /* A colour-only update through feature state (obstacle() said it applies).  Colours that did not change
@@ -184,14 +176,10 @@
       }
       if (colour !== kept.colour) { kept.colour = colour; changed.push(i); }
     }
-    if (changed.length && !st.inState) {
-      arm(obj);
-    } else {
-      changed.forEach(function (j) {
-        map.setFeatureState({source: obj.sourceId, id: st.ids[j]},
-                            {fc: st.kept[j].colour});
-      });
-    }
+    if (changed.length && !st.inState) arm(obj);
+    changed.forEach(function (j) {
+      map.setFeatureState({source: obj.sourceId, id: st.ids[j]}, {fc: st.kept[j].colour});
+    });
     trace._opts = st.opts;
     trace._glTrace = obj;
   }
