@@ -14,7 +14,7 @@ import pandas as pd
 
 from dashboard.core.text import format_count, format_small, plural, power_label
 
-from .maps import FILLED_COLOUR, district_trace, map_layout, outline_trace, selected_props
+from .maps import FILLED_COLOUR, RECOLOUR_IN_PLACE, district_trace, map_layout, outline_trace, selected_props
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
 from .style import (
     HIGHLIGHT,
@@ -201,7 +201,8 @@ def district_map(
 
     Sent once per country; afterwards the page patches ``z``, ``text``, colour
     bar and title (:func:`map_colours`) and the selected outline
-    (:func:`selected_props`).  Districts without a value stay white.  A caller
+    (:func:`selected_props`).  The districts trace is marked
+    :data:`.maps.RECOLOUR_IN_PLACE`, so the browser recolours it without re-tiling.  Districts without a value stay white.  A caller
     that memoises :func:`map_colours` and :func:`hover_people` passes them in.
     """
     if colours is None:
@@ -210,7 +211,7 @@ def district_map(
     main = district_trace(geo_url, ids, colours.z, names=df["district_name"],
                           hover=hover_people(df, ages_label) if hover is None else hover, colorbar=colours.colorbar,
                           zmin=colours.zmin, zmax=colours.zmax, text=colours.text,
-                          hovertemplate=colours.hovertemplate)
+                          hovertemplate=colours.hovertemplate, meta=RECOLOUR_IN_PLACE)
     filled = df.loc[df["filled"].to_numpy(dtype=bool), "district_id"].astype(str).tolist()
     selected_outline = outline_trace(geo_url, [], SELECTED_COLOUR, 3.5, "selected district")
     selected_outline.update(selected_props(selected if selected in set(ids.tolist()) else None))
@@ -222,8 +223,10 @@ def district_map(
             showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
     layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
                         uirevision=f"map-{df.attrs.get('country', '')}")
-    return figure([main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"),
-                   selected_outline], layout)
+    traces = [main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"), selected_outline]
+    for trace in traces[1:]:  # unchanged outlines are left as drawn, too
+        trace["meta"] = RECOLOUR_IN_PLACE
+    return figure(traces, layout)
 
 
 # --------------------------------------------------------------------------- distributions

@@ -24,6 +24,9 @@ FILLED_COLOUR = "#CC79A7"
 #: What a district's hover says: its name, a line about it, and (optionally) the value.
 HOVER = "<b>%{customdata}</b><br>%{hovertext}<extra></extra>"
 WORLD_VIEW = {"center": {"lon": 0, "lat": 20}, "zoom": 1}
+#: A trace's ``meta`` that lets ``assets/map_recolour.js`` apply a colour-only update through MapLibre's
+#: feature state instead of plotly.js re-tiling the whole geometry (same string in that file).
+RECOLOUR_IN_PLACE = "anonset:recolour-in-place"
 
 
 def view_of(frame: dict | None, width: float, height: float) -> dict:

@@ -13,6 +13,10 @@ pytestmark = pytest.mark.browser
 MAP_Z = "(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"\
         " return g && g.data && g.data[0] ? Array.from(g.data[0].z) : null; })()"
 MAP_TITLE = "document.querySelector('#explore-map .js-plotly-plot').layout.title.text"
+#: MapLibre has drawn everything it was given and is not moving.
+IDLE_MAP = ("(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"
+            " const m = g && g._fullLayout && g._fullLayout.map && g._fullLayout.map._subplot.map;"
+            " return !!m && m.loaded() && !m.isMoving() && m.areTilesLoaded(); })()")
 
 
 def _open(pg, url: str):
@@ -105,6 +109,51 @@ def _served(app_url, path: str) -> int:
     return sum(f"GET {path} " in line for line in app_url.log.read_text(errors="replace").splitlines())
 
 
+#: Colours as drawn: one pixel of the map's WebGL canvas per (lon, lat), read in MapLibre's render event (while
+#: the frame is still in the drawing buffer).
+MAP_PIXELS = """(points) => new Promise(resolve => {
+  const g = document.querySelector('#explore-map .js-plotly-plot');
+  const m = g._fullLayout.map._subplot.map, gl = m.painter.context.gl, c = m.getCanvas(), r = c.width / c.clientWidth;
+  m.once('render', () => resolve(points.map(([lon, lat]) => {
+    const p = m.project([lon, lat]), px = new Uint8Array(4);
+    gl.readPixels(Math.round(p.x * r), Math.round(c.height - p.y * r), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    return Array.from(px.slice(0, 3));
+  })));
+  m.triggerRepaint();
+})"""
+
+
+def _inner_points(code: str, n: int = 40) -> dict[str, tuple[float, float]]:
+    """A point well inside each of the ``n`` largest districts of the served geometry (away from borders)."""
+    import json
+
+    import shapely
+
+    from census_loaders.paths import cache_dir
+
+    features = json.loads((cache_dir() / "boundaries" / f"{code}.geojson").read_text())["features"]
+    shapes = sorted(((f["id"], shapely.geometry.shape(f["geometry"])) for f in features), key=lambda t: -t[1].area)[:n]
+    inner = {i: g.buffer(-0.1) for i, g in shapes}
+    return {i: tuple(g.representative_point().coords[0]) for i, g in inner.items() if not g.is_empty}
+
+
+def _expected_pixels(pg, ids) -> np.ndarray:
+    """Each district's colour on the map as plotly.js's own colour scale gives it (stops and range read from the
+    page), at the trace's opacity over the white background."""
+    trace = pg.evaluate("(() => { const t = document.querySelector('#explore-map .js-plotly-plot')._fullData[0];"
+                        " return {scale: t.colorscale, zmin: t.zmin, zmax: t.zmax, opacity: t.marker.opacity,"
+                        " locations: Array.from(t.locations), z: Array.from(t.z)}; })()")
+    stops = np.array([s[0] for s in trace["scale"]], dtype=float)
+    rgb = np.array([[int(s[1][i:i + 2], 16) for i in (1, 3, 5)] for s in trace["scale"]], dtype=float)
+    index = {loc: k for k, loc in enumerate(trace["locations"])}
+    out = []
+    for district in ids:
+        t = (trace["z"][index[district]] - trace["zmin"]) / (trace["zmax"] - trace["zmin"])
+        colour = np.array([np.interp(min(max(t, 0.0), 1.0), stops, rgb[:, c]) for c in range(3)])
+        out.append(trace["opacity"] * colour + (1 - trace["opacity"]) * 255)
+    return np.array(out)
+
+
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
     from dashboard.core.regions import Scenario
 
@@ -114,6 +163,10 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     _wait_map(pg, "person mean CAS")
     np.testing.assert_allclose(_z(pg), _expected_z(Scenario()), atol=1e-3)
     geometry_before = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson")
+    points = _inner_points("DE")
+    pg.wait_for_function(IDLE_MAP)
+    before_colours = _expected_pixels(pg, list(points))
+    np.testing.assert_allclose(np.array(pg.evaluate(MAP_PIXELS, list(points.values())), dtype=float), before_colours, atol=6)
     assert geometry_before == "/geo/DE.geojson"  # polygons come from our own server, once, by URL
     responses = []
     pg.on("response", lambda r: responses.append(r) if "_dash-update-component" in r.url else None)
@@ -124,6 +177,14 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     pg.wait_for_function("document.querySelector('#explore-map-legend').innerText.includes('minimum non-zero CAS: from')")
     np.testing.assert_allclose(_z(pg), _expected_z(Scenario(stat="min")), atol=1e-3)
     pg.wait_for_function("location.search.includes('stat=min')")
+    # recoloured in place (assets/map_recolour.js: feature state, no re-tiling), and drawn in plotly.js's colours
+    counts = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour")
+    assert counts["full"] == 0 and counts["fast"] >= 1
+    pg.wait_for_function(IDLE_MAP)
+    drawn = np.array(pg.evaluate(MAP_PIXELS, list(points.values())), dtype=float)
+    expected = _expected_pixels(pg, list(points))
+    assert np.abs(expected - before_colours).max() > 15  # well beyond the tolerance: stale colours would fail
+    np.testing.assert_allclose(drawn, expected, atol=6)
     # the share below k, with another k
     pg.check("#explore-stat input[value=share_below]")
     pg.fill("#explore-k", "20")
@@ -149,6 +210,10 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
                              for loc in locations), locations
     assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson") == geometry_before
     assert sum("/geo/DE.geojson" in u for u in page.requests) == 1  # fetched once, then cached
+    counts = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour")
+    assert counts["full"] == 0 and counts["fast"] >= 3  # every recolour in place
+    # hover and click still find districts (the geometry plotly.js prepared is carried over to each recolour)
+    _click_map_at(pg, 13.40, 52.52, "#explore-detail .detail[data-district='11000']")
     assert _served(app_url, "/geo/DE.geojson") - geometry_served == 1  # and the server sent it once
     assert page.console_errors == []
     assert page.foreign_requests() == []

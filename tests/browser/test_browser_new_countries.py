@@ -40,6 +40,8 @@ def test_italian_municipal_map_draws_and_recolours_by_patch(app_url, page):
     assert map_updates and all(b"__dash_patch_update" in b for b in map_updates)  # colours only, as a Patch
     assert not any(b"coordinates" in b or b"FeatureCollection" in b for b in map_updates)
     assert len(geo) == 1  # no second geometry download
+    counts = pg.evaluate(f"{MAP}.__anonsetRecolour")
+    assert counts["full"] == 0 and counts["fast"] >= 1  # recoloured in place (assets/map_recolour.js), not re-tiled
     assert page.console_errors == []
     assert page.foreign_requests() == []
 

@@ -92,6 +92,8 @@ def test_map_colours_log_for_cas_linear_for_the_share():
 
 def test_district_map_references_geometry_by_url():
     """No trace carries polygons: all reference the served file, ``locations`` pick the features."""
+    from dashboard.figures.maps import RECOLOUR_IN_PLACE
+
     df = _frame([10.0, 20.0, 30.0, 40.0], filled=[False, True, False, False])
     fig = go.Figure(fx.district_map("/geo/X.geojson", df, "max", 5, ages_label="18–75", selected="d3", country_name="X"))
     main, filled, selected = fig.data
@@ -104,6 +106,8 @@ def test_district_map_references_geometry_by_url():
     assert "%{customdata}" in main.hovertemplate and "%{hovertext}" in main.hovertemplate
     assert "maximum CAS: <b>%{text}</b>" in main.hovertemplate and main.customdata[2] == "District 2"
     assert "filled" in fig.layout.annotations[0].text
+    # every trace may be recoloured in place by the browser (assets/map_recolour.js)
+    assert main.meta == filled.meta == selected.meta == RECOLOUR_IN_PLACE
     none = go.Figure(fx.district_map("/geo/X.geojson", _frame([1.0] * 4), "max", 5, ages_label="18–75"))
     assert none.data[1].visible is False and none.data[2].visible is False and not none.layout.annotations
 
