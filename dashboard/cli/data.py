@@ -17,14 +17,14 @@ from dashboard.core.country import dataset_rows, world_total
 from dashboard.core.world import write_aggregates
 
 from . import emit
-from .cluster import LOCAL, check_scheduler, data_set_mapper
+from .cluster import LOCAL, data_set_mapper
 
 
 def _build(args) -> int:
     raw = Path(args.raw) if args.raw else raw_dir()
     out = Path(args.out) if args.out else cache_dir()
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    with data_set_mapper(check_scheduler(args.scheduler)) as mapper:  # an unreachable scheduler fails before the build
+    with data_set_mapper(args.scheduler) as mapper:  # a bad or unreachable scheduler fails before the build
         cache_build.build(raw, out, log=log, derived=functools.partial(derived_files, mapper=mapper))
     return 0
 
@@ -42,7 +42,7 @@ def _aggregates(args) -> int:
     if problems:
         return report_damage(problems)
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    with data_set_mapper(check_scheduler(args.scheduler)) as mapper:
+    with data_set_mapper(args.scheduler) as mapper:
         checksums.record(root, {**checksums.read(root), **derived_files(root, log, mapper)})
     return 0
 

@@ -140,10 +140,8 @@ def _columns_of(source, contents, filename) -> tuple:
     return column_options(table_), default_columns(table_), bin_boxes(table_), note, default_missing(table_)
 
 
-@callback(
-    Output(ID["results"], "children"),
-    Output(ID["message"], "children"),
-    Input(ID["analyse"], "n_clicks"),
+#: The form as the analysis reads it (source, upload, columns, bins, settings): "Analyse" and the download read the same.
+FORM_STATES = [
     State(ID["source"], "value"),
     State(ID["upload"], "contents"),
     State(ID["upload"], "filename"),
@@ -155,6 +153,14 @@ def _columns_of(source, contents, filename) -> tuple:
     State(ID["fraction"], "value"),
     State(ID["trials"], "value"),
     State(ID["model"], "value"),
+]
+
+
+@callback(
+    Output(ID["results"], "children"),
+    Output(ID["message"], "children"),
+    Input(ID["analyse"], "n_clicks"),
+    *FORM_STATES,
     State(ID["plan-k"], "value"),
     State(ID["plan-target"], "value"),
 )
@@ -175,17 +181,7 @@ def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids
     Output(ID["download-message"], "children"),
     Input(ID["download"], "n_clicks"),
     State(ID["download-values"], "value"),
-    State(ID["source"], "value"),
-    State(ID["upload"], "contents"),
-    State(ID["upload"], "filename"),
-    State(ID["columns"], "value"),
-    State({"type": BIN_TYPE, "column": ALL}, "value"),
-    State({"type": BIN_TYPE, "column": ALL}, "id"),
-    State(ID["missing"], "value"),
-    State(ID["population"], "value"),
-    State(ID["fraction"], "value"),
-    State(ID["trials"], "value"),
-    State(ID["model"], "value"),
+    *FORM_STATES,
     prevent_initial_call=True,
 )
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_download",
