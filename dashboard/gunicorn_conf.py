@@ -36,7 +36,7 @@ bind = [b.strip() for b in _settings.bind.split(",") if b.strip()]
 workers = _settings.workers
 # gthread: each worker serves ANONSET_THREADS requests at once, so one slow callback does not
 # queue the worker's other requests behind it (numpy releases the GIL in its heavy loops)
-worker_class = "gthread"
+worker_class = "dashboard.server.gunicorn_worker.SafeThreadWorker"  # gthread, with safe refusals
 threads = _settings.threads
 preload_app = True
 timeout = _settings.timeout          # a worker silent this long is restarted

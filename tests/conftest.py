@@ -10,11 +10,27 @@ import tempfile
 import pytest
 
 # Under pytest-xdist each worker gets its own private Flask cache folder (rerun slots, jobs, tables),
-# so two workers never see each other's heavy-work slots.
-if os.environ.get("PYTEST_XDIST_WORKER") and "ANONSET_FLASK_CACHE_DIR" not in os.environ:
-    os.environ["ANONSET_FLASK_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"anonset-{os.environ['PYTEST_XDIST_WORKER']}-")
+# so two workers never see each other's heavy-work slots; inside ANONSET_FLASK_CACHE_DIR when one is set.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _base = os.environ.get("ANONSET_FLASK_CACHE_DIR")
+    os.environ["ANONSET_FLASK_CACHE_DIR"] = tempfile.mkdtemp(
+        prefix=f"anonset-{os.environ['PYTEST_XDIST_WORKER']}-", dir=_base if _base and os.path.isdir(_base) else None)
 
 from census_loaders.paths import cache_dir, raw_dir
+
+#: Processes for ``-n auto`` (the default, see pyproject's addopts): both cores of the 2-core machine the
+#: suite is sized for.  Each test file runs in one process (``--dist loadfile``).
+MAX_WORKERS = 2
+
+
+def pytest_xdist_auto_num_workers(config):
+    """Two processes for a run over folders or several files; none (in-process, no start-up cost) for one file or
+    single tests, which ``--dist loadfile`` would put on one worker anyway."""
+    args = [a for a in config.args if not a.startswith("-")]
+    files = {a.split("::")[0] for a in args}
+    if args and len(files) <= 1 and all(os.path.isfile(f) for f in files):
+        return 0
+    return min(MAX_WORKERS, os.cpu_count() or 1)
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,8 @@
 """Before and after each request: the callback body's checks, the response cache, the time budget, 404s.
 
 * A callback body the renderer could not have sent is refused with 400 (or 413 when too large)
-  before Dash parses it, without a traceback.
+  before Dash parses it, without a traceback; an input of a type the page cannot send is named
+  in the answer (:mod:`.input_types`).
 * The non-personal pages' answers (:data:`CACHEABLE_PAGES`) are kept, keyed by the body's hash,
   and a repeated body is answered from them.
 * A callback over :data:`~dashboard.server.limits.CALLBACK_BUDGET_S` is logged (ids, never values).
@@ -22,6 +23,7 @@ from dashboard.core import memo
 
 from . import limits
 from .errors import CALLBACK_PATH, known_output
+from .input_types import wrong_type
 
 LOG = logging.getLogger("anonset.app")
 
@@ -58,9 +60,9 @@ def too_deep(value, limit: int = MAX_JSON_DEPTH) -> bool:
     return False
 
 
-def _malformed(reason: str):
+def _malformed(reason: str, message: str = ""):
     LOG.warning("malformed callback request (%s)", reason)
-    return {"error": "malformed callback request"}, 400
+    return {"error": "malformed callback request" + (f": {message}" if message else "")}, 400
 
 
 def _shipped_anonland_view(body: dict) -> bool:
@@ -117,6 +119,9 @@ def check_callback_request(app: dash.Dash, settings):
         return _malformed("unknown callback")
     if not isinstance(body.get("inputs"), list) or "outputs" not in body:
         return _malformed("no inputs or outputs")
+    typed = wrong_type(body)
+    if typed is not None:  # the property name only in the log: the id came with the request
+        return _malformed(f"wrong type for {typed[0]}", typed[1])
     g.callback_body = body
     if settings.response_cache and cacheable(body):
         g.response_key = hashlib.sha256(raw).digest()

@@ -81,6 +81,7 @@ def test_record_reproduces_the_shipped_manifest(cache_copy, cache_root):
     assert (cache_copy / "manifest.json").read_bytes() == (cache_root / "manifest.json").read_bytes()
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_the_build_records_the_checksums(raw_root, tmp_path, monkeypatch):
     monkeypatch.setattr(cache_build, "POPULATION_LOADERS", [LoaderEntry("census_loaders.destatis", "de")])
     monkeypatch.setattr(cache_build, "NATIONAL_MODEL", None)  # the WPP check and the world map: test_wpp.py
@@ -133,6 +134,7 @@ def test_a_truncated_manifest_is_one_line(cache_copy, capsys):
 # --------------------------------------------------------------------------- anonset serve and create_app
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_serve_refuses_a_damaged_cache_before_binding(cache_copy, capsys):
     _truncate(cache_copy / "population" / "DE.parquet")
     _, expected, _ = _summary(capsys, cache_copy)
@@ -143,6 +145,7 @@ def test_serve_refuses_a_damaged_cache_before_binding(cache_copy, capsys):
     assert "AnonSet on http" not in out.stdout and "Traceback" not in out.stderr and _port_is_free(port)
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_serve_refuses_a_truncated_manifest_in_one_line(cache_copy):
     _truncate(cache_copy / "manifest.json")
     port = free_port()

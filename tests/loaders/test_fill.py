@@ -178,6 +178,7 @@ def test_inputs_that_cannot_be_filled_raise():
     counts=st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 1000)), min_size=1, max_size=6),
     covered=st.lists(st.booleans(), min_size=6, max_size=6),
 )
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_fill_conserves_the_region_total(counts, covered):
     """Whatever is covered, covered + filled reproduces the region total (totals ≥ covered)."""
     districts = {f"d{i}": c for i, c in enumerate(counts)}

@@ -220,6 +220,7 @@ def test_re_encoded_and_truncated_files(folder, tmp_path):
         kosis.load(out)
 
 
+@pytest.mark.slow  # a whole load with its boundaries, over 5 s: in the full suite, not the fast lane
 def test_a_boundary_file_without_a_crosswalked_code_is_an_error(folder, tmp_path):
     out = _damaged(folder, tmp_path, lambda lines: lines)
     geo = json.loads((out / kosis.BOUNDARY_FILE).read_text(encoding="utf-8"))

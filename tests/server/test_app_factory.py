@@ -45,6 +45,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_importing_the_app_and_the_server_builds_nothing(tmp_path):
     """No Dash or Flask app, page, callback, settings read, cache or cache folder at import."""
     env = {**os.environ, "ANONSET_FLASK_CACHE_DIR": str(tmp_path / "fc")}

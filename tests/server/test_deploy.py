@@ -14,6 +14,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -255,6 +256,32 @@ def _stop(proc):
         proc.wait()
 
 
+#: Requests gunicorn refuses itself, before the app sees them, and the status it answers each with.
+GUNICORN_REFUSALS = {
+    "bad request line": b"GARBAGE refused-line-secret\r\n\r\n",
+    "URI too long": b"GET /refused-line-secret" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    "header too large": b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n",
+    "bad header name": b"GET / HTTP/1.1\r\nHost: x\r\nBad Header refused-line-secret: 1\r\n\r\n",
+}
+GUNICORN_REFUSAL_STATUS = {"bad request line": 400, "URI too long": 414, "header too large": 431,
+                           "bad header name": 400}
+
+
+def _raw_answer(port: int, request: bytes) -> tuple[int, dict]:
+    """(status, lower-cased headers) of the answer to raw ``request`` bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, v in (line.split(":", 1) for line in head[1:] if ":" in line))
+    return int(head[0].split()[1]), headers
+
+
 @pytest.mark.slow
 def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_root, tmp_path):
     requests = pytest.importorskip("requests")
@@ -277,10 +304,21 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
         assert r.status_code == 200
         assert requests.get(f"{url}/about?country=query-secret-3", timeout=10).status_code == 200
         requests.get(f"{url}/forged%0aFORGED-LINE%0d%00end", timeout=10)  # a newline and a NUL in the path
+        refused = {what: _raw_answer(port, request) for what, request in GUNICORN_REFUSALS.items()}
         time.sleep(0.5)
     finally:
         _stop(proc)
     text = log.read_text()
+    # gunicorn's own refusals (issue 29): its status, the security headers, no request line or address in the log
+    for what, (status, headers) in refused.items():
+        assert status == GUNICORN_REFUSAL_STATUS[what], (what, status)
+        assert headers.get("x-content-type-options") == "nosniff" and "default-src 'none'" in headers.get(
+            "content-security-policy", ""), (what, headers)
+        assert headers.get("x-frame-options") == "DENY" and headers.get("referrer-policy") == "no-referrer"
+    assert "refused-line-secret" not in text and "Invalid request from ip" not in text
+    assert text.count("request refused with 400 (InvalidRequestLine)") == 1
+    assert "request refused with 414 (LimitRequestLine)" in text
+    assert "request refused with 431 (LimitRequestHeaders)" in text
     assert "warm: " in text and "data sets loaded" in text
     assert '"GET /healthz" 200' in text and '"POST /_dash-update-component" 200' in text
     for secret in ("query-secret", str(SECRET_HEIGHT), str(SECRET_WEIGHT), SECRET_FACT, "?"):
@@ -458,7 +496,7 @@ def test_anonset_serve_dev_flag_runs_flasks_server(cache_root, monkeypatch):
     assert calls == [("127.0.0.1", 9001)]
 
 
-@pytest.mark.slow  # gunicorn started and warmed: the full suite runs it
+@pytest.mark.slow  # gunicorn started: the full suite runs it
 def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp_path):
     """The README's first command: a production server, no red warning, no line per request."""
     import requests
@@ -468,7 +506,9 @@ def test_anonset_serve_is_gunicorn_quiet_and_without_the_development_warning(tmp
     log = tmp_path / "serve.log"
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "dashboard", "serve", "--port", str(port)],
-                                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "ANONSET_WORKERS": "1"})
+                                stdout=out, stderr=subprocess.STDOUT,
+                                # not warmed: the warm start is test_gunicorn_with_the_config_serves_warm_workers…
+                                env={**os.environ, "ANONSET_WORKERS": "1", "ANONSET_WARM": "0"})
     try:
         deadline = time.time() + 300
         while True:

@@ -33,7 +33,8 @@ def deployed():
         import stack
     finally:
         sys.path.pop(0)
-    with stack.local_stack(instances=2) as st:
+    # not warmed (no 192 data sets loaded per instance at start): the warm start is tested in test_deploy.py
+    with stack.local_stack(instances=2, env={"ANONSET_WARM": "0"}) as st:
         yield st
 
 

@@ -107,6 +107,9 @@ def _callback_ids(cache_root_present: bool = True) -> list[str]:
 
 
 CALLBACKS = _callback_ids()
+#: Callbacks whose valid payloads run a whole analysis (a data set, a bucket advice, a country table): 5–12 s of
+#: fuzzing each, so they run in the full suite and not in the fast lane.
+HEAVY_CALLBACKS = ("dataset-message", "dataset-download-csv", "buckets-cards", "explore-cli-table")
 
 
 def _short(output: str) -> str:
@@ -316,7 +319,12 @@ def _post(client, body):
 # --------------------------------------------------------------------------- tests
 
 
-@pytest.mark.parametrize("output", CALLBACKS, ids=[_short(o) for o in CALLBACKS])
+def _params(outputs: list[str]) -> list:
+    return [pytest.param(o, id=_short(o), marks=[pytest.mark.slow] if _short(o).startswith(HEAVY_CALLBACKS) else [])
+            for o in outputs]
+
+
+@pytest.mark.parametrize("output", _params(CALLBACKS))
 def test_every_callback_survives_hostile_payloads(app_model, logwatch, output):
     dep = next((d for d in app_model["deps"] if d["output"] == output), None)
     if dep is None:
@@ -403,6 +411,7 @@ def _fuzz_page_query(app_model, logwatch, path: str, names: list[str], started: 
     run()
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_every_page_query_parameter(app_model, logwatch):
     """GET /path?… and the page router with the same query, for every page and every parameter it reads."""
     client = app_model["client"]

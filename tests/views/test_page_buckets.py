@@ -41,6 +41,7 @@ def test_links_round_trip_and_repair(cache_root):
     assert vb.cli_command(s) == "anonset buckets --country MT --k 20 --coverage 0.8 --per-district"
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_render_matches_the_core(cache_root):
     s = vb.Settings("MT", 10.0, 0.9, True)
     r = vb.render(s)

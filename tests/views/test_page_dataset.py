@@ -96,6 +96,7 @@ def test_layout_builds(dash_page):
     assert "never written to disk, logged or cached" in text
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_adult_source_model_choice_and_plan(cache_root):
     req = V.parse_request("adult", ["age", "sex", "race", "marital_status"], [], [], "value", None, None, "1",
                           None, "5", "0.05")

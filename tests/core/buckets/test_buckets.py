@@ -241,6 +241,7 @@ def test_district_level_census_configurations_match_the_explorers_share_below(ca
         assert plaus - below - 1e-9 <= e.coverage <= 1 - below + 1e-9
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_de_recommendation_matches_brute_force(cache_root):
     model = load_country_model("DE")
     advice = advise("DE", 10, 0.95)
@@ -318,6 +319,7 @@ def test_district_or_region_pools_the_short_districts(synth):
 # ----------------------------------------------------------------------------- exports and words
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_exports_and_words(synth):
     advice = advise_model(synth, 10, 0.95, per_district=True)
     data = json.loads(export_json(advice))
@@ -382,6 +384,7 @@ def test_merged_ages_on_germany_match_brute_force(cache_root):
         assert abs(e.bits - bits) <= e.bits_error + 1e-9, e.config
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_words_for_withheld_districts(synth):
     import dataclasses
 
