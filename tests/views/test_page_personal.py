@@ -389,3 +389,16 @@ def test_a_data_set_published_per_sex_names_both_files():
 
     assert "male" in pt.public_tables("US", "v2", 5, 5)["source"]["table_id"].split(";")[-1]
     assert "; " not in V.country_choices("DE").note.split("Height")[0]  # one table: named once
+
+
+def test_warming_covers_every_data_set_census_ones_first(cache_root):
+    """National UN estimates are warmed too (after the census data sets), so no visit builds one through the
+    deployment's single heavy slot."""
+    import census_loaders as cl
+    from dashboard.server import tables
+
+    order = tables.warm_order()
+    assert sorted(order) == sorted(cl.countries()) and len(order) == len(set(order))
+    national = [i for i, c in enumerate(order) if cl.dataset_info(c).get("national_model")]
+    assert len(national) > 100 and national == list(range(len(order) - len(national), len(order)))
+    assert "NG" in order and order.index("DE") < order.index("NG")
