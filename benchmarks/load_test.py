@@ -7,6 +7,7 @@ Usage::
                                    [--json results.json]
                                    [--adversarial]     # + one client sending the costliest allowed requests
                                    [--personal-tables /route/{country}.json]
+                                   [--cold-tables]     # load at once, while the public tables still warm
 
 Starts ``gunicorn -c dashboard/gunicorn_conf.py dashboard.wsgi:server`` on a free
 127.0.0.1 port (unless ``--url`` is given), measures the cold start to the first
@@ -447,6 +448,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The line one worker logs when every data set's default public table is in the shared cache.
+WARM_TABLES_LINE = re.compile(r"warm tables: (\d+) built, (\d+) already shared")
+
+
+def wait_for_warm_tables(log_path: Path, proc: subprocess.Popen, timeout: float = 900.0) -> float:
+    """Seconds from now until the server's background warm has put every default table in the shared cache."""
+    t0 = time.perf_counter()
+    while not WARM_TABLES_LINE.search(text := log_path.read_text(errors="replace")):
+        if "warm tables: failed" in text:
+            raise RuntimeError("the server's warm of the public tables failed (see its log)")
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited:\n{log_path.read_text()[-3000:]}")
+        if time.perf_counter() - t0 > timeout:
+            raise RuntimeError(f"the public tables were not warmed within {timeout:.0f} s")
+        time.sleep(1.0)
+    return time.perf_counter() - t0
+
+
 def start_server(workers: int | None, log_path: Path, root: Path = ROOT) -> tuple[subprocess.Popen, str, dict]:
     port = free_port()
     env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}"}
@@ -585,6 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", default=None, help="use a running server (loopback only) instead of starting one")
     ap.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+    ap.add_argument("--cold-tables", action="store_true",
+                    help="start the load at once, while the server still warms its public tables in the background "
+                         "(default: wait for the warm, as a deployment is after its first minutes)")
     ap.add_argument("--ready-file", type=Path, default=None,
                     help="touch this file when the users start (benchmarks/balancer_load.py times its kill from it)")
     ap.add_argument("--root", type=Path, default=ROOT,
@@ -617,6 +639,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pages: {', '.join(pages)}; server callbacks: {len(model.server_deps)} "
               '(' + ', '.join(f"{p}: {len(v['deps'])}" for p, v in model.pages.items()) + ')', flush=True)
         touched = touch_every_country(url, model)
+        if proc and not args.cold_tables:
+            cold["tables_warm_s"] = wait_for_warm_tables(log_path, proc)
+            print(f"public tables warmed (waited {cold['tables_warm_s']:.0f} s more)", flush=True)
         mem_before = memory(proc.pid) if proc else None
 
         stats = Stats()

@@ -198,6 +198,11 @@ class ProcessSlots:
 
 
 PROCESS_SLOTS = ProcessSlots()
+#: Cold public tables (about a second each) have their own pool: they never queue behind a 9-second bucket
+#: advice, nor an advice behind them.  A request waits up to :data:`TABLE_WAIT_S` for a free slot.
+TABLE_POOL = "tables"
+TABLE_WAIT_S = 3.0
+TABLE_PROCESS_SLOTS = ProcessSlots()
 
 
 def _busy(what: str, command: str) -> CostError:
@@ -209,7 +214,7 @@ def _busy(what: str, command: str) -> CostError:
 
 
 @contextmanager
-def heavy_slot(what: str, command: str, wait_s: float | None = None) -> Iterator[None]:
+def heavy_slot(what: str, command: str, wait_s: float | None = None, pool: str = "heavy") -> Iterator[None]:
     """Run a seconds-long computation in one of the server's few heavy slots (all workers together).
 
     A bucket advice or an attack run costs 1–9 s of CPU on this class of machine; several at once
@@ -217,15 +222,17 @@ def heavy_slot(what: str, command: str, wait_s: float | None = None) -> Iterator
     costs no CPU), then is refused with a CostError naming the command that computes the same on
     the visitor's machine (``wait_s`` default: :data:`HEAVY_WAIT_S`).  When the cache cannot hold the
     shared slots, the limit fails closed: this process's own slots (:data:`PROCESS_SLOTS`) apply.
+    ``pool`` names the set of slots (:data:`TABLE_POOL`: cold public tables, apart from the analyses).
     """
+    own = TABLE_PROCESS_SLOTS if pool == TABLE_POOL else PROCESS_SLOTS
     deadline = time.monotonic() + (HEAVY_WAIT_S if wait_s is None else wait_s)
     slot = None
     while slot is None:
         try:
-            slot = jobs.acquire_slot("heavy", heavy_at_once())
+            slot = jobs.acquire_slot(pool, heavy_at_once())
         except cache_module.CacheFault as exc:
             LOG.warning("shared heavy slots unavailable (%s): this process's own slots apply", exc)
-            local = PROCESS_SLOTS.acquire(heavy_at_once(), deadline - time.monotonic())
+            local = own.acquire(heavy_at_once(), deadline - time.monotonic())
             if local is None:
                 raise _busy(what, command) from None
             try:

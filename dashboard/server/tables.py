@@ -54,8 +54,10 @@ def _gzipped(code: str, model: str, hw: int, ww: int, sr: bool, tag: str) -> byt
     key = _shared_key(tag)
     body = _shared_get(key)
     if body is None:
-        # a cold build costs up to ~1 s of CPU: one of the server's heavy slots (limits.CostError when busy)
-        with limits.heavy_slot("This table", f"anonset cas --country {code}"):
+        # a cold build costs up to ~1 s of CPU: one of the server's table slots, waited for a few seconds
+        # (limits.CostError when still busy: 503 with Retry-After, which the page waits out)
+        with limits.heavy_slot("This table", f"anonset cas --country {code}", wait_s=limits.TABLE_WAIT_S,
+                               pool=limits.TABLE_POOL):
             body = _shared_get(key)  # another worker may have built it while this one waited
             if body is None:
                 body = _compress(table_bytes(code, model, hw, ww, sr))  # the raw JSON is not kept beside it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 
 import pytest
 from support import ROOT
@@ -230,9 +231,10 @@ def test_warming_fills_the_shared_cache_once(app, monkeypatch):
     assert r.status_code == 200 and table["code"] == "FR" and table["model"] == pt.default_model()
 
 
-def test_a_cold_table_waits_for_a_heavy_slot_and_is_refused_when_the_server_is_busy(app, monkeypatch):
-    """A table no worker has built costs up to a second of CPU: it takes a heavy slot like a bucket advice;
-    a table already built is served while the slots are busy."""
+def test_a_cold_table_waits_for_a_table_slot_and_is_refused_when_the_server_is_busy(app, monkeypatch):
+    """A table no worker has built costs up to a second of CPU: it takes one of the server's table slots
+    (their own pool: never queued behind a bucket advice); a table already built is served while the
+    slots are busy."""
     import uuid
 
     from dashboard.core.personal import _public_tables  # where the tables version is made (patched there)
@@ -241,14 +243,24 @@ def test_a_cold_table_waits_for_a_heavy_slot_and_is_refused_when_the_server_is_b
     version = f"cold-test-{uuid.uuid4()}"
     monkeypatch.setattr(_public_tables, "code_hash", lambda: version)  # a new tables version: nothing shared yet
     client, gz = app.server.test_client(), {"Accept-Encoding": "gzip"}
-    warm = client.get("/_tables/LU.json?model=paper&hw=5&ww=5", headers=gz)
-    monkeypatch.setattr(limits, "HEAVY_WAIT_S", 0.2)
+    monkeypatch.setattr(limits, "TABLE_WAIT_S", 0.2)
     with app.server.app_context():
-        held = [jobs.acquire_slot("heavy", limits.heavy_at_once()) for _ in range(limits.heavy_at_once())]
+        analyses = [jobs.acquire_slot("heavy", limits.heavy_at_once()) for _ in range(limits.heavy_at_once())]
+    assert None not in analyses
+    try:  # every analysis slot taken (a long bucket advice): a cold table is still built, in its own pool
+        warm = client.get("/_tables/LU.json?model=paper&hw=5&ww=5", headers=gz)
+        assert warm.status_code == 200
+    finally:
+        for slot in analyses:
+            slot.release()
+    with app.server.app_context():
+        held = [jobs.acquire_slot(limits.TABLE_POOL, limits.heavy_at_once()) for _ in range(limits.heavy_at_once())]
     assert None not in held
     try:
         tables._gzipped.cache_clear()
+        started = time.monotonic()
         cold = client.get("/_tables/LU.json?model=paper&hw=2&ww=10&sr=1", headers=gz)
+        assert time.monotonic() - started >= 0.2  # it waited for a slot before refusing
         assert cold.status_code == 503 and cold.headers["Retry-After"] == "5"
         assert cold.headers["Cache-Control"] == "no-store"
         assert "busy" in cold.get_json()["error"] and "anonset cas --country LU" in cold.get_json()["error"]

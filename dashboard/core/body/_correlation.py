@@ -90,12 +90,15 @@ def rho_for_groups(table: pd.DataFrame, sex_index, age_lo, age_hi, open_end: flo
     group where it overlaps none (or where the overlapped groups have no estimate).
     """
     out = np.empty(len(sex_index))
+    by_sex: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # each sex's rows, selected once
     for g, (s, lo, hi) in enumerate(zip(sex_index, age_lo, age_hi)):
         hi = max(open_end, lo + 5.0) if not math.isfinite(hi) else hi
-        t = table[(table["sex"] == SEXES[int(s)]) & table["rho"].notna()]
-        if t.empty:
-            raise InputError(f"no height–weight correlation is known for {SEXES[int(s)]}")
-        a0, a1, r = (t[c].to_numpy(float) for c in ("age_from", "age_to", "rho"))
+        if int(s) not in by_sex:
+            t = table[(table["sex"] == SEXES[int(s)]) & table["rho"].notna()]
+            if t.empty:
+                raise InputError(f"no height–weight correlation is known for {SEXES[int(s)]}")
+            by_sex[int(s)] = tuple(t[c].to_numpy(float) for c in ("age_from", "age_to", "rho"))
+        a0, a1, r = by_sex[int(s)]
         years = np.maximum(0.0, np.minimum(hi, a1) - np.maximum(lo, a0))
         if years.sum() > 0:
             out[g] = float((years * r).sum() / years.sum())
