@@ -5,6 +5,9 @@ Usage::
     python benchmarks/balancer_load.py [--instances 2] [--users 200] [--duration 60] [--kill-at 0.5]
                                        [--no-kill] [--json results.json]
 
+The load starts once one instance has warmed every data set's default public table into the shared
+cache (as a deployment is after its first minutes; ``load_test.py --cold-tables`` measures the cold window).
+
 Starts the deployment of ``deploy/`` on loopback (:func:`deploy.stack.local_stack`: nginx with passive
 health checks in front of ``--instances`` gunicorn instances as ``anonset serve`` runs them, sharing one
 Redis for the heavy-work slots, rerun limits and the public-table cache), runs ``benchmarks/load_test.py
@@ -38,6 +41,9 @@ sys.path.insert(0, str(ROOT / "deploy"))
 
 import stack  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import load_test  # noqa: E402
+
 
 def _upstream_counts(log: Path, dead: str) -> dict[str, int]:
     """Requests per upstream in nginx's access log; a retried request lists every upstream it tried."""
@@ -66,6 +72,8 @@ def main() -> int:
     with stack.local_stack(instances=args.instances) as st:
         print(f"balancer {st.url} in front of {', '.join(i.address for i in st.instances)}; Redis {st.redis_url}; "
               f"stack up in {time.perf_counter() - started:.0f} s", flush=True)
+        waited = load_test.wait_for_warm_tables([i.log for i in st.instances], [i.proc for i in st.instances])
+        print(f"public tables warmed in the shared cache (waited {waited:.0f} s more)", flush=True)
         cmd = [sys.executable, str(ROOT / "benchmarks" / "load_test.py"), "--url", st.url, "--users", str(args.users),
                "--duration", str(args.duration), "--think", str(args.think), "--json", str(out), "--ready-file", str(ready)]
         load = subprocess.Popen(cmd, cwd=ROOT)

@@ -452,14 +452,15 @@ def free_port() -> int:
 WARM_TABLES_LINE = re.compile(r"warm tables: (\d+) built, (\d+) already shared")
 
 
-def wait_for_warm_tables(log_path: Path, proc: subprocess.Popen, timeout: float = 900.0) -> float:
-    """Seconds from now until the server's background warm has put every default table in the shared cache."""
+def wait_for_warm_tables(log_paths: list[Path], procs: list[subprocess.Popen], timeout: float = 900.0) -> float:
+    """Seconds from now until a server's background warm has put every default table in the shared cache
+    (one of the ``log_paths`` says so: with a shared cache, only one instance warms)."""
     t0 = time.perf_counter()
-    while not WARM_TABLES_LINE.search(text := log_path.read_text(errors="replace")):
+    while not WARM_TABLES_LINE.search(text := "\n".join(p.read_text(errors="replace") for p in log_paths)):
         if "warm tables: failed" in text:
             raise RuntimeError("the server's warm of the public tables failed (see its log)")
-        if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited:\n{log_path.read_text()[-3000:]}")
+        if any(proc.poll() is not None for proc in procs):
+            raise RuntimeError(f"gunicorn exited:\n{text[-3000:]}")
         if time.perf_counter() - t0 > timeout:
             raise RuntimeError(f"the public tables were not warmed within {timeout:.0f} s")
         time.sleep(1.0)
@@ -640,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
               '(' + ', '.join(f"{p}: {len(v['deps'])}" for p, v in model.pages.items()) + ')', flush=True)
         touched = touch_every_country(url, model)
         if proc and not args.cold_tables:
-            cold["tables_warm_s"] = wait_for_warm_tables(log_path, proc)
+            cold["tables_warm_s"] = wait_for_warm_tables([log_path], [proc])
             print(f"public tables warmed (waited {cold['tables_warm_s']:.0f} s more)", flush=True)
         mem_before = memory(proc.pid) if proc else None
 

@@ -103,6 +103,10 @@ def check_callback_request(app: dash.Dash, settings):
         return {"error": "request too large"}, 413
     try:
         raw = request.get_data(cache=True)
+        if request.content_length is None and len(raw) >= settings.max_body_bytes:
+            # a chunked body is read up to the limit and cut there (werkzeug's LimitedStream): too large
+            LOG.warning("callback request too large (chunked)")
+            return {"error": "request too large"}, 413
         body = request.get_json(force=True, silent=False)
     except RecursionError:
         return _malformed("JSON nested too deeply")

@@ -305,6 +305,10 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
         assert requests.get(f"{url}/about?country=query-secret-3", timeout=10).status_code == 200
         requests.get(f"{url}/forged%0aFORGED-LINE%0d%00end", timeout=10)  # a newline and a NUL in the path
         refused = {what: _raw_answer(port, request) for what, request in GUNICORN_REFUSALS.items()}
+        chunk = b"x" * 0x100000  # a chunked body past the 16 MB limit: the app's 413, not "not JSON"
+        chunked = _raw_answer(port, b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                                    b"\r\nTransfer-Encoding: chunked\r\n\r\n" + (b"100000\r\n" + chunk + b"\r\n") * 18
+                                    + b"0\r\n\r\n")
         time.sleep(0.5)
     finally:
         _stop(proc)
@@ -315,6 +319,7 @@ def test_gunicorn_with_the_config_serves_warm_workers_and_logs_no_query(cache_ro
         assert headers.get("x-content-type-options") == "nosniff" and "default-src 'none'" in headers.get(
             "content-security-policy", ""), (what, headers)
         assert headers.get("x-frame-options") == "DENY" and headers.get("referrer-policy") == "no-referrer"
+    assert chunked[0] == 413 and chunked[1].get("x-content-type-options") == "nosniff", chunked
     assert "refused-line-secret" not in text and "Invalid request from ip" not in text
     assert text.count("request refused with 400 (InvalidRequestLine)") == 1
     assert "request refused with 414 (LimitRequestLine)" in text
