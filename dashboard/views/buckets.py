@@ -248,9 +248,10 @@ def _per_district_rows(a: Advice) -> list[dict]:
     return out
 
 
-def render(s: Settings) -> dict:
-    """Everything the page shows for ``s``, as plain values (InputErrors propagate to the page)."""
-    a = advice(s)
+def render(s: Settings, a: Advice | None = None) -> dict:
+    """Everything the page shows for ``s``, as plain values (InputErrors propagate to the page); ``a``: the advice
+    when already computed (the CLI's report computes it without the server's heavy slots)."""
+    a = advice(s) if a is None else a
     d = a.to_dict(full=True)
     front_fig = fb.front_figure(d["all"], d["front"], d["recommended"], a.q, a.k, district_label=a.district_label,
                                 region_label=a.region_label)
