@@ -42,7 +42,8 @@ TITLE = "For app developers: safe bucket sizes"
 ID = {name: ids.make(PAGE, name) for name in (
     "country", "k", "coverage", "per-district", "model", "message", "notices", "sentence", "cards", "front", "map", "map-box",
     "no-map", "map-help", "short-table", "short-box", "per-district-box", "per-district-table", "cli", "download-json",
-    "download-csv", "button-json", "button-csv", "query", "url-sync", "notes",
+    "download-csv", "button-json", "button-csv", "query", "url-sync", "notes", "button-report", "download-report",
+    "report-message",
 )}
 DEFAULT_COUNTRY = "DE"
 DEFAULT_K = 10.0

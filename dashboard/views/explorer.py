@@ -64,7 +64,7 @@ ID = {name: _id(name) for name in (
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
-    "self-report",
+    "self-report", "report", "report-download", "report-message",
 )}
 
 STAT_OPTIONS = [
