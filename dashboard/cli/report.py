@@ -40,6 +40,9 @@ def _write(path: str, text: str) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".anonset-report-", suffix=".html", dir=target.parent if str(target.parent) else ".")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # an ordinary file, not mkstemp's private 0600
         os.replace(tmp, target)
     except OSError as exc:
         raise CliError(f"--out {path}: cannot be written ({exc.strerror or exc})") from None

@@ -10,9 +10,10 @@ from ._buckets import buckets_report
 from ._dataset import NO_RECORD_VALUES, dataset_report
 from ._document import Cell, Report, Section, Table, to_html
 from ._explorer import explorer_report
+from ._maps import rewind_for_d3, svg_map
 
 __all__ = ["Cell", "NO_RECORD_VALUES", "Report", "Section", "Table", "buckets_report", "dataset_report",
-           "explorer_report", "file_name", "to_html"]
+           "explorer_report", "file_name", "rewind_for_d3", "svg_map", "to_html"]
 
 
 def file_name(kind: str, stem: str) -> str:

@@ -8,6 +8,7 @@ from dashboard.views import buckets as vb
 
 from . import _common as common
 from ._document import Cell, Report, Section, Table
+from ._maps import svg_map
 
 METHOD = (
     "For each release granularity on a ladder — age in the census groups, 5-, 10-, 15- or 20-year groups or withheld; "
@@ -70,8 +71,7 @@ def buckets_report(s: vb.Settings, advice: Advice, notices=()) -> Report:
                                            numeric=("bits", "coverage"), command=command),), (command,))
     map_fig = r["map"]
     if map_fig:
-        url, geo = geojson_url(advice.code), cl.boundaries(advice.code)
-        map_fig = {**map_fig, "data": [dict(t, geojson=geo) if t.get("geojson") == url else t for t in map_fig["data"]]}
+        map_fig = svg_map(map_fig, geojson_url(advice.code), cl.boundaries(advice.code))
     order = sorted(range(len(d["short_districts"])), key=lambda i: d["short_districts"][i]["coverage"])
     short = tuple({"district_id": Cell(str(x["district_id"]), x["district_id"], f"short_districts/{i}/district_id"),
                    "district_name": x["district_name"],

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._maps import GEO_ASSETS
+
 #: The print stylesheet: A4 and Letter both fit a 180 mm × 250 mm text block (margins 15 mm / 0.6 in).
 CSS = """
 :root { --ink: #1f2933; --muted: #52606d; --line: #d9e2ec; --accent: #3b4cc0; }
@@ -195,6 +197,7 @@ def to_html(r: Report) -> str:
         f'<meta name="anonset-report" content="{_e(r.kind)}">',
         f"<title>{_e(r.title)}</title>",
         f"<style>{CSS}</style>",
+        GEO_ASSETS,
         f'<script type="text/javascript">{_plotly_js()}</script>',
         "</head><body>",
         f"<h1>{_e(r.title)}</h1>",

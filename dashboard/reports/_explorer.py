@@ -14,6 +14,7 @@ from dashboard.views import explorer as ve
 
 from . import _common as common
 from ._document import Cell, Report, Section, Table
+from ._maps import svg_map
 
 #: Where the report reads the curves: the readouts' k = 5, 20, 100 and a wider sweep (CAS < x).
 CDF_AT: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 1000, 10000)
@@ -70,9 +71,7 @@ def parameters(s: Scenario, cdf_grain: str, table_ages, table_grain: str) -> tup
 
 def _inline_geometry(fig: dict, code: str) -> dict:
     """The app's map references its geometry by URL; a report carries it inline (no request anywhere)."""
-    url, geo = geojson_url(code), cl.boundaries(code)
-    data = [dict(t, geojson=geo) if t.get("geojson") == url else t for t in fig["data"]]
-    return {**fig, "data": data}
+    return svg_map(fig, geojson_url(code), cl.boundaries(code))
 
 
 def _map_section(s: Scenario) -> Section:

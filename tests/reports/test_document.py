@@ -54,3 +54,25 @@ def test_an_external_script_is_detected():
 
 def test_file_names_are_safe():
     assert file_name("explorer", "DE,AT/../x") == "anonset-report-explorer-DE-AT-..-x.html"
+
+
+def test_maps_are_svg_with_the_geometry_inline_wound_for_d3():
+    """Opened from disk, MapLibre's worker cannot start (Chrome, file://): a report draws the map as SVG."""
+    from dashboard.reports import rewind_for_d3, svg_map
+
+    ccw = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]  # GeoJSON's exterior order: counter-clockwise
+    hole_cw = [[0.2, 0.2], [0.2, 0.8], [0.8, 0.8], [0.8, 0.2], [0.2, 0.2]]
+    geo = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "id": "a", "geometry": {"type": "Polygon", "coordinates": [ccw, hole_cw]}},
+        {"type": "Feature", "id": "b", "geometry": {"type": "MultiPolygon", "coordinates": [[ccw[::-1]]]}}]}
+    out = rewind_for_d3(geo)
+    assert out["features"][0]["geometry"]["coordinates"] == [ccw[::-1], hole_cw[::-1]]  # exterior cw, hole ccw
+    assert out["features"][1]["geometry"]["coordinates"] == [[ccw[::-1]]]  # already clockwise: kept
+    assert geo["features"][0]["geometry"]["coordinates"][0] == ccw  # the input is not changed
+    fig = {"data": [{"type": "choroplethmap", "geojson": "/geo/XX.geojson", "locations": ["a"], "z": [1.0],
+                     "meta": "x", "below": ""}], "layout": {"map": {"style": "white-bg"}, "height": 400}}
+    svg = svg_map(fig, "/geo/XX.geojson", geo)
+    trace = svg["data"][0]
+    assert trace["type"] == "choropleth" and trace["geojson"] == out and "meta" not in trace
+    assert "map" not in svg["layout"] and svg["layout"]["geo"]["visible"] is False
+    assert "window.PlotlyGeoAssets" in to_html(_report())  # plotly.js reads it instead of fetching world_110m.json
