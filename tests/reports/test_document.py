@@ -25,7 +25,7 @@ def _report(**kw) -> Report:
 def test_one_self_contained_file_with_plotly_once_and_nothing_fetched():
     html = to_html(_report())
     assert html.startswith("<!DOCTYPE html>")
-    assert html.count("<script") == 2  # plotly.js once, one chart
+    assert html.count("<script") == 3  # the empty world topojson, plotly.js once, one chart
     assert "cdn.plot.ly" not in html.split("</head>")[1]
     assert external_fetches(html) == []
     assert "@media print" in html and "@page" in html
