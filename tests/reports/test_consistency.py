@@ -39,7 +39,6 @@ def _json(anonset):
     return run
 
 
-@pytest.mark.slow
 def test_explorer_report_equals_the_json(anonset, tmp_path, cache_root):
     html = _report(anonset, tmp_path, "explorer", "--country", "SI", "--country", "EE", "--stat", "share_below",
                    "--k", "10", "--height-width", "10")
