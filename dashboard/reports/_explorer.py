@@ -117,7 +117,7 @@ def _cdf_section(s: Scenario, grain: str) -> tuple[Section, list[str]]:
                          "share_combinations": _pct(q, f"{base}/share_combinations")})
         readout = {float(x): float(p) for x, p in zip(c.x, c.person)}
         headlines.append(f"{names[code]} ({code}): " + "; ".join(
-            f"{fx.percent(readout[float(k)])} of people have an anonymity set below {k}" for k in fx.READOUT_KS)
+            fx.percent(readout[float(k)]) + ve.READOUT_TAIL.format(k=k) for k in fx.READOUT_KS)
             + f" (of the {fx.percent(c.covered_share)} of people the model covers).")
     covered = tuple({"country": Cell(code, code, f"countries/{ci}/country"),
                      "people": _cas(at[code].people, f"countries/{ci}/people"),
