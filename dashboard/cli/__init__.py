@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "dashboard.cli.attack",
     "dashboard.cli.buckets",
     "dashboard.cli.dataset",
+    "dashboard.cli.report",
 ]
 
 

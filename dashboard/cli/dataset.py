@@ -18,7 +18,8 @@ from dashboard.core import microdata
 from . import CliError, emit
 
 
-def _table(name: str):
+def load_table(name: str):
+    """A shipped data set by name, or a CSV file read into memory (never written elsewhere); CliError if unreadable."""
     if name.lower() in microdata.SHIPPED:
         return microdata.shipped_table(name.lower())
     path = Path(name)
@@ -36,7 +37,7 @@ def _table(name: str):
 
 
 def run(args) -> int:
-    table = _table(args.file)
+    table = load_table(args.file)
     columns = microdata.parse_columns(args.columns)
     bins = microdata.parse_bins(args.bins)
     population = None

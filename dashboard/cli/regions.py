@@ -227,7 +227,7 @@ def _districts_text(out: dict) -> str:
 # --------------------------------------------------------------------------- parsers
 
 
-def add_scenario_options(p) -> None:
+def add_scenario_options(p, cache_and_json: bool = True) -> None:
     p.add_argument("--country", action="append", metavar="CODE",
                    help="data set code (DE, US, AU-SA2 …); repeat or comma-separate for several")
     p.add_argument("--sex", action="append", help="female and/or male (default both); repeat or comma-separate")
@@ -242,8 +242,9 @@ def add_scenario_options(p) -> None:
     p.add_argument("--aux", action="append", metavar="ID", help="auxiliary-knowledge preset id; repeatable")
     p.add_argument("--aux-percent", action="append", metavar="NAME=PERCENT",
                    help="your own auxiliary knowledge: 'Runs=2.5' or per age band 'Gadget=18-30:10,30+:5'; repeatable")
-    p.add_argument("--cache", help="cache folder to read (default: data_cache/)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    if cache_and_json:
+        p.add_argument("--cache", help="cache folder to read (default: data_cache/)")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def add_parser(sub) -> None:

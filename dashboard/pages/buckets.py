@@ -22,6 +22,7 @@ from dash import (
     no_update,
 )
 
+from dashboard import reports
 from dashboard.components import error_box, model_switch
 from dashboard.core.errors import InputError
 from dashboard.figures.style import GRAPH_CONFIG
@@ -92,8 +93,13 @@ def layout(**query):
                 html.Button("Download JSON config", id=ID["button-json"], n_clicks=0, className="button"),
                 html.Button("Download CSV (every configuration)", id=ID["button-csv"], n_clicks=0,
                             className="button secondary"),
+                html.Button("Download report", id=ID["button-report"], n_clicks=0, className="button secondary",
+                            title="one HTML file with the charts, their numbers, the sources and the command; it "
+                                  "opens offline and prints to PDF"),
                 dcc.Download(id=ID["download-json"]), dcc.Download(id=ID["download-csv"]),
+                dcc.Download(id=ID["download-report"]),
             ], className="link-row buckets-exports"),
+            html.Div(id=ID["report-message"], role="status"),
             html.Section([html.H2("Information kept against people protected"),
                           dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure={}),
                           html.P("Each grey dot is one configuration; the line is the Pareto front (no configuration "
@@ -158,13 +164,14 @@ def layout(**query):
     Output(ID["cli"], "children"),
     Output(ID["notes"], "children"),
     Output(ID["query"], "data"),
+    Output(ID["button-report"], "disabled"),
     Input(ID["country"], "value"),
     Input(ID["k"], "value"),
     Input(ID["coverage"], "value"),
     Input(ID["per-district"], "value"),
     Input(ID["model"], "value"),
 )
-@guarded(lambda message: (error_box(message),) + (no_update,) * 14, log=LOG, where="buckets", sorry=SORRY)
+@guarded(lambda message: (error_box(message),) + (no_update,) * 14 + (True,), log=LOG, where="buckets", sorry=SORRY)
 def on_settings(country, k, coverage, per_district, model="v2"):
     """Parse → advise → figures; a bad value is one message and nothing else changes."""
     s = vb.parse_form(country, k, coverage, bool(per_district), model)
@@ -176,7 +183,7 @@ def on_settings(country, k, coverage, per_district, model="v2"):
         r["map_help"],
         r["short_rows"], show if r["short_rows"] else hide,
         r["per_district_rows"], show if r["per_district_rows"] else hide,
-        r["cli"], [html.Li(n) for n in r["notes"]], r["query"],
+        r["cli"], [html.Li(n) for n in r["notes"]], r["query"], False,
     )
 
 
@@ -200,6 +207,20 @@ def on_json(_n, country, k, coverage, per_district, model="v2"):
           State(ID["per-district"], "value"), State(ID["model"], "value"), prevent_initial_call=True)
 def on_csv(_n, country, k, coverage, per_district, model="v2"):
     return _download("csv", country, k, coverage, per_district, model)
+
+
+@callback(Output(ID["download-report"], "data"), Output(ID["report-message"], "children"),
+          Input(ID["button-report"], "n_clicks"),
+          State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
+          State(ID["per-district"], "value"), State(ID["model"], "value"), prevent_initial_call=True)
+@guarded(lambda message: (no_update, error_box(f"No report: {message}")), log=LOG, where="buckets report", sorry=SORRY)
+def on_report(clicks, country, k, coverage, per_district, model="v2"):
+    """The report of the settings the form holds now (parsed again; a bad one refuses it with the page's message)."""
+    if not clicks:
+        return no_update, no_update
+    s = vb.parse_form(country, k, coverage, bool(per_district), model)
+    text = reports.to_html(reports.buckets_report(s, vb.advice(s)))
+    return dcc.send_string(text, reports.file_name("buckets", f"{s.country}-k{s.k:g}-q{s.q:g}"), type="text/html"), None
 
 
 # the address bar follows the view (assets/url_sync.js: the one URL sync every page uses)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dash
 from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
 
+from dashboard import reports
 from dashboard.components import error_box, field
 from dashboard.core import microdata as M
 from dashboard.guard import guarded
@@ -98,6 +99,11 @@ def layout(**query):
             html.Div(id=ID["download-message"], role="status"),
             dcc.Download(id=ID["download-csv"]),
         ], className="details"),
+        html.Div([html.Button("Download report", id=ID["report"], n_clicks=0, className="button secondary",
+                              title="one HTML file of aggregates only (no record values): the charts, their numbers, "
+                                    "the sources and the commands; it opens offline and prints to PDF"),
+                  dcc.Download(id=ID["download-report"])], className="link-row"),
+        html.Div(id=ID["report-message"], role="status"),
     ], className="panel dataset-form")
     return html.Div([
         html.H1("How identifiable is a data set?"),
@@ -194,3 +200,28 @@ def on_download(clicks, values, source, contents, filename, columns, bin_values,
     req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model)
     table_ = table_for(req.source, contents, filename)
     return records_download(req, table_, "values" in (values or [])), None
+
+
+@callback(
+    Output(ID["download-report"], "data"),
+    Output(ID["report-message"], "children"),
+    Input(ID["report"], "n_clicks"),
+    *FORM_STATES,
+    State(ID["plan-k"], "value"),
+    State(ID["plan-target"], "value"),
+    prevent_initial_call=True,
+)
+@guarded(lambda message: (no_update, error_box(f"No report: {message}")), log=LOG, where="dataset page on_report",
+         sorry="Sorry — the report could not be made. Please check the choices.")
+def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
+              model, plan_k, plan_target):
+    """The report of the form as it is now (the same parsing and analysis as "Analyse"; aggregates only)."""
+    if not clicks:
+        return no_update, no_update
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
+                        plan_k, plan_target)
+    table_ = table_for(req.source, contents, filename)
+    name = filename if req.source == "upload" else None
+    text = reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
+    stem = req.source if req.source in ("nhanes", "adult") else "upload"
+    return dcc.send_string(text, reports.file_name("dataset", stem), type="text/html"), None

@@ -24,11 +24,12 @@ from dash import (
 )
 
 import census_loaders as cl
-from dashboard import forms
+from dashboard import forms, reports
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
 from dashboard.core.regions import GRAINS, Scenario
 from dashboard.figures import explorer as fx
 from dashboard.guard import guarded
+from dashboard.server import limits
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
     DEFAULT_TABLE_GRAIN,
@@ -85,6 +86,11 @@ def layout(**query):
     results = html.Div(
         [
             html.Div(id=ID["message"], role="alert", **{"data-results": ID["results"]}),
+            html.Div([html.Button("Download report", id=ID["report"], n_clicks=0, className="button secondary",
+                                  title="one HTML file with every chart, its numbers, the sources and the commands; "
+                                        "it opens offline and prints to PDF"),
+                      html.Div(id=ID["report-message"], role="status"), dcc.Download(id=ID["report-download"])],
+                     className="link-row report-row"),
             html.Div(id=ID["notes"]),
             html.Section(
                 [
@@ -214,6 +220,7 @@ def on_countries(countries, chosen):
     Output(ID["message"], "children"),
     Output(ID["cli-map"], "children"),
     Output(ID["results"], "className"),
+    Output(ID["report"], "disabled"),
     Input(ID["countries"], "value"),
     Input(ID["sex"], "value"),
     Input(ID["ages"], "value"),
@@ -237,15 +244,56 @@ def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, 
     the last valid scenario, marked as such — never a stale answer that looks current)."""
     s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
                            user_percent, k, stat, model, self_report)
-    return s.to_query(), None, cli_snippets(s)["map"], "explorer-results"
+    return s.to_query(), None, cli_snippets(s)["map"], "explorer-results", False
 
 
 def _stale(message: str) -> tuple:
-    """``on_form``'s answer to a bad setting: why, and the views greyed out."""
+    """``on_form``'s answer to a bad setting: why, the views greyed out and no report (never of stale numbers)."""
     box = html.Div([error_box(message),
                     html.P("The views below still show the last valid scenario (greyed out) until the "
                            "setting is fixed.", className="field-help")], **{"data-stale": "true"})
-    return no_update, box, no_update, "explorer-results stale"
+    return no_update, box, no_update, "explorer-results stale", True
+
+
+@callback(
+    Output(ID["report-download"], "data"),
+    Output(ID["report-message"], "children"),
+    Input(ID["report"], "n_clicks"),
+    State(ID["countries"], "value"),
+    State(ID["sex"], "value"),
+    State(ID["ages"], "value"),
+    State(ID["body"], "value"),
+    State(ID["height-width"], "value"),
+    State(ID["weight-width"], "value"),
+    State(ID["bmi"], "value"),
+    State(ID["aux"], "value"),
+    State(ID["user-name"], "value"),
+    State(ID["user-percent"], "value"),
+    State(ID["k"], "value"),
+    State(ID["stat"], "value"),
+    State(ID["model"], "value"),
+    State(ID["self-report"], "value"),
+    State(ID["cdf-grain"], "value"),
+    State(ID["table-ages"], "value"),
+    State(ID["table-grain"], "value"),
+    prevent_initial_call=True,
+)
+@_guard(lambda message: (no_update, error_box(f"No report: {message}")), where="explorer report")
+def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k,
+              stat, model, self_report, cdf_grain, table_ages, table_grain):
+    """The report of what the form says now (parsed again, exactly as the views are): a bad setting refuses it
+    with the page's own message."""
+    if not clicks:
+        return no_update, no_update
+    s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
+                           user_percent, k, stat, model, self_report)
+    table_ages = parse_table_ages(table_ages)
+    cdf_grain = cdf_grain if cdf_grain in GRAINS else DEFAULT_TABLE_GRAIN
+    table_grain = table_grain if table_grain in GRAINS else DEFAULT_TABLE_GRAIN
+    with limits.scenario_slot(s, "This report"):
+        text = reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
+                                                       table_grain=table_grain))
+    return dcc.send_string(text, reports.file_name("explorer", "-".join(s.countries)), type="text/html"), None
 
 
 # a click on the map or a table row selects a district; a new first country clears the selection (clientside)

@@ -42,7 +42,8 @@ TITLE = "For app developers: safe bucket sizes"
 ID = {name: ids.make(PAGE, name) for name in (
     "country", "k", "coverage", "per-district", "model", "message", "notices", "sentence", "cards", "front", "map", "map-box",
     "no-map", "map-help", "short-table", "short-box", "per-district-box", "per-district-table", "cli", "download-json",
-    "download-csv", "button-json", "button-csv", "query", "url-sync", "notes",
+    "download-csv", "button-json", "button-csv", "query", "url-sync", "notes", "button-report", "download-report",
+    "report-message",
 )}
 DEFAULT_COUNTRY = "DE"
 DEFAULT_K = 10.0
@@ -248,9 +249,10 @@ def _per_district_rows(a: Advice) -> list[dict]:
     return out
 
 
-def render(s: Settings) -> dict:
-    """Everything the page shows for ``s``, as plain values (InputErrors propagate to the page)."""
-    a = advice(s)
+def render(s: Settings, a: Advice | None = None) -> dict:
+    """Everything the page shows for ``s``, as plain values (InputErrors propagate to the page); ``a``: the advice
+    when already computed (the CLI's report computes it without the server's heavy slots)."""
+    a = advice(s) if a is None else a
     d = a.to_dict(full=True)
     front_fig = fb.front_figure(d["all"], d["front"], d["recommended"], a.q, a.k, district_label=a.district_label,
                                 region_label=a.region_label)

@@ -37,7 +37,7 @@ def _id(name: str) -> str:
 ID = {name: _id(name) for name in (
     "source", "upload", "upload-wrap", "upload-refused", "load-message", "columns", "bins", "missing", "population",
     "fraction", "trials", "analyse", "results", "message", "privacy", "model", "plan-k", "plan-target", "plan",
-    "download", "download-values", "download-csv", "download-message",
+    "download", "download-values", "download-csv", "download-message", "report", "download-report", "report-message",
 )}
 #: Pattern-matching id of a column's bin-width box.
 BIN_TYPE = _id("bin")

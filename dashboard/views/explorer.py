@@ -64,7 +64,7 @@ ID = {name: _id(name) for name in (
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
-    "self-report",
+    "self-report", "report", "report-download", "report-message",
 )}
 
 STAT_OPTIONS = [
@@ -549,13 +549,17 @@ def cdf_query(grain: str) -> dict | None:
     return None if grain == DEFAULT_TABLE_GRAIN else {"cdf_grain": grain}
 
 
+#: The readouts' words after the share (the page bolds the share; the report writes the same sentence).
+READOUT_TAIL = " of people have an anonymity set below {k}"
+
+
 def readouts(s: Scenario, grain: str = DEFAULT_TABLE_GRAIN) -> list:
     """'x % of people have an anonymity set below k' for k = 5, 20, 100, per country, on the CDFs' age grain."""
     shares = regions.comparable_share_below(s, fx.READOUT_KS, grain)
     out = []
     for code in s.countries:
         name = cl.dataset_info(code)["name"]
-        items = [html.Li([html.B(fx.percent(shares[code][float(k)])), f" of people have an anonymity set below {k}"],
+        items = [html.Li([html.B(fx.percent(shares[code][float(k)])), READOUT_TAIL.format(k=k)],
                          **{"data-k": str(k)})
                  for k in fx.READOUT_KS]
         out.append(html.Div([html.Div(f"{name} ({code})", className="card-title"), html.Ul(items)],

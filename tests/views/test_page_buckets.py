@@ -81,13 +81,20 @@ def test_figures_are_plain_and_valid():
 def test_callbacks(P, cache_root):
     out = P.on_settings("MT", "10", "90", [])
     assert out[0] == "" and out[1] == buckets.recommendation_text(buckets.advise("MT", 10, 0.9))
-    assert out[-1] == "?country=MT&k=10&coverage=0.9"
+    assert out[-2] == "?country=MT&k=10&coverage=0.9" and out[-1] is False  # the report button is enabled
     bad = P.on_settings("MT", "0", "90", [])
     assert "k must be a positive" in component_text(bad[0]) and all(x is not None for x in bad[1:])
+    assert bad[-1] is True  # no report of the last valid numbers while the form is wrong
     sent = P.on_json(1, "MT", "10", "90", [])
     assert sent["filename"] == "anonset-buckets-MT-k10-q0.9.json" and json.loads(sent["content"])["country"] == "MT"
     assert P.on_csv(1, "MT", "10", "90", [])["content"].startswith("recommended,on_front")
     assert P.on_json(1, "MT", "-1", "90", []) is P.no_update
+    sent, message = P.on_report(1, "MT", "10", "90", [])
+    assert message is None and sent["filename"] == "anonset-report-buckets-MT-k10-q0.9.html"
+    assert sent["content"].startswith("<!DOCTYPE html>") and buckets.recommendation_text(
+        buckets.advise("MT", 10, 0.9)).split(";")[0] in sent["content"]
+    sent, message = P.on_report(1, "MT", "0", "90", [])
+    assert sent is P.no_update and "No report: k must be a positive" in component_text(message)
     page = P.layout(country="MT", k="10", coverage="0.9", unknown="x")
     assert "For app developers: safe bucket sizes" in component_text(page)
     broken = P.layout(country="XX")

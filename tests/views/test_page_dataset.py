@@ -129,3 +129,25 @@ def test_records_download_leaves_values_out_unless_asked(cache_root):
     assert int(rows[5]["class_size"]) == int(analysis.class_size[5])
     with_values = list(csv.DictReader(io.StringIO(V.records_download(req, table, True)["content"])))
     assert set(with_values[0]) >= {"sex", "age", "race"} and with_values[0]["sex"] in ("female", "male")
+
+
+def test_the_report_holds_aggregates_only_and_refuses_bad_input(dash_page, caplog):
+    """The "Download report" button: the form as it is now, no record value in the file, nothing of it logged."""
+    from dash import html
+
+    page = dash_page("dataset")
+    caplog.set_level(logging.DEBUG)
+    states = ("upload", _upload(CSV), "mine.csv", ["age", "sex", "zip"], ["10"], [{"type": V.BIN_TYPE, "column": "age"}],
+              "drop", None, "0.2", "1", None, "5", "0.05")
+    sent, message = page.on_report(1, *states)
+    assert message is None and sent["filename"] == "anonset-report-dataset-upload.html"
+    body = sent["content"].split("</head>", 1)[1]
+    assert "This report holds no record values" in body.split("What was asked")[0]
+    assert "anonset dataset mine.csv --columns age,sex,zip --bins age=10" in body
+    for zip_code in range(10100, 10137):  # every value of the file's most identifying column
+        assert f"{zip_code}" not in body
+    assert "10117" not in caplog.text
+    sent, message = page.on_report(1, "upload", _upload(CSV), "mine.csv", [], [], [], "drop", None, None, None, None,
+                                   None, None)
+    assert sent is page.no_update and isinstance(message, html.Div)
+    assert "No report: Choose at least one quasi-identifier column" in str(message)

@@ -253,12 +253,13 @@ def test_bad_form_input_gives_a_message_and_marks_the_views_stale(E, change, mes
     error = out[1].children[0]
     assert isinstance(error, html.Div) and error.className == "error" and message in error.children
     assert "last valid scenario" in component_text(out[1]) and out[3] == "explorer-results stale"
+    assert out[4] is True  # the report button is disabled: no report of stale numbers
 
 
 def test_form_writes_the_scenario_and_the_commands(E):
-    store, message, cli_map, results = _form(E, countries=["US", "DE"], sexes=["female"], stat="min", k=20,
-                                             user_name="Runs marathons", user_percent="2.5")
-    assert message is None and results == "explorer-results"
+    store, message, cli_map, results, no_report = _form(E, countries=["US", "DE"], sexes=["female"], stat="min",
+                                                        k=20, user_name="Runs marathons", user_percent="2.5")
+    assert message is None and results == "explorer-results" and no_report is False
     assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
     assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
     assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map
@@ -636,3 +637,28 @@ def test_self_report_correction_is_a_scenario_setting():
     f = scenario_from_form(["DE"], ["female", "male"], "18-75", ["body"], 5, 5, "17-30", [], "", "", 5,
                            "person_mean", "v2", ["on"])
     assert f.self_report and form_values(f)["self-report"] == ["on"]
+
+
+@pytest.mark.parametrize("change, table_ages, message", [
+    (dict(k=0), "18-75", "k must be a positive number"),
+    (dict(countries=[]), "18-75", "choose at least one country"),
+    ({}, "abc", "is not a range"),
+])
+def test_the_report_is_refused_with_the_pages_message(E, change, table_ages, message):
+    args = dict(countries=["MT"], sexes=["female", "male"], ages="18-75", body=["body"], height_width=5,
+                weight_width=5, bmi="17-30", aux=[], user_name="", user_percent="", k=5, stat="person_mean",
+                model="v2", self_report=[])
+    args.update(change)
+    sent, box = E.on_report(1, *args.values(), "5", table_ages, "5")
+    assert sent is E.no_update and "No report: " in component_text(box) and message in component_text(box)
+
+
+def test_the_report_is_of_the_form_as_it_is_now(E):
+    args = dict(countries=["MT"], sexes=["female"], ages="30-50", body=["body"], height_width=10, weight_width=5,
+                bmi="17-30", aux=[], user_name="", user_percent="", k=7, stat="share_below", model="v2",
+                self_report=[])
+    sent, box = E.on_report(1, *args.values(), "5", "18-75", "5")
+    assert box is None and sent["filename"] == "anonset-report-explorer-MT.html"
+    html_text = sent["content"]
+    assert "anonset districts --country MT --ages 30-50 --sex female --height-width 10" in html_text
+    assert "share of people with CAS below 7" in html_text
