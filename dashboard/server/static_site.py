@@ -166,6 +166,16 @@ class _App:
             raise ExportError(f"the app answered {resp.status_code} for {url}")
         return resp.get_data()
 
+    def index(self) -> tuple[str, str]:
+        """The index page and its Content-Security-Policy, less what a policy in a <meta> element cannot hold
+        (``frame-ancestors``: browsers ignore it there, with a console error)."""
+        resp = self.client.get("/")
+        if resp.status_code != 200:
+            raise ExportError(f"the app answered {resp.status_code} for /")
+        policy = "; ".join(d.strip() for d in resp.headers.get("Content-Security-Policy", "").split(";")
+                           if d.strip() and not d.strip().startswith("frame-ancestors"))
+        return resp.get_data(as_text=True), policy
+
     def get_json(self, url: str):
         return json.loads(self.get(url))
 
@@ -312,7 +322,8 @@ def export(app, target: Path, codes: list[str] | None = None, force: bool = Fals
         result.files[rel] = len(body)
 
     # the index page, everything it links, and the component bundles Dash loads on demand
-    index = src.get("/").decode("utf-8")
+    index, policy = src.index()
+    links = list(dict.fromkeys(re.findall(r'(?:src|href)="(/[^"]+)"', index)))
     default = DEFAULT_COUNTRY if DEFAULT_COUNTRY in codes else codes[0]
     name = cl.dataset_info(default)["name"]
     shim = (f'<script src="{SHIM_URL}" data-default-country="{default}" '
@@ -320,11 +331,15 @@ def export(app, target: Path, codes: list[str] | None = None, force: bool = Fals
     if "<script" not in index:
         raise ExportError("the app's index page has no scripts")
     at = index.index("<script")
-    write("index.html", (index[:at] + shim + "        " + index[at:]).encode("utf-8"))
+    index = index[:at] + shim + "        " + index[at:]
+    if policy:  # the app's own policy (a static host sends no headers): nothing from, or to, another host
+        head = index.index("<head>") + len("<head>")
+        index = index[:head] + f'\n        <meta http-equiv="Content-Security-Policy" content="{_attr(policy)}">' + index[head:]
+    write("index.html", index.encode("utf-8"))
     write(SHIM_URL.lstrip("/"), SHIM.read_bytes())
     linked = set()
     result.common = ["index.html", SHIM_URL.lstrip("/"), *LAZY_BUNDLES]
-    for url in dict.fromkeys(re.findall(r'(?:src|href)="(/[^"]+)"', index)):
+    for url in links:
         write(_site_path(url), src.get(url))
         linked.add(check_fingerprint(_site_path(url))[0])
         result.common.append(_site_path(url))

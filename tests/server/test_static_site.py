@@ -87,6 +87,9 @@ def _layout_components(node):
 def test_every_file_the_index_links_is_in_the_site(site):
     target, result = site
     index = (target / "index.html").read_text(encoding="utf-8")
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', index).group(1)
+    assert "connect-src 'self'" in policy and "default-src 'self'" in policy and "frame-ancestors" not in policy
+    assert index.index("Content-Security-Policy") < index.index("<script")
     scripts = re.findall(r'<script src="([^"]+)"', index)
     assert scripts[0] == static_site.SHIM_URL, "the shim must run before the renderer asks for the layout"
     for url in re.findall(r'(?:src|href)="(/[^"]+)"', index):
