@@ -893,6 +893,6 @@
     box.focus();
   }, true);
 
-  window.AnonSetPersonal = { rankDistricts: rankDistricts, inUnitsTyped: inUnitsTyped, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
+  window.AnonSetPersonal = { rankDistricts: rankDistricts, inUnitsTyped: inUnitsTyped, tableUrl: tableUrl, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
     args: args, outputs: outputs, rough: rough, Bad: Bad };
 })();
