@@ -4,7 +4,8 @@
   the page: the funnel's every count and the headline equal ``anonset cas --json``.
 * Every request goes to the static server, is a GET of a file the export wrote (no Python route, no other
   host), and the gzipped bytes fetched before the first answer stay within the budget.
-* A table the copy does not hold, and a country it does not hold, get a line saying so.
+* A country chosen in the form opens its own page, keeping the answers that carry over; a table the copy
+  does not hold, and a country it does not hold, get a line saying so.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import io
 import json
 import math
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -186,7 +188,9 @@ def _first_answers_within_budget(site, first_answer) -> None:
         assert result.first_answer_gz(code) <= static_site.BUDGET_FIRST_ANSWER_GZ_MB * 1e6, code
 
 
-def test_a_table_or_a_country_the_copy_does_not_hold_is_named(static_site_url, browser):
+def test_a_country_opens_its_own_page_and_what_the_copy_lacks_is_named(static_site_url, browser):
+    from support.browser import choose_option
+
     site = static_site_url
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = ctx.new_page()
@@ -197,6 +201,13 @@ def test_a_table_or_a_country_the_copy_does_not_hold_is_named(static_site_url, b
         message = pg.inner_text("#me-message")
         assert "not for a 2 cm height band and 5 kg weight band" in message
         assert "anonset cas --country DE --height-width 2 --weight-width 5 --model v2" in message
+        # another country in the form opens that country's page; the answers a country change keeps go along
+        pg.evaluate("() => { window.location.hash = 'sex=female&hcm=170&wkg=70&hw=5&ww=5'; }")
+        pg.wait_for_function("() => (document.querySelector('#me-funnel-text')?.innerText || '').includes('70–75 kg')")
+        choose_option(pg, "me-country", "United States", "US")
+        pg.wait_for_url(re.compile(r".*[?]country=US#.*sex=female.*"))
+        pg.wait_for_function("() => (document.querySelector('#me-funnel-text')?.innerText || '').includes('70–75 kg')")
+        assert "United States" in pg.inner_text("#me-funnel-text")
         pg.goto(f"{site.url}/?country=FR")
         pg.wait_for_function("() => (document.querySelector('#me-notice')?.innerText || '').includes('FR')")
         assert "is not in this static copy of AnonSet; showing Germany instead" in pg.inner_text("#me-notice")
