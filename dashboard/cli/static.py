@@ -7,7 +7,10 @@ empty, or hold a previous export and ``--force`` be given.  Bad input ends with 
 """
 from __future__ import annotations
 
+import dataclasses
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from dashboard.forms import WIDTHS
@@ -45,9 +48,25 @@ def _widths(text: str) -> tuple[int, ...]:
 
 
 def _text(summary: dict) -> str:
-    return (f"Wrote {summary['files']} files, {summary['total_bytes'] / 1e6:.1f} MB, to {summary['target']} "
-            f"({len(summary['datasets'])} data sets, {summary['seconds']:.0f} s).\n"
-            f"Serve it with: python3 -m http.server -d {summary['target']} 8000")
+    first = summary["first_answer_gz_bytes"]
+    lines = [f"Wrote {summary['files']} files, {summary['total_bytes'] / 1e6:.1f} MB, to {summary['target']} "
+             f"({len(summary['datasets'])} data sets, {summary['seconds']:.0f} s).",
+             f"Before its first answer the page of {first['largest']} (the most) fetches {first['bytes'] / 1e6:.2f} MB "
+             f"gzipped (budget {summary['budget_first_answer_gz_mb']} MB; the whole site's budget is "
+             f"{summary['budget_total_mb']} MB).",
+             f"Serve it with: python3 -m http.server -d {summary['target']} 8000"]
+    return "\n".join(lines)
+
+
+def _over_budget(summary: dict) -> list[str]:
+    out = []
+    if summary["total_bytes"] > summary["budget_total_mb"] * 1e6:
+        out.append(f"the site is {summary['total_bytes'] / 1e6:.0f} MB, over its budget of {summary['budget_total_mb']} MB")
+    first = summary["first_answer_gz_bytes"]
+    if first["bytes"] > summary["budget_first_answer_gz_mb"] * 1e6:
+        out.append(f"{first['largest']}'s page fetches {first['bytes'] / 1e6:.2f} MB gzipped before its first answer, "
+                   f"over the budget of {summary['budget_first_answer_gz_mb']} MB")
+    return out
 
 
 def _export(args) -> int:
@@ -66,9 +85,16 @@ def _export(args) -> int:
     from dashboard.settings import load
 
     try:
-        app = create_app(load())
-    except (StartRefused, ValueError) as exc:
-        raise CliError(" ".join(getattr(exc, "lines", [str(exc)]))) from None
+        settings = load()
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    # the tables the export builds go to a private folder of its own, not to a deployment's shared cache
+    scratch = tempfile.mkdtemp(prefix="anonset-export-")
+    try:
+        app = create_app(dataclasses.replace(settings, cache_type="FileSystemCache", cache_dir=scratch, redis_url=None))
+    except StartRefused as exc:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise CliError(" ".join(exc.lines)) from None
 
     def progress(i: int, n: int, code: str) -> None:
         if not args.json and sys.stderr.isatty():
@@ -78,11 +104,16 @@ def _export(args) -> int:
         result = export(app, target, codes, force=True, widths=widths, progress=progress)
     except ExportError as exc:
         raise CliError(str(exc)) from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if not args.json and sys.stderr.isatty():
         print(file=sys.stderr)
     summary = result.summary()
     summary.pop("tables")
-    return emit(summary, args.json, _text)
+    code = emit(summary, args.json, _text)
+    for line in _over_budget(summary):  # written all the same: a budget is a promise to readers, not a refusal
+        print(f"anonset: warning: {line}", file=sys.stderr)
+    return code
 
 
 def add_parser(sub) -> None:

@@ -147,3 +147,21 @@ def test_a_second_export_with_force_replaces_its_own_files_only(site, tmp_path, 
     static_site.export(app, target, ["EE"], force=True)
     assert (target / "README-mine.txt").read_text() == "keep me" and (target / "_tables" / "NG.stale.json").exists()
     assert not (target / "_layout" / "NG.json").exists() and (target / "_layout" / "EE.json").exists()
+
+
+def test_the_command_writes_a_site_and_says_what_it_weighs(tmp_path, capsys, cache_root, monkeypatch):
+    """The command end to end, for one national-only data set; its tables go to a scratch cache it removes."""
+    import tempfile
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    code, out, err = _run(capsys, str(tmp_path / "site"), "--countries", "ng", "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["datasets"] == ["NG"] and summary["files"] == len(json.loads(
+        (tmp_path / "site" / static_site.MANIFEST).read_text())["paths"])
+    assert summary["first_answer_gz_bytes"]["largest"] == "NG"
+    assert 0 < summary["first_answer_gz_bytes"]["bytes"] <= static_site.BUDGET_FIRST_ANSWER_GZ_MB * 1e6
+    assert (tmp_path / "site" / "_layout" / "NG.json").is_file() and "warning" not in err
+    assert list(scratch.iterdir()) == [], "the export's scratch cache is removed"
