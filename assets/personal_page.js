@@ -545,6 +545,9 @@
       markInvalid(null);
       return cleared("Loading the public tables for this country\u2026", null, "Loading\u2026");
     }
+    if (!status.ok && status.missing) {
+      return cleared("", h("Div", { className: "error" }, status.error), "No result: this copy does not hold that table.");
+    }
     if (!status.ok) {
       return cleared("", h("Div", { className: "error" }, "Could not load the public tables (" + status.error + "). " +
         "No result is shown rather than a wrong one \u2014 press Retry."), "No result: the tables did not load.");
@@ -622,6 +625,25 @@
     });
   }
 
+  /** Where a public table is: the server's route (a query names the settings), or in a static copy of AnonSet
+      (`anonset export-static`, dashboard/server/static_site.py) the file config.static.tables names for the
+      settings — {url}, {missing: why} for a table the copy does not hold, {elsewhere: true} for another
+      country (each country is its own static page there). */
+  function tableUrl(config, country, model, hw, ww, sr) {
+    var st = config.static, v = "v=" + encodeURIComponent(config.v);
+    if (!st) {
+      return { url: config.tables + encodeURIComponent(country) + ".json?model=" + encodeURIComponent(model) +
+        "&hw=" + encodeURIComponent(hw) + "&ww=" + encodeURIComponent(ww) + "&sr=" + sr + "&" + v };
+    }
+    if (country !== st.country) return { elsewhere: true };
+    var file = st.tables[[model, hw, ww, sr].join("|")];
+    if (file) return { url: file + "?" + v };
+    return { missing: "This static copy of AnonSet holds the tables for " + st.offered + " only, not for a " + hw +
+      " cm height band and " + ww + " kg weight band with body model " + model + (sr ? " and the self-report correction" : "") +
+      ". Choose one of those, or run AnonSet itself (anonset serve), or on the command line: anonset cas --country " +
+      country + " --height-width " + hw + " --weight-width " + ww + " --model " + model + (sr ? " --self-report-correction" : "") + " …" };
+  }
+
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     anonsetMe: {
       /* fetch the public table (country, widths, model: settings, never answers) once */
@@ -632,9 +654,10 @@
         var key = tableKey(a.country, a.hw, a.ww, model, a.sr);
         var done = function (status, retryStyle) { return outputs(config, "loadTable", { tableStatus: status, retryStyle: retryStyle }); };
         if (TABLES[key]) return done({ key: key, ok: true }, { display: "none" });
-        var url = config.tables + encodeURIComponent(a.country) + ".json?model=" + encodeURIComponent(model) +
-          "&hw=" + encodeURIComponent(a.hw) + "&ww=" + encodeURIComponent(a.ww) + "&sr=" + srFlag(a.sr, model) +
-          "&v=" + encodeURIComponent(config.v);
+        var where = tableUrl(config, a.country, model, a.hw, a.ww, srFlag(a.sr, model));
+        if (where.elsewhere) return [nu(), nu()];  // a static copy loads another country's own page (syncAddress)
+        if (where.missing) return done({ key: key, ok: false, missing: true, error: where.missing }, { display: "none" });
+        var url = where.url;
         if (!PENDING[key]) {
           PENDING[key] = fetchTable(url, 0).then(function (table) {
             TABLES[key] = E().prepare(table);
@@ -719,6 +742,13 @@
         var keep = new URLSearchParams(), q = new URLSearchParams(window.location.search);
         if (a.country) keep.set("country", a.country);
         if (q.get("presenter")) keep.set("presenter", q.get("presenter"));
+        var st = c.config && c.config.static;
+        if (st && a.country && a.country !== st.country) {
+          // a static copy: each country is its own page; the answers a new country keeps go along in the #fragment
+          var kept = fragmentOf(Object.assign({}, a, { district: null, ages: [], aux: [] }), c.config.fragment).toString();
+          window.location.assign("?" + keep.toString() + (kept ? "#" + kept : ""));
+          return outputs(c.config, "syncAddress", { urlSync: "" });
+        }
         var hash = window.location.hash;
         if (hash && hash.length > 1 && window.__meFragmentApplied) {
           hash = "#" + fragmentOf(a, c.config.fragment).toString();
@@ -863,6 +893,6 @@
     box.focus();
   }, true);
 
-  window.AnonSetPersonal = { rankDistricts: rankDistricts, inUnitsTyped: inUnitsTyped, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
+  window.AnonSetPersonal = { rankDistricts: rankDistricts, inUnitsTyped: inUnitsTyped, tableUrl: tableUrl, parseForm: parseForm, logTicks: logTicks, tables: TABLES, answer: answer, fragmentOf: fragmentOf,
     args: args, outputs: outputs, rough: rough, Bad: Bad };
 })();

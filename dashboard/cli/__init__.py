@@ -22,6 +22,7 @@ from dashboard.core.errors import InputError
 COMMAND_MODULES = [
     "dashboard.cli.data",
     "dashboard.cli.serve",
+    "dashboard.cli.static",
     "dashboard.cli.cas",
     "dashboard.cli.body",
     "dashboard.cli.anonland",

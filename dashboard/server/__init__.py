@@ -9,6 +9,7 @@ module                 concern
                        budget, 404 for unknown pages
 :mod:`.routes`         the shell's scripts and styles (/_shell/…), district geometry (/geo/…)
 :mod:`.tables`         the personal page's public tables (/_tables/…)
+:mod:`.static_site`    ``anonset export-static``: the personal page as a static site (given the app)
 :mod:`.health`         /healthz for a load balancer
 :mod:`.meta`           link-preview meta tags from the deployment's address, never the Host header
 :mod:`.warmup`         load every data set and set the app up before gunicorn forks

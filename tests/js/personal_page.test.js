@@ -255,3 +255,22 @@ test("the funnel's log axis uses the engine's one tick rule", () => {
   same(b.P.logTicks(1e-3, 8e7), JSON.parse(JSON.stringify(b.E.logTicks(1e-3, 8e7))));
   same(b.E.logTicks(1, 1000)[1], ["1", "10", "100", "1k"]);
 });
+
+test("a table's address: the server's route, or in a static copy the file its config names (or why there is none)", () => {
+  const b = browser("http://127.0.0.1/?country=DE");
+  const config = fixtures().config;
+  same(b.P.tableUrl(config, "US-ZCTA", "v2", 5, 10, 1),
+    { url: `/_tables/US-ZCTA.json?model=v2&hw=5&ww=10&sr=1&v=${encodeURIComponent(config.v)}` });
+  const copy = Object.assign({}, config, { static: { country: "DE", offered: "5 cm height and 5 kg weight bands",
+    tables: { "v2|5|5|0": "/_tables/DE.v2.5.5.0.json", "v2|5|5|1": "/_tables/DE.v2.5.5.0.json" } } });
+  same(b.P.tableUrl(copy, "DE", "v2", 5, 5, 1), { url: `/_tables/DE.v2.5.5.0.json?v=${encodeURIComponent(config.v)}` });
+  same(b.P.tableUrl(copy, "US", "v2", 5, 5, 0), { elsewhere: true });
+  const missing = b.P.tableUrl(copy, "DE", "paper", 2, 5, 0).missing;
+  assert.match(missing, /holds the tables for 5 cm height and 5 kg weight bands only, not for a 2 cm height band/);
+  assert.match(missing, /anonset cas --country DE --height-width 2 --weight-width 5 --model paper/);
+  // the page then says so, with no number and no retry
+  const out = compute(withTable(), { model: "paper", hw: 2 }, { key: "DE|2|5|paper|0", ok: false, missing: true, error: missing });
+  assert.match(JSON.stringify(out.message), /holds the tables for/);
+  assert.doesNotMatch(JSON.stringify(out.message), /Retry/);
+  assert.match(String(out.headline), /does not hold that table/);
+});
