@@ -107,9 +107,10 @@ def _callback_ids(cache_root_present: bool = True) -> list[str]:
 
 
 CALLBACKS = _callback_ids()
-#: Callbacks whose valid payloads run a whole analysis (a data set, a bucket advice, a country table): 5–12 s of
-#: fuzzing each, so they run in the full suite and not in the fast lane.
-HEAVY_CALLBACKS = ("dataset-message", "dataset-download-csv", "buckets-cards", "explore-cli-table")
+#: Callbacks (by an output id) whose valid payloads run a whole analysis or report (a data set, a bucket advice, a
+#: country table): 5–12 s of fuzzing each, so they run in the full suite and not in the fast lane.
+HEAVY_CALLBACKS = {"dataset-message", "dataset-download-csv", "dataset-download-report", "buckets-cards",
+                   "buckets-download-report", "explore-cli-table", "explore-report-download"}
 
 
 def _short(output: str) -> str:
@@ -320,8 +321,10 @@ def _post(client, body):
 
 
 def _params(outputs: list[str]) -> list:
-    return [pytest.param(o, id=_short(o), marks=[pytest.mark.slow] if _short(o).startswith(HEAVY_CALLBACKS) else [])
-            for o in outputs]
+    def heavy(output: str) -> bool:
+        return bool(HEAVY_CALLBACKS & {str(o["id"]) for o in split_output(output)[0]})
+
+    return [pytest.param(o, id=_short(o), marks=[pytest.mark.slow] if heavy(o) else []) for o in outputs]
 
 
 @pytest.mark.parametrize("output", _params(CALLBACKS))
