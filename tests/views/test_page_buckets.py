@@ -60,6 +60,7 @@ def test_render_matches_the_core(cache_root):
     assert vb.export(s, "csv")[0] == buckets.export_csv(a)
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_no_map_and_no_recommendation(cache_root):
     r = vb.render(vb.Settings("LI", 1e9, 0.99, False))
     assert r["map"] is None and "No configuration meets the target" in r["no_map"]
@@ -78,6 +79,7 @@ def test_figures_are_plain_and_valid():
     assert list(m.data[1].locations) == ["a"] and m.data[0].zmax == 100
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_callbacks(P, cache_root):
     out = P.on_settings("MT", "10", "90", [])
     assert out[0] == "" and out[1] == buckets.recommendation_text(buckets.advise("MT", 10, 0.9))

@@ -481,6 +481,7 @@ def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
 # --------------------------------------------------------------------------- country tables
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_country_tables_for_every_data_set(E):
     import census_loaders as cl
 

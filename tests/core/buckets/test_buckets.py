@@ -371,6 +371,7 @@ def test_unknown_country(cache_root):
         advise_model(synthetic_model(), 10, 0.95, widths=(3,))
 
 
+@pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
 def test_merged_ages_on_germany_match_brute_force(cache_root):
     """400 Kreise with their own age mixes: the binned thresholds of merged blocks stay exact."""
     model = load_country_model("DE")
