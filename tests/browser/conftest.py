@@ -7,11 +7,12 @@ import pytest
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory, cache_root):
     """The real app under gunicorn on a free loopback port, for the whole session."""
-    from support.browser import require_chromium, running_server
+    from support.browser import require_chromium, running_server, warm_pages
 
     require_chromium()
     log = tmp_path_factory.mktemp("server") / "server.log"
     with running_server(log) as url:
+        warm_pages(url, ["/explore", "/explore/buckets", "/dataset", "/scaling", "/attack"])
         url_holder = type("Server", (), {"url": url, "log": log})
         yield url_holder
 

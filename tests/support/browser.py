@@ -5,6 +5,7 @@ leaves 127.0.0.1, and every console error is collected.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -153,6 +154,41 @@ def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
             if attempt == 2:
                 raise
     pg.keyboard.press("Escape")
+
+
+def warm_pages(url: str, paths: list[str], timeout: float = 600.0) -> None:
+    """Run each page's initial server callbacks once over HTTP, as production warms before it forks.
+
+    The test server is a plain gunicorn (not warmed): without this, the first browser test to open
+    the explorer waits for its country tables over every data set (10 s here, more on a loaded
+    machine) and times out on a busy CI machine.  Answers are not checked: the tests do that.
+    """
+    import requests
+
+    from support.dash_protocol import ROUTER_OUTPUT, callback_body, walk_components
+
+    def key(ident, prop: str) -> tuple[str, str]:  # as callback_body looks a value up
+        return (json.dumps(ident, sort_keys=True, separators=(",", ":")) if isinstance(ident, dict) else ident,
+                prop.split("@", 1)[0])
+
+    s = requests.Session()
+    shell = walk_components(s.get(f"{url}/_dash-layout", timeout=timeout).json())
+    deps = s.get(f"{url}/_dash-dependencies", timeout=timeout).json()
+    router = next(d for d in deps if d["output"] == ROUTER_OUTPUT)
+    server_deps = [d for d in deps if not d.get("clientside_function") and d["output"] != ROUTER_OUTPUT]
+    for path in paths:
+        state = {("_pages_location", "pathname"): path, ("_pages_location", "search"): ""}
+        r = s.post(f"{url}/_dash-update-component", json=callback_body(router, state, ["_pages_location.pathname"]),
+                   timeout=timeout)
+        if r.status_code != 200:
+            continue
+        components = {**shell, **walk_components(r.json()["response"]["_pages_content"]["children"])}
+        values = {(i, prop): v for i, (_t, props) in components.items() for prop, v in props.items()}
+        for dep in server_deps:
+            ids = [key(d["id"], d["property"]) for d in dep["inputs"]]
+            if dep.get("prevent_initial_call") or not all(k[0] in components for k in ids):
+                continue
+            s.post(f"{url}/_dash-update-component", json=callback_body(dep, {**state, **values}), timeout=timeout)
 
 
 def wait_for_dash(pg, timeout: int = 30_000) -> None:
