@@ -44,6 +44,8 @@ def layout(country: str | None = None, district: str | None = None, **_query):
     """
     notices = []
     code = DEFAULT_COUNTRY
+    if isinstance(district, list):  # ?district=a&district=b: the last one, as for any repeated setting
+        district = str(district[-1]) if district else None
     if country:
         try:
             code = cl.canonical_code(str(country))  # any case: ?country=ng

@@ -56,6 +56,8 @@ def test_a_municipality_is_found_by_its_province(app_url, page):
         pg.keyboard.type(search, delay=15)
         if search == "Lecco":  # the province: its municipalities are offered
             pg.wait_for_selector("label.dash-dropdown-option:has(input[value='097001'])")  # Abbadia Lariana (LC)
+            # the list fills in as it renders (on a loaded machine the first two can be alone for a moment)
+            pg.wait_for_function("() => document.querySelectorAll('label.dash-dropdown-option').length > 5")
             labels = pg.locator("label.dash-dropdown-option").all_inner_texts()
             assert len(labels) > 5 and all("Lecco" in t for t in labels)
     # two municipalities of one name, told apart by their province

@@ -138,6 +138,10 @@ def test_layout_accepts_unknown_queries(personal):
     text = str(personal.layout(country="XX", district="nope", foo="bar"))
     assert "Unknown country" in text
     assert "Unknown district" in str(personal.layout(country="DE", district="nope"))
+    # a repeated key (?district=&district=, which Dash passes as a list): the last one counts, no error
+    assert "Unknown district" in str(personal.layout(country="DE", district=["09162", "nope"]))
+    assert "Unknown district" not in str(personal.layout(country="DE", district=["nope", "09162"]))
+    assert "Unknown district" not in str(personal.layout(country="DE", district=["", ""]))
 
 
 def test_district_options_carry_what_the_search_ranks_by():
