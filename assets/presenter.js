@@ -128,3 +128,23 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
   }
   if (document.body) watch(); else document.addEventListener("DOMContentLoaded", watch);
 })();
+
+/* Presenter mode collapses each page's introduction (<details class="intro">, open for a reader): a speaker
+   shows the answer first and opens the introduction on demand.  Each one is closed once, when it appears
+   or when the mode is switched on; a person who opens it again keeps it open. */
+(function () {
+  function presenterOn() { return document.body && document.body.classList.contains("presenter"); }
+  function collapse() {
+    if (!presenterOn()) return;
+    document.querySelectorAll("details.intro[open]:not([data-presenter-collapsed])").forEach(function (d) {
+      d.setAttribute("data-presenter-collapsed", "");
+      d.open = false;
+    });
+  }
+  function watch() {
+    new MutationObserver(collapse).observe(document.body, {childList: true, subtree: true, attributes: true,
+                                                           attributeFilter: ["class"]});
+    collapse();
+  }
+  if (document.body) watch(); else document.addEventListener("DOMContentLoaded", watch);
+})();

@@ -408,3 +408,52 @@ def test_phone_navigation_shows_the_page_you_are_on(loaded):
         assert (href == path or path.startswith(href.rstrip("/") + "/")) and got["active"], (path, got)
         assert got["inside"], f"{path}: the active link {got['marked']} is scrolled out of the navigation row"
         assert got["pageX"] == 0, "the page itself does not scroll sideways"
+
+
+# --------------------------------------------------------------------------- presenter mode on a projector
+
+PROJECTORS = [(1280, 720), (1920, 1080)]
+#: The page's main answer or chart: the first visible headline, chart, number card or table of the page.
+MAIN_RESULT_TOP = r"""() => {
+  const el = Array.from(document.querySelectorAll(
+      '#main .headline, #main .js-plotly-plot, #main .card-value, #main table, #main .dash-table-container'))
+    .find((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; });
+  return el ? el.getBoundingClientRect().top : null;
+}"""
+NAV_ROW = r"""() => {
+  const nav = document.querySelector('.navbar'), links = Array.from(nav.querySelectorAll('a.nav-link'));
+  const tops = new Set(links.map((a) => Math.round(a.getBoundingClientRect().top)));
+  return {height: nav.getBoundingClientRect().height, rows: tops.size};
+}"""
+#: Pages whose main content is prose (no result to show first).
+PROSE_PAGES = {"/about"}
+
+
+def test_presenter_mode_fits_a_projector(browser, app_url):
+    """Every page (the personal page too) with ?presenter=1 at 1280 × 720, then 1920 × 1080 (resized, not
+    reloaded): the navigation is one row and the page's main answer or chart starts in the first screen."""
+    ctx = browser.new_context(viewport={"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]}, bypass_csp=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    problems = []
+    try:
+        for path in ["/"] + PAGES:
+            pg.set_viewport_size({"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]})
+            pg.goto(f"{app_url.url}{path}?presenter=1")
+            _settle(pg)
+            for width, height in PROJECTORS:
+                pg.set_viewport_size({"width": width, "height": height})
+                pg.wait_for_timeout(250)
+                nav = pg.evaluate(NAV_ROW)
+                if nav["rows"] != 1 or nav["height"] > 70:
+                    problems.append(f"{path} at {width}×{height}: navigation {nav}")
+                if path in PROSE_PAGES:
+                    continue
+                top = pg.evaluate(MAIN_RESULT_TOP)
+                if top is None or top > height - 80:
+                    problems.append(f"{path} at {width}×{height}: main result starts at {top} px")
+        assert problems == []
+        assert errors == []
+    finally:
+        ctx.close()
