@@ -93,7 +93,7 @@ def layout(**query):
                 html.Button("Download CSV (every configuration)", id=ID["button-csv"], n_clicks=0,
                             className="button secondary"),
                 dcc.Download(id=ID["download-json"]), dcc.Download(id=ID["download-csv"]),
-            ], className="link-row buckets-exports"),
+            ], className="link-row buckets-exports result-exports"),
             html.Section([html.H2("Information kept against people protected"),
                           dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure={}),
                           html.P("Each grey dot is one configuration; the line is the Pareto front (no configuration "

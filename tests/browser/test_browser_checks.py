@@ -313,13 +313,16 @@ EDITABLE_FIELDS = r"""() => Array.from(document.querySelectorAll('#main input, #
     && !e.closest('.dash-dropdown, .dash-dropdown-wrapper, .dash-dropdown-content, .dash-table-container');
 }).map((e) => e.id)"""
 
-#: Result elements (charts, number cards, table cells) shown at full strength inside a scope.
+#: Result elements (charts, number cards, table cells, result sentences, export buttons) shown at full strength
+#: inside a scope, and export buttons that still take a click.
 FRESH_RESULTS = r"""(scope) => {
   const root = document.querySelector(scope) || document.getElementById('main');
   const strength = (el) => { let o = 1; for (let e = el; e && e.nodeType === 1; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
-  return Array.from(root.querySelectorAll('.js-plotly-plot, .card-value, td'))
-    .filter((e) => e.getBoundingClientRect().width > 0 && strength(e) >= 0.6)
-    .map((e) => ((e.closest('[id]') || {}).id || e.tagName) + ': ' + e.textContent.trim().slice(0, 30));
+  const name = (e) => ((e.closest('[id]') || {}).id || e.tagName) + ': ' + e.textContent.trim().slice(0, 30);
+  const shown = Array.from(root.querySelectorAll('.js-plotly-plot, .card-value, td, .verdict, .result-exports button'))
+    .filter((e) => e.getBoundingClientRect().width > 0 && e.textContent.trim() !== '' || e.matches('.js-plotly-plot'));
+  return shown.filter((e) => e.getBoundingClientRect().width > 0 && strength(e) >= 0.6).map(name)
+    .concat(shown.filter((e) => e.matches('button') && !e.disabled).map((e) => 'enabled ' + name(e)));
 }"""
 
 #: Where a field's stale results live when not the whole page (the explorer's tables and views are independent).
@@ -358,6 +361,10 @@ def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, ap
             pg.goto(f"{app_url.url}{view}")
             _settle(pg)
             _bad_input_case(pg, view, field_id, bad)
+        for name, content, greyed in BAD_UPLOADS.get(view, []):
+            pg.goto(f"{app_url.url}{view}")
+            _settle(pg)
+            _bad_upload_case(pg, name, content, greyed)
         assert errors == []
     finally:
         ctx.close()
@@ -382,6 +389,29 @@ def _bad_input_case(pg, view: str, field_id: str, bad: str) -> None:
     pg.wait_for_timeout(400)  # the greying fades in
     fresh = pg.evaluate(FRESH_RESULTS, RESULT_SCOPE.get(field_id, "#main"))
     assert fresh == [], f"{field_id}: results still looking current beside “{message}”: {fresh[:5]}"
+
+
+#: Per view, files an upload box must refuse (name, content) and the form parts of the previous file that must
+#: then look stale beside the page's results.
+BAD_UPLOADS = {
+    "/dataset": [("one-column.csv", b"id\n1\n2\n3\n", ["#dataset-columns", "#dataset-bins"]),
+                 ("too-large.csv", b"a,b\n" + b"1,2\n" * 2_700_000, ["#dataset-columns", "#dataset-bins"])],
+}
+STRENGTH = r"""(sel) => { let o = 1;
+  for (let e = document.querySelector(sel); e && e.nodeType === 1; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
+  return o; }"""
+
+
+def _bad_upload_case(pg, name: str, content: bytes, greyed: list[str]) -> None:
+    pg.wait_for_selector("#main .card-value")  # the previous analysis is on screen
+    pg.set_input_files("[id='dataset-upload'] input[type=file]",
+                       files=[{"name": name, "mimeType": "text/csv", "buffer": content}])
+    pg.wait_for_function("() => document.querySelector('#dataset-upload').getAttribute('aria-invalid') === 'true'")
+    pg.wait_for_timeout(400)  # the greying fades in
+    fresh = pg.evaluate(FRESH_RESULTS, "#main")
+    assert fresh == [], f"{name}: results of the previous file still look current: {fresh[:5]}"
+    for sel in greyed:
+        assert pg.evaluate(STRENGTH, sel) < 0.6, f"{name}: {sel} still looks current"
 
 
 ACTIVE_NAV_LINK = r"""() => {
