@@ -260,6 +260,18 @@
         yaxis: { autorange: "reversed", automargin: true }, showlegend: false }, font) };
   }
 
+  /* A chart title broken into lines that fit the page's width (plotly never wraps a title: on a 390 px phone a
+     one-line title was cut off); returns [text, number of lines]. */
+  function wrapTitle(title, font) {
+    var width = Math.min(window.innerWidth || 900, 900) - 60, perLine = Math.max(24, Math.floor(width / (0.6 * (font.size + 1))));
+    var lines = [""];
+    String(title).split(" ").forEach(function (w) {
+      var cur = lines[lines.length - 1];
+      if (cur && (cur + " " + w).length > perLine) lines.push(w); else lines[lines.length - 1] = cur ? cur + " " + w : w;
+    });
+    return [lines.join("<br>"), lines.length];
+  }
+
   function whatIfFigure(rows, title, opts, font, cfg, model) {
     opts = opts || {};
     var idx = rows.map(function (_, i) { return i; }), gap = false;
@@ -296,17 +308,19 @@
     var valueAxis = { type: "log", title: { text: "people like you", standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
       gridcolor: "#e5e9ee", automargin: true };
     var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) } };
-    var layout;
+    var layout, wrapped = wrapTitle(title, font), extra = 8 + (wrapped[1] - 1) * (font.size + 6);
+    var titleDict = { text: wrapped[0], x: 0.01, xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: 16 },
+      font: { size: font.size + 1 } };
     if (horizontal) {
       catAxis.autorange = "reversed";
       valueAxis.side = "top";
       valueAxis.title = { text: "" };
-      layout = base({ margin: { l: 10, r: 20, t: 70, b: 10 }, title: { text: title, x: 0.01, font: { size: font.size + 1 } },
-        height: 110 + cats.length * (font.size + 6), bargap: 0.15, xaxis: valueAxis, yaxis: catAxis, showlegend: false }, font);
+      layout = base({ margin: { l: 10, r: 20, t: 70 + extra, b: 10 }, title: titleDict,
+        height: 110 + extra + cats.length * (font.size + 6), bargap: 0.15, xaxis: valueAxis, yaxis: catAxis, showlegend: false }, font);
     } else {
       catAxis.tickangle = cats.length > 8 ? -45 : 0;
-      layout = base({ margin: { l: 10, r: 10, t: 40, b: 10 }, title: { text: title, x: 0.01, font: { size: font.size + 1 } },
-        height: 340, bargap: cats.length < 80 ? 0.08 : 0, yaxis: valueAxis, xaxis: catAxis, showlegend: false }, font);
+      layout = base({ margin: { l: 10, r: 10, t: 40 + extra, b: 10 }, title: titleDict,
+        height: 340 + extra, bargap: cats.length < 80 ? 0.08 : 0, yaxis: valueAxis, xaxis: catAxis, showlegend: false }, font);
     }
     if (rows.some(function (r) { return r.chosen; }) && !idx.some(function (j) { return rows[j].chosen; })) {
       layout.annotations = [{ text: "your value is outside the range shown", xref: "paper", yref: "paper", x: 1, y: 1.08, showarrow: false,

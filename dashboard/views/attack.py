@@ -237,15 +237,16 @@ def measured_table(measured: list[dict]) -> html.Table:
     def share(x: float) -> str:
         return f"{100 * x:.2f} %"
 
-    rows = [html.Tr([html.Th(f"{m['n']:,}", scope="row"), html.Td(share(m["kappa"]), className="num"),
-                     html.Td(share(m["kappa_sd"]), className="num"), html.Td(share(m["no_match"]), className="num"),
-                     html.Td(share(m["wrong"]), className="num"), html.Td(f"{m['entropy']:.3f}", className="num"),
-                     html.Td(f"{m['target_bits']:.3f}", className="num"),
-                     html.Td(f"{m['prior_bits']:.2f}", className="num")]) for m in measured]
+    def cells(m: dict) -> list:
+        values = [share(m["kappa"]), share(m["kappa_sd"]), share(m["no_match"]), share(m["wrong"]),
+                  f"{m['entropy']:.3f}", f"{m['target_bits']:.3f}", f"{m['prior_bits']:.2f}"]
+        return [html.Td(v, className="num", **{"data-label": h}) for h, v in zip(head[1:], values)]
+
+    rows = [html.Tr([html.Th(f"n = {m['n']:,}", scope="row"), *cells(m)]) for m in measured]
     return html.Table([html.Caption("Measured shares, pooled over the repetitions", style={"textAlign": "left"}),
                        html.Thead(html.Tr([html.Th(h, scope="col", className="num" if i else None)
                                            for i, h in enumerate(head)])),
-                       html.Tbody(rows)], className="table models-table")
+                       html.Tbody(rows)], className="table models-table stack-on-phone")
 
 
 def holdout_text(exp: sa.Experiment) -> str:

@@ -145,6 +145,15 @@ def test_every_tick_label_is_inside_its_figure(loaded, path):
     assert pg.evaluate(TICKS_OUTSIDE) == []
 
 
+@pytest.mark.parametrize("path", VIEWS)
+def test_chart_texts_stay_inside_and_apart(loaded, path):
+    from support.browser import CHART_TEXT_PROBLEMS
+
+    _, pages = loaded
+    pg, _ = pages[path]
+    assert pg.evaluate(CHART_TEXT_PROBLEMS) == []
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_one_tab_stop_per_chart(loaded, path):
     _, pages = loaded

@@ -636,3 +636,22 @@ def test_self_report_correction_is_a_scenario_setting():
     f = scenario_from_form(["DE"], ["female", "male"], "18-75", ["body"], 5, 5, "17-30", [], "", "", 5,
                            "person_mean", "v2", ["on"])
     assert f.self_report and form_values(f)["self-report"] == ["on"]
+
+
+def test_close_k_labels_go_on_separate_rows_and_titles_fit_a_phone():
+    """Issue 28: at 390 px the CDF's labels read "k = 520 100"; a long map title was cut off."""
+    from dashboard.figures.explorer import K_LABEL_DECADES, k_label_rows
+    from dashboard.figures.style import TITLE_CHARS, wrap_title
+
+    assert k_label_rows((5, 20, 100)) == [0, 1, 0]
+    assert k_label_rows((1, 1000)) == [0, 0]
+    for ks in [(5, 20, 100), (2, 3, 5, 10, 11)]:
+        rows = k_label_rows(ks)
+        for i in range(len(ks)):
+            for j in range(i):
+                if rows[i] == rows[j]:
+                    assert abs(math.log10(ks[i]) - math.log10(ks[j])) >= K_LABEL_DECADES
+    text, lines = wrap_title("United Kingdom: minimum non-zero CAS by district (people, log scale)")
+    assert lines == 2 and all(len(line) <= TITLE_CHARS for line in text.split("<br>"))
+    assert text.replace("<br>", " ") == "United Kingdom: minimum non-zero CAS by district (people, log scale)"
+    assert wrap_title("short") == ("short", 1)
