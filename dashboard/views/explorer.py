@@ -13,6 +13,8 @@ layout and the callbacks.
 """
 from __future__ import annotations
 
+import re
+
 import json
 import logging
 import math
@@ -64,8 +66,36 @@ ID = {name: _id(name) for name in (
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
-    "self-report",
+    "self-report", "district-csv", "district-csv-download", "country-csv", "country-csv-download",
 )}
+
+
+def table_csv(rows: list[dict], columns: list[dict]) -> str:
+    """A table as CSV with one header row: a two-level column name becomes "group: name" (a spreadsheet reads one
+    header row; DataTable's own export wrote the two levels as two rows)."""
+    import csv
+    import io
+
+    def header(c: dict) -> str:
+        name = c.get("name", c["id"])
+        if isinstance(name, (list, tuple)):
+            return ": ".join(str(n) for n in name) if len(set(name)) > 1 else str(name[0])
+        return str(name)
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([header(c) for c in columns])
+    for row in rows or []:
+        writer.writerow(["" if row.get(c["id"]) is None else row.get(c["id"]) for c in columns])
+    return out.getvalue()
+
+
+def export_name(kind: str, *parts) -> str:
+    """A download's file name that says what it holds (not DataTable's "Data.csv" for every table):
+    ``anonset-districts-DE-mean.csv``, ``anonset-country-tables-18-75-census.csv``."""
+    words = [kind] + [str(p) for p in parts if p not in (None, "", [])]
+    safe = "-".join(re.sub(r"[^A-Za-z0-9.+_-]+", "-", w).strip("-") for w in words)
+    return f"anonset-{safe}.csv"
 
 STAT_OPTIONS = [
     {"label": "person mean CAS", "value": "person_mean"},

@@ -655,3 +655,21 @@ def test_close_k_labels_go_on_separate_rows_and_titles_fit_a_phone():
     assert lines == 2 and all(len(line) <= TITLE_CHARS for line in text.split("<br>"))
     assert text.replace("<br>", " ") == "United Kingdom: minimum non-zero CAS by district (people, log scale)"
     assert wrap_title("short") == ("short", 1)
+
+
+def test_table_csv_has_one_header_row_and_a_descriptive_name():
+    """Issue 28: both explorer exports were "Data.csv"; the country table's CSV had two header rows."""
+    import csv
+    import io
+
+    from dashboard.views.explorer import COUNTRY_COLUMNS, export_name, table_csv
+
+    rows = [{"country": "DE", "name": "Germany", "min_cas": 3.5, "min_where": "Berlin, Stadt"}]
+    text = table_csv(rows, COUNTRY_COLUMNS)
+    got = list(csv.reader(io.StringIO(text)))
+    assert len(got) == 2 and len(got[0]) == len(COUNTRY_COLUMNS)
+    assert got[0][:2] == ["data set: code", "data set: country"] and "minimum non-zero CAS: district" in got[0]
+    assert got[1][0] == "DE" and got[1][got[0].index("minimum non-zero CAS: district")] == "Berlin, Stadt"
+    assert export_name("districts", "DE", "mean") == "anonset-districts-DE-mean.csv"
+    assert export_name("country-tables", "18-75", "census") == "anonset-country-tables-18-75-census.csv"
+    assert export_name("districts", "DE", "mean") != export_name("country-tables", "18-75", "census")
