@@ -215,9 +215,13 @@ def summary_cards(exp: sa.Experiment) -> list:
                   f"of {last.n:,} targets, over {last.repeats} galleries; {pct(last.no_match)} answered “no match”, "
                   f"{pct(last.wrong)} matched wrongly.", value_id=ids.make(PAGE, "kappa-largest"))]
     if hold is not None and hold.get("forecast") is not None:
+        side = "below" if hold["error"] < 0 else "above"
         cards.append(card("Hold-out error (PYC-MB)", f"{100 * hold['error']:+.2f} pp",
-                          f"fitted without n = {hold['n']:,.0f}: forecast {pct(hold['forecast'])}, measured "
-                          f"{pct(hold['measured'])}.", value_id=ids.make(PAGE, "holdout-error")))
+                          f"forecast minus measured: the forecast was {abs(100 * hold['error']):.2f} pp {side} "
+                          f"what was measured (fitted without n = {hold['n']:,.0f}: forecast {pct(hold['forecast'])}, measured "
+                          f"{pct(hold['measured'])})." if hold["error"] else
+                          f"fitted without n = {hold['n']:,.0f}: forecast and measurement agree "
+                          f"({pct(hold['measured'])}).", value_id=ids.make(PAGE, "holdout-error")))
     else:
         why = (hold or {}).get("reason") or exp.forecast_reason or "not available"
         cards.append(card("Hold-out error (PYC-MB)", "–", why, value_id=ids.make(PAGE, "holdout-error")))
@@ -228,6 +232,11 @@ def summary_cards(exp: sa.Experiment) -> list:
             i = int(np.argmin(np.abs(fc.at - size)))
             value = pct(float(fc.predictions["PYC-MB"][i]))
             explain = "PYC-MB forecast of the share identified."
+            if fc.band.available:  # the uncertainty stands next to the number, not in small print below
+                band = f"{pct(float(fc.band.lower[i]))} – {pct(float(fc.band.upper[i]))}"
+                value = [value, html.Span(f" (range {band})", className="card-band")]
+                explain = ("PYC-MB forecast of the share identified; in brackets its jackknife range (the forecast "
+                           "refitted without each measured gallery size in turn).")
         cards.append(card(f"Forecast at {sci(size)} users", value, explain))
     return cards
 
