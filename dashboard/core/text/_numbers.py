@@ -136,12 +136,18 @@ def power_label(v: float) -> str:
     return f"10{sup}" if mant == "1" else f"{mant} × 10{sup}"
 
 
+#: District words whose plural follows their own language (issue 28: "other Kreis" read as a slip).
+IRREGULAR_PLURALS = {"Kreis": "Kreise", "comune": "comuni"}
+
+
 def plural(label: str) -> str:
-    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` stays, and the head word
-    before a parenthesis: ``ZIP code area (ZCTA)`` → ``ZIP code areas (ZCTA)``."""
+    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` → ``Kreise`` (its own language's
+    plural), and the head word before a parenthesis: ``ZIP code area (ZCTA)`` → ``ZIP code areas (ZCTA)``."""
     head, sep, tail = label.partition(" (")
     if sep:
         return plural(head) + sep + tail
+    if label in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[label]
     if label.endswith("y") and not label.endswith(("ay", "ey", "oy")):
         return label[:-1] + "ies"
     if label.endswith("s"):

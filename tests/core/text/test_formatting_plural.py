@@ -7,7 +7,7 @@ from dashboard.core.text import plural
 
 @pytest.mark.parametrize("label, expected", [
     ("county", "counties"), ("municipality", "municipalities"), ("territorial authority", "territorial authorities"),
-    ("ZIP code area (ZCTA)", "ZIP code areas (ZCTA)"), ("Kreis", "Kreis"), ("SA2", "SA2s"), ("NUTS-3 region", "NUTS-3 regions"),
+    ("ZIP code area (ZCTA)", "ZIP code areas (ZCTA)"), ("Kreis", "Kreise"), ("comune", "comuni"), ("commune", "communes"), ("SA2", "SA2s"), ("NUTS-3 region", "NUTS-3 regions"),
     ("local authority district", "local authority districts"), ("key", "keys"),
 ])
 def test_plural(label, expected):
