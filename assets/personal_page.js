@@ -141,6 +141,7 @@
   /** The form → an engine profile (or a Bad naming the field). */
   function parseForm(T, a) {
     var t = T.table, lim = t.constants.limits, profile = { area: "district", aux: [] };
+    var adult = t.constants.adult_height || lim.height;  /* what a person may type for an adult (core.body) */
     if (!blank(a.district)) {
       if (T.index[a.district] === undefined) throw new Bad("district", "District: choose one from the list");
       profile.district = a.district;
@@ -166,14 +167,20 @@
       if (ft !== null || inch !== null) {
         if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
         height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
-        if (height < lim.height[0] || height > lim.height[1]) {
-          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) + " inches is not a plausible adult height");
+        if (height < adult[0] || height > adult[1]) {
+          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) +
+            " inches is not a plausible adult height; give " + Math.ceil(adult[0] / CM_PER_INCH) + "\u2013" +
+            Math.floor(adult[1] / CM_PER_INCH) + " inches");
         }
       }
       var lb = number(a.wlb, "Weight (lb)", "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
       weight = lb === null ? null : lb * KG_PER_LB;
     } else {
-      height = number(a.hcm, "Height (cm)", "height-cm", lim.height[0], lim.height[1]);
+      height = number(a.hcm, "Height (cm)", "height-cm", null, null);
+      if (height !== null && (height < adult[0] || height > adult[1])) {
+        throw new Bad("height-cm", "Height (cm): " + fmtG(height) + " cm is not a plausible adult height; give " +
+          fmtG(adult[0]) + "\u2013" + fmtG(adult[1]) + " cm");
+      }
       weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
     }
     var hf = a.units === "imperial" ? "height-ft" : "height-cm", wf = a.units === "imperial" ? "weight-lb" : "weight-kg";

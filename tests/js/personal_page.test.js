@@ -128,7 +128,17 @@ test("parseForm: the range's top value is inside it (250 cm, 350 kg), as its mes
   const T = b.P.tables[KEY];
   same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250", wkg: "350" })).profile.height, [245, 250]);
   same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250", wkg: "350" })).profile.weight, [345, 350]);
-  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250.5" })), (e) => /50\u2013250/.test(e.message));
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250.5" })), (e) => /100\u2013250 cm/.test(e.message));
+});
+
+test("parseForm: an adult of 50 cm is a typing slip, refused with the adult range (issue 28)", () => {
+  const b = withTable();
+  const T = b.P.tables[KEY];
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "50" })),
+    (e) => e.field === "height-cm" && /not a plausible adult height; give 100\u2013250 cm/.test(e.message));
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { units: "imperial", hft: "2", hin: "0" })),
+    (e) => e.field === "height-ft" && /not a plausible adult height/.test(e.message));
+  same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "100" })).profile.height, [100, 105]);
 });
 
 test("compute: people below one read 'fewer than one' (the engine's formatPeople), never 0", () => {
