@@ -91,6 +91,21 @@
     return shown + " (" + metric + ")";
   }
 
+  /** What-if rows of height or weight bands labelled in the units the person typed (issue 28: imperial answers
+      were shown back in cm and kg): 5′6.9″–5′8.9″, 143.3–154.3 lb; metric rows are returned as they are. */
+  function bandsInUnitsTyped(rows, kind, width, units) {
+    if (units !== "imperial" || !rows) return rows;
+    var one = function (x) { return String(Math.round(x * 10) / 10); };
+    var ftIn = function (cm) { var inch = Math.round(cm / CM_PER_INCH * 10) / 10, ft = Math.floor(inch / 12 + 1e-9);
+      return ft + "\u2032" + one(inch - 12 * ft) + "\u2033"; };
+    return rows.map(function (r) {
+      var lo = Number(r.key), hi = lo + width;
+      if (!isFinite(lo)) return r;
+      var label = kind === "height" ? ftIn(lo) + "\u2013" + ftIn(hi) : one(lo / KG_PER_LB) + "\u2013" + one(hi / KG_PER_LB) + " lb";
+      return Object.assign({}, r, { label: label });
+    });
+  }
+
   function bandOf(value, width) {
     var lo = Math.floor(value / width + 1e-9) * width;
     return [lo, lo + width];
@@ -612,8 +627,10 @@
       later: { figures: [funnelFigure(res, t, font, config),
          whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
          whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
-         whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
-         whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
+         whatIfFigure(bandsInUnitsTyped(wi.height, "height", t.hw, a.units), a.units === "imperial" ?
+           "Other height bands (feet and inches)" : "Other height bands (cm)", {}, font, config, t.model),
+         whatIfFigure(bandsInUnitsTyped(wi.weight, "weight", t.ww, a.units), a.units === "imperial" ?
+           "Other weight bands (lb)" : "Other weight bands (kg)", {}, font, config, t.model),
          whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
         reid: reidCards(res.reidentification, t), changes: changesTable(wi), advice: adviceList(res.advice) },
       mapValues: { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },

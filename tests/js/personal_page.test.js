@@ -121,6 +121,15 @@ test("compute: imperial answers are shown back in feet, inches and pounds (with 
   const lines = out.funnelText.map((li) => li.props.children[0].props.children);
   assert.ok(lines.some((l) => /^5 ft 6\.9 in \u2013 5 ft 8\.9 in \(170\u2013175 cm\)/.test(l)), lines.join(" | "));
   assert.ok(lines.some((l) => /^143\.3\u2013154\.3 lb \(65\u201370 kg\)/.test(l)), lines.join(" | "));
+  // the what-if charts too (issue 28): the height and weight bands in feet/inches and pounds
+  const [, , , height, weight] = out.later.figures;
+  assert.match(height.layout.title.text, /feet and inches/);
+  assert.ok(height.data[0].x.includes("5\u20326.9\u2033\u20135\u20328.9\u2033"), height.data[0].x.join(" | "));
+  assert.match(weight.layout.title.text, /\(lb\)/);
+  assert.ok(weight.data[0].x.includes("143.3\u2013154.3 lb"), weight.data[0].x.join(" | "));
+  assert.ok(!height.data[0].x.some((l) => /cm/.test(l)));
+  const metric = compute(b, {}).later.figures[3];
+  assert.match(metric.layout.title.text, /\(cm\)/);
 });
 
 test("parseForm: the range's top value is inside it (250 cm, 350 kg), as its message says", () => {
