@@ -425,7 +425,9 @@
       if (!a.options.length) return h("P", { className: "warning" }, "k = " + k + ": no combination of widening or withholding reaches " + k + " people.");
       return h("Div", {}, [h("P", {}, "To be one of at least " + k + " people:"), h("Ol", {}, a.options.map(function (o) {
         return h("Li", {}, [h("B", {}, o.changes.join("; ")), " \u2192 " + people(o.cas) + " people",
-          h("Span", { className: "muted" }, isFinite(o.bits) ? " (gives up " + o.bits.toFixed(1) + " bits)" : "")]);
+          /* in words first (a crowd N times larger); the information measure in bits only in its tooltip */
+          h("Span", { className: "muted", title: isFinite(o.bits) ? "gives up " + o.bits.toFixed(1) + " bits of information" : "" },
+            isFinite(o.bits) ? " (a crowd " + E().formatCount(Math.pow(2, o.bits)) + " times as large)" : "")]);
       }))]);
     }));
   }

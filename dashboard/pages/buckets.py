@@ -22,7 +22,7 @@ from dash import (
     no_update,
 )
 
-from dashboard.components import error_box, model_switch
+from dashboard.components import error_box, model_help, model_switch
 from dashboard.core.errors import InputError
 from dashboard.figures.style import GRAPH_CONFIG
 from dashboard.guard import guarded
@@ -73,7 +73,7 @@ def layout(**query):
             dcc.Checklist(id=ID["per-district"], value=v["per_district"], className="checklist",
                           options=[{"label": "also each district's own finest safe buckets", "value": "yes"}]),
             _field("Body model", model_switch(ID["model"], v["model"]),
-                   "SPEC §1.6; v2 is tested on real people (the Real people page).", ID["model"]),
+                   model_help(), ID["model"]),
             html.P("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
                    "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "
                    "the region, or no place. Adults 18–75; everyone counts (no BMI filter).", className="field-help"),

@@ -27,7 +27,7 @@ from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import card, field, model_switch
+from dashboard.components import card, field, model_help, model_switch
 from dashboard.core import country as catalog
 from dashboard.core import memo, regions
 from dashboard.core.body import DEFAULT_BMI_RANGE
@@ -776,9 +776,7 @@ def form_section(s: Scenario, v: dict) -> html.Section:
                 dcc.Checklist(id=ID["self-report"], value=v["self-report"], className="checklist", options=[{
                     "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
                     "value": "on"}]),
-            ]), "v2 (SPEC §1.6) is tested on real people: see the Real people page. Most countries' body statistics "
-                "are self-reported; the correction applies the NHANES adults' mean differences (no effect under paper "
-                "or on measured statistics).", ID["model"]),
+            ]), model_help(), ID["model"]),
             field("Plausible BMI", dcc.Input(id=ID["bmi"], type="text", value=v["bmi"], debounce=True, maxLength=20),
                    "Paper model only: cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
             html.Fieldset(

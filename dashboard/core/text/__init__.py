@@ -7,6 +7,8 @@ the personal page's JavaScript in its config, so both faces interpolate from one
 from __future__ import annotations
 
 from ._data import (
+    BODY_MODEL_DETAILS,
+    BODY_MODEL_PLAIN,
     FEWER_THAN_ONE,
     FIRST_QUESTION,
     HEADLINE,
@@ -37,6 +39,8 @@ from ._numbers import (
 from ._sentences import first_question, has_answer, own_headline, tenths, verdict
 
 __all__ = [
+    "BODY_MODEL_DETAILS",
+    "BODY_MODEL_PLAIN",
     "FEWER_THAN_ONE",
     "FIRST_QUESTION",
     "HEADLINE",
