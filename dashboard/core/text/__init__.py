@@ -34,6 +34,7 @@ from ._numbers import (
     log_ticks,
     plural,
     power_label,
+    share_setting,
     short_number,
 )
 from ._sentences import first_question, has_answer, own_headline, tenths, verdict
@@ -67,6 +68,7 @@ __all__ = [
     "own_headline",
     "plural",
     "power_label",
+    "share_setting",
     "short_number",
     "tenths",
     "verdict",

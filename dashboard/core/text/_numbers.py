@@ -181,3 +181,9 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
         keep = [i for i, t in enumerate(text) if t.startswith(tuple(rule["keep_when_crowded"]))]
         vals, text = [vals[i] for i in keep], [text[i] for i in keep]
     return vals, text
+
+
+def share_setting(q: float) -> str:
+    """A share someone set (a coverage target), with the digits they gave: ``95%``, ``99.99%`` — never
+    ``100%`` for 99.99 % as whole-percent rounding showed it (issue 28)."""
+    return f"{float(f'{100 * float(q):.6g}'):g}%"
