@@ -73,6 +73,11 @@ def front_figure(points: list[dict], front: list[dict], recommended: dict | None
     return figure(traces, layout)
 
 
+def _word(n: int, label: str) -> str:
+    """``1 Kreis``, ``151 Kreise``: the district word in the number's grammatical number, never "Kreis(s)"."""
+    return label if n == 1 else plural(label)
+
+
 def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_ids, q: float, k: float, *,
                   view: dict | None, district_label: str = "district", title: str = "",
                   height: int = MAP_HEIGHT) -> dict:
@@ -90,10 +95,10 @@ def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_id
     if 2 * len(short) > len(ids):  # outlining nearly everything says nothing: outline the others instead
         short_set = set(short)
         outlined, colour = [i for i in ids if i not in short_set], "#000000"
-        legend = f"{len(outlined)} {district_label}(s) at or above {100 * q:g} %; all others below"
+        legend = f"{len(outlined)} {_word(len(outlined), district_label)} at or above {100 * q:g} %; all others below"
     else:
         outlined, colour = short, SHORT_COLOUR
-        legend = f"{len(short)} {district_label}(s) below {100 * q:g} %"
+        legend = f"{len(short)} {_word(len(short), district_label)} below {100 * q:g} %"
     layout = map_layout(view, height=height, title=title, title_font=dict(size=15),
                         uirevision=f"buckets-{geo_url}",
                         annotations=[dict(
