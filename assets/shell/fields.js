@@ -109,14 +109,16 @@
     main.querySelectorAll(".anonset-stale").forEach(function (el) {
       if (stale.indexOf(el) < 0) {
         el.classList.remove("anonset-stale"); el.removeAttribute("aria-disabled");
-        el.querySelectorAll("button[data-anonset-disabled]").forEach(function (b) {
-          b.disabled = false; b.removeAttribute("data-anonset-disabled"); });
+        var greyed = Array.prototype.slice.call(el.querySelectorAll("button[data-anonset-disabled]"));
+        if (el.matches("button[data-anonset-disabled]")) greyed.push(el);
+        greyed.forEach(function (b) { b.disabled = false; b.removeAttribute("data-anonset-disabled"); });
       }
     });
     stale.forEach(function (el) {
       if (!el.classList.contains("anonset-stale")) { el.classList.add("anonset-stale"); el.setAttribute("aria-disabled", "true"); }
-      el.querySelectorAll("button:not([disabled])").forEach(function (b) {
-        b.disabled = true; b.setAttribute("data-anonset-disabled", ""); });
+      var buttons = Array.prototype.slice.call(el.querySelectorAll("button:not([disabled])"));
+      if (el.matches("button:not([disabled])")) buttons.push(el);
+      buttons.forEach(function (b) { b.disabled = true; b.setAttribute("data-anonset-disabled", ""); });
     });
     var keep = want.map(function (p) { return p[0]; });
     marked.forEach(function (el) {

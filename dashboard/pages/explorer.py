@@ -159,7 +159,8 @@ def layout(**query):
                        control_id=ID["table-grain"])],
                 className="table-settings",
             ),
-            html.Div(id=ID["table-message"], role="alert", **{"data-results": ID["country-table"]}),
+            html.Div(id=ID["table-message"], role="alert",
+                     **{"data-results": f'{ID["country-table"]} {ID["country-csv"]}'}),
             html.P(id=ID["table-note"], className="field-help"),
             dcc.Loading(dash_table.DataTable(
                 id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,

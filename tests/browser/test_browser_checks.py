@@ -335,7 +335,7 @@ FRESH_RESULTS = r"""(scope) => {
 }"""
 
 #: Where a field's stale results live when not the whole page (the explorer's tables and views are independent).
-RESULT_SCOPE = {"explore-table-ages": "#explore-country-table", "explore-ages": "#explore-results",
+RESULT_SCOPE = {"explore-table-ages": ".explorer-tables", "explore-ages": "#explore-results",
                 "explore-bmi": "#explore-results", "explore-user-percent": "#explore-results",
                 "explore-k": "#explore-results"}
 
