@@ -31,8 +31,6 @@ from dashboard.figures import explorer as fx
 from dashboard.guard import guarded
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
-    export_name,
-    table_csv,
     DEFAULT_TABLE_GRAIN,
     GRAIN_OPTIONS,
     ID,
@@ -47,6 +45,7 @@ from dashboard.views.explorer import (
     detail_panel,
     district_columns,
     district_rows,
+    export_name,
     form_section,
     form_values,
     map_figure,
@@ -63,6 +62,7 @@ from dashboard.views.explorer import (
     scenario_from_store,
     scenario_notes,
     selected_district,
+    table_csv,
     table_note,
     table_query,
 )

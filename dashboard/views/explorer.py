@@ -13,11 +13,10 @@ layout and the callbacks.
 """
 from __future__ import annotations
 
-import re
-
 import json
 import logging
 import math
+import re
 import shlex
 from collections.abc import Mapping
 from typing import NamedTuple

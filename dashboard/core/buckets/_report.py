@@ -10,8 +10,10 @@ import json
 import numpy as np
 
 from ..groups import format_age_band
-from ..text import plural  # noqa: F401 - part of this module's interface (br.plural)
-from ..text import share_setting
+from ..text import (
+    plural,  # noqa: F401 - part of this module's interface (br.plural)
+    share_setting,
+)
 from ._advisor import Advice
 
 

@@ -41,7 +41,16 @@ import census_loaders as cl
 from census_loaders.paths import cache_dir
 
 from .. import memo
-from ..body import ADULT_HEIGHT_LIMITS, BAND_LIMITS, BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_MODEL, MODELS, PROFILE_SDS, widen_band
+from ..body import (
+    ADULT_HEIGHT_LIMITS,
+    BAND_LIMITS,
+    BAND_WIDTHS,
+    DEFAULT_BMI_RANGE,
+    DEFAULT_MODEL,
+    MODELS,
+    PROFILE_SDS,
+    widen_band,
+)
 from ..country import CountryModel, census_source, load_country_model, preset_array
 from ..errors import InputError
 from ..groups import SEXES, open_group_end
