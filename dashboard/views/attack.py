@@ -234,7 +234,7 @@ def summary_cards(exp: sa.Experiment) -> list:
             explain = "PYC-MB forecast of the share identified."
             if fc.band.available:  # the uncertainty stands next to the number, not in small print below
                 band = f"{pct(float(fc.band.lower[i]))} – {pct(float(fc.band.upper[i]))}"
-                value = [value, html.Span(f" (range {band})", className="card-band")]
+                value = [html.Span(value, className="card-number"), html.Span(f" (range {band})", className="card-band")]
                 explain = ("PYC-MB forecast of the share identified; in brackets its jackknife range (the forecast "
                            "refitted without each measured gallery size in turn).")
         cards.append(card(f"Forecast at {sci(size)} users", value, explain))
