@@ -91,6 +91,21 @@
     return shown + " (" + metric + ")";
   }
 
+  /** What-if rows of height or weight bands labelled in the units the person typed (issue 28: imperial answers
+      were shown back in cm and kg): 5′6.9″–5′8.9″, 143.3–154.3 lb; metric rows are returned as they are. */
+  function bandsInUnitsTyped(rows, kind, width, units) {
+    if (units !== "imperial" || !rows) return rows;
+    var one = function (x) { return String(Math.round(x * 10) / 10); };
+    var ftIn = function (cm) { var inch = Math.round(cm / CM_PER_INCH * 10) / 10, ft = Math.floor(inch / 12 + 1e-9);
+      return ft + "\u2032" + one(inch - 12 * ft) + "\u2033"; };
+    return rows.map(function (r) {
+      var lo = Number(r.key), hi = lo + width;
+      if (!isFinite(lo)) return r;
+      var label = kind === "height" ? ftIn(lo) + "\u2013" + ftIn(hi) : one(lo / KG_PER_LB) + "\u2013" + one(hi / KG_PER_LB) + " lb";
+      return Object.assign({}, r, { label: label });
+    });
+  }
+
   function bandOf(value, width) {
     var lo = Math.floor(value / width + 1e-9) * width;
     return [lo, lo + width];
@@ -141,6 +156,7 @@
   /** The form → an engine profile (or a Bad naming the field). */
   function parseForm(T, a) {
     var t = T.table, lim = t.constants.limits, profile = { area: "district", aux: [] };
+    var adult = t.constants.adult_height || lim.height;  /* what a person may type for an adult (core.body) */
     if (!blank(a.district)) {
       if (T.index[a.district] === undefined) throw new Bad("district", "District: choose one from the list");
       profile.district = a.district;
@@ -166,14 +182,20 @@
       if (ft !== null || inch !== null) {
         if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
         height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
-        if (height < lim.height[0] || height > lim.height[1]) {
-          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) + " inches is not a plausible adult height");
+        if (height < adult[0] || height > adult[1]) {
+          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) +
+            " inches is not a plausible adult height; give " + Math.ceil(adult[0] / CM_PER_INCH) + "\u2013" +
+            Math.floor(adult[1] / CM_PER_INCH) + " inches");
         }
       }
       var lb = number(a.wlb, "Weight (lb)", "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
       weight = lb === null ? null : lb * KG_PER_LB;
     } else {
-      height = number(a.hcm, "Height (cm)", "height-cm", lim.height[0], lim.height[1]);
+      height = number(a.hcm, "Height (cm)", "height-cm", null, null);
+      if (height !== null && (height < adult[0] || height > adult[1])) {
+        throw new Bad("height-cm", "Height (cm): " + fmtG(height) + " cm is not a plausible adult height; give " +
+          fmtG(adult[0]) + "\u2013" + fmtG(adult[1]) + " cm");
+      }
       weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
     }
     var hf = a.units === "imperial" ? "height-ft" : "height-cm", wf = a.units === "imperial" ? "weight-lb" : "weight-kg";
@@ -260,6 +282,18 @@
         yaxis: { autorange: "reversed", automargin: true }, showlegend: false }, font) };
   }
 
+  /* A chart title broken into lines that fit the page's width (plotly never wraps a title: on a 390 px phone a
+     one-line title was cut off); returns [text, number of lines]. */
+  function wrapTitle(title, font) {
+    var width = Math.min(window.innerWidth || 900, 900) - 60, perLine = Math.max(24, Math.floor(width / (0.6 * (font.size + 1))));
+    var lines = [""];
+    String(title).split(" ").forEach(function (w) {
+      var cur = lines[lines.length - 1];
+      if (cur && (cur + " " + w).length > perLine) lines.push(w); else lines[lines.length - 1] = cur ? cur + " " + w : w;
+    });
+    return [lines.join("<br>"), lines.length];
+  }
+
   function whatIfFigure(rows, title, opts, font, cfg, model) {
     opts = opts || {};
     var idx = rows.map(function (_, i) { return i; }), gap = false;
@@ -296,17 +330,19 @@
     var valueAxis = { type: "log", title: { text: "people like you", standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
       gridcolor: "#e5e9ee", automargin: true };
     var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) } };
-    var layout;
+    var layout, wrapped = wrapTitle(title, font), extra = 8 + (wrapped[1] - 1) * (font.size + 6);
+    var titleDict = { text: wrapped[0], x: 0.01, xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: 16 },
+      font: { size: font.size + 1 } };
     if (horizontal) {
       catAxis.autorange = "reversed";
       valueAxis.side = "top";
       valueAxis.title = { text: "" };
-      layout = base({ margin: { l: 10, r: 20, t: 70, b: 10 }, title: { text: title, x: 0.01, font: { size: font.size + 1 } },
-        height: 110 + cats.length * (font.size + 6), bargap: 0.15, xaxis: valueAxis, yaxis: catAxis, showlegend: false }, font);
+      layout = base({ margin: { l: 10, r: 20, t: 70 + extra, b: 10 }, title: titleDict,
+        height: 110 + extra + cats.length * (font.size + 6), bargap: 0.15, xaxis: valueAxis, yaxis: catAxis, showlegend: false }, font);
     } else {
       catAxis.tickangle = cats.length > 8 ? -45 : 0;
-      layout = base({ margin: { l: 10, r: 10, t: 40, b: 10 }, title: { text: title, x: 0.01, font: { size: font.size + 1 } },
-        height: 340, bargap: cats.length < 80 ? 0.08 : 0, yaxis: valueAxis, xaxis: catAxis, showlegend: false }, font);
+      layout = base({ margin: { l: 10, r: 10, t: 40 + extra, b: 10 }, title: titleDict,
+        height: 340 + extra, bargap: cats.length < 80 ? 0.08 : 0, yaxis: valueAxis, xaxis: catAxis, showlegend: false }, font);
     }
     if (rows.some(function (r) { return r.chosen; }) && !idx.some(function (j) { return rows[j].chosen; })) {
       layout.annotations = [{ text: "your value is outside the range shown", xref: "paper", yref: "paper", x: 1, y: 1.08, showarrow: false,
@@ -389,7 +425,9 @@
       if (!a.options.length) return h("P", { className: "warning" }, "k = " + k + ": no combination of widening or withholding reaches " + k + " people.");
       return h("Div", {}, [h("P", {}, "To be one of at least " + k + " people:"), h("Ol", {}, a.options.map(function (o) {
         return h("Li", {}, [h("B", {}, o.changes.join("; ")), " \u2192 " + people(o.cas) + " people",
-          h("Span", { className: "muted" }, isFinite(o.bits) ? " (gives up " + o.bits.toFixed(1) + " bits)" : "")]);
+          /* in words first (a crowd N times larger); the information measure in bits only in its tooltip */
+          h("Span", { className: "muted", title: isFinite(o.bits) ? "gives up " + o.bits.toFixed(1) + " bits of information" : "" },
+            isFinite(o.bits) ? " (a crowd " + E().formatCount(Math.pow(2, o.bits)) + " times as large)" : "")]);
       }))]);
     }));
   }
@@ -594,8 +632,10 @@
       later: { figures: [funnelFigure(res, t, font, config),
          whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
          whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
-         whatIfFigure(wi.height, "Other height bands (cm)", {}, font, config, t.model),
-         whatIfFigure(wi.weight, "Other weight bands (kg)", {}, font, config, t.model),
+         whatIfFigure(bandsInUnitsTyped(wi.height, "height", t.hw, a.units), a.units === "imperial" ?
+           "Other height bands (feet and inches)" : "Other height bands (cm)", {}, font, config, t.model),
+         whatIfFigure(bandsInUnitsTyped(wi.weight, "weight", t.ww, a.units), a.units === "imperial" ?
+           "Other weight bands (lb)" : "Other weight bands (kg)", {}, font, config, t.model),
          whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
         reid: reidCards(res.reidentification, t), changes: changesTable(wi), advice: adviceList(res.advice) },
       mapValues: { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },

@@ -83,6 +83,24 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     return {data: traces, layout: lay};
   }
 
+  /* A district map's frame (layout.meta.anonset_fit_bounds, dashboard/figures/maps.py) is fitted to the map's
+     real width here: the server frames it for a desktop-sized map, which a 390 px phone cut off at the left.
+     The same web-mercator fit as maps.view_of, for the plot area beside the colour bar. */
+  var FIT_BOUNDS = "anonset_fit_bounds", COLOURBAR_PX = 120;
+  function merc(lat) { lat = Math.max(Math.min(lat, 85), -85); return Math.log(Math.tan(Math.PI / 4 + lat * Math.PI / 360)); }
+  function fitMap(fig, el) {
+    var lay = fig.layout, b = lay && lay.meta && lay.meta[FIT_BOUNDS];
+    if (!b || !lay.map || !el) return fig;
+    var width = el.getBoundingClientRect().width, m = lay.margin || {};
+    if (!width) return fig;
+    var w = width - (m.l || 0) - (m.r || 0) - COLOURBAR_PX, h = (lay.height || 450) - (m.t || 0) - (m.b || 0);
+    if (w < 50 || h < 50) return fig;
+    var dx = Math.max(b[2] - b[0], 1e-6) / 360, dy = Math.max(merc(b[3]) - merc(b[1]), 1e-6) / (2 * Math.PI);
+    var zoom = Math.min(Math.log2(w * 0.94 / 512 / dx), Math.log2(h * 0.94 / 512 / dy));
+    var map = Object.assign({}, lay.map, {zoom: Math.round(Math.max(Math.min(zoom, 11), 0.5) * 100) / 100});
+    return Object.assign({}, fig, {layout: Object.assign({}, lay, {map: map})});
+  }
+
   function wrap(P) {
     if (!P || P.__anonsetPresenter) return P;
     ["react", "newPlot"].forEach(function (name) {
@@ -93,6 +111,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
           ? data : {data: data, layout: layout, config: config};
         var el = typeof gd === "string" ? document.getElementById(gd) : gd;
         if (el) el.__anonsetFigure = fig;  /* the unscaled figure, for redrawing when the mode changes */
+        fig = fitMap(fig, el);
         if (!presenterOn()) return orig.call(P, gd, fig);
         var big = presenterFigure(fig.data, fig.layout);
         return orig.call(P, gd, Object.assign({}, fig, {data: big.data, layout: big.layout}));
@@ -125,6 +144,26 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       var on = presenterOn();
       if (on !== last) { last = on; redrawAll(); }
     }).observe(document.body, {attributes: true, attributeFilter: ["class"]});
+  }
+  if (document.body) watch(); else document.addEventListener("DOMContentLoaded", watch);
+})();
+
+/* Presenter mode collapses each page's introduction (<details class="intro">, open for a reader): a speaker
+   shows the answer first and opens the introduction on demand.  Each one is closed once, when it appears
+   or when the mode is switched on; a person who opens it again keeps it open. */
+(function () {
+  function presenterOn() { return document.body && document.body.classList.contains("presenter"); }
+  function collapse() {
+    if (!presenterOn()) return;
+    document.querySelectorAll("details.intro[open]:not([data-presenter-collapsed])").forEach(function (d) {
+      d.setAttribute("data-presenter-collapsed", "");
+      d.open = false;
+    });
+  }
+  function watch() {
+    new MutationObserver(collapse).observe(document.body, {childList: true, subtree: true, attributes: true,
+                                                           attributeFilter: ["class"]});
+    collapse();
   }
   if (document.body) watch(); else document.addEventListener("DOMContentLoaded", watch);
 })();

@@ -9,6 +9,7 @@ from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
 
 from dashboard.core.body import DEFAULT_MODEL, MODEL_LABELS, MODELS
+from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN
 
 
 def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:
@@ -58,6 +59,17 @@ def model_switch(component_id: str, value: str = DEFAULT_MODEL, models=MODELS, *
     return dcc.RadioItems(id=component_id, value=value, className=class_name, inline=inline, options=[
         {"label": f" {MODEL_LABELS.get(m, m)}" + (" (default)" if m == DEFAULT_MODEL else ""), "value": m}
         for m in models])
+
+
+def in_words_then_details(plain: str, details, summary: str = "Details") -> list:
+    """A help text for lay pages: what it means in words first, symbols and the method's sections in a
+    ``<details>`` layer under it (closed until opened)."""
+    return [plain, html.Details([html.Summary(summary), html.Div(details)], className="details details-layer")]
+
+
+def model_help() -> list:
+    """The body-model switch's help, the same on every page (core.text: one source of the sentence)."""
+    return in_words_then_details(BODY_MODEL_PLAIN, BODY_MODEL_DETAILS)
 
 
 def error_box(message) -> html.Div:

@@ -7,11 +7,14 @@
 
    No stale result looks current: while such an error shows, the results it concerns (charts, cards,
    tables) are greyed with the class "anonset-stale" — every result on the page, or those inside the
-   elements named by data-results="<ids>" on the error's holder.  A page may clear them itself. */
+   elements named by data-results="<ids>" on the error's holder (a named element with no result inside, such
+   as a list of columns, is greyed as a whole).  Result sentences (".verdict") and export buttons
+   (".result-exports") count as results; the buttons inside a greyed result are disabled, not silently dead.
+   A page may clear them itself. */
 (function () {
   var OWN_MARKS = ".personal-grid, [data-own-validation]";
   var STOP = {the: 1, a: 1, an: 1, please: 1, choose: 1, give: 1, enter: 1, of: 1, your: 1};
-  var RESULTS = ".js-plotly-plot, .card, .table-wrap, .dash-table-container, table";
+  var RESULTS = ".js-plotly-plot, .card, .table-wrap, .dash-table-container, table, .verdict, .result-exports";
   var CONTROLS = "input, textarea, select, .dash-dropdown";
   var lastEdited = null, seq = 0;
 
@@ -78,6 +81,7 @@
     scopes.forEach(function (scope) {
       var found = Array.prototype.slice.call(scope.querySelectorAll(RESULTS));
       if (scope.matches(RESULTS)) found.unshift(scope);
+      if (holder && !found.length && !scope.contains(error)) { out.push(scope); return; }  /* greyed as a whole */
       found.forEach(function (el) {
         if (el.querySelector(CONTROLS) || el.closest(".stale") || el.contains(error) || error.contains(el)) return;
         if (out.some(function (o) { return o.contains(el); })) return;  /* grey the outermost only */
@@ -103,10 +107,18 @@
       });
     }
     main.querySelectorAll(".anonset-stale").forEach(function (el) {
-      if (stale.indexOf(el) < 0) { el.classList.remove("anonset-stale"); el.removeAttribute("aria-disabled"); }
+      if (stale.indexOf(el) < 0) {
+        el.classList.remove("anonset-stale"); el.removeAttribute("aria-disabled");
+        var greyed = Array.prototype.slice.call(el.querySelectorAll("button[data-anonset-disabled]"));
+        if (el.matches("button[data-anonset-disabled]")) greyed.push(el);
+        greyed.forEach(function (b) { b.disabled = false; b.removeAttribute("data-anonset-disabled"); });
+      }
     });
     stale.forEach(function (el) {
       if (!el.classList.contains("anonset-stale")) { el.classList.add("anonset-stale"); el.setAttribute("aria-disabled", "true"); }
+      var buttons = Array.prototype.slice.call(el.querySelectorAll("button:not([disabled])"));
+      if (el.matches("button:not([disabled])")) buttons.push(el);
+      buttons.forEach(function (b) { b.disabled = true; b.setAttribute("data-anonset-disabled", ""); });
     });
     var keep = want.map(function (p) { return p[0]; });
     marked.forEach(function (el) {

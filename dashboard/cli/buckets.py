@@ -19,7 +19,7 @@ from dashboard.core.body import DEFAULT_MODEL, MODELS
 from dashboard.core.buckets import export_csv, export_json, recommendation_text
 from dashboard.core.groups import DEFAULT_STUDY
 from dashboard.core.regions import parse_range
-from dashboard.core.text import plural
+from dashboard.core.text import plural, share_setting
 
 from . import CliError, emit
 
@@ -51,7 +51,7 @@ def _text(result: dict) -> str:
     if advice.recommended is not None and advice.short_under_recommended:
         n = len(advice.short_under_recommended)
         lines.append(f"Under this choice {n} of {len(advice.district_ids)} {plural(advice.district_label)} "
-                     f"have fewer than {advice.q:.0%} of their own people at CAS ≥ {advice.k:g}.")
+                     f"have fewer than {share_setting(advice.q)} of their own people at CAS ≥ {advice.k:g}.")
     lines += ["", f"{'':2}{'age':>14} {'height':>9} {'weight':>9} {'area':>19} {'bits':>7} {'coverage':>9}"]
     for e in advice.front:
         c = e.config

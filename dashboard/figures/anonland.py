@@ -177,7 +177,7 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
     y_ticks = [t / 2 for t in range(math.floor(y_lo * 2), math.floor(top * 2) + 1)]
     return figure(data, _layout(
         460,
-        xaxis=axis("real anonymity set RAS (log scale)", type="log", range=[math.log10(x_lo), math.log10(x_hi)],
+        xaxis=axis("real anonymity set RAS<br>(log scale)", type="log", range=[math.log10(x_lo), math.log10(x_hi)],
                    tickvals=[10 ** v for v in tickvals], ticktext=ticktext),
         yaxis=axis("divergence (CAS − RAS) / RAS", zeroline=False, range=[y_lo, top + (0.18 if n_clipped else 0.08)],
                    tickvals=y_ticks, ticktext=[percent(t, 0) if t else "0" for t in y_ticks]),
@@ -291,13 +291,15 @@ def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> dict:
                          hoverinfo="text", name="test citizens"))
         ticks = list(range(math.ceil(lo), math.floor(hi) + 1))
         med, top = float(np.median(diff)), float(diff.max())
-        for value, label, anchor in ((med, f"median {number(med)}", "right"), (top, f"largest {number(top)}", "right")):
+        marks = ((med, f"median {number(med)}", "right"), (top, f"largest {number(top)}", "right"))
+        for row, (value, label, anchor) in enumerate(marks):
             if value > 0:
                 shapes.append(vline(math.log10(value), dict(color="#D55E00", width=2, dash="dot")))
+                # one row each: on a phone the two lines are a few pixels apart and the labels overlapped
                 annotations.append(dict(x=math.log10(value), y=1, yref="paper", text=label, showarrow=False,
-                                        xanchor=anchor, yanchor="top", xshift=-4, font=dict(size=12, color="#8a3300"),
-                                        bgcolor="rgba(255,255,255,0.8)"))
-        xaxis = axis("|CAS noisy − CAS plain| (people, log scale)", tickvals=ticks,
+                                        xanchor=anchor, yanchor="top", xshift=-4, yshift=-18 * row,
+                                        font=dict(size=12, color="#8a3300"), bgcolor="rgba(255,255,255,0.8)"))
+        xaxis = axis("|CAS noisy − CAS plain|<br>(people, log scale)", tickvals=ticks,
                      ticktext=[power_of_ten(t) for t in ticks], range=[lo - 0.1, hi + 0.1])
     else:
         xaxis = axis("|CAS noisy − CAS plain| (people)", visible=True)

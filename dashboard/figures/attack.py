@@ -33,12 +33,17 @@ def _n_axis(ns) -> dict:
                 ticktext=[short_number(v) for v in ticks], zeroline=False, showline=True, linecolor=AXIS_LINE)
 
 
+#: Room under the x axis for its tick labels and title, then the legend (at the figure's bottom edge: a legend
+#: placed under the plot in plot coordinates sat on the axis title on a phone).
+LEGEND_ROOM = 130
+
+
 def _layout(height: int, y: dict, x: dict, title: str) -> dict:
     return base_layout(
-        height=height, xaxis=x, yaxis=y, hovermode="x unified",
+        height=height + LEGEND_ROOM - 40, xaxis=x, yaxis=y, hovermode="x unified",
         title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
-        legend=dict(orientation="h", yanchor="top", y=-0.2, x=0, xanchor="left"),
-        margin=dict(l=10, r=10, t=64, b=10),
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, x=0, xanchor="left"),
+        margin=dict(l=10, r=10, t=64, b=LEGEND_ROOM),
     )
 
 

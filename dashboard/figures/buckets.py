@@ -16,7 +16,7 @@ from dashboard.core.text import plural
 from .maps import district_trace, map_layout, outline_trace
 from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, figure, labels
 
-FRONT_HEIGHT = 440
+FRONT_HEIGHT = 500
 MAP_HEIGHT = 520
 MAP_WIDTH = 740
 #: Outline of the districts where the recommendation falls short.
@@ -63,13 +63,19 @@ def front_figure(points: list[dict], front: list[dict], recommended: dict | None
         margin=dict(l=64, r=16, t=48 if title else 28, b=56),
         xaxis=axis(f"people with CAS ≥ {k:g} (%)", range=[max(0.0, lo - 2.0), 100.5]),
         yaxis=axis("information kept (bits per person)"),
-        legend=dict(orientation="h", yanchor="bottom", y=0.0, x=0.01, bgcolor="rgba(255,255,255,0.85)"),
+        # below the axis title, never on the dots (at 390 px an in-plot legend covered the lower half of the front)
+        legend=dict(orientation="h", yanchor="top", y=-0.22, yref="paper", x=0, xanchor="left"),
         shapes=[dict(type="line", xref="x", yref="paper", x0=100 * q, x1=100 * q, y0=0, y1=1,
                      line=dict(color=HIGHLIGHT, width=1.5, dash="dash"))],
         annotations=[dict(text=f"target {100 * q:g} %", x=100 * q, xref="x", y=1, yref="paper", yanchor="bottom",
                           xanchor="right", showarrow=False, font=dict(size=12, color=HIGHLIGHT))],
     )
     return figure(traces, layout)
+
+
+def _word(n: int, label: str) -> str:
+    """``1 Kreis``, ``151 Kreise``: the district word in the number's grammatical number, never "Kreis(s)"."""
+    return label if n == 1 else plural(label)
 
 
 def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_ids, q: float, k: float, *,
@@ -89,10 +95,10 @@ def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_id
     if 2 * len(short) > len(ids):  # outlining nearly everything says nothing: outline the others instead
         short_set = set(short)
         outlined, colour = [i for i in ids if i not in short_set], "#000000"
-        legend = f"{len(outlined)} {district_label}(s) at or above {100 * q:g} %; all others below"
+        legend = f"{len(outlined)} {_word(len(outlined), district_label)} at or above {100 * q:g} %; all others below"
     else:
         outlined, colour = short, SHORT_COLOUR
-        legend = f"{len(short)} {district_label}(s) below {100 * q:g} %"
+        legend = f"{len(short)} {_word(len(short), district_label)} below {100 * q:g} %"
     layout = map_layout(view, height=height, title=title, title_font=dict(size=15),
                         uirevision=f"buckets-{geo_url}",
                         annotations=[dict(

@@ -85,10 +85,10 @@ def one_more_attribute(steps: list[dict], population: float) -> dict:
              name="same, copula", line=dict(color=COPULA, width=2, dash="dash")),
         dict(type="scatter", mode="lines+markers", x=x, y=[s["uniqueness_population"] for s in steps],
              name=f"copula Ξ at N = {population:,.0f}", line=dict(color=QUALITATIVE[2], width=2)),
-    ], layout=base_layout(title=dict(text="What if one more attribute? (most identifying first)", x=0.01),
+    ], layout=base_layout(title=dict(text="What if one more attribute?<br><sup>most identifying first</sup>", x=0.01),
                           yaxis=dict(title="share unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
                           xaxis=dict(gridcolor=GRID, automargin=True), legend=dict(orientation="h", y=-0.3), height=380,
-                          margin=dict(l=60, r=10, t=50, b=40)))
+                          margin=dict(l=60, r=10, t=64, b=40)))
 
 
 def roc(curves: dict, auc: float | None, auc_binomial: float | None) -> dict:

@@ -260,6 +260,27 @@ def cdf_key(cdfs: dict, names: dict[str, str]) -> list[CdfKey]:
     return out
 
 
+#: Labels of k closer than this (in decades of the log axis) go on different rows: on a 390 px phone the axis has
+#: about 35 px per decade, and "k = 5" beside "20" (0.6 decades apart) read "k = 520".
+K_LABEL_DECADES = 1.2
+#: Height of one row of k labels (px).
+K_LABEL_ROW = 16
+
+
+def k_label_rows(ks) -> list[int]:
+    """The row (0 = lowest) of each k's label: the lowest row whose labels are all far enough away."""
+    placed: list[tuple[float, int]] = []
+    rows = []
+    for k in ks:
+        x = math.log10(k)
+        row = 0
+        while any(r == row and abs(x - px) < K_LABEL_DECADES for px, r in placed):
+            row += 1
+        placed.append((x, row))
+        rows.append(row)
+    return rows
+
+
 def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     """Person-weighted (solid) and cell-weighted (dotted) CDFs of CAS, one colour per country, log x axis.
 
@@ -297,13 +318,15 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
                 showarrow=False, text=f"{e.name}: shares of the {percent(e.end)} covered",
                 font=dict(size=12, color="#1b1f24"), bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=e.colour, borderwidth=2, borderpad=2))
+    rows = k_label_rows(ks)
     for i, k in enumerate(ks):
         shapes.append(vline(k, dict(color=MUTED, width=1, dash="dash")))
         annotations.append(dict(x=math.log10(k), y=1.0, yref="paper", text=f"k = {k:g}" if i == 0 else f"{k:g}",
-                                showarrow=False, yanchor="bottom", font=dict(size=12, color="#4a5562")))
+                                showarrow=False, yanchor="bottom", yshift=K_LABEL_ROW * rows[i],
+                                font=dict(size=12, color="#4a5562")))
     tickvals = [10.0**e for e in range(-3, 9) if 10.0**e <= hi * 1.01]
     layout = base_layout(
-        margin=dict(l=10, r=20, t=30, b=10),
+        margin=dict(l=10, r=20, t=30 + K_LABEL_ROW * max(rows, default=0), b=10),
         height=CDF_HEIGHT,
         xaxis=axis("anonymity set size x<br>(CAS, people; log scale)", type="log", range=[-3, math.log10(hi)],
                    tickvals=tickvals, ticktext=[tick_label(v) for v in tickvals]),

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .style import SEQUENTIAL, base_layout, figure, labels, log_ticks, safe_log10
+from .style import SEQUENTIAL, base_layout, figure, labels, log_ticks, safe_log10, wrap_title
 
 #: The blank MapLibre style needs no external resource (checked by the browser tests).
 MAP_STYLE = "white-bg"
@@ -24,6 +24,8 @@ FILLED_COLOUR = "#CC79A7"
 #: What a district's hover says: its name, a line about it, and (optionally) the value.
 HOVER = "<b>%{customdata}</b><br>%{hovertext}<extra></extra>"
 WORLD_VIEW = {"center": {"lon": 0, "lat": 20}, "zoom": 1}
+#: The layout ``meta`` key holding a map's frame [lon0, lat0, lon1, lat1] (same string in assets/presenter.js).
+FIT_BOUNDS = "anonset_fit_bounds"
 #: A trace's ``meta`` that lets ``assets/map_recolour.js`` apply a colour-only update through MapLibre's
 #: feature state instead of plotly.js re-tiling the whole geometry (same string in that file).
 RECOLOUR_IN_PLACE = "anonset:recolour-in-place"
@@ -45,7 +47,7 @@ def view_of(frame: dict | None, width: float, height: float) -> dict:
     zoom = float(min(math.log2(width * 0.94 / 512 / dx), math.log2(height * 0.94 / 512 / dy)))
     centre_lat = math.degrees(2 * math.atan(math.exp((merc(lat0) + merc(lat1)) / 2)) - math.pi / 2)
     return {"center": {"lon": round(float(lon0 + lon1) / 2, 4), "lat": round(float(centre_lat), 4)},
-            "zoom": round(max(min(zoom, 11.0), 0.5), 2)}
+            "zoom": round(max(min(zoom, 11.0), 0.5), 2), "bounds": [float(v) for v in (lon0, lat0, lon1, lat1)]}
 
 
 def geojson_url(code: str) -> str:
@@ -103,11 +105,15 @@ def map_layout(view: dict | None, *, height: int, title: str = "", title_font: d
                annotations: list | None = None, uirevision: str = "map") -> dict:
     """A map on the blank style framed at ``view`` (``center`` and ``zoom``), no legend."""
     view = view or WORLD_VIEW
+    title, lines = wrap_title(title)
     title_dict = dict(text=title, x=0.01)
     if title_font:
         title_dict["font"] = title_font
+    if lines > 1:  # from the top edge down, whatever the number of lines
+        title_dict.update(y=1, yref="container", yanchor="top", pad=dict(t=18))
+    top = (46 if title_font else 40) + 26 * (lines - 1) if title else 0
     layout = base_layout(
-        margin=dict(l=0, r=0, t=46 if title and title_font else (40 if title else 0), b=0),
+        margin=dict(l=0, r=0, t=top, b=0),
         title=title_dict,
         map=dict(style=MAP_STYLE, center=view["center"], zoom=view["zoom"]),
         height=height,
@@ -116,6 +122,8 @@ def map_layout(view: dict | None, *, height: int, title: str = "", title_font: d
     )
     if annotations:
         layout["annotations"] = annotations
+    if "bounds" in view:  # assets/presenter.js refits this frame to the map's width in the browser (a phone's 390 px)
+        layout["meta"] = {FIT_BOUNDS: view["bounds"]}
     return layout
 
 

@@ -135,3 +135,21 @@ def message_figure(text: str, height: int = 300) -> dict:
         height=height, xaxis=dict(visible=False), yaxis=dict(visible=False),
         annotations=[dict(text=text, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
                           font=dict(size=15, color="#5b6672"))]))
+
+
+#: Characters per line of a chart title that must fit a 390 px phone (plotly never wraps a title).
+TITLE_CHARS = 40
+
+
+def wrap_title(text: str, per_line: int = TITLE_CHARS) -> tuple[str, int]:
+    """``text`` broken at spaces into lines of at most ``per_line`` characters (joined by ``<br>``), and the number
+    of lines; a title already broken by the caller is kept as it is."""
+    if not text or "<br>" in text:
+        return text, 1 + text.count("<br>") if text else 1
+    lines = [""]
+    for word in text.split(" "):
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > per_line:
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+    return "<br>".join(lines), len(lines)

@@ -42,7 +42,7 @@ def layout(**_query):
                    "people? On a made-up country where every person is known, we can count and compare.",
                    className="lead"),
             html.Details([html.Summary("What AnonLand is, and how to read the charts"),
-                          dcc.Markdown(EXPLAIN, mathjax=False)], open=True, className="details anonland-explain"),
+                          dcc.Markdown(EXPLAIN, mathjax=False)], open=True, className="details anonland-explain intro"),
             html.Div([results, rerun_panel()], className="anonland-grid"),
             dcc.Store(id=ID["view"], data={"source": "full"}, storage_type="memory"),
         ],

@@ -23,7 +23,7 @@ from dash import (
 )
 
 from dashboard import reports
-from dashboard.components import error_box, model_switch
+from dashboard.components import error_box, model_help, model_switch
 from dashboard.core.errors import InputError
 from dashboard.figures.style import GRAPH_CONFIG
 from dashboard.guard import guarded
@@ -74,7 +74,7 @@ def layout(**query):
             dcc.Checklist(id=ID["per-district"], value=v["per_district"], className="checklist",
                           options=[{"label": "also each district's own finest safe buckets", "value": "yes"}]),
             _field("Body model", model_switch(ID["model"], v["model"]),
-                   "SPEC §1.6; v2 is tested on real people (the Real people page).", ID["model"]),
+                   model_help(), ID["model"]),
             html.P("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
                    "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "
                    "the region, or no place. Adults 18–75; everyone counts (no BMI filter).", className="field-help"),
@@ -98,7 +98,7 @@ def layout(**query):
                                   "opens offline and prints to PDF"),
                 dcc.Download(id=ID["download-json"]), dcc.Download(id=ID["download-csv"]),
                 dcc.Download(id=ID["download-report"]),
-            ], className="link-row buckets-exports"),
+            ], className="link-row buckets-exports result-exports"),
             html.Div(id=ID["report-message"], role="status"),
             html.Section([html.H2("Information kept against people protected"),
                           dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure={}),

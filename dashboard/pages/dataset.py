@@ -40,6 +40,10 @@ PRIVACY = ("Your file stays in this browser tab. When you choose it (to list its
            "written to disk, logged or cached, and no other host is contacted.")
 
 
+#: Where a refused upload's message sits: it concerns the upload box and greys every result of the previous file.
+REFUSED_UPLOAD_GREYS = {"data-field": ID["upload"], "data-results": f'{ID["results"]} {ID["columns"]} {ID["bins"]}'}
+
+
 def layout(**query):
     """The form (source, columns, bins, settings) and the results; the link takes no data."""
     nhanes = M.nhanes_table()
@@ -55,8 +59,9 @@ def layout(**query):
                                                                  f" (at most {limit / 1e6:.0f} MB)"]),
                             className="upload-box", accept=".csv,.tsv,.txt,text/csv,text/plain", max_size=limit),
                  id=ID["upload-wrap"], **{"data-max-bytes": str(limit)}),
-        html.Div(id=ID["upload-refused"], role="alert"),
-        html.Div(id=ID["load-message"], className="field-help", role="status"),
+        # a refused file greys the analysis and the column list of the previous one (assets/shell/fields.js)
+        html.Div(id=ID["upload-refused"], role="alert", **REFUSED_UPLOAD_GREYS),
+        html.Div(id=ID["load-message"], className="field-help", role="status", **REFUSED_UPLOAD_GREYS),
         html.P(PRIVACY, className="privacy-note", id=ID["privacy"]),
         field("Quasi-identifier columns", dcc.Checklist(id=ID["columns"], options=column_options(nhanes),
                                                          value=default_columns(nhanes), className="checklist"),

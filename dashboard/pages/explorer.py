@@ -46,6 +46,7 @@ from dashboard.views.explorer import (
     detail_panel,
     district_columns,
     district_rows,
+    export_name,
     form_section,
     form_values,
     map_figure,
@@ -62,6 +63,7 @@ from dashboard.views.explorer import (
     scenario_from_store,
     scenario_notes,
     selected_district,
+    table_csv,
     table_note,
     table_query,
 )
@@ -104,16 +106,19 @@ def layout(**query):
                     dcc.Checklist(id=ID["show-table"], value=[], className="checklist",
                                   options=[{"label": "list every district in a sortable table (CSV download)",
                                             "value": "show"}]),
-                    html.Div(
+                    html.Div([
+                        html.Div([html.Button("Download the district table (CSV)", id=ID["district-csv"], n_clicks=0,
+                                              className="button secondary"),
+                                  dcc.Download(id=ID["district-csv-download"])], className="result-exports"),
                         dash_table.DataTable(
                             id=ID["district-table"], data=[], columns=[], sort_action="native", page_size=15,
                             filter_action="native", filter_options={"case": "insensitive",
                                                                     "placeholder_text": "search…"},
-                            export_format="csv", export_headers="display", cell_selectable=True,
+                            cell_selectable=True,
                             style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
                                                     for c in ("district", "district_id", "region", "filled")],
                             **TABLE_STYLE,
-                        ),
+                        )],
                         id=ID["district-table-box"], style={"display": "none"},
                     ),
                     command_snippet(ID["cli-map"], cli["map"]),
@@ -160,17 +165,21 @@ def layout(**query):
                        control_id=ID["table-grain"])],
                 className="table-settings",
             ),
-            html.Div(id=ID["table-message"], role="alert", **{"data-results": ID["country-table"]}),
+            html.Div(id=ID["table-message"], role="alert",
+                     **{"data-results": f'{ID["country-table"]} {ID["country-csv"]}'}),
             html.P(id=ID["table-note"], className="field-help"),
             dcc.Loading(dash_table.DataTable(
                 id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,
-                export_format="csv", export_headers="display", merge_duplicate_headers=True,
+                merge_duplicate_headers=True,
                 style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
                                         for c in ("country", "name", "sex", "min_where", "min_age")]
                 + [{"if": {"column_id": "min_where"}, "minWidth": "150px"},
                    {"if": {"column_id": "min_age"}, "minWidth": "120px"}],
                 **TABLE_STYLE,
             ), type="dot"),
+            html.Div([html.Button("Download the country tables (CSV)", id=ID["country-csv"], n_clicks=0,
+                                  className="button secondary"),
+                      dcc.Download(id=ID["country-csv-download"])], className="result-exports"),
             command_snippet(ID["cli-table"], cli["table"]),
         ],
         className="explorer-section explorer-tables", **{"aria-label": "Country tables"},
@@ -431,3 +440,52 @@ clientside_callback(
     Input(ID["table-query"], "data"),
     Input(ID["cdf-query"], "data"),
 )
+
+
+# --------------------------------------------------------------------------- CSV downloads (issue 28)
+# Each table's own download with a name that says what it holds and one header row (DataTable's built-in export
+# named both "Data.csv" and wrote the country table's two header levels as two rows).  The rows are the table as
+# shown (filtered and sorted): public statistics only.
+
+
+@callback(
+    Output(ID["district-csv-download"], "data"),
+    Input(ID["district-csv"], "n_clicks"),
+    State(ID["district-table"], "derived_virtual_data"),
+    State(ID["district-table"], "columns"),
+    State(ID["countries"], "value"),
+    State(ID["stat"], "value"),
+    prevent_initial_call=True,
+)
+def on_district_csv(clicks, rows, columns, countries, stat):
+    if not clicks or not _table_shape(rows, columns):
+        return no_update
+    code = countries[0] if isinstance(countries, list) and countries else countries
+    return dcc.send_string(table_csv(rows or [], columns), export_name("districts", _word(code), _word(stat)))
+
+
+def _table_shape(rows, columns) -> bool:
+    """The table as a DataTable sends it (rows: dicts, columns: dicts with a string id); anything else is no download."""
+    return (isinstance(columns, list) and bool(columns)
+            and all(isinstance(c, dict) and isinstance(c.get("id"), str) for c in columns)
+            and (rows is None or isinstance(rows, list) and all(isinstance(r, dict) for r in rows)))
+
+
+def _word(value) -> str:
+    """A setting as a file-name word (a string or number; anything else is left out)."""
+    return str(value)[:40] if isinstance(value, (str, int, float)) else ""
+
+
+@callback(
+    Output(ID["country-csv-download"], "data"),
+    Input(ID["country-csv"], "n_clicks"),
+    State(ID["country-table"], "derived_virtual_data"),
+    State(ID["country-table"], "columns"),
+    State(ID["table-ages"], "value"),
+    State(ID["table-grain"], "value"),
+    prevent_initial_call=True,
+)
+def on_country_csv(clicks, rows, columns, ages, grain):
+    if not clicks or not _table_shape(rows, columns):
+        return no_update
+    return dcc.send_string(table_csv(rows or [], columns), export_name("country-tables", _word(ages), _word(grain)))

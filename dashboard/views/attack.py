@@ -215,9 +215,13 @@ def summary_cards(exp: sa.Experiment) -> list:
                   f"of {last.n:,} targets, over {last.repeats} galleries; {pct(last.no_match)} answered “no match”, "
                   f"{pct(last.wrong)} matched wrongly.", value_id=ids.make(PAGE, "kappa-largest"))]
     if hold is not None and hold.get("forecast") is not None:
+        side = "below" if hold["error"] < 0 else "above"
         cards.append(card("Hold-out error (PYC-MB)", f"{100 * hold['error']:+.2f} pp",
-                          f"fitted without n = {hold['n']:,.0f}: forecast {pct(hold['forecast'])}, measured "
-                          f"{pct(hold['measured'])}.", value_id=ids.make(PAGE, "holdout-error")))
+                          f"forecast minus measured: the forecast was {abs(100 * hold['error']):.2f} pp {side} "
+                          f"what was measured (fitted without n = {hold['n']:,.0f}: forecast {pct(hold['forecast'])}, measured "
+                          f"{pct(hold['measured'])})." if hold["error"] else
+                          f"fitted without n = {hold['n']:,.0f}: forecast and measurement agree "
+                          f"({pct(hold['measured'])}).", value_id=ids.make(PAGE, "holdout-error")))
     else:
         why = (hold or {}).get("reason") or exp.forecast_reason or "not available"
         cards.append(card("Hold-out error (PYC-MB)", "–", why, value_id=ids.make(PAGE, "holdout-error")))
@@ -228,6 +232,11 @@ def summary_cards(exp: sa.Experiment) -> list:
             i = int(np.argmin(np.abs(fc.at - size)))
             value = pct(float(fc.predictions["PYC-MB"][i]))
             explain = "PYC-MB forecast of the share identified."
+            if fc.band.available:  # the uncertainty stands next to the number, not in small print below
+                band = f"{pct(float(fc.band.lower[i]))} – {pct(float(fc.band.upper[i]))}"
+                value = [html.Span(value, className="card-number"), html.Span(f" (range {band})", className="card-band")]
+                explain = ("PYC-MB forecast of the share identified; in brackets its jackknife range (the forecast "
+                           "refitted without each measured gallery size in turn).")
         cards.append(card(f"Forecast at {sci(size)} users", value, explain))
     return cards
 
@@ -237,15 +246,16 @@ def measured_table(measured: list[dict]) -> html.Table:
     def share(x: float) -> str:
         return f"{100 * x:.2f} %"
 
-    rows = [html.Tr([html.Th(f"{m['n']:,}", scope="row"), html.Td(share(m["kappa"]), className="num"),
-                     html.Td(share(m["kappa_sd"]), className="num"), html.Td(share(m["no_match"]), className="num"),
-                     html.Td(share(m["wrong"]), className="num"), html.Td(f"{m['entropy']:.3f}", className="num"),
-                     html.Td(f"{m['target_bits']:.3f}", className="num"),
-                     html.Td(f"{m['prior_bits']:.2f}", className="num")]) for m in measured]
+    def cells(m: dict) -> list:
+        values = [share(m["kappa"]), share(m["kappa_sd"]), share(m["no_match"]), share(m["wrong"]),
+                  f"{m['entropy']:.3f}", f"{m['target_bits']:.3f}", f"{m['prior_bits']:.2f}"]
+        return [html.Td(v, className="num", **{"data-label": h}) for h, v in zip(head[1:], values)]
+
+    rows = [html.Tr([html.Th(f"n = {m['n']:,}", scope="row"), *cells(m)]) for m in measured]
     return html.Table([html.Caption("Measured shares, pooled over the repetitions", style={"textAlign": "left"}),
                        html.Thead(html.Tr([html.Th(h, scope="col", className="num" if i else None)
                                            for i, h in enumerate(head)])),
-                       html.Tbody(rows)], className="table models-table")
+                       html.Tbody(rows)], className="table models-table stack-on-phone")
 
 
 def holdout_text(exp: sa.Experiment) -> str:

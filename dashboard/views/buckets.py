@@ -31,7 +31,7 @@ from dashboard.core.buckets import (
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 from dashboard.core.groups import format_age_band
-from dashboard.core.text import format_count, plural
+from dashboard.core.text import format_count, plural, share_setting
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
 from dashboard.server import limits
@@ -193,7 +193,7 @@ def _cards(a: Advice) -> list[dict]:
                 "explain": "their own people, under the recommended buckets"}
     return [
         {"title": f"people with CAS ≥ {a.k:g}", "value": "–" if rec is None else f"{rec.coverage:.1%}",
-         "explain": f"target {a.q:.0%} of {format_count(a.people)} people aged {format_age_band(*a.study)}"},
+         "explain": f"target {share_setting(a.q)} of {format_count(a.people)} people aged {format_age_band(*a.study)}"},
         {"title": "information kept", "value": "–" if rec is None else f"{rec.bits:.1f} bits",
          "explain": "entropy of the released profile per person"},
         {"title": "configurations searched", "value": f"{len(a.evaluated):,}",
@@ -210,13 +210,13 @@ def _map_help(a: Advice) -> str:
             f"groups and bands, released with the {dl}. ")
     area = a.recommended.config.area
     most = 2 * len(a.short_under_recommended) > len(a.district_ids)
-    outlined = (f"Outlined in black: the {dls} at or above {a.q:.0%} (most fall below it)" if most
-                else f"Outlined: the {dls} below {a.q:.0%}")
+    outlined = (f"Outlined in black: the {dls} at or above {share_setting(a.q)} (most fall below it)" if most
+                else f"Outlined: the {dls} below {share_setting(a.q)}")
     if area == "district":
         text += (f"The target counts the whole country, so large cities can carry small {dls}. {outlined}. Tick "
                  f"\"each district's own finest safe buckets\" for a per-district answer.")
     elif area == "district_or_region":
-        text += (f"The {dls} below {a.q:.0%} are the ones the recommendation withholds (it gives their "
+        text += (f"The {dls} below {share_setting(a.q)} are the ones the recommendation withholds (it gives their "
                  f"{a.region_label}). {outlined}.")
     else:
         text += (f"The recommendation does not release the {dl} at all; this shows what releasing it would give. "

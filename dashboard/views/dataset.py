@@ -272,6 +272,23 @@ def _fmt(x, digits=3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
+def chance(x) -> str:
+    """A probability a person can read at any size: 0.412 to three decimals; below 0.001 as "1 in 58,000"
+    (issue 28: a large population listed ten records all at ξ = 0.000)."""
+    if x is None:
+        return "–"
+    x = float(x)
+    if x <= 0:
+        return "0"
+    if x >= 0.001:
+        return f"{x:.3f}"
+    return f"1 in {float(f'{1 / x:.2g}'):,.0f}"
+
+
+#: Below this many records the Pitman–Yor law is fitted to a handful of class counts: shown with a warning.
+FEW_RECORDS_FOR_A_FIT = 100
+
+
 def _validation_rows(s: dict) -> list[dict]:
     """One row per model: its validation (fit on a fraction, predict the whole) side by side."""
     rows = []
@@ -308,8 +325,11 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
              "undefined: " + ("no record is unique" if e["uniqueness"] == 0 else "every record is unique"),
              value_id=_id("tfrr-auc")),
         card("Pitman–Yor fit", f"h = {p['h_bits']:.3g} bits" if p.get("available") else "not available",
-             f"γ = {p['gamma']:.3g}" if p.get("available") else p.get("reason", ""), value_id=_id("pyc")),
+             (f"γ = {p['gamma']:.2g}" + (f"; from only {n:,} records: a rough fit" if n < FEW_RECORDS_FOR_A_FIT else ""))
+             if p.get("available") else p.get("reason", ""), value_id=_id("pyc")),
     ]
+    few = [f"Only {n:,} records: the Pitman–Yor fit rests on a handful of class sizes, so its h and γ are rough "
+           f"(a fit needs about {FEW_RECORDS_FOR_A_FIT} records or more)."] if p.get("available") and n < FEW_RECORDS_FOR_A_FIT else []
     k_rows = [{"k": f"k = {k}", "records in classes below k": val["records"], "share": percent(val["share"]),
                "classes below k": val["classes"]} for k, val in e["k_anonymity"].items()]
     val_rows = _validation_rows(s)
@@ -321,7 +341,7 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
         val_text = v.get("reason", "The validation was not run.")
     greedy = c.get("one_more_attribute", [])
     risky = microdata.riskiest(analysis, 10)
-    risky_rows = [{"record": " · ".join(str(r[col]) for col in s["columns"]), "ξ": _fmt(r["xi"]),
+    risky_rows = [{"record": " · ".join(str(r[col]) for col in s["columns"]), "ξ": chance(r["xi"]),
                    "κ": _fmt(r["kappa"]), "class size": r["class_size"],
                    "TFRR risk": _fmt(r["tfrr_risk"])} for r in risky]
     integ = c["integration"]
@@ -333,7 +353,7 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
                         "chosen so that the model reproduces the fitted records' own share of unique records. "
                         f"Unique at this size: {percent(s['latent_class']['uniqueness'])}; Gaussian copula: "
                         f"{percent(s['copula']['uniqueness'])}."),
-        "warnings": list(s["warnings"]),
+        "warnings": list(s["warnings"]) + few,
         "k_table": table(k_rows, "k-anonymity violations: records whose class has fewer than k records"),
         "figures": {
             "curve": figs.uniqueness_curve(analysis.curves["grid"], analysis.curves["copula"],

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import shlex
 from collections.abc import Mapping
 from typing import NamedTuple
@@ -25,7 +26,7 @@ from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import card, field, model_switch
+from dashboard.components import card, field, model_help, model_switch
 from dashboard.core import country as catalog
 from dashboard.core import memo, regions
 from dashboard.core.body import DEFAULT_BMI_RANGE
@@ -65,7 +66,36 @@ ID = {name: _id(name) for name in (
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
     "self-report", "report", "report-download", "report-message",
+    "district-csv", "district-csv-download", "country-csv", "country-csv-download",
 )}
+
+
+def table_csv(rows: list[dict], columns: list[dict]) -> str:
+    """A table as CSV with one header row: a two-level column name becomes "group: name" (a spreadsheet reads one
+    header row; DataTable's own export wrote the two levels as two rows)."""
+    import csv
+    import io
+
+    def header(c: dict) -> str:
+        name = c.get("name", c["id"])
+        if isinstance(name, (list, tuple)):
+            return ": ".join(str(n) for n in name) if len(set(name)) > 1 else str(name[0])
+        return str(name)
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([header(c) for c in columns])
+    for row in rows or []:
+        writer.writerow(["" if row.get(c["id"]) is None else row.get(c["id"]) for c in columns])
+    return out.getvalue()
+
+
+def export_name(kind: str, *parts) -> str:
+    """A download's file name that says what it holds (not DataTable's "Data.csv" for every table):
+    ``anonset-districts-DE-mean.csv``, ``anonset-country-tables-18-75-census.csv``."""
+    words = [kind] + [str(p) for p in parts if p not in (None, "", [])]
+    safe = "-".join(re.sub(r"[^A-Za-z0-9.+_-]+", "-", w).strip("-") for w in words)
+    return f"anonset-{safe}.csv"
 
 STAT_OPTIONS = [
     {"label": "person mean CAS", "value": "person_mean"},
@@ -750,9 +780,7 @@ def form_section(s: Scenario, v: dict) -> html.Section:
                 dcc.Checklist(id=ID["self-report"], value=v["self-report"], className="checklist", options=[{
                     "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
                     "value": "on"}]),
-            ]), "v2 (SPEC §1.6) is tested on real people: see the Real people page. Most countries' body statistics "
-                "are self-reported; the correction applies the NHANES adults' mean differences (no effect under paper "
-                "or on measured statistics).", ID["model"]),
+            ]), model_help(), ID["model"]),
             field("Plausible BMI", dcc.Input(id=ID["bmi"], type="text", value=v["bmi"], debounce=True, maxLength=20),
                    "Paper model only: cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
             html.Fieldset(

@@ -22,7 +22,7 @@ from dash import dcc, html
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import field, model_switch, table
+from dashboard.components import field, model_help, model_switch, table
 from dashboard.core import country as catalog
 from dashboard.core import memo
 from dashboard.core import personal as pt
@@ -437,9 +437,7 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                 dcc.Checklist(id=ID["self-report"], value=[], className="checklist", options=[{
                     "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
                     "value": "on"}]),
-            ]), "v2 is the default; paper reproduces the published numbers (SPEC §1.6). Most countries' body "
-                "statistics are self-reported (people over-state height, under-state weight); the correction "
-                "subtracts the NHANES adults' mean difference.", ID["model"]),
+            ]), model_help(), ID["model"]),
             html.Div(
                 [
                     html.Button("Try an example", id=ID["example"], className="button secondary", n_clicks=0),

@@ -427,14 +427,14 @@ def models_table(fc: scaling.Forecast, sizes: np.ndarray) -> html.Table:
             if name == "PYC-MB" and fc.band.available:
                 text.append(html.Div(f"{figs.pct(float(fc.band.lower[i]))} – {figs.pct(float(fc.band.upper[i]))}",
                                      className="band-range", title="jackknife band"))
-            cells.append(html.Td(text, className="num"))
+            cells.append(html.Td(html.Div(text), className="num", **{"data-label": head[4 + len(cells)].children}))
         note = [html.Div(m.note, className="field-help")] if m.note else []
         if hold is not None and not hold.available:
             note.append(html.Div(f"held-out check: {hold.reason}", className="field-help"))
-        body.append(html.Tr([html.Td(label), html.Td([_params_text(name, m.params), *note]),
-                             html.Td(f"{100 * m.rmse:.2f} pp", className="num"), html.Td(hold_text, className="num"),
-                             *cells], **{"data-model": name}))
-    return html.Table([html.Thead(html.Tr(head)), html.Tbody(body)], className="table models-table")
+        values = [label, [_params_text(name, m.params), *note], f"{100 * m.rmse:.2f} pp", hold_text]
+        body.append(html.Tr([html.Td(v, className="num" if i > 1 else None, **{"data-label": head[i].children})
+                             for i, v in enumerate(values)] + cells, **{"data-model": name}))
+    return html.Table([html.Thead(html.Tr(head)), html.Tbody(body)], className="table models-table stack-on-phone")
 
 
 def _params_text(name: str, p: dict) -> str:

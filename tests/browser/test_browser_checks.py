@@ -150,6 +150,15 @@ def test_every_tick_label_is_inside_its_figure(loaded, path):
     assert pg.evaluate(TICKS_OUTSIDE) == []
 
 
+@pytest.mark.parametrize("path", VIEWS)
+def test_chart_texts_stay_inside_and_apart(loaded, path):
+    from support.browser import CHART_TEXT_PROBLEMS
+
+    _, pages = loaded
+    pg, _ = pages[path]
+    assert pg.evaluate(CHART_TEXT_PROBLEMS) == []
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_one_tab_stop_per_chart(loaded, path):
     _, pages = loaded
@@ -318,17 +327,20 @@ EDITABLE_FIELDS = r"""() => Array.from(document.querySelectorAll('#main input, #
     && !e.closest('.dash-dropdown, .dash-dropdown-wrapper, .dash-dropdown-content, .dash-table-container');
 }).map((e) => e.id)"""
 
-#: Result elements (charts, number cards, table cells) shown at full strength inside a scope.
+#: Result elements (charts, number cards, table cells, result sentences, export buttons) shown at full strength
+#: inside a scope, and export buttons that still take a click.
 FRESH_RESULTS = r"""(scope) => {
   const root = document.querySelector(scope) || document.getElementById('main');
   const strength = (el) => { let o = 1; for (let e = el; e && e.nodeType === 1; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
-  return Array.from(root.querySelectorAll('.js-plotly-plot, .card-value, td'))
-    .filter((e) => e.getBoundingClientRect().width > 0 && strength(e) >= 0.6)
-    .map((e) => ((e.closest('[id]') || {}).id || e.tagName) + ': ' + e.textContent.trim().slice(0, 30));
+  const name = (e) => ((e.closest('[id]') || {}).id || e.tagName) + ': ' + e.textContent.trim().slice(0, 30);
+  const shown = Array.from(root.querySelectorAll('.js-plotly-plot, .card-value, td, .verdict, .result-exports button'))
+    .filter((e) => e.getBoundingClientRect().width > 0 && e.textContent.trim() !== '' || e.matches('.js-plotly-plot'));
+  return shown.filter((e) => e.getBoundingClientRect().width > 0 && strength(e) >= 0.6).map(name)
+    .concat(shown.filter((e) => e.matches('button') && !e.disabled).map((e) => 'enabled ' + name(e)));
 }"""
 
 #: Where a field's stale results live when not the whole page (the explorer's tables and views are independent).
-RESULT_SCOPE = {"explore-table-ages": "#explore-country-table", "explore-ages": "#explore-results",
+RESULT_SCOPE = {"explore-table-ages": ".explorer-tables", "explore-ages": "#explore-results",
                 "explore-bmi": "#explore-results", "explore-user-percent": "#explore-results",
                 "explore-k": "#explore-results"}
 
@@ -363,6 +375,10 @@ def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, ap
             pg.goto(f"{app_url.url}{view}")
             _settle(pg)
             _bad_input_case(pg, view, field_id, bad)
+        for name, content, greyed in BAD_UPLOADS.get(view, []):
+            pg.goto(f"{app_url.url}{view}")
+            _settle(pg)
+            _bad_upload_case(pg, name, content, greyed)
         assert errors == []
     finally:
         ctx.close()
@@ -389,6 +405,29 @@ def _bad_input_case(pg, view: str, field_id: str, bad: str) -> None:
     assert fresh == [], f"{field_id}: results still looking current beside “{message}”: {fresh[:5]}"
 
 
+#: Per view, files an upload box must refuse (name, content) and the form parts of the previous file that must
+#: then look stale beside the page's results.
+BAD_UPLOADS = {
+    "/dataset": [("one-column.csv", b"id\n1\n2\n3\n", ["#dataset-columns", "#dataset-bins"]),
+                 ("too-large.csv", b"a,b\n" + b"1,2\n" * 2_700_000, ["#dataset-columns", "#dataset-bins"])],
+}
+STRENGTH = r"""(sel) => { let o = 1;
+  for (let e = document.querySelector(sel); e && e.nodeType === 1; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
+  return o; }"""
+
+
+def _bad_upload_case(pg, name: str, content: bytes, greyed: list[str]) -> None:
+    pg.wait_for_selector("#main .card-value")  # the previous analysis is on screen
+    pg.set_input_files("[id='dataset-upload'] input[type=file]",
+                       files=[{"name": name, "mimeType": "text/csv", "buffer": content}])
+    pg.wait_for_function("() => document.querySelector('#dataset-upload').getAttribute('aria-invalid') === 'true'")
+    pg.wait_for_timeout(400)  # the greying fades in
+    fresh = pg.evaluate(FRESH_RESULTS, "#main")
+    assert fresh == [], f"{name}: results of the previous file still look current: {fresh[:5]}"
+    for sel in greyed:
+        assert pg.evaluate(STRENGTH, sel) < 0.6, f"{name}: {sel} still looks current"
+
+
 ACTIVE_NAV_LINK = r"""() => {
   const row = document.querySelector('.navbar .nav-links');
   const on = Array.from(row.querySelectorAll('a.nav-link[aria-current=page]'));
@@ -413,3 +452,52 @@ def test_phone_navigation_shows_the_page_you_are_on(loaded):
         assert (href == path or path.startswith(href.rstrip("/") + "/")) and got["active"], (path, got)
         assert got["inside"], f"{path}: the active link {got['marked']} is scrolled out of the navigation row"
         assert got["pageX"] == 0, "the page itself does not scroll sideways"
+
+
+# --------------------------------------------------------------------------- presenter mode on a projector
+
+PROJECTORS = [(1280, 720), (1920, 1080)]
+#: The page's main answer or chart: the first visible headline, chart, number card or table of the page.
+MAIN_RESULT_TOP = r"""() => {
+  const el = Array.from(document.querySelectorAll(
+      '#main .headline, #main .js-plotly-plot, #main .card-value, #main table, #main .dash-table-container'))
+    .find((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; });
+  return el ? el.getBoundingClientRect().top : null;
+}"""
+NAV_ROW = r"""() => {
+  const nav = document.querySelector('.navbar'), links = Array.from(nav.querySelectorAll('a.nav-link'));
+  const tops = new Set(links.map((a) => Math.round(a.getBoundingClientRect().top)));
+  return {height: nav.getBoundingClientRect().height, rows: tops.size};
+}"""
+#: Pages whose main content is prose (no result to show first).
+PROSE_PAGES = {"/about"}
+
+
+def test_presenter_mode_fits_a_projector(browser, app_url):
+    """Every page (the personal page too) with ?presenter=1 at 1280 × 720, then 1920 × 1080 (resized, not
+    reloaded): the navigation is one row and the page's main answer or chart starts in the first screen."""
+    ctx = browser.new_context(viewport={"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]}, bypass_csp=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    problems = []
+    try:
+        for path in ["/"] + PAGES:
+            pg.set_viewport_size({"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]})
+            pg.goto(f"{app_url.url}{path}?presenter=1")
+            _settle(pg)
+            for width, height in PROJECTORS:
+                pg.set_viewport_size({"width": width, "height": height})
+                pg.wait_for_timeout(250)
+                nav = pg.evaluate(NAV_ROW)
+                if nav["rows"] != 1 or nav["height"] > 70:
+                    problems.append(f"{path} at {width}×{height}: navigation {nav}")
+                if path in PROSE_PAGES:
+                    continue
+                top = pg.evaluate(MAIN_RESULT_TOP)
+                if top is None or top > height - 80:
+                    problems.append(f"{path} at {width}×{height}: main result starts at {top} px")
+        assert problems == []
+        assert errors == []
+    finally:
+        ctx.close()

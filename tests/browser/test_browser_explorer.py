@@ -282,9 +282,12 @@ def test_country_table_sorts_and_downloads(app_url, page):
     assert values == sorted(values) and len(values) > 10
     assert re.fullmatch(r"[\d,]+", pg.locator("#explore-country-table td[data-dash-column='population']").first.inner_text())
     with pg.expect_download() as dl:
-        pg.click("#explore-country-table button.export")
+        pg.click("#explore-country-csv")
     csv = Path(dl.value.path()).read_text(encoding="utf-8")
-    assert "minimum non-zero CAS" in csv and "Germany" in csv
+    header, first_row = csv.splitlines()[:2]
+    assert "minimum non-zero CAS: district" in header and "Germany" in csv
+    assert not first_row.startswith("code,")  # one header row (DataTable's export wrote its two levels as two rows)
+    assert dl.value.suggested_filename.startswith("anonset-country-tables-") and dl.value.suggested_filename.endswith(".csv")
     # the age setting: published comparisons used 15-85
     pg.fill("#explore-table-ages", "15-85")
     pg.press("#explore-table-ages", "Enter")

@@ -7,7 +7,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from support.browser import PageRecorder, choose_option
+from support.browser import CHART_TEXT_PROBLEMS, PageRecorder, choose_option
 
 pytestmark = pytest.mark.browser
 
@@ -263,6 +263,7 @@ def test_numbers_people_can_read_and_ticks_inside(app_url, browser, viewport):
         pg.wait_for_selector(f"#me-panel-{key} .js-plotly-plot .xtick", state="attached")
         pg.wait_for_timeout(300)
         _check_readable(pg)
+        assert pg.evaluate(CHART_TEXT_PROBLEMS) == [], key
     assert "outside the paper model's range" in pg.inner_text("#me-warnings")
     rec.screenshot(f"personal-tiny-{viewport['width']}")
     assert rec.console_errors == []

@@ -121,6 +121,15 @@ test("compute: imperial answers are shown back in feet, inches and pounds (with 
   const lines = out.funnelText.map((li) => li.props.children[0].props.children);
   assert.ok(lines.some((l) => /^5 ft 6\.9 in \u2013 5 ft 8\.9 in \(170\u2013175 cm\)/.test(l)), lines.join(" | "));
   assert.ok(lines.some((l) => /^143\.3\u2013154\.3 lb \(65\u201370 kg\)/.test(l)), lines.join(" | "));
+  // the what-if charts too (issue 28): the height and weight bands in feet/inches and pounds
+  const [, , , height, weight] = out.later.figures;
+  assert.match(height.layout.title.text, /feet and inches/);
+  assert.ok(height.data[0].x.includes("5\u20326.9\u2033\u20135\u20328.9\u2033"), height.data[0].x.join(" | "));
+  assert.match(weight.layout.title.text, /\(lb\)/);
+  assert.ok(weight.data[0].x.includes("143.3\u2013154.3 lb"), weight.data[0].x.join(" | "));
+  assert.ok(!height.data[0].x.some((l) => /cm/.test(l)));
+  const metric = compute(b, {}).later.figures[3];
+  assert.match(metric.layout.title.text, /\(cm\)/);
 });
 
 test("parseForm: the range's top value is inside it (250 cm, 350 kg), as its message says", () => {
@@ -128,7 +137,17 @@ test("parseForm: the range's top value is inside it (250 cm, 350 kg), as its mes
   const T = b.P.tables[KEY];
   same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250", wkg: "350" })).profile.height, [245, 250]);
   same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250", wkg: "350" })).profile.weight, [345, 350]);
-  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250.5" })), (e) => /50\u2013250/.test(e.message));
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "250.5" })), (e) => /100\u2013250 cm/.test(e.message));
+});
+
+test("parseForm: an adult of 50 cm is a typing slip, refused with the adult range (issue 28)", () => {
+  const b = withTable();
+  const T = b.P.tables[KEY];
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "50" })),
+    (e) => e.field === "height-cm" && /not a plausible adult height; give 100\u2013250 cm/.test(e.message));
+  assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { units: "imperial", hft: "2", hin: "0" })),
+    (e) => e.field === "height-ft" && /not a plausible adult height/.test(e.message));
+  same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "100" })).profile.height, [100, 105]);
 });
 
 test("compute: people below one read 'fewer than one' (the engine's formatPeople), never 0", () => {

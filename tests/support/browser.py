@@ -219,3 +219,50 @@ def page_modules() -> list[tuple[str, str]]:
 
 #: (module, URL path) of every registered page, for parametrising the browser tests.
 PAGES = page_modules()
+
+
+#: Per chart on the page, every title, axis title, legend, annotation and (when shown) the plotly toolbar: each
+#: text must stay inside its chart's box and none may overlap another (issue 28: at 390 px a what-if title was cut
+#: off, the explorer's k labels read "k = 520 100", the bucket legend sat on the data, the toolbar covered titles);
+#: a district map framed by the server (layout.meta.anonset_fit_bounds) must show its whole frame (it was cut off
+#: at the left).  Returns one line per problem.
+CHART_TEXT_PROBLEMS = r"""() => {
+  const out = [];
+  const inter = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
+  document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+    const svg = gd.querySelector(".main-svg");
+    if (!svg) return;
+    const box = svg.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    const name = (gd.closest("[id]") || {}).id || "graph";
+    const items = [];
+    const add = (kind, el) => {
+      const r = el.getBoundingClientRect();
+      const shown = (e) => { for (; e && e.nodeType === 1; e = e.parentElement) { const s = getComputedStyle(e);
+        if (s.visibility === "hidden" || s.display === "none" || parseFloat(s.opacity) === 0) return false; } return true; };
+      if (r.width > 0 && r.height > 0 && shown(el)) items.push([kind, el.textContent.trim().slice(0, 40), r]);
+    };
+    gd.querySelectorAll(".g-gtitle text").forEach((e) => e.textContent.trim() && add("title", e));
+    gd.querySelectorAll(".g-xtitle text, .g-ytitle text").forEach((e) => e.textContent.trim() && add("axis title", e));
+    gd.querySelectorAll(".legend").forEach((e) => add("legend", e.querySelector(".bg") || e));
+    gd.querySelectorAll(".annotation").forEach((e) => e.textContent.trim() && add("annotation", e.querySelector(".annotation-text-g") || e));
+    if (window.innerWidth <= 600) gd.querySelectorAll(".modebar").forEach((e) => add("toolbar", e));  // a desktop shows it on hover only
+    items.forEach(([kind, text, r]) => {
+      if (kind === "toolbar") return;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        out.push(`${name}: ${kind} "${text}" leaves the chart (${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.top)}–${Math.round(box.bottom)})`);
+    });
+    for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) {
+      const [ka, ta, ra] = items[i], [kb, tb, rb] = items[j];
+      if (ka === "axis title" && kb === "axis title") continue;
+      if (inter(ra, rb)) out.push(`${name}: ${ka} "${ta}" overlaps ${kb} "${tb}"`);
+    }
+    const fl = gd._fullLayout, b = fl && fl.meta && fl.meta.anonset_fit_bounds, sub = fl && fl.map && fl.map._subplot;
+    if (b && sub && sub.map) {
+      const mid = (b[1] + b[3]) / 2, w = sub.map.getContainer().clientWidth;
+      const west = sub.map.project([b[0], mid]).x, east = sub.map.project([b[2], mid]).x;
+      if (west < -2 || east > w + 2) out.push(`${name}: the map's frame ${Math.round(west)}–${Math.round(east)} px is cut off (map ${w} px wide)`);
+    }
+  });
+  return out;
+}"""

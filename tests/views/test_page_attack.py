@@ -62,6 +62,18 @@ def test_render_is_memoised_and_complete():
     assert m_fig["data"][0]["y"][0] < m_fig["data"][0]["y"][-1]
     text = component_text(first["cards"])
     assert "Identified at n = 300" in text and "Forecast at" in text
+    # issue 28: each forecast carries its jackknife range beside the number; the hold-out error's sign is explained
+    import re
+
+    fc = first["cards"]
+    for c in fc:
+        t = component_text(c)
+        if t.startswith("Forecast at") and "jackknife" in t:
+            assert re.search(r"%\s*\(range [\d.]+ %?\s*–\s*[\d.]+ %\)", t), t
+    hold = next(component_text(c) for c in fc if component_text(c).startswith("Hold-out error"))
+    if "pp" in hold and "forecast minus measured" in hold:
+        value = float(re.search(r"([+-][\d.]+) pp", hold).group(1))
+        assert ("below" if value < 0 else "above") in hold
     assert "anonset attack --known 3" in component_text(first["command"])
 
 

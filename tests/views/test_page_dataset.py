@@ -151,3 +151,19 @@ def test_the_report_holds_aggregates_only_and_refuses_bad_input(dash_page, caplo
                                    None, None)
     assert sent is page.no_update and isinstance(message, html.Div)
     assert "No report: Choose at least one quasi-identifier column" in str(message)
+
+
+def test_tiny_probabilities_read_as_one_in_and_a_fit_on_few_records_is_flagged():
+    """Issue 28: ten records all at ξ = 0.000 for a large population; γ fitted to a 3-record file without a word."""
+    assert V.chance(0.4123) == "0.412" and V.chance(0) == "0" and V.chance(None) == "–"
+    assert V.chance(1.7e-5) == "1 in 59,000" and V.chance(2e-9) == "1 in 500,000,000"
+    assert V.chance(0.00099) == "1 in 1,000"
+    few = "age,sex\n" + "\n".join(f"{20 + i % 7},{'FM'[i % 2]}" for i in range(90)) + "\n"
+    req = V.parse_request("upload", ["age", "sex"], [], [], "drop", None, "0.6", "1")
+    out = V.render(V.analyse(req, V.table_for("upload", _upload(few), "few.csv")), req, "few.csv")
+    assert out["pyc"].get("available")  # the law is fitted on 90 records …
+    assert any("Only 90 records" in w and "rough" in w for w in out["warnings"]), out["warnings"]  # … and flagged
+    big = V.render(V.analyse(V.parse_request("upload", ["age", "sex", "zip"], [], [], "drop", None, "0.2", "1"),
+                             V.table_for("upload", _upload(CSV), "mine.csv")), V.parse_request(
+        "upload", ["age", "sex", "zip"], [], [], "drop", None, "0.2", "1"), "mine.csv")
+    assert not any("Only" in w and "records" in w for w in big["warnings"])

@@ -663,3 +663,40 @@ def test_the_report_is_of_the_form_as_it_is_now(E):
     html_text = sent["content"]
     assert "anonset districts --country MT --ages 30-50 --sex female --height-width 10" in html_text
     assert "share of people with CAS below 7" in html_text
+
+
+def test_close_k_labels_go_on_separate_rows_and_titles_fit_a_phone():
+    """Issue 28: at 390 px the CDF's labels read "k = 520 100"; a long map title was cut off."""
+    from dashboard.figures.explorer import K_LABEL_DECADES, k_label_rows
+    from dashboard.figures.style import TITLE_CHARS, wrap_title
+
+    assert k_label_rows((5, 20, 100)) == [0, 1, 0]
+    assert k_label_rows((1, 1000)) == [0, 0]
+    for ks in [(5, 20, 100), (2, 3, 5, 10, 11)]:
+        rows = k_label_rows(ks)
+        for i in range(len(ks)):
+            for j in range(i):
+                if rows[i] == rows[j]:
+                    assert abs(math.log10(ks[i]) - math.log10(ks[j])) >= K_LABEL_DECADES
+    text, lines = wrap_title("United Kingdom: minimum non-zero CAS by district (people, log scale)")
+    assert lines == 2 and all(len(line) <= TITLE_CHARS for line in text.split("<br>"))
+    assert text.replace("<br>", " ") == "United Kingdom: minimum non-zero CAS by district (people, log scale)"
+    assert wrap_title("short") == ("short", 1)
+
+
+def test_table_csv_has_one_header_row_and_a_descriptive_name():
+    """Issue 28: both explorer exports were "Data.csv"; the country table's CSV had two header rows."""
+    import csv
+    import io
+
+    from dashboard.views.explorer import COUNTRY_COLUMNS, export_name, table_csv
+
+    rows = [{"country": "DE", "name": "Germany", "min_cas": 3.5, "min_where": "Berlin, Stadt"}]
+    text = table_csv(rows, COUNTRY_COLUMNS)
+    got = list(csv.reader(io.StringIO(text)))
+    assert len(got) == 2 and len(got[0]) == len(COUNTRY_COLUMNS)
+    assert got[0][:2] == ["data set: code", "data set: country"] and "minimum non-zero CAS: district" in got[0]
+    assert got[1][0] == "DE" and got[1][got[0].index("minimum non-zero CAS: district")] == "Berlin, Stadt"
+    assert export_name("districts", "DE", "mean") == "anonset-districts-DE-mean.csv"
+    assert export_name("country-tables", "18-75", "census") == "anonset-country-tables-18-75-census.csv"
+    assert export_name("districts", "DE", "mean") != export_name("country-tables", "18-75", "census")

@@ -418,3 +418,31 @@ def test_warming_covers_every_data_set_census_ones_first(cache_root):
     national = [i for i, c in enumerate(order) if cl.dataset_info(c).get("national_model")]
     assert len(national) > 100 and national == list(range(len(order) - len(national), len(order)))
     assert "NG" in order and order.index("DE") < order.index("NG")
+
+
+def _outside_details(node, found: list) -> list:
+    """Strings of a component tree that are not inside an html.Details (the details layer)."""
+    from dash import html
+
+    if isinstance(node, str):
+        found.append(node)
+    elif isinstance(node, (list, tuple)):
+        for child in node:
+            _outside_details(child, found)
+    elif not isinstance(node, html.Details) and hasattr(node, "children"):
+        _outside_details(node.children, found)
+    return found
+
+
+def test_lay_pages_say_it_in_words_and_keep_spec_sections_in_details(personal):
+    """Issue 28: "SPEC §1.6" (a document a visitor cannot open) moved into the details layer on lay pages."""
+    from dashboard.components import model_help
+    from dashboard.views import explorer as X
+
+    plain, details = model_help()
+    assert "SPEC" not in plain and "SPEC §1.6" in component_text(details)
+    from dashboard.core.regions import Scenario
+
+    for page in (personal.layout(country="DE"), X.form_section(Scenario(), X.form_values(Scenario()))):
+        shown = " ".join(_outside_details(page, []))
+        assert "SPEC §" not in shown and "nats" not in shown, shown[:200]

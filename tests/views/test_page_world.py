@@ -53,7 +53,7 @@ def test_hover_says_name_value_grain_and_year_and_districts_are_outlined():
     assert main["customdata"][i] == rows.set_index("country").loc["DE", "name"]
     de = rows.set_index("country").loc["DE"]
     assert main["hovertext"][i].startswith(f"person-mean set: {int(de['person_mean']):,} people<br>"
-                                           f"{de['districts']:,} Kreis · {de['reference_year']}<br>")
+                                           f"{de['districts']:,} Kreise · {de['reference_year']}<br>")
     ng = list(main["locations"]).index("NG")
     assert "national only (UN estimate 2025)" in main["hovertext"][ng]
     assert set(outline["locations"]) == set(rows.loc[~rows["national_model"], "country"])

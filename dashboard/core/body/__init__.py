@@ -9,6 +9,7 @@ coverage mask instead of a BMI filter, optional self-report correction). Here: t
 the NHANES adults (:func:`validate_nhanes`).
 """
 from ._bands import (
+    ADULT_HEIGHT_LIMITS,
     BAND_LIMITS,
     BAND_WIDTHS,
     DEFAULT_BMI_RANGE,
@@ -55,6 +56,7 @@ from ._v2 import (
 from ._validation import validate_nhanes
 
 __all__ = [
+    "ADULT_HEIGHT_LIMITS",
     "BAND_LIMITS",
     "BAND_WIDTHS",
     "BandGrid",

@@ -25,6 +25,10 @@ HEIGHT_LIMITS: tuple[float, float] = (50.0, 250.0)
 WEIGHT_LIMITS: tuple[float, float] = (20.0, 350.0)
 #: The range each band must start in, by measurement.
 BAND_LIMITS = {"height": HEIGHT_LIMITS, "weight": WEIGHT_LIMITS}
+#: The heights (cm) a person may type for an adult (the study population is adults, SPEC §1.1): the band grid
+#: reaches down to 50 cm, but an adult of 50 cm is a typing slip (issue 28), and the body model puts such a
+#: height dozens of standard deviations from every group's mean.
+ADULT_HEIGHT_LIMITS: tuple[float, float] = (100.0, 250.0)
 #: Band widths the interface offers (cm for height, kg for weight).
 BAND_WIDTHS: tuple[int, ...] = (1, 2, 5, 10, 20)
 #: Plausible BMI range (SPEC §1.1); cells whose centre lies outside are implausible.

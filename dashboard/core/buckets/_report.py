@@ -10,7 +10,10 @@ import json
 import numpy as np
 
 from ..groups import format_age_band
-from ..text import plural  # noqa: F401 - part of this module's interface (br.plural)
+from ..text import (
+    plural,  # noqa: F401 - part of this module's interface (br.plural)
+    share_setting,
+)
 from ._advisor import Advice
 
 
@@ -18,7 +21,7 @@ def recommendation_text(advice: Advice) -> str:
     """The recommendation in words, e.g. "Collect age in 10-year groups, height in 10 cm, …"."""
     e = advice.recommended
     if e is None:
-        return (f"No configuration on the ladder gives {advice.q:.0%} of people an anonymity set of at least "
+        return (f"No configuration on the ladder gives {share_setting(advice.q)} of people an anonymity set of at least "
                 f"{advice.k:g}; even withholding everything but sex leaves too few people.")
     c = e.config
     age = {"census": "in the census age groups", "withheld": "not at all (withhold age)"}.get(
@@ -42,10 +45,10 @@ def recommendation_text(advice: Advice) -> str:
             names = ", ".join(advice.district_names[d] for d in kept[:3]) + (" …" if len(kept) > 3 else "")
             label = dl if len(kept) == 1 else plural(dl)
             text = (f"Collect {parts[0]}, {parts[1]}, {parts[2]}, with the {rl} instead of the {dl}, except in the "
-                    f"{len(kept)} {label} where at least {advice.q:.0%} stay safe with the {dl} itself ({names})")
+                    f"{len(kept)} {label} where at least {share_setting(advice.q)} stay safe with the {dl} itself ({names})")
         else:
             label = dl if n == 1 else plural(dl)
-            text += (f"; in the {n} {label} (of {D}) where fewer than {advice.q:.0%} would be safe, withhold the "
+            text += (f"; in the {n} {label} (of {D}) where fewer than {share_setting(advice.q)} would be safe, withhold the "
                      f"{dl} and give only the {rl}")
     text += (f". Then {e.coverage:.1%} of people have an anonymity set of at least {advice.k:g} "
              f"and the release keeps {e.bits:.1f} bits per person.")

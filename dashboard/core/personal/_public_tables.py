@@ -41,7 +41,16 @@ import census_loaders as cl
 from census_loaders.paths import cache_dir
 
 from .. import memo
-from ..body import BAND_LIMITS, BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_MODEL, MODELS, PROFILE_SDS, widen_band
+from ..body import (
+    ADULT_HEIGHT_LIMITS,
+    BAND_LIMITS,
+    BAND_WIDTHS,
+    DEFAULT_BMI_RANGE,
+    DEFAULT_MODEL,
+    MODELS,
+    PROFILE_SDS,
+    widen_band,
+)
 from ..country import CountryModel, census_source, load_country_model, preset_array
 from ..errors import InputError
 from ..groups import SEXES, open_group_end
@@ -257,6 +266,7 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
             "widths": list(BAND_WIDTHS),
             "default_width": DEFAULT_WIDTH,
             "limits": {k: list(v) for k, v in BAND_LIMITS.items()},
+            "adult_height": list(ADULT_HEIGHT_LIMITS),
             "whatif_sds": PROFILE_SDS,
             "bmi_range": list(DEFAULT_BMI_RANGE),
             "default_ks": list(DEFAULT_KS),

@@ -7,6 +7,8 @@ the personal page's JavaScript in its config, so both faces interpolate from one
 from __future__ import annotations
 
 from ._data import (
+    BODY_MODEL_DETAILS,
+    BODY_MODEL_PLAIN,
     FEWER_THAN_ONE,
     FIRST_QUESTION,
     HEADLINE,
@@ -32,11 +34,14 @@ from ._numbers import (
     log_ticks,
     plural,
     power_label,
+    share_setting,
     short_number,
 )
 from ._sentences import first_question, has_answer, own_headline, tenths, verdict
 
 __all__ = [
+    "BODY_MODEL_DETAILS",
+    "BODY_MODEL_PLAIN",
     "FEWER_THAN_ONE",
     "FIRST_QUESTION",
     "HEADLINE",
@@ -63,6 +68,7 @@ __all__ = [
     "own_headline",
     "plural",
     "power_label",
+    "share_setting",
     "short_number",
     "tenths",
     "verdict",

@@ -87,3 +87,13 @@ def client_text() -> dict:
                       "keep_when_crowded": list(LOG_TICKS["keep_when_crowded"])},
         "short_suffixes": [list(s) for s in SHORT_SUFFIXES],
     }
+
+
+#: The body-model choice in plain words, then its details (the method's section, self-report correction) for the
+#: details layer under it: one text for every page that offers the switch (issue 28: "SPEC §1.6" on lay pages).
+BODY_MODEL_PLAIN = ("v2, the default, is tested on real people (the Real people page); paper reproduces the "
+                    "published numbers.")
+BODY_MODEL_DETAILS = ("The two body models are defined in section 1.6 of the method (SPEC §1.6 in the project). Most "
+                      "countries' body statistics are self-reported: people over-state their height and under-state "
+                      "their weight. The correction subtracts the mean differences measured on the NHANES adults; it "
+                      "has no effect under paper or on measured statistics.")

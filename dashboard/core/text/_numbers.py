@@ -136,12 +136,18 @@ def power_label(v: float) -> str:
     return f"10{sup}" if mant == "1" else f"{mant} × 10{sup}"
 
 
+#: District words whose plural follows their own language (issue 28: "other Kreis" read as a slip).
+IRREGULAR_PLURALS = {"Kreis": "Kreise", "comune": "comuni"}
+
+
 def plural(label: str) -> str:
-    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` stays, and the head word
-    before a parenthesis: ``ZIP code area (ZCTA)`` → ``ZIP code areas (ZCTA)``."""
+    """``county`` → ``counties``, ``district`` → ``districts``, ``Kreis`` → ``Kreise`` (its own language's
+    plural), and the head word before a parenthesis: ``ZIP code area (ZCTA)`` → ``ZIP code areas (ZCTA)``."""
     head, sep, tail = label.partition(" (")
     if sep:
         return plural(head) + sep + tail
+    if label in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[label]
     if label.endswith("y") and not label.endswith(("ay", "ey", "oy")):
         return label[:-1] + "ies"
     if label.endswith("s"):
@@ -175,3 +181,9 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
         keep = [i for i, t in enumerate(text) if t.startswith(tuple(rule["keep_when_crowded"]))]
         vals, text = [vals[i] for i in keep], [text[i] for i in keep]
     return vals, text
+
+
+def share_setting(q: float) -> str:
+    """A share someone set (a coverage target), with the digits they gave: ``95%``, ``99.99%`` — never
+    ``100%`` for 99.99 % as whole-percent rounding showed it (issue 28)."""
+    return f"{float(f'{100 * float(q):.6g}'):g}%"

@@ -335,7 +335,7 @@ def test_exports_and_words(synth):
     assert sum(r["on_front"] == "1" for r in rows) == len(advice.front)
     text = recommendation_text(advice)
     assert text.startswith("Collect age") and f"{advice.recommended.coverage:.1%}" in text
-    assert plural("county") == "counties" and plural("district") == "districts" and plural("Kreis") == "Kreis"
+    assert plural("county") == "counties" and plural("district") == "districts" and plural("Kreis") == "Kreise"
 
 
 @pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
