@@ -154,6 +154,10 @@ def _expected_pixels(pg, ids) -> np.ndarray:
     return np.array(out)
 
 
+#: assets/map_recolour.js's counts of the map's updates: {fast: recoloured in place, full: plotly.js's own update}.
+RECOLOUR_COUNTS = "(document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour || {fast: 0, full: 0})"
+
+
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
     from dashboard.core.regions import Scenario
 
@@ -170,6 +174,9 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     assert geometry_before == "/geo/DE.geojson"  # polygons come from our own server, once, by URL
     responses = []
     pg.on("response", lambda r: responses.append(r) if "_dash-update-component" in r.url else None)
+    # updates before the first change (the map's own settling: a refit to its real width, a late store) are not
+    # the subject: count from here
+    counted = pg.evaluate(f"{RECOLOUR_COUNTS}")
 
     # the statistic: minimum non-zero CAS
     pg.check("#explore-stat input[value=min]")
@@ -178,8 +185,8 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     np.testing.assert_allclose(_z(pg), _expected_z(Scenario(stat="min")), atol=1e-3)
     pg.wait_for_function("location.search.includes('stat=min')")
     # recoloured in place (assets/map_recolour.js: feature state, no re-tiling), and drawn in plotly.js's colours
-    counts = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour")
-    assert counts["full"] == 0 and counts["fast"] >= 1
+    counts = pg.evaluate(f"{RECOLOUR_COUNTS}")
+    assert counts["full"] - counted["full"] == 0 and counts["fast"] - counted["fast"] >= 1, (counted, counts)
     pg.wait_for_function(IDLE_MAP)
     drawn = np.array(pg.evaluate(MAP_PIXELS, list(points.values())), dtype=float)
     expected = _expected_pixels(pg, list(points))
@@ -210,8 +217,8 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
                              for loc in locations), locations
     assert pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').data[0].geojson") == geometry_before
     assert sum("/geo/DE.geojson" in u for u in page.requests) == 1  # fetched once, then cached
-    counts = pg.evaluate("document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour")
-    assert counts["full"] == 0 and counts["fast"] >= 3  # every recolour in place
+    counts = pg.evaluate(f"{RECOLOUR_COUNTS}")
+    assert counts["full"] - counted["full"] == 0 and counts["fast"] - counted["fast"] >= 3, (counted, counts)  # all in place
     # hover and click still find districts (the geometry plotly.js prepared is carried over to each recolour)
     _click_map_at(pg, 13.40, 52.52, "#explore-detail .detail[data-district='11000']")
     assert _served(app_url, "/geo/DE.geojson") - geometry_served == 1  # and the server sent it once
