@@ -137,6 +137,22 @@ def _text(r: dict) -> str:
     return "\n".join(lines)
 
 
+def add_data_set_options(parser) -> None:
+    """FILE and the analysis options, shared by ``anonset dataset`` and ``anonset report dataset``."""
+    parser.add_argument("file", metavar="FILE", help="a CSV file, or 'nhanes' (NHANES 2017-2018 sample) or 'adult' (UCI Adult, 1994)")
+    parser.add_argument("--columns", required=True, help="quasi-identifier columns, comma-separated")
+    parser.add_argument("--bins", help="bin widths of numeric columns, e.g. age=5,height_cm=2")
+    parser.add_argument("--population", help="population size N for xi and kappa (default: the data set's size)")
+    parser.add_argument("--missing", choices=microdata.MISSING_POLICIES, default="drop",
+                        help="records with a missing value: drop them (default) or treat missing as a value")
+    parser.add_argument("--fraction", default=None, help="validation: share of records to fit on (default 0.1; given "
+                        "explicitly, it must leave at least 50 records)")
+    parser.add_argument("--model", dest="uniqueness_model", choices=microdata.MODEL_CHOICES, default="auto",
+                        help="the model of each record's xi and kappa: copula, latent-class, or auto (default: the one "
+                             "that validates better on this data set)")
+    parser.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
+
+
 def add_parser(sub) -> None:
     c = sub.add_parser(
         "dataset", help="uniqueness, correctness and risk of a record-level data set (copula, TFRR, Pitman-Yor)",
@@ -144,18 +160,7 @@ def add_parser(sub) -> None:
                      "TFRR (Yang et al. 2021) and the Pitman-Yor fit of the class sizes, for the chosen "
                      "quasi-identifier columns (SPEC 5). FILE is a CSV, 'nhanes' or 'adult'."),
     )
-    c.add_argument("file", metavar="FILE", help="a CSV file, or 'nhanes' (NHANES 2017-2018 sample) or 'adult' (UCI Adult, 1994)")
-    c.add_argument("--columns", required=True, help="quasi-identifier columns, comma-separated")
-    c.add_argument("--bins", help="bin widths of numeric columns, e.g. age=5,height_cm=2")
-    c.add_argument("--population", help="population size N for xi and kappa (default: the data set's size)")
-    c.add_argument("--missing", choices=microdata.MISSING_POLICIES, default="drop",
-                   help="records with a missing value: drop them (default) or treat missing as a value")
-    c.add_argument("--fraction", default=None, help="validation: share of records to fit on (default 0.1; given "
-                   "explicitly, it must leave at least 50 records)")
-    c.add_argument("--model", dest="uniqueness_model", choices=microdata.MODEL_CHOICES, default="auto",
-                   help="the model of each record's xi and kappa: copula, latent-class, or auto (default: the one "
-                        "that validates better on this data set)")
-    c.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
+    add_data_set_options(c)
     c.add_argument("--seed", type=int, default=0, help="seed of the random choices (default 0)")
     c.add_argument("--plan", action="store_true",
                    help="which columns to coarsen: each column's contribution and a coarsening plan (instead of the "

@@ -127,6 +127,7 @@ def add_parser(sub) -> None:
     from dashboard.core import microdata
     from dashboard.core.body import DEFAULT_MODEL
 
+    from .dataset import add_data_set_options
     from .regions import add_scenario_options
 
     p = sub.add_parser("report", help="write a self-contained HTML report of an explorer, bucket or data-set analysis",
@@ -158,16 +159,7 @@ def add_parser(sub) -> None:
     d = kinds.add_parser("dataset", help="a record-level data set: uniqueness, correctness, risk (aggregates only)",
                          description="The data-set page's report (no record values); options as `anonset dataset`. "
                                      "Exits with code 2 and one line on stderr when the file cannot be analysed.")
-    d.add_argument("file", metavar="FILE", help="a CSV file, or 'nhanes' or 'adult' (the shipped data sets)")
-    d.add_argument("--columns", required=True, help="quasi-identifier columns, comma-separated")
-    d.add_argument("--bins", help="bin widths of numeric columns, e.g. age=5,height_cm=2")
-    d.add_argument("--population", help="population size N for xi and kappa (default: the data set's size)")
-    d.add_argument("--missing", choices=microdata.MISSING_POLICIES, default="drop",
-                   help="records with a missing value: drop them (default) or treat missing as a value")
-    d.add_argument("--fraction", default=None, help="validation: share of records to fit on (default 0.1)")
-    d.add_argument("--model", dest="uniqueness_model", choices=microdata.MODEL_CHOICES, default="auto",
-                   help="the model of xi and kappa: copula, latent-class or auto (default)")
-    d.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
+    add_data_set_options(d)
     d.add_argument("--k", default=microdata.DEFAULT_K, help="the plan's k (default 5)")
     d.add_argument("--target", default=microdata.DEFAULT_TARGET, help="the plan's target share below k (default 0.05)")
     d.add_argument("--out", required=True, metavar="FILE.html", help="where to write the report")
