@@ -65,16 +65,14 @@ def microdata_sources(dataset_id: str) -> list[dict]:
 
 
 def small_sets_limit() -> str:
-    """AnonLand's measured error for small sets (the same numbers the explorer's caveat shows)."""
-    from dashboard.views import anonland
+    """AnonLand's measured error for small sets: the explorer's own caveat (one text for one number), with where
+    the check comes from."""
+    from dashboard.views import explorer
 
-    share, n, threshold = anonland.small_crowd_error(5)
-    if share is None or not n:
+    caveat = explorer.small_sets_caveat()
+    if not caveat:
         return "AnonLand's check of small sets is not in this data cache: small numbers are unvalidated here."
-    return (f"Small numbers are rough estimates: in the AnonLand check (SPEC §4), {100 * share:.1f} % of the {n:,} "
-            f"test citizens whose real crowd was under 5 got an estimate more than {threshold * 100:g} % off "
-            "(the full-scale AnonLand shipped in the data cache, made by `anonset anonland`). Read “below 5” as “very few people alike”, not as an "
-            "exact count.")
+    return caveat + " (SPEC §4: the full-scale AnonLand shipped in the data cache, made by `anonset anonland`.)"
 
 
 def body_model_limit() -> str:
