@@ -152,7 +152,8 @@ def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, browser):
 
     pg.click("#shell-presenter-toggle")
     pg.wait_for_function("() => document.body.classList.contains('presenter')")
-    assert pg.get_attribute("#shell-presenter-toggle", "aria-pressed") == "true"
+    # the class is set in the callback, the attribute by Dash once the callback has returned
+    pg.wait_for_selector("#shell-presenter-toggle[aria-pressed=true]", state="attached", timeout=5_000)
     assert body_size() >= normal * 1.3
     assert pg.evaluate("() => getComputedStyle(document.body).color") == "rgb(0, 0, 0)"
     rec.screenshot("presenter-about")
@@ -174,5 +175,5 @@ def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, browser):
     pg2 = fresh.new_page()
     pg2.goto(f"{app_url.url}/?presenter=1")
     pg2.wait_for_function("() => document.body.classList.contains('presenter')")
-    assert pg2.get_attribute("#shell-presenter-toggle", "aria-pressed") == "true"
+    pg2.wait_for_selector("#shell-presenter-toggle[aria-pressed=true]", state="attached", timeout=5_000)
     fresh.close()

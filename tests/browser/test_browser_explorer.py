@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from pathlib import Path
 
 import numpy as np
@@ -105,8 +106,22 @@ def _patch_locations(body: str) -> list[list]:
 
 
 def _served(app_url, path: str) -> int:
-    """How many times the test server answered ``path`` (its access log): browser-cache hits do not count."""
-    return sum(f"GET {path} " in line for line in app_url.log.read_text(errors="replace").splitlines())
+    """How many times the test server answered ``path`` (its access log): browser-cache hits do not count.
+
+    The log line of a response is written when its last byte is sent, so a transfer that an earlier test's
+    closed page left behind can be logged a moment later: the count is read once it has been still for 1.5 s.
+    """
+    def count():
+        return sum(f"GET {path} " in line for line in app_url.log.read_text(errors="replace").splitlines())
+
+    last, still_since = count(), time.monotonic()
+    deadline = still_since + 15
+    while time.monotonic() - still_since < 1.5 and time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = count()
+        if now != last:
+            last, still_since = now, time.monotonic()
+    return last
 
 
 #: Colours as drawn: one pixel of the map's WebGL canvas per (lon, lat), read in MapLibre's render event (while
