@@ -27,6 +27,7 @@ from dashboard.components import error_box, model_help, model_switch
 from dashboard.core.errors import InputError
 from dashboard.figures.style import GRAPH_CONFIG
 from dashboard.guard import guarded
+from dashboard.server import limits
 from dashboard.views import buckets as vb
 
 dash.register_page(__name__, path=vb.PATH, name="For app developers", order=11, nav=False,
@@ -219,7 +220,8 @@ def on_report(clicks, country, k, coverage, per_district, model="v2"):
     if not clicks:
         return no_update, no_update
     s = vb.parse_form(country, k, coverage, bool(per_district), model)
-    text = reports.to_html(reports.buckets_report(s, vb.advice(s)))
+    with limits.report_slot(reports.report_command("buckets", vb.cli_command(s))):
+        text = reports.to_html(reports.buckets_report(s, vb.advice(s)))
     return dcc.send_string(text, reports.file_name("buckets", f"{s.country}-k{s.k:g}-q{s.q:g}"), type="text/html"), None
 
 

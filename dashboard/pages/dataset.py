@@ -13,6 +13,7 @@ from dashboard import reports
 from dashboard.components import error_box, field
 from dashboard.core import microdata as M
 from dashboard.guard import guarded
+from dashboard.server import limits
 from dashboard.views.dataset import (
     BIN_TYPE,
     ID,
@@ -21,6 +22,7 @@ from dashboard.views.dataset import (
     bin_boxes,
     coarsening,
     column_options,
+    command,
     default_columns,
     default_missing,
     parse_request,
@@ -227,6 +229,8 @@ def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, 
                         plan_k, plan_target)
     table_ = table_for(req.source, contents, filename)
     name = filename if req.source == "upload" else None
-    text = reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
+    plan = ["--k", f"{req.k:g}", "--target", f"{req.target:g}"]
+    with limits.report_slot(reports.report_command("dataset", command(req, filename), plan)):
+        text = reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
     stem = req.source if req.source in ("nhanes", "adult") else "upload"
     return dcc.send_string(text, reports.file_name("dataset", stem), type="text/html"), None

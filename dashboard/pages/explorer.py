@@ -26,7 +26,7 @@ from dash import (
 import census_loaders as cl
 from dashboard import forms, reports
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
-from dashboard.core.regions import GRAINS, Scenario
+from dashboard.core.regions import GRAINS, Scenario, format_range
 from dashboard.figures import explorer as fx
 from dashboard.guard import guarded
 from dashboard.server import limits
@@ -299,7 +299,9 @@ def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, 
     table_ages = parse_table_ages(table_ages)
     cdf_grain = cdf_grain if cdf_grain in GRAINS else DEFAULT_TABLE_GRAIN
     table_grain = table_grain if table_grain in GRAINS else DEFAULT_TABLE_GRAIN
-    with limits.scenario_slot(s, "This report"):
+    extra = ["--grain", cdf_grain, "--table-ages", format_range(table_ages), "--table-grain", table_grain]
+    with limits.report_slot(reports.report_command("explorer", s.to_cli("districts"), extra)), \
+            limits.scenario_slot(s, "This report"):
         text = reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
                                                        table_grain=table_grain))
     return dcc.send_string(text, reports.file_name("explorer", "-".join(s.countries)), type="text/html"), None

@@ -24,6 +24,8 @@ AnonLand (views.anonland)      people per rerun, test citizens, reruns   10,250,
                                each); explorer curves over more than
                                :data:`HEAVY_SCENARIO_CELLS` band cells
                                (:func:`scenario_slot`)
+:func:`report_slot`            reports (0.5–3 s of CPU, 5–12 MB each,    1 at once per server;
+                               apart from the analysis they show)        busy 2 s → refused
 =============================  =======================================  ======================
 
 The band-cell count is the measured driver of a scenario's cost (joint band probabilities
@@ -51,7 +53,7 @@ import shlex
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.country import load_country_model
@@ -203,6 +205,13 @@ PROCESS_SLOTS = ProcessSlots()
 TABLE_POOL = "tables"
 TABLE_WAIT_S = 3.0
 TABLE_PROCESS_SLOTS = ProcessSlots()
+#: Reports (0.5–3 s of CPU and a 5–12 MB answer each, on top of any analysis they take a heavy slot for) have a
+#: pool of their own, so that a hall of people pressing "Download report" cannot take every core.  Its slot is
+#: taken first and the analysis's heavy slot inside it: the two pools never wait on each other in reverse order.
+REPORT_POOL = "reports"
+REPORT_WAIT_S = 2.0
+REPORT_PROCESS_SLOTS = ProcessSlots()
+_OWN_SLOTS = {"heavy": PROCESS_SLOTS, TABLE_POOL: TABLE_PROCESS_SLOTS, REPORT_POOL: REPORT_PROCESS_SLOTS}
 
 
 def _busy(what: str, command: str) -> CostError:
@@ -222,9 +231,12 @@ def heavy_slot(what: str, command: str, wait_s: float | None = None, pool: str =
     costs no CPU), then is refused with a CostError naming the command that computes the same on
     the visitor's machine (``wait_s`` default: :data:`HEAVY_WAIT_S`).  When the cache cannot hold the
     shared slots, the limit fails closed: this process's own slots (:data:`PROCESS_SLOTS`) apply.
-    ``pool`` names the set of slots (:data:`TABLE_POOL`: cold public tables, apart from the analyses).
+    ``pool`` names the set of slots (:data:`TABLE_POOL`: cold public tables, apart from the analyses;
+    :data:`REPORT_POOL`: reports, see :func:`report_slot`).
     """
-    own = TABLE_PROCESS_SLOTS if pool == TABLE_POOL else PROCESS_SLOTS
+    if pool not in _OWN_SLOTS:
+        raise ValueError(f"unknown pool {pool!r}; use one of {sorted(_OWN_SLOTS)}")
+    own = _OWN_SLOTS[pool]
     deadline = time.monotonic() + (HEAVY_WAIT_S if wait_s is None else wait_s)
     slot = None
     while slot is None:
@@ -248,6 +260,12 @@ def heavy_slot(what: str, command: str, wait_s: float | None = None, pool: str =
         yield
     finally:
         slot.release()
+
+
+def report_slot(command: str) -> AbstractContextManager[None]:
+    """The slot a report is rendered in (:data:`REPORT_POOL`; busy for :data:`REPORT_WAIT_S` → a CostError naming
+    ``command``, the ``anonset report …`` line that writes the same file on the visitor's machine)."""
+    return heavy_slot("This report", command, wait_s=REPORT_WAIT_S, pool=REPORT_POOL)
 
 
 def limits_table() -> list[dict]:

@@ -185,3 +185,29 @@ def test_the_largest_explorer_curves_take_a_heavy_slot_and_small_ones_do_not(slo
     finally:
         held.release()
     assert comparable_curves(large, "5")
+
+
+def test_reports_have_a_pool_of_their_own(slots, monkeypatch):
+    """Issue 29: a hall pressing "Download report" takes one report slot, not every core.  A report waits for
+    neither a running advice nor a table, takes its analysis's heavy slot inside its own, and a second report is
+    refused with the ``anonset report`` line that writes the same file on the visitor's machine."""
+    monkeypatch.setattr(limits, "REPORT_WAIT_S", 0.2)
+    command = "anonset report buckets --country MT --out anonset-report-buckets.html"
+    advice = jobs.acquire_slot("heavy", 1)
+    try:
+        with limits.report_slot(command):
+            pass
+    finally:
+        advice.release()
+    with limits.report_slot(command):
+        with limits.heavy_slot("This advice", "anonset buckets --country MT"):
+            pass
+        t0 = time.monotonic()
+        with pytest.raises(limits.CostError, match=r"This report .*busy.*anonset report buckets --country MT"), \
+                limits.report_slot(command):
+            pytest.fail("two reports ran at once")
+        assert time.monotonic() - t0 >= 0.15
+    with limits.report_slot(command):  # free again
+        pass
+    with pytest.raises(ValueError, match="unknown pool"), limits.heavy_slot("This", "anonset x", pool="typo"):
+        pass

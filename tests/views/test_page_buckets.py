@@ -116,3 +116,22 @@ def test_the_body_model_is_a_setting(cache_root):
     assert vb.from_query({"model": "v9"})[1] and vb.from_query({"model": "v9"})[0].model == "v2"
     with pytest.raises(InputError, match="unknown body model 'v9'"):
         vb.parse_form("MT", "10", "95", [], "v9")
+
+
+def test_a_report_while_another_renders_is_refused_with_its_command(P, monkeypatch):
+    """Issue 29: reports are rationed (their own pool): the page says so and names the ``anonset report`` line."""
+    from dashboard.server import jobs, limits
+    from dashboard.wsgi import app
+
+    monkeypatch.setattr(limits, "REPORT_WAIT_S", 0.1)
+    with app.server.app_context():
+        held = [jobs.acquire_slot(limits.REPORT_POOL, limits.heavy_at_once()) for _ in range(limits.heavy_at_once())]
+    assert None not in held
+    try:
+        sent, message = P.on_report(1, "MT", "10", "90", [])
+    finally:
+        for slot in held:
+            slot.release()
+    text = component_text(message)
+    assert sent is P.no_update and text.startswith("No report: This report")
+    assert "busy" in text and "anonset report buckets --country MT --k 10 --coverage 0.9 --out" in text
