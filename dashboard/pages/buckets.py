@@ -220,8 +220,12 @@ def on_report(clicks, country, k, coverage, per_district, model="v2"):
     if not clicks:
         return no_update, no_update
     s = vb.parse_form(country, k, coverage, bool(per_district), model)
-    with limits.report_slot(reports.report_command("buckets", vb.cli_command(s))):
-        text = reports.to_html(reports.buckets_report(s, vb.advice(s)))
+
+    def make() -> str:
+        with limits.report_slot(reports.report_command("buckets", vb.cli_command(s))):
+            return reports.to_html(reports.buckets_report(s, vb.advice(s)))
+
+    text = reports.rendered("buckets", s, make)
     return dcc.send_string(text, reports.file_name("buckets", f"{s.country}-k{s.k:g}-q{s.q:g}"), type="text/html"), None
 
 

@@ -18,6 +18,7 @@ from dashboard.views.dataset import (
     BIN_TYPE,
     ID,
     LOG,
+    SHIPPED_SOURCES,
     analyse,
     bin_boxes,
     coarsening,
@@ -230,7 +231,12 @@ def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, 
     table_ = table_for(req.source, contents, filename)
     name = filename if req.source == "upload" else None
     plan = ["--k", f"{req.k:g}", "--target", f"{req.target:g}"]
-    with limits.report_slot(reports.report_command("dataset", command(req, filename), plan)):
-        text = reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
+
+    def make() -> str:
+        with limits.report_slot(reports.report_command("dataset", command(req, filename), plan)):
+            return reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
+
+    # a shipped data set's report is kept for the next visitor; a person's upload never is
+    text = reports.rendered("dataset", (req.key(), req.plan_key()), make) if req.source in SHIPPED_SOURCES else make()
     stem = req.source if req.source in ("nhanes", "adult") else "upload"
     return dcc.send_string(text, reports.file_name("dataset", stem), type="text/html"), None

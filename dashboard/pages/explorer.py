@@ -300,10 +300,14 @@ def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, 
     cdf_grain = cdf_grain if cdf_grain in GRAINS else DEFAULT_TABLE_GRAIN
     table_grain = table_grain if table_grain in GRAINS else DEFAULT_TABLE_GRAIN
     extra = ["--grain", cdf_grain, "--table-ages", format_range(table_ages), "--table-grain", table_grain]
-    with limits.report_slot(reports.report_command("explorer", s.to_cli("districts"), extra)), \
-            limits.scenario_slot(s, "This report"):
-        text = reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
-                                                       table_grain=table_grain))
+
+    def make() -> str:
+        with limits.report_slot(reports.report_command("explorer", s.to_cli("districts"), extra)), \
+                limits.scenario_slot(s, "This report"):
+            return reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
+                                                           table_grain=table_grain))
+
+    text = reports.rendered("explorer", (s, cdf_grain, table_ages, table_grain), make)
     return dcc.send_string(text, reports.file_name("explorer", "-".join(s.countries)), type="text/html"), None
 
 
