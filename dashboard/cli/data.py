@@ -14,6 +14,7 @@ from census_loaders import build as cache_build
 from census_loaders import checksums, manifest
 from census_loaders.paths import cache_dir, raw_dir
 from dashboard.core.country import dataset_rows, world_total
+from dashboard.core.regions import COUNTRY_TABLE_KEY, write_country_table
 from dashboard.core.world import write_aggregates
 
 from . import emit
@@ -30,9 +31,11 @@ def _build(args) -> int:
 
 
 def derived_files(folder: Path, log, mapper=None) -> dict:
-    """What the build derives from the new cache (the world map's aggregates), as manifest entries; ``mapper``
-    runs the per-data-set work (in this process when None)."""
-    return {"world_aggregates": write_aggregates(folder, log, **({"mapper": mapper} if mapper else {}))}
+    """What the build derives from the new cache (the world map's aggregates, the explorer's default country
+    table), as manifest entries; ``mapper`` runs the world aggregates' per-data-set work (in this process when
+    None)."""
+    return {"world_aggregates": write_aggregates(folder, log, **({"mapper": mapper} if mapper else {})),
+            COUNTRY_TABLE_KEY: write_country_table(folder, log)}
 
 
 def _aggregates(args) -> int:
@@ -146,8 +149,8 @@ def add_parser(sub) -> None:
     b.add_argument("--quiet", action="store_true", help="print nothing but errors")
     b.add_argument("--scheduler", default=LOCAL, help=SCHEDULER_HELP)
     b.set_defaults(func=_build)
-    a = dsub.add_parser("aggregates", help="recompute the world map's aggregates of an existing cache "
-                        "(the build computes them too)")
+    a = dsub.add_parser("aggregates", help="recompute the derived files of an existing cache (the world "
+                        "map's aggregates, the explorer's default country table; the build computes them too)")
     a.add_argument("--cache", help="cache folder to update (default: data_cache/)")
     a.add_argument("--quiet", action="store_true", help="print nothing but errors")
     a.add_argument("--scheduler", default=LOCAL, help=SCHEDULER_HELP)

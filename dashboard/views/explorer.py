@@ -675,7 +675,8 @@ def country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
     """Country tables of every data set (district × sex × age only) as displayed: people rounded down.
 
     ``grain`` "5" compares whole 5-year groups (the default), "census" each data set's own groups.
-    Memoised per age range and grain (every visit shows the default one): shared by requests, read-only.
+    Memoised per age range and grain (every visit shows the default one, whose table the build stored in the
+    cache: :func:`dashboard.core.regions.write_country_table`): shared by requests, read-only.
     """
     ages = tuple(float(a) for a in ages)
     return _TABLES.get((ages, grain), lambda: _country_table_rows(ages, grain))

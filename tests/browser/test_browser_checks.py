@@ -101,7 +101,7 @@ TAB_STOPS_PER_CHART = r"""() => Array.from(document.querySelectorAll(".js-plotly
 
 
 #: A page's first visit in a test session computes what production warms before it forks (the test server is
-#: not warmed): the explorer's country tables over 192 data sets take 10 s here, more on a loaded machine.
+#: not warmed): every data set's models and the default views, seconds here, more on a loaded machine.
 FIRST_VISIT_MS = 120_000
 
 

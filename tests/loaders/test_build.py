@@ -88,9 +88,11 @@ def test_body_prior_entry_ends_borrowing():
 @pytest.mark.slow  # two builds and the aggregates: ~12 s
 def test_build_writes_the_world_aggregates_checksummed_and_a_failure_keeps_the_old_cache(raw_root, tmp_path,
                                                                                        small_registry):
-    """The build derives the world map's numbers from the new cache before the swap (issue 26)."""
+    """The build derives the world map's numbers and the explorer's default country table from the new cache
+    before the swap (issues 25, 26)."""
     from census_loaders import checksums
     from dashboard.cli.data import derived_files
+    from dashboard.core.regions import COUNTRY_TABLE_KEY, STORED_TABLE_FILE, stored_country_rows
     from dashboard.core.world import dataset_aggregate, world_aggregates
 
     out = tmp_path / "cache"
@@ -102,6 +104,11 @@ def test_build_writes_the_world_aggregates_checksummed_and_a_failure_keeps_the_o
     assert sorted(df.index) == sorted(manifest["datasets"])
     code = sorted(manifest["datasets"])[0]
     assert df.loc[code, "person_mean"] == dataset_aggregate(code, root=out)["person_mean"]
+    # the explorer's default country table, stored beside them (issue 25) and read back for the default range
+    table = out / STORED_TABLE_FILE
+    assert manifest["files"][STORED_TABLE_FILE] == checksums.sha256(table)
+    assert manifest[COUNTRY_TABLE_KEY]["rows"] == 2 * len(manifest["datasets"])
+    assert sorted(stored_country_rows(out)) == sorted(manifest["datasets"])
     before = digest_tree(out)
 
     def broken(folder, log):

@@ -159,9 +159,10 @@ def choose_option(pg, dropdown_id: str, search: str, value: str) -> None:
 def warm_pages(url: str, paths: list[str], timeout: float = 600.0) -> None:
     """Run each page's initial server callbacks once over HTTP, as production warms before it forks.
 
-    The test server is a plain gunicorn (not warmed): without this, the first browser test to open
-    the explorer waits for its country tables over every data set (10 s here, more on a loaded
-    machine) and times out on a busy CI machine.  Answers are not checked: the tests do that.
+    The test server is a plain gunicorn (not warmed): without this, the first browser test to open a
+    page waits for what production warms (the explorer's default views; its country table, 10 s here
+    before the build stored it, is now read from the cache) and may time out on a busy CI machine.
+    Answers are not checked: the tests do that.
     """
     import requests
 

@@ -138,9 +138,8 @@ class BandProbabilities:
         h1 = np.array([inf if b is None else b[1] for b in height_bands], float)
         w0 = np.array([0.0 if b is None else b[0] for b in weight_bands], float)
         w1 = np.array([inf if b is None else b[1] for b in weight_bands], float)
-        gs = range(len(self.body)) if groups is None else np.asarray(groups).tolist()
-        return np.stack([self._v2_rectangles(int(g), h0, h1, w0, w1) for g in gs]) if len(gs) else \
-            np.empty((0, len(h0), len(w0)))
+        gs = np.arange(len(self.body)) if groups is None else np.asarray(groups, dtype=np.int64).reshape(-1)
+        return self._v2_rectangles(gs, h0, h1, w0, w1)
 
     # ------------------------------------------------------------------ v2 rectangles from one CDF table
 
@@ -169,18 +168,59 @@ class BandProbabilities:
 
         The one table every v2 band probability of the personal page is differenced from,
         in the core and (sliced, :mod:`.public_tables`) in the browser: one batch per
-        group, so a cell has the same bits whoever asks for it.
+        group, so a cell has the same bits whoever asks for it.  A read-only view into
+        :meth:`v2_cdf_stack`.
+        """
+        flat, offsets, nrows, ncols = self.v2_cdf_stack()
+        g = int(g)
+        return flat[offsets[g]:offsets[g] + nrows[g] * ncols[g]].reshape(int(nrows[g]), int(ncols[g]))
+
+    def v2_cdf_stack(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every body group's :meth:`v2_cdf` table in one read-only buffer: ``(flat, offsets, nrows, ncols)``,
+        group ``g``'s ``F[i, j]`` at ``flat[offsets[g] + i * ncols[g] + j]`` (memoised).
+
+        Each table is still its own batch (one ``bvn_cdf`` call per group, the bits the browser gets); one
+        buffer lets :meth:`group_cell_table` gather every group's corners in one indexing step.
         """
         def make():
-            rho = float(self.v2_params()[4][g])
-            inf = np.array([math.inf])
-            zh = np.concatenate([-inf, self._zg("height", g, self.v2_edges("height", g)), inf])
-            zw = np.concatenate([-inf, self._zg("weight", g, self.v2_edges("weight", g)), inf])
-            F = bvn.bvn_cdf(zh[:, None], zw[None, :], rho)
-            F.setflags(write=False)
-            return F
+            tables = []
+            for g in range(len(self.body)):
+                rho = float(self.v2_params()[4][g])
+                inf = np.array([math.inf])
+                zh = np.concatenate([-inf, self._zg("height", g, self.v2_edges("height", g)), inf])
+                zw = np.concatenate([-inf, self._zg("weight", g, self.v2_edges("weight", g)), inf])
+                tables.append(bvn.bvn_cdf(zh[:, None], zw[None, :], rho))
+            nrows = np.array([F.shape[0] for F in tables], dtype=np.int64)
+            ncols = np.array([F.shape[1] for F in tables], dtype=np.int64)
+            offsets = np.concatenate([[0], np.cumsum(nrows * ncols)[:-1]]).astype(np.int64)
+            flat = np.concatenate([F.ravel() for F in tables]) if tables else np.empty(0)
+            out = (flat, offsets, nrows, ncols)
+            for a in out:
+                a.setflags(write=False)
+            return out
 
-        return self.memo(("v2_cdf", int(g)), make)
+        return self.memo("v2_cdf_stack", make)
+
+    def v2_edge_spans(self, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per body group, the first of its :meth:`v2_edges` and how many there are (memoised).
+
+        The edges are consecutive whole units (a run of a 1-unit grid cut where ``|z|`` passes
+        :data:`V2_EDGE_SDS`, ``z`` rising with the edge), so edge ``x`` is row ``x − first + 1``.
+        """
+        def make():
+            firsts, counts = [], []
+            for g in range(len(self.body)):
+                edges = self.v2_edges(kind, g)
+                if len(edges) and edges[-1] - edges[0] != len(edges) - 1:
+                    raise RuntimeError(f"body group {g}'s {kind} edges are not consecutive whole units")
+                firsts.append(edges[0] if len(edges) else math.nan)
+                counts.append(len(edges))
+            out = (np.array(firsts, float), np.array(counts, np.int64))
+            for a in out:
+                a.setflags(write=False)
+            return out
+
+        return self.memo(("v2_edge_spans", kind), make)
 
     def v2_rows(self, kind: str, g: int, x) -> np.ndarray | None:
         """Rows (height) or columns (weight) of :meth:`v2_cdf` for the edges ``x``.
@@ -199,17 +239,56 @@ class BandProbabilities:
             return None
         return np.where(below, 0, np.where(above, len(edges) + 1, pos + 1))
 
-    def _v2_rectangles(self, g: int, h0, h1, w0, w1) -> np.ndarray:
-        """``P[i, j] = Pr_g[h0_i ≤ H < h1_i, w0_j ≤ W < w1_j]`` by inclusion–exclusion on :meth:`v2_cdf`."""
-        rows = [self.v2_rows("height", g, h) for h in (h0, h1)]
-        cols = [self.v2_rows("weight", g, w) for w in (w0, w1)]
-        if any(r is None for r in rows + cols):  # an edge off the whole-unit grid: straight from the CDF
-            rho = self.v2_params()[4][g]
-            z = [self._zg("height", g, h)[:, None] for h in (h0, h1)] + [self._zg("weight", g, w)[None, :] for w in (w0, w1)]
-            return bvn.rectangle(*z, rho)
-        F = self.v2_cdf(g)
-        (i0, i1), (j0, j1) = rows, cols
-        return np.maximum(F[i1][:, j1] - F[i0][:, j1] - F[i1][:, j0] + F[i0][:, j0], 0.0)
+    def _v2_z(self, kind: str, gs: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """``[g, i]``: :meth:`_zg` of the edges ``x`` for each body group of ``gs`` (the same bits, one pass)."""
+        hm, hs, mu, sigma, _ = self.v2_params()
+        if kind == "height":
+            return (x[None, :] - hm[gs][:, None]) / hs[gs][:, None]
+        return (safe_log(x)[None, :] - mu[gs][:, None]) / sigma[gs][:, None]
+
+    def _v2_table_rows(self, kind: str, gs: np.ndarray, x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`v2_rows` for every body group of ``gs`` at once: ``(rows [g, i], on_grid [g])``; a group whose
+        edges are not all on its table (``on_grid`` False) has meaningless rows."""
+        firsts, counts = self.v2_edge_spans(kind)
+        first, count = firsts[gs][:, None], counts[gs][:, None]
+        below, above = z < -V2_EDGE_SDS, z > V2_EDGE_SDS
+        with np.errstate(invalid="ignore"):
+            pos = x[None, :] - first
+            found = (x == np.floor(x))[None, :] & (pos >= 0) & (pos <= count - 1)
+        pos = np.where(found, pos, 0.0).astype(np.int64)
+        rows = np.where(below, 0, np.where(above, count + 1, pos + 1))
+        return rows, np.all(found | below | above, axis=1)
+
+    def _v2_rectangles(self, gs: np.ndarray, h0, h1, w0, w1) -> np.ndarray:
+        """``P[g, i, j] = Pr_g[h0_i ≤ H < h1_i, w0_j ≤ W < w1_j]`` for the body groups ``gs``, by
+        inclusion–exclusion on each group's :meth:`v2_cdf`, all groups in one gather.
+
+        A group with an edge off its whole-unit table (and inside ±:data:`V2_EDGE_SDS`) is computed
+        straight from the CDF, one group per batch as the table is (the quadrature rule follows the
+        batch's largest ``|ρ|``).
+        """
+        out = np.empty((len(gs), len(h0), len(w0)))
+        if not len(gs):
+            return out
+        zs = {name: self._v2_z(kind, gs, x) for name, kind, x in
+              (("h0", "height", h0), ("h1", "height", h1), ("w0", "weight", w0), ("w1", "weight", w1))}
+        (i0, ok_h0), (i1, ok_h1) = (self._v2_table_rows("height", gs, x, zs[n]) for n, x in (("h0", h0), ("h1", h1)))
+        (j0, ok_w0), (j1, ok_w1) = (self._v2_table_rows("weight", gs, x, zs[n]) for n, x in (("w0", w0), ("w1", w1)))
+        on_grid = ok_h0 & ok_h1 & ok_w0 & ok_w1
+        if on_grid.any():
+            flat, offsets, _, ncols = self.v2_cdf_stack()
+            sel = np.flatnonzero(on_grid)
+            base, width = offsets[gs[sel]][:, None, None], ncols[gs[sel]][:, None, None]
+
+            def corner(i, j):
+                return flat[base + i[sel][:, :, None] * width + j[sel][:, None, :]]
+
+            out[sel] = np.maximum(corner(i1, j1) - corner(i0, j1) - corner(i1, j0) + corner(i0, j0), 0.0)
+        rho = self.v2_params()[4]
+        for k in np.flatnonzero(~on_grid):  # an edge off the whole-unit grid: straight from the CDF
+            out[k] = bvn.rectangle(zs["h0"][k][:, None], zs["h1"][k][:, None], zs["w0"][k][None, :],
+                                   zs["w1"][k][None, :], rho[gs[k]])
+        return out
 
     def group_band_cells(self, kind: str, starts: np.ndarray, width: float,
                          other: tuple[float, float] | None, groups=None) -> np.ndarray:

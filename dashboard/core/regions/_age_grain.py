@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +29,14 @@ from ..errors import InputError
 from ..groups import format_age_band
 from ..memo import Memo
 from ._cdfs import country_cdf, model_cdf
-from ._tables import TABLE_COLUMNS, country_table, sex_table
+from ._stored_table import (
+    STORED_TABLE_AGES,
+    STORED_TABLE_FILE,
+    STORED_TABLE_GRAIN,
+    country_table_frame,
+    stored_country_rows,
+)
+from ._tables import country_table, sex_table
 
 #: The grain countries are compared on.
 GRAIN = 5.0
@@ -176,16 +184,40 @@ def comparable_country_table(codes=None, ages: Sequence[float] = (18.0, 75.0), g
     codes = [str(c).strip().upper() for c in codes]
     if not codes:
         raise InputError("choose at least one country")
-    rows = [row for code in codes for row in _memo_rows(code, tuple(float(a) for a in ages), root)]
-    df = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
-    for col in ("country", "name", "sex", "ages", "min_district_id", "min_district_name", "min_age"):
-        df[col] = df[col].astype("string")
-    return df
+    ages = tuple(float(a) for a in ages)
+    stored = stored_country_rows(root) if ages == STORED_TABLE_AGES else None
+    rows = [row for code in codes for row in _memo_rows(code, ages, root, stored)]
+    return country_table_frame(rows)
 
 
-def _memo_rows(code: str, ages: tuple[float, float], root: Path | None) -> tuple[dict, ...]:
+def _memo_rows(code: str, ages: tuple[float, float], root: Path | None, stored: dict | None) -> tuple[dict, ...]:
+    if stored is not None and code in stored:  # the default range: the rows the build computed
+        return stored[code]
     key = (code, ages, None if root is None else str(root))
     return _ROWS.get(key, lambda: comparable_country_rows(code, ages, root=root))
+
+
+def compute_country_table(root: Path | None = None, log: Callable[[str], None] = lambda msg: None) -> pd.DataFrame:
+    """The default country table (:data:`STORED_TABLE_AGES`, grain 5) of every data set in the cache at ``root``,
+    computed afresh (never read back from a stored copy): what the build stores."""
+    started = time.perf_counter()
+    codes = cache.countries(root)
+    rows = [row for code in codes for row in comparable_country_rows(code, STORED_TABLE_AGES, root=root)]
+    log(f"  country table: {len(codes)} data sets in {time.perf_counter() - started:.1f} s")
+    return country_table_frame(rows)
+
+
+def write_country_table(root: Path, log: Callable[[str], None] = lambda msg: None) -> dict:
+    """Compute the default country table of the cache at ``root`` and write it there; return its manifest entry
+    (the build files it under :data:`.COUNTRY_TABLE_KEY`)."""
+    df = compute_country_table(root, log)
+    path = Path(root) / STORED_TABLE_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df.to_parquet(path, index=False)
+    return {"file": STORED_TABLE_FILE, "rows": int(len(df)), "ages": format_age_band(*STORED_TABLE_AGES),
+            "grain": STORED_TABLE_GRAIN,
+            "note": "computed by `anonset data build`: the explorer's default country table (every data set, "
+                    "district × sex × whole 5-year age groups)"}
 
 
 _ROWS = Memo(1024, name="core.age_grain.rows")  # a few age ranges × every data set (~230)
