@@ -112,7 +112,7 @@
   }
 
   /** The band holding a typed value; the range's top value itself (250 cm, which the message names as inside
-      "50–250") belongs to the last band starting below it, as the range's bottom value belongs to the first. */
+      "100–250 cm") belongs to the last band starting below it, as the range's bottom value belongs to the first. */
   function bandIn(value, width, limits) {
     if (value === limits[1]) { var lo = Math.ceil(limits[1] / width - 1e-9) * width - width; return [lo, lo + width]; }
     return bandOf(value, width);
@@ -156,7 +156,7 @@
   /** The form → an engine profile (or a Bad naming the field). */
   function parseForm(T, a) {
     var t = T.table, lim = t.constants.limits, profile = { area: "district", aux: [] };
-    var adult = t.constants.adult_height || lim.height;  /* what a person may type for an adult (core.body) */
+    var adult = t.constants.adult_height;  /* what a person may type for an adult (core.body ADULT_HEIGHT_LIMITS) */
     if (!blank(a.district)) {
       if (T.index[a.district] === undefined) throw new Bad("district", "District: choose one from the list");
       profile.district = a.district;
@@ -182,10 +182,9 @@
       if (ft !== null || inch !== null) {
         if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
         height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
-        if (height < adult[0] || height > adult[1]) {
-          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) +
-            " inches is not a plausible adult height; give " + Math.ceil(adult[0] / CM_PER_INCH) + "\u2013" +
-            Math.floor(adult[1] / CM_PER_INCH) + " inches");
+        if (height < adult[0] || height > adult[1]) {  /* core/text's one refusal, in the units typed */
+          throw new Bad(ft !== null ? "height-ft" : "height-in", E().adultHeightRefusal(Math.round(height / CM_PER_INCH),
+            Math.ceil(adult[0] / CM_PER_INCH), Math.floor(adult[1] / CM_PER_INCH), "inches"));
         }
       }
       var lb = number(a.wlb, "Weight (lb)", "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
@@ -193,8 +192,7 @@
     } else {
       height = number(a.hcm, "Height (cm)", "height-cm", null, null);
       if (height !== null && (height < adult[0] || height > adult[1])) {
-        throw new Bad("height-cm", "Height (cm): " + fmtG(height) + " cm is not a plausible adult height; give " +
-          fmtG(adult[0]) + "\u2013" + fmtG(adult[1]) + " cm");
+        throw new Bad("height-cm", E().adultHeightRefusal(height, adult[0], adult[1], "cm"));
       }
       weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
     }
