@@ -382,24 +382,30 @@
 
   // ---------------------------------------------------------------- cards, tables, advice
 
-  function card(title, value, explain) {
-    return h("Div", { className: "card", title: explain, tabIndex: 0 }, [
-      h("Div", { className: "card-title" }, title), h("Div", { className: "card-value" }, value),
-      h("Div", { className: "card-explain" }, explain)]);
+  /** A risk card: its name and meaning in words; the measure's symbol and formula, if given, in a details layer
+      under it (issue 28: "ξ", "κ" and formulas on the lay page). */
+  function card(title, value, explain, formula) {
+    var kids = [h("Div", { className: "card-title" }, title), h("Div", { className: "card-value" }, value),
+      h("Div", { className: "card-explain" }, explain)];
+    if (formula) kids.push(h("Details", { className: "card-formula" }, [h("Summary", {}, "How it is computed"), h("P", {}, formula)]));
+    return h("Div", { className: "card", title: explain, tabIndex: 0 }, kids);
   }
 
   /** The re-identification cards; the census they rest on is cited once, below them (not on every card). */
   function reidCards(r, t) {
     var P = E().formatPercent;
     var cards = [
-      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1)."),
-      card("Uniqueness \u03be", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
-        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
-      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019)."),
+      card("Correct guess", P(r.correct_guess), "Chance that an attacker who matches on these attributes picks you.",
+        "1 / max(CAS, 1), CAS being the people who share your attributes, you included."),
+      card("Uniqueness", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
+        " shares your attributes.", "Uniqueness \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
+      card("Correctness", P(r.correctness), "Chance exact matching over the whole population identifies you.",
+        "Correctness \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p), p = CAS / N (Rocher et al. 2019)."),
     ];
     Object.keys(r.k_indistinguishable).sort(function (a, b) { return a - b; }).forEach(function (k) {
       cards.push(card(k + "-indistinguishable", P(r.k_indistinguishable[k]), "Chance your record shares its attributes with at least " + (k - 1) +
-        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.)."));
+        " other" + (k - 1 === 1 ? "" : "s") + " among the app's " + E().formatCount(r.users) + " users.",
+        "Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1], m users, p = CAS / N (Yang et al.)."));
     });
     cards.push(h("P", { className: "field-help cards-source" }, "All from the census: " + t.source.publisher + ", " +
       t.source.table_id + " (" + t.source.reference_date + ")."));
