@@ -239,9 +239,12 @@
     return f;
   }
 
+  /* The page sizes its charts for presenter mode itself (fontFor, and the heights and title wraps that follow from
+     the font): meta.anonset_presenter_fonts tells assets/presenter.js not to enlarge them a second time (a projector's
+     what-if titles were cut off and its bars squeezed by 28 px type). */
   function base(extra, font) {
     return Object.assign({ font: font, margin: { l: 10, r: 10, t: 40, b: 10 }, paper_bgcolor: "white", plot_bgcolor: "white",
-      hoverlabel: { font: { size: font.size } } }, extra);
+      hoverlabel: { font: { size: font.size } }, meta: { anonset_presenter_fonts: true } }, extra);
   }
 
   var STEP = { country: "Country", district: "District", sex: "Sex", age: "Age", height: "Height", weight: "Weight" };
@@ -283,7 +286,10 @@
   /* A chart title broken into lines that fit the page's width (plotly never wraps a title: on a 390 px phone a
      one-line title was cut off); returns [text, number of lines]. */
   function wrapTitle(title, font) {
-    var width = Math.min(window.innerWidth || 900, 900) - 60, perLine = Math.max(24, Math.floor(width / (0.6 * (font.size + 1))));
+    /* the results column's own width where there is one (a projector's 1280 px window holds a 780 px column) */
+    var panel = typeof document !== "undefined" && document.getElementById ? document.getElementById("me-results") : null;
+    var width = ((panel && panel.clientWidth) || Math.min(window.innerWidth || 900, 900)) - 60;
+    var perLine = Math.max(24, Math.floor(width / (0.68 * (font.size + 1))));  /* DejaVu Sans: ~0.68 em a character */
     var lines = [""];
     String(title).split(" ").forEach(function (w) {
       var cur = lines[lines.length - 1];
@@ -334,9 +340,11 @@
     }
     var valueAxis = { type: "log", title: { text: "people like you", standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
       gridcolor: "#e5e9ee", automargin: true };
-    var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) } };
-    var layout, wrapped = wrapTitle(title, font), extra = 8 + (wrapped[1] - 1) * (font.size + 6);
-    var titleDict = { text: wrapped[0], x: 0.01, xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: 16 },
+    /* every bar labelled (plotly thinned a projector's labels to every other one; each bar has room for its label) */
+    var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) }, tickmode: "linear", tick0: 0, dtick: 1 };
+    /* plotly anchors a title of several lines a little above its top: 6 px more room a line keeps it inside */
+    var layout, wrapped = wrapTitle(title, font), extra = 8 + (wrapped[1] - 1) * (font.size + 12);
+    var titleDict = { text: wrapped[0], x: 0.01, xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: 16 + 6 * (wrapped[1] - 1) },
       font: { size: font.size + 1 } };
     if (horizontal) {
       catAxis.autorange = "reversed";
