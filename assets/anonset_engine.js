@@ -145,6 +145,13 @@
   /** What the page asks before any answer (core/text first_question). */
   function firstQuestion(national) { return text().first_question[national ? "national" : "district"]; }
 
+  /** Why a typed height is refused (core/text adult_height_refusal, the same template): "Height 60 cm is not a
+      plausible adult height; give 100\u2013250 cm"; value: a number, or a band as text; unit: "cm" or "inches". */
+  function adultHeightRefusal(value, lo, hi, unit) {
+    var typed = function (x) { return typeof x === "string" ? x : g(Math.floor(Number(x) * 1e6 + 0.5) / 1e6); };
+    return fill(text().adult_height_refusal, { value: typed(value), lo: typed(lo), hi: typed(hi), unit: unit || "cm" });
+  }
+
   /** One sentence a person can act on; the chance of being picked is κ (SPEC §2). */
   function verdict(cas, others, correctness) {
     return pick(text().verdict, cas, { percent: Math.floor(100 * correctness + 0.5),
@@ -778,7 +785,7 @@
     prepare: prepare, report: report, resolve: resolve, computeCas: computeCas, whatIfs: whatIfs, advise: advise,
     reidentification: reidentification, binomSf: binomSf, widenBand: widenBand, userFraction: userFraction,
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
-    formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, EngineError: EngineError, SEXES: SEXES,
+    formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, adultHeightRefusal: adultHeightRefusal, EngineError: EngineError, SEXES: SEXES,
     useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;

@@ -112,7 +112,7 @@
   }
 
   /** The band holding a typed value; the range's top value itself (250 cm, which the message names as inside
-      "50–250") belongs to the last band starting below it, as the range's bottom value belongs to the first. */
+      "100–250 cm") belongs to the last band starting below it, as the range's bottom value belongs to the first. */
   function bandIn(value, width, limits) {
     if (value === limits[1]) { var lo = Math.ceil(limits[1] / width - 1e-9) * width - width; return [lo, lo + width]; }
     return bandOf(value, width);
@@ -156,7 +156,7 @@
   /** The form → an engine profile (or a Bad naming the field). */
   function parseForm(T, a) {
     var t = T.table, lim = t.constants.limits, profile = { area: "district", aux: [] };
-    var adult = t.constants.adult_height || lim.height;  /* what a person may type for an adult (core.body) */
+    var adult = t.constants.adult_height;  /* what a person may type for an adult (core.body ADULT_HEIGHT_LIMITS) */
     if (!blank(a.district)) {
       if (T.index[a.district] === undefined) throw new Bad("district", "District: choose one from the list");
       profile.district = a.district;
@@ -182,10 +182,9 @@
       if (ft !== null || inch !== null) {
         if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
         height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
-        if (height < adult[0] || height > adult[1]) {
-          throw new Bad(ft !== null ? "height-ft" : "height-in", "Height: " + Math.round(height / CM_PER_INCH) +
-            " inches is not a plausible adult height; give " + Math.ceil(adult[0] / CM_PER_INCH) + "\u2013" +
-            Math.floor(adult[1] / CM_PER_INCH) + " inches");
+        if (height < adult[0] || height > adult[1]) {  /* core/text's one refusal, in the units typed */
+          throw new Bad(ft !== null ? "height-ft" : "height-in", E().adultHeightRefusal(Math.round(height / CM_PER_INCH),
+            Math.ceil(adult[0] / CM_PER_INCH), Math.floor(adult[1] / CM_PER_INCH), "inches"));
         }
       }
       var lb = number(a.wlb, "Weight (lb)", "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
@@ -193,8 +192,7 @@
     } else {
       height = number(a.hcm, "Height (cm)", "height-cm", null, null);
       if (height !== null && (height < adult[0] || height > adult[1])) {
-        throw new Bad("height-cm", "Height (cm): " + fmtG(height) + " cm is not a plausible adult height; give " +
-          fmtG(adult[0]) + "\u2013" + fmtG(adult[1]) + " cm");
+        throw new Bad("height-cm", E().adultHeightRefusal(height, adult[0], adult[1], "cm"));
       }
       weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
     }
@@ -241,9 +239,12 @@
     return f;
   }
 
+  /* The page sizes its charts for presenter mode itself (fontFor, and the heights and title wraps that follow from
+     the font): meta.anonset_presenter_fonts tells assets/presenter.js not to enlarge them a second time (a projector's
+     what-if titles were cut off and its bars squeezed by 28 px type). */
   function base(extra, font) {
     return Object.assign({ font: font, margin: { l: 10, r: 10, t: 40, b: 10 }, paper_bgcolor: "white", plot_bgcolor: "white",
-      hoverlabel: { font: { size: font.size } } }, extra);
+      hoverlabel: { font: { size: font.size } }, meta: { anonset_presenter_fonts: true } }, extra);
   }
 
   var STEP = { country: "Country", district: "District", sex: "Sex", age: "Age", height: "Height", weight: "Weight" };
@@ -285,7 +286,10 @@
   /* A chart title broken into lines that fit the page's width (plotly never wraps a title: on a 390 px phone a
      one-line title was cut off); returns [text, number of lines]. */
   function wrapTitle(title, font) {
-    var width = Math.min(window.innerWidth || 900, 900) - 60, perLine = Math.max(24, Math.floor(width / (0.6 * (font.size + 1))));
+    /* the results column's own width where there is one (a projector's 1280 px window holds a 780 px column) */
+    var panel = typeof document !== "undefined" && document.getElementById ? document.getElementById("me-results") : null;
+    var width = ((panel && panel.clientWidth) || Math.min(window.innerWidth || 900, 900)) - 60;
+    var perLine = Math.max(24, Math.floor(width / (0.68 * (font.size + 1))));  /* DejaVu Sans: ~0.68 em a character */
     var lines = [""];
     String(title).split(" ").forEach(function (w) {
       var cur = lines[lines.length - 1];
@@ -305,6 +309,9 @@
       gap = true;
     }
     var horizontal = !!opts.horizontal;
+    /* a bar's label, cut (the whole name in its hover): on a phone 30 characters took 60 % of the width, leaving the
+       bars 100 px and their axis labels turned on end */
+    var longest = (window.innerWidth || 900) <= 600 ? 20 : 30;
     var cats = [], vals = [], colours = [], patterns = [], hover = [];
     var prev = null;
     idx.forEach(function (j) {
@@ -315,7 +322,7 @@
       prev = j;
       var plaus = r.plausible !== false;
       var label = String(r.label) + (opts.unit || "");
-      var short = label.length > 30 ? label.slice(0, 29) + "\u2026" : label;
+      var short = label.length > longest ? label.slice(0, longest - 1) + "\u2026" : label;
       cats.push(gap ? (j + 1) + ". " + short : short);
       vals.push(Math.max(r.cas, 1e-3));
       colours.push(r.chosen ? cfg.style.highlight : (plaus ? cfg.style.bar : cfg.style.muted));
@@ -327,11 +334,17 @@
     var pos = rows.map(function (r) { return r.cas; }).filter(function (v) { return v > 0; });
     var lo = pos.length ? Math.min.apply(null, pos) : 1, hi = pos.length ? Math.max.apply(null, pos) : 10;
     var ticks = logTicks(lo, hi);
+    if (longest < 30 && horizontal) {  /* a phone's narrow bars: the powers of ten only (1-2-5 labels stood on end) */
+      var tens = ticks[1].map(function (l, i) { return /^1/.test(l) ? i : -1; }).filter(function (i) { return i >= 0; });
+      if (tens.length >= 2) ticks = [tens.map(function (i) { return ticks[0][i]; }), tens.map(function (i) { return ticks[1][i]; })];
+    }
     var valueAxis = { type: "log", title: { text: "people like you", standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
       gridcolor: "#e5e9ee", automargin: true };
-    var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) } };
-    var layout, wrapped = wrapTitle(title, font), extra = 8 + (wrapped[1] - 1) * (font.size + 6);
-    var titleDict = { text: wrapped[0], x: 0.01, xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: 16 },
+    /* every bar labelled (plotly thinned a projector's labels to every other one; each bar has room for its label) */
+    var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) }, tickmode: "linear", tick0: 0, dtick: 1 };
+    /* plotly anchors a title of several lines a little above its top: 6 px more room a line keeps it inside */
+    var layout, wrapped = wrapTitle(title, font), extra = 8 + (wrapped[1] - 1) * (font.size + 12);
+    var titleDict = { text: wrapped[0], x: 0.01, xanchor: "left", y: 1, yref: "container", yanchor: "top", pad: { t: 16 + 6 * (wrapped[1] - 1) },
       font: { size: font.size + 1 } };
     if (horizontal) {
       catAxis.autorange = "reversed";
@@ -384,24 +397,30 @@
 
   // ---------------------------------------------------------------- cards, tables, advice
 
-  function card(title, value, explain) {
-    return h("Div", { className: "card", title: explain, tabIndex: 0 }, [
-      h("Div", { className: "card-title" }, title), h("Div", { className: "card-value" }, value),
-      h("Div", { className: "card-explain" }, explain)]);
+  /** A risk card: its name and meaning in words; the measure's symbol and formula, if given, in a details layer
+      under it (issue 28: "ξ", "κ" and formulas on the lay page). */
+  function card(title, value, explain, formula) {
+    var kids = [h("Div", { className: "card-title" }, title), h("Div", { className: "card-value" }, value),
+      h("Div", { className: "card-explain" }, explain)];
+    if (formula) kids.push(h("Details", { className: "card-formula" }, [h("Summary", {}, "How it is computed"), h("P", {}, formula)]));
+    return h("Div", { className: "card", title: explain, tabIndex: 0 }, kids);
   }
 
   /** The re-identification cards; the census they rest on is cited once, below them (not on every card). */
   function reidCards(r, t) {
     var P = E().formatPercent;
     var cards = [
-      card("Correct guess", P(r.correct_guess), "Probability that an attacker who matches on these attributes picks you: 1 / max(CAS, 1)."),
-      card("Uniqueness \u03be", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
-        " shares your attributes: \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
-      card("Correctness \u03ba", P(r.correctness), "Chance exact matching over the whole population identifies you: \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p) (Rocher et al. 2019)."),
+      card("Correct guess", P(r.correct_guess), "Chance that an attacker who matches on these attributes picks you.",
+        "1 / max(CAS, 1), CAS being the people who share your attributes, you included."),
+      card("Uniqueness", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
+        " shares your attributes.", "Uniqueness \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
+      card("Correctness", P(r.correctness), "Chance exact matching over the whole population identifies you.",
+        "Correctness \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p), p = CAS / N (Rocher et al. 2019)."),
     ];
     Object.keys(r.k_indistinguishable).sort(function (a, b) { return a - b; }).forEach(function (k) {
       cards.push(card(k + "-indistinguishable", P(r.k_indistinguishable[k]), "Chance your record shares its attributes with at least " + (k - 1) +
-        " other(s) among the app's " + E().formatCount(r.users) + " users: Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1] (Yang et al.)."));
+        " other" + (k - 1 === 1 ? "" : "s") + " among the app's " + E().formatCount(r.users) + " users.",
+        "Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1], m users, p = CAS / N (Yang et al.)."));
     });
     cards.push(h("P", { className: "field-help cards-source" }, "All from the census: " + t.source.publisher + ", " +
       t.source.table_id + " (" + t.source.reference_date + ")."));

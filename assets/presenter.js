@@ -115,7 +115,8 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         var el = typeof gd === "string" ? document.getElementById(gd) : gd;
         if (el) el.__anonsetFigure = fig;  /* the unscaled figure, for redrawing when the mode changes */
         fig = fitMap(fig, el);
-        if (!presenterOn()) return orig.call(P, gd, fig);
+        var own = fig.layout && fig.layout.meta && fig.layout.meta.anonset_presenter_fonts;  /* sized by its page */
+        if (!presenterOn() || own) return orig.call(P, gd, fig);
         var big = presenterFigure(fig.data, fig.layout);
         return orig.call(P, gd, Object.assign({}, fig, {data: big.data, layout: big.layout}));
       };

@@ -21,17 +21,21 @@ def field(label: str, control, help_text: str | None = None, control_id: str | N
 
 
 def card(title: str, value, explain: str = "", *, value_id: str | None = None, tooltip: bool = False,
-         **attrs) -> html.Div:
+         formula: str = "", **attrs) -> html.Div:
     """A number card: title, value (with ``value_id`` when a test or a patch reads it) and an explanation.
 
-    ``tooltip`` repeats the explanation as the card's ``title`` attribute; ``attrs`` go onto the card
+    ``tooltip`` repeats the explanation as the card's ``title`` attribute; ``formula`` (the measure's symbol
+    or formula) goes into a details layer under the words (issue 28: words first); ``attrs`` go onto the card
     (e.g. ``tabIndex``).
     """
     kw = {"id": value_id} if value_id else {}
     if tooltip and explain:
         attrs["title"] = explain
-    return html.Div([html.Div(title, className="card-title"), html.Div(value, className="card-value", **kw),
-                     html.Div(explain, className="card-explain")], className="card", **attrs)
+    kids = [html.Div(title, className="card-title"), html.Div(value, className="card-value", **kw),
+            html.Div(explain, className="card-explain")]
+    if formula:
+        kids.append(html.Details([html.Summary("How it is computed"), html.P(formula)], className="card-formula"))
+    return html.Div(kids, className="card", **attrs)
 
 
 def command_block(cmd: str | None, note: str = "", *, none_note: str = "Too many points for a one-line command.") -> list:

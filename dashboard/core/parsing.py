@@ -1,16 +1,18 @@
 """What a profile is made of, parsed and checked: ages, height and weight bands, sexes (SPEC §1.1).
 
-Pure functions (no Dash); every problem raises :class:`~dashboard.core.errors.InputError`.
+Pure functions (no Dash); every problem raises :class:`~dashboard.core.errors.InputError`.  A height is an
+adult's (the study population is adults; the body models know no children): it must lie in
+``ADULT_HEIGHT_LIMITS``, refused with core/text's one message, the personal page's too (issue 28).
 """
 from __future__ import annotations
 
 import math
 import re
 
-from .body import BAND_LIMITS, BAND_WIDTHS, band_of
+from .body import ADULT_HEIGHT_LIMITS, BAND_LIMITS, BAND_WIDTHS, band_of
 from .errors import InputError
 from .groups import format_age_band
-from .text import UNITS
+from .text import UNITS, adult_height_refusal
 
 #: Default band width (SPEC §1.1: 5 cm, 5 kg).
 DEFAULT_WIDTH = 5
@@ -70,6 +72,23 @@ def parse_age(spec) -> float | tuple[float, float]:
     return value
 
 
+def limits_of(kind: str) -> tuple[float, float]:
+    """What a person may type for ``kind``: an adult's height (``ADULT_HEIGHT_LIMITS``), or a weight in the band grid.
+
+    A typed value may be either end itself; a band must start inside (from ≥ lower, below upper).
+    """
+    return ADULT_HEIGHT_LIMITS if kind == "height" else BAND_LIMITS[kind]
+
+
+def band_holding(value: float, width: float, top: float) -> tuple[float, float]:
+    """The band of ``width`` holding a typed value; the range's ``top`` itself (250 cm, inside "100–250 cm" as the
+    message says) belongs to the last band starting below it, as the page's ``bandIn`` does."""
+    if value == top:
+        lo = math.ceil(top / width - 1e-9) * width - width
+        return (lo, lo + width)
+    return band_of(value, width)
+
+
 def check_band(band, kind: str) -> tuple[float, float]:
     """Validate a ``(lo, hi)`` band: a width the interface offers, aligned, in a human range."""
     unit = UNITS[kind]
@@ -89,8 +108,10 @@ def check_band(band, kind: str) -> tuple[float, float]:
             f"{kind} band {lo:g}–{hi:g} {unit} is not aligned to multiples of {width:g} {unit} "
             f"(use {below:g}–{below + width:g} or {below + width:g}–{below + 2 * width:g})"
         )
-    lo_lim, hi_lim = BAND_LIMITS[kind]
+    lo_lim, hi_lim = limits_of(kind)
     if lo < lo_lim or lo >= hi_lim:
+        if kind == "height":
+            raise InputError(adult_height_refusal(f"{lo:g}–{hi:g}", lo_lim, hi_lim, unit))
         raise InputError(f"{kind} {lo:g}–{hi:g} {unit} is outside the range {lo_lim:g}–{hi_lim:g} {unit}")
     return (float(round(lo / width) * width), float(round(lo / width) * width + width))
 
@@ -115,10 +136,12 @@ def parse_band(spec, width: float | None = None, kind: str = "height") -> tuple[
         w = DEFAULT_WIDTH if width is None else _number(width, f"{kind} width")
         if not any(abs(w - x) < 1e-9 for x in BAND_WIDTHS):
             raise InputError(f"{kind} width {w:g} is not one of {', '.join(map(str, BAND_WIDTHS))}")
-        lo_lim, hi_lim = BAND_LIMITS[kind]
-        if not lo_lim <= value < hi_lim:
+        lo_lim, hi_lim = limits_of(kind)
+        if not lo_lim <= value <= hi_lim:
+            if kind == "height":
+                raise InputError(adult_height_refusal(value, lo_lim, hi_lim, UNITS[kind]))
             raise InputError(f"{kind} {value:g} {UNITS[kind]} is outside the range {lo_lim:g}–{hi_lim:g} {UNITS[kind]}")
-        return check_band(band_of(value, w), kind)
+        return check_band(band_holding(value, w, hi_lim), kind)
     if width is not None and abs((band[1] - band[0]) - _number(width, f"{kind} width")) > 1e-9:
         raise InputError(f"{kind} band {band[0]:g}–{band[1]:g} does not have width {width}")
     return band

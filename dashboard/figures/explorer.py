@@ -311,11 +311,11 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
             hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
     hi = min(top * 5, 1e8)
     ends = [e for e in key if math.isfinite(e.end)]
-    if 0 < len(ends) <= MAX_END_LABELS:  # one line each, bottom right (the curves end at the top)
-        for j, e in enumerate(ends):
-            annotations.append(dict(
-                x=math.log10(hi), y=6.0 + 7.0 * (len(ends) - 1 - j), xanchor="right", yanchor="bottom",
-                showarrow=False, text=f"{e.name}: shares of the {percent(e.end)} covered",
+    if 0 < len(ends) <= MAX_END_LABELS:  # one line each, top left: every curve is still near 0 there (bottom right,
+        for j, e in enumerate(ends):     # they sat on the curves crossing it at 1–100 people, on a phone and a projector)
+            annotations.append(dict(  # two lines: "United Kingdom: shares of …" in one ran off a phone's chart
+                x=-3, y=98.0 - 13.0 * j, xanchor="left", yanchor="top", align="left",
+                showarrow=False, text=f"{e.name}:<br>shares of the {percent(e.end)} covered",
                 font=dict(size=12, color="#1b1f24"), bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=e.colour, borderwidth=2, borderpad=2))
     rows = k_label_rows(ks)

@@ -25,10 +25,13 @@ from dash import (
 from dashboard import reports
 from dashboard.components import error_box, model_help, model_switch
 from dashboard.core.errors import InputError
-from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.figures.style import GRAPH_CONFIG, message_figure
 from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views import buckets as vb
+
+#: What a chart says before the advice is on the page (an empty chart showed bare axes while the server was busy).
+NOT_YET = "The chart appears here once the advice is computed."
 
 dash.register_page(__name__, path=vb.PATH, name="For app developers", order=11, nav=False,
                    title=f"AnonSet — {vb.TITLE}")
@@ -91,9 +94,11 @@ def layout(**query):
                 html.Div(id=ID["cards"], className="cards"),
             ]), type="dot"),
             html.Div([
-                html.Button("Download JSON config", id=ID["button-json"], n_clicks=0, className="button"),
+                # disabled until the advice is on the page (while the server was busy they were live and silent)
+                html.Button("Download JSON config", id=ID["button-json"], n_clicks=0, className="button",
+                            disabled=True),
                 html.Button("Download CSV (every configuration)", id=ID["button-csv"], n_clicks=0,
-                            className="button secondary"),
+                            className="button secondary", disabled=True),
                 html.Button("Download report", id=ID["button-report"], n_clicks=0, className="button secondary",
                             title="one HTML file with the charts, their numbers, the sources and the command; it "
                                   "opens offline and prints to PDF"),
@@ -102,14 +107,15 @@ def layout(**query):
             ], className="link-row buckets-exports result-exports"),
             html.Div(id=ID["report-message"], role="status"),
             html.Section([html.H2("Information kept against people protected"),
-                          dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure={}),
+                          dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure=message_figure(NOT_YET)),
                           html.P("Each grey dot is one configuration; the line is the Pareto front (no configuration "
                                  "keeps more bits and protects more people); the star is the recommendation: the most "
                                  "bits among those meeting the target.", className="field-help")],
                          className="explorer-section", **{"aria-label": "Pareto front"}),
             html.Section([html.H2("Where the recommendation falls short"),
                           html.P(id=ID["map-help"], className="field-help"),
-                          html.Div(dcc.Graph(id=ID["map"], config={**GRAPH_CONFIG, "scrollZoom": True}, figure={}),
+                          html.Div(dcc.Graph(id=ID["map"], config={**GRAPH_CONFIG, "scrollZoom": True},
+                                             figure=message_figure(NOT_YET)),
                                    id=ID["map-box"], className="map-box"),
                           html.Div(id=ID["no-map"]),
                           html.Div(dash_table.DataTable(id=ID["short-table"], data=[], page_size=10,
@@ -164,6 +170,8 @@ def layout(**query):
     Output(ID["per-district-box"], "style"),
     Output(ID["cli"], "children"),
     Output(ID["notes"], "children"),
+    Output(ID["button-json"], "disabled"),
+    Output(ID["button-csv"], "disabled"),
     Output(ID["query"], "data"),
     Output(ID["button-report"], "disabled"),
     Input(ID["country"], "value"),
@@ -172,7 +180,8 @@ def layout(**query):
     Input(ID["per-district"], "value"),
     Input(ID["model"], "value"),
 )
-@guarded(lambda message: (error_box(message),) + (no_update,) * 14 + (True,), log=LOG, where="buckets", sorry=SORRY)
+@guarded(lambda message: (error_box(message),) + (no_update,) * 13 + (True, True, no_update, True), log=LOG,
+         where="buckets", sorry=SORRY)
 def on_settings(country, k, coverage, per_district, model="v2"):
     """Parse → advise → figures; a bad value is one message and nothing else changes."""
     s = vb.parse_form(country, k, coverage, bool(per_district), model)
@@ -184,7 +193,7 @@ def on_settings(country, k, coverage, per_district, model="v2"):
         r["map_help"],
         r["short_rows"], show if r["short_rows"] else hide,
         r["per_district_rows"], show if r["per_district_rows"] else hide,
-        r["cli"], [html.Li(n) for n in r["notes"]], r["query"], False,
+        r["cli"], [html.Li(n) for n in r["notes"]], False, False, r["query"], False,
     )
 
 

@@ -319,7 +319,9 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
              f"the {model['name']}'s prediction for a data set of this size, fitted on all records",
              value_id=_id("cop-unique")),
         card(f"{label}: unique among N = {N:,.0f}", percent(c["uniqueness_at_population"]),
-             f"mean ξ; mean correctness κ {percent(c['correctness_at_population'])}", value_id=_id("cop-pop")),
+             f"of the records would be alone in a population of that size; exact matching would identify "
+             f"{percent(c['correctness_at_population'])} of them correctly", value_id=_id("cop-pop"),
+             formula="mean uniqueness ξ and mean correctness κ of the records at N"),
         card("TFRR AUC", _fmt(t["auc"]),
              f"binomial approximation {_fmt(t['auc_binomial'])}" if t["auc"] is not None else
              "undefined: " + ("no record is unique" if e["uniqueness"] == 0 else "every record is unique"),

@@ -557,7 +557,7 @@ def _detail_panel(s: Scenario, district: str) -> html.Div:
             html.P(f"{model.region_label[:1].upper()}{model.region_label[1:]}: {d.region_name} · {model.name}",
                    className="muted"),
             *([html.Div(f"This {model.district_label}'s counts are filled: estimated from its {model.region_label}'s "
-                        "remainder (SPEC §1.4).", className="warning")] if d.filled else []),
+                        "remainder.", className="warning")] if d.filled else []),
             html.Div(cards, className="cards"),
             html.Div(
                 [

@@ -26,7 +26,7 @@ from dashboard.components import field, model_help, model_switch, table
 from dashboard.core import country as catalog
 from dashboard.core import memo
 from dashboard.core import personal as pt
-from dashboard.core.body import HEIGHT_LIMITS, MODEL_LABELS, WEIGHT_LIMITS
+from dashboard.core.body import ADULT_HEIGHT_LIMITS, MODEL_LABELS, WEIGHT_LIMITS
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 from dashboard.core.personal import DEFAULT_KS
@@ -317,7 +317,7 @@ def page_config() -> dict:
         "default_model": pt.default_model(),
         "model_labels": MODEL_LABELS,
         "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0]},
-        "limits": {"height_cm": list(HEIGHT_LIMITS), "weight_kg": list(WEIGHT_LIMITS),
+        "limits": {"height_cm": list(ADULT_HEIGHT_LIMITS), "weight_kg": list(WEIGHT_LIMITS),
                    "max_users": forms.MAX_USERS},
         "k_choices": list(K_CHOICES),
         "rough": rough_estimate_evidence(),

@@ -305,14 +305,15 @@ def readout_cards(n: float, values: tuple[float, float, float, float], k: int) -
     kappa, xi, viol, sets = values
     return [
         card("Gallery size n", figs.n_label(n), "records the attacker matches against (an app's users)", tooltip=True),
-        card("Correctness κ", figs.pct(kappa), "share of records exact matching identifies correctly",
-             value_id=_id("readout-kappa"), tooltip=True),
-        card("Uniqueness Ξ", figs.pct(xi), "share of records alone in their anonymity set", value_id=_id("readout-xi"),
-             tooltip=True),
+        card("Correctness", figs.pct(kappa), "share of records exact matching identifies correctly",
+             value_id=_id("readout-kappa"), tooltip=True, formula="the expected correctness κ(n) of the law"),
+        card("Uniqueness", figs.pct(xi), "share of records alone in their anonymity set", value_id=_id("readout-xi"),
+             tooltip=True, formula="the expected uniqueness Ξ(n) of the law"),
         card(f"Violating {k}-anonymity", figs.pct(viol), f"share of records in sets of fewer than {k}",
              value_id=_id("readout-viol"), tooltip=True),
-        card("Distinct sets E[Kₙ]", format_count(sets) if sets >= 1 else format_small(sets, 3),
-             "expected number of different attribute combinations among the n records", tooltip=True),
+        card("Distinct sets", format_count(sets) if sets >= 1 else format_small(sets, 3),
+             "expected number of different attribute combinations among the n records", tooltip=True,
+             formula="E[Kₙ], the expected number of distinct sets among n records"),
     ]
 
 
@@ -333,7 +334,8 @@ def census_summary(sc: scaling.CensusScaling) -> list:
     gap = sc.max_gap()
     support = f" · finite support ≈ {format_count(fit.support)} sets" if fit.support else ""
     return [
-        card("Fitted entropy h", f"{fit.h_bits:.2f} bits", f"{fit.h:.3f} nats", value_id=_id("c-h"), tooltip=True),
+        card("Fitted entropy", f"{fit.h_bits:.2f} bits", "how much the attributes tell people apart: each bit "
+             "halves the crowd", value_id=_id("c-h"), tooltip=True, formula=f"h = {fit.h:.3f} nats"),
         card("Tail complexity γ", f"{fit.gamma:.3g}", tail_text(fit.d, fit.alpha, fit.gamma).split(":")[0],
              value_id=_id("c-gamma"), tooltip=True),
         card("(d, α)", [f"d = {figs.sci(fit.d, 3)}", html.Br(), f"α = {figs.sci(fit.alpha, 3)}"],

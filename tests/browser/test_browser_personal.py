@@ -7,7 +7,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from support.browser import CHART_TEXT_PROBLEMS, PageRecorder, choose_option
+from support.browser import CHART_TEXT_PROBLEMS, LAY_SYMBOLS, PageRecorder, choose_option, toolbar_problems
 
 pytestmark = pytest.mark.browser
 
@@ -265,6 +265,9 @@ def test_numbers_people_can_read_and_ticks_inside(app_url, browser, viewport):
         pg.wait_for_timeout(300)
         _check_readable(pg)
         assert pg.evaluate(CHART_TEXT_PROBLEMS) == [], key
+        if viewport == DESKTOP:  # the toolbar shows on hover only, over no title or legend (issue 28)
+            assert toolbar_problems(pg) == [], key
+        assert pg.evaluate(LAY_SYMBOLS) == [], key  # words first; symbols and formulas in a details layer
     assert "outside the paper model's range" in pg.inner_text("#me-warnings")
     rec.screenshot(f"personal-tiny-{viewport['width']}")
     assert rec.console_errors == []

@@ -108,8 +108,12 @@ def test_withheld_and_region(run, tiny_cache):
         (["--sex", "robot"], "unknown sex 'robot'"),
         (["--age", "80"], "outside the study population 18–75"),
         (["--age", "old"], "neither an age"),
-        (["--height", "20"], "height 20 cm is outside the range"),
-        (["--height", "400"], "height 400 cm is outside the range"),
+        (["--height", "20"], "Height 20 cm is not a plausible adult height; give 100–250 cm"),
+        (["--height", "60"], "Height 60 cm is not a plausible adult height; give 100–250 cm"),
+        (["--height", "99.5", "--height-width", "1"], "Height 99.5 cm is not a plausible adult height"),
+        (["--height", "60-65"], "Height 60–65 cm is not a plausible adult height; give 100–250 cm"),
+        (["--height", "250.5"], "Height 250.5 cm is not a plausible adult height"),
+        (["--height", "400"], "Height 400 cm is not a plausible adult height"),
         (["--height", "1.7m"], "is not a number"),
         (["--weight", "abc"], "weight 'abc' is not a number"),
         (["--height", "163-168"], "not aligned"),
@@ -130,6 +134,26 @@ def test_bad_arguments_one_line(run, tiny_cache, argv, msg):
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("anonset: error: ")
     assert msg in err
+
+
+def test_the_adult_height_refusal_is_the_core_text_the_page_shows(run, tiny_cache):
+    """The CLI, the core and the personal page refuse an adult's 60 cm with one text (core/text), from one range."""
+    from dashboard.core.body import ADULT_HEIGHT_LIMITS
+    from dashboard.core.text import adult_height_refusal
+
+    code, out, err = run("--country", "XX", "--cache", str(tiny_cache), "--height", "60")
+    assert (code, out) == (2, "")
+    assert err == f"anonset: error: {adult_height_refusal(60, *ADULT_HEIGHT_LIMITS)}\n"
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("height, band", [("250", [245.0, 250.0]), ("100", [100.0, 105.0]), ("245-250", [245.0, 250.0])])
+def test_the_ends_of_the_adult_range_are_accepted(run, tiny_cache, height, band):
+    """250 cm is inside "100–250 cm", as the message says (issue 28: it was refused as outside "50–250"); it is
+    the last band's, as on the page (assets/personal_page.js bandIn)."""
+    code, out, err = run("--country", "XX", "--cache", str(tiny_cache), "--height", height, "--json")
+    assert code == 0, err
+    assert json.loads(out)["profile"]["height"] == band
 
 
 def test_country_codes_are_case_insensitive(run, tiny_cache):

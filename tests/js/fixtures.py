@@ -19,7 +19,20 @@ def fixtures() -> dict:
     from dashboard.core import personal as pt
     from dashboard.views.personal import page_config
 
-    return {"config": page_config(), "table": pt.public_tables("DE", "v2", 5, 5), "search": search_cases()}
+    return {"config": page_config(), "table": pt.public_tables("DE", "v2", 5, 5), "search": search_cases(),
+            "adult_height": adult_height_refusals()}
+
+
+def adult_height_refusals() -> dict:
+    """The core's refusal of an adult's 60 cm, and of 2 ft (24 inches) in the units typed: the page must say these."""
+    import math
+
+    from dashboard.core.body import ADULT_HEIGHT_LIMITS
+    from dashboard.core.text import adult_height_refusal
+
+    lo, hi = ADULT_HEIGHT_LIMITS
+    return {"cm_60": adult_height_refusal(60, lo, hi),
+            "inches_24": adult_height_refusal(24, math.ceil(lo / 2.54), math.floor(hi / 2.54), "inches")}
 
 
 #: Real names typed as people type them (issue 28), per data set.

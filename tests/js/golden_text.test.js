@@ -19,6 +19,7 @@ const FACE = {
   short_number: (v) => E.shortNumber(v),
   own_headline: (o) => E.ownHeadline(o),
   verdict: (cas, others, kappa) => E.verdict(cas, others, kappa),
+  adult_height_refusal: (value, lo, hi, unit) => E.adultHeightRefusal(value, lo, hi, unit),
 };
 
 test("the engine refuses to write before it has the text data", () => {

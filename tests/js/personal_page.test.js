@@ -6,6 +6,8 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { fixtures, browser, positional, named, NO } = require("./harness");
+const fs = require("fs");
+const path = require("path");
 
 const ANSWER = { district: "09162", sex: "female", ages: ["40\u201345"], units: "metric", hcm: "172", wkg: "70",
   hft: null, hin: null, wlb: null, aux: [], auxName: null, auxPct: null, users: null, ks: [10, 100],
@@ -15,6 +17,7 @@ const KEY = "DE|5|5|v2|0";
 function withTable() {
   const b = browser("http://127.0.0.1/?country=DE");
   b.P.tables[KEY] = b.E.prepare(fixtures().table);
+  b.E.useText(fixtures().config.text);  // as every callback does first (the page's args())
   return b;
 }
 
@@ -148,6 +151,16 @@ test("parseForm: an adult of 50 cm is a typing slip, refused with the adult rang
   assert.throws(() => b.P.parseForm(T, Object.assign({}, ANSWER, { units: "imperial", hft: "2", hin: "0" })),
     (e) => e.field === "height-ft" && /not a plausible adult height/.test(e.message));
   same(b.P.parseForm(T, Object.assign({}, ANSWER, { hcm: "100" })).profile.height, [100, 105]);
+});
+
+test("parseForm: the adult-height refusal is the core's text, word for word (core/text adult_height_refusal)", () => {
+  const b = withTable();
+  const T = b.P.tables[KEY];
+  const said = (answer) => { try { b.P.parseForm(T, Object.assign({}, ANSWER, answer)); } catch (e) { return e.message; } };
+  assert.equal(said({ hcm: "60" }), fixtures().adult_height.cm_60);
+  assert.equal(said({ units: "imperial", hft: "2", hin: "0" }), fixtures().adult_height.inches_24);
+  assert.doesNotMatch(fs.readFileSync(path.join(__dirname, "..", "..", "assets", "personal_page.js"), "utf8"),
+    /plausible adult/, "the page writes no copy of the text");
 });
 
 test("compute: people below one read 'fewer than one' (the engine's formatPeople), never 0", () => {

@@ -227,6 +227,66 @@ PAGES = page_modules()
 #: off, the explorer's k labels read "k = 520 100", the bucket legend sat on the data, the toolbar covered titles);
 #: a district map framed by the server (layout.meta.anonset_fit_bounds) must show its whole frame (it was cut off
 #: at the left).  Returns one line per problem.
+#: Lay pages say what a number means in words: the visible text holds no "ξ", "κ", "Ξ", "nats" or "SPEC §" outside
+#: a <details> layer (issue 28); what it finds, as "id: text".
+LAY_SYMBOLS = r"""() => {
+  const symbol = /[ξκΞ]|\bnats?\b|SPEC\s*§/;
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = walker.nextNode())) {
+    const el = n.parentElement;
+    if (!el || !symbol.test(n.textContent) || el.closest("details, script, style, noscript")) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
+    out.push(`${(el.closest("[id]") || {}).id || el.tagName}: ${n.textContent.trim().slice(0, 100)}`);
+  }
+  return out;
+}"""
+
+
+#: Per chart being hovered: its toolbar's box against its title's, legends' and annotations' boxes (a desktop shows the
+#: toolbar on hover only, at the figure's top right; issue 28).  "not hovered" if the mouse is not over the chart.
+TOOLBAR_OVER_TEXT = r"""(gd) => {
+  const name = (gd.closest("[id]") || {}).id || "graph";
+  const bar = gd.querySelector(".modebar");
+  if (!bar) return [];
+  if (!gd.querySelector(".plotly").matches(":hover")) return [`${name}: not hovered`];
+  const m = bar.getBoundingClientRect();
+  if (!m.width || !m.height) return [`${name}: the toolbar has no box on hover`];
+  const inter = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
+  const out = [];
+  const check = (kind, el, text) => {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && inter(r, m))
+      out.push(`${name}: the toolbar (${Math.round(m.left)}–${Math.round(m.right)} × ${Math.round(m.top)}–${Math.round(m.bottom)}) `
+               + `covers the ${kind} "${text}" (${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.top)}–${Math.round(r.bottom)})`);
+  };
+  gd.querySelectorAll(".g-gtitle text").forEach((e) => e.textContent.trim() && check("title", e, e.textContent.trim().slice(0, 40)));
+  gd.querySelectorAll(".legend").forEach((e) => check("legend", e.querySelector(".bg") || e, e.textContent.trim().slice(0, 40)));
+  gd.querySelectorAll(".annotation").forEach((e) => e.textContent.trim() && check("annotation", e, e.textContent.trim().slice(0, 40)));
+  return out;
+}"""
+
+
+def toolbar_problems(pg) -> list[str]:
+    """Hover every chart in view of a scroll (the desktop's toolbar shows on hover only) and list where its toolbar
+    covers the chart's title, legend or an annotation; [] when none does.  About 0.1 s a chart."""
+    out = []
+    charts = pg.locator(".js-plotly-plot")
+    for i in range(charts.count()):
+        gd = charts.nth(i)
+        if not gd.is_visible() or not gd.evaluate("(gd) => !!gd.querySelector('.modebar')"):
+            continue
+        box = gd.bounding_box()
+        if not box or box["width"] < 20 or box["height"] < 20:
+            continue
+        gd.hover(position={"x": box["width"] / 2, "y": min(box["height"] - 5, 60)}, force=True)
+        out += gd.evaluate(TOOLBAR_OVER_TEXT)
+    pg.mouse.move(0, 0)
+    return out
+
+
 CHART_TEXT_PROBLEMS = r"""() => {
   const out = [];
   const inter = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;

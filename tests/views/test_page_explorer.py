@@ -139,8 +139,8 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     # shares of the people the model covers (SPEC §1.8): the curve ends at 100 %, the covered share is stated
     assert fig.data[0].y[-1] == pytest.approx(100.0)
     ends = [a.text for a in fig.layout.annotations if "covered" in a.text]
-    assert ends == [f"Germany: shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
-                    f"France: shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
+    assert ends == [f"Germany:<br>shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
+                    f"France:<br>shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
     assert {a.text for a in fig.layout.annotations} >= {"k = 5", "20", "100"}
 
 

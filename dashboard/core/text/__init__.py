@@ -7,6 +7,7 @@ the personal page's JavaScript in its config, so both faces interpolate from one
 from __future__ import annotations
 
 from ._data import (
+    ADULT_HEIGHT_REFUSAL,
     BODY_MODEL_DETAILS,
     BODY_MODEL_PLAIN,
     FEWER_THAN_ONE,
@@ -37,9 +38,10 @@ from ._numbers import (
     share_setting,
     short_number,
 )
-from ._sentences import first_question, has_answer, own_headline, tenths, verdict
+from ._sentences import adult_height_refusal, first_question, has_answer, own_headline, tenths, verdict
 
 __all__ = [
+    "ADULT_HEIGHT_REFUSAL",
     "BODY_MODEL_DETAILS",
     "BODY_MODEL_PLAIN",
     "FEWER_THAN_ONE",
@@ -53,6 +55,7 @@ __all__ = [
     "SMALLEST_SHOWN",
     "UNITS",
     "VERDICT",
+    "adult_height_refusal",
     "below_percent_floor",
     "client_text",
     "first_question",

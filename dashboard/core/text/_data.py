@@ -60,6 +60,11 @@ VERDICT = (
            "would pick you with probability about 1 in {crowd}."),
 )
 
+#: The one refusal of a height no adult has (the study population is adults, SPEC §1.1; the limits are
+#: ``core.body.ADULT_HEIGHT_LIMITS``): the core's and the CLI's error and the personal page's field message.
+#: {value}: what was typed (a value or a band); {lo}–{hi}: the limits, all in {unit} (cm, or inches on the page).
+ADULT_HEIGHT_REFUSAL = "Height {value} {unit} is not a plausible adult height; give {lo}\u2013{hi} {unit}"
+
 #: Log-axis ticks: 1-2-5 steps from ``floor``; with more than ``crowded`` ticks only the labels
 #: starting with one of ``keep_when_crowded`` stay.  ``tolerance``: relative slack at both ends.
 LOG_TICKS = {"floor": 1e-3, "mantissas": (1, 2, 5), "crowded": 9, "keep_when_crowded": ("1", "0.001"),
@@ -83,6 +88,7 @@ def client_text() -> dict:
         "headline": _bands(HEADLINE),
         "first_question": dict(FIRST_QUESTION),
         "verdict": _bands(VERDICT),
+        "adult_height_refusal": ADULT_HEIGHT_REFUSAL,
         "log_ticks": {**LOG_TICKS, "mantissas": list(LOG_TICKS["mantissas"]),
                       "keep_when_crowded": list(LOG_TICKS["keep_when_crowded"])},
         "short_suffixes": [list(s) for s in SHORT_SUFFIXES],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ._data import FIRST_QUESTION, HEADLINE, VERDICT
+from ._data import ADULT_HEIGHT_REFUSAL, FIRST_QUESTION, HEADLINE, VERDICT
 from ._numbers import format_count
 
 
@@ -56,3 +56,20 @@ def has_answer(district=None, sex=None, ages=(), height=None, weight=None, aux=(
 def first_question(national: bool = False) -> str:
     """What the personal page says before any answer (a data set without districts starts with the sex or age)."""
     return FIRST_QUESTION["national" if national else "district"]
+
+
+def adult_height_refusal(value, lo: float, hi: float, unit: str = "cm") -> str:
+    """Why a typed height is refused: "Height 60 cm is not a plausible adult height; give 100–250 cm".
+
+    ``value``: the typed number, or a band as text ("60–65"); numbers print as the page's ``g`` prints them.
+    The engine's ``adultHeightRefusal`` fills the same template (``client_text()["adult_height_refusal"]``).
+    """
+    return ADULT_HEIGHT_REFUSAL.format(value=_typed(value), lo=_typed(lo), hi=_typed(hi), unit=unit)
+
+
+def _typed(x) -> str:
+    """A typed number as the page's ``g`` shows it (to 1e-6, six significant digits, no trailing zeros)."""
+    if isinstance(x, str):
+        return x
+    x = math.floor(float(x) * 1e6 + 0.5) / 1e6
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.6g}"

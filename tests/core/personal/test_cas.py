@@ -411,8 +411,11 @@ def test_parse_band_and_profile_build():
 @pytest.mark.parametrize(
     "kwargs,msg",
     [
-        ({"height": 20}, "outside the range 50–250 cm"),
-        ({"height": 400}, "outside the range"),
+        ({"height": 20}, "Height 20 cm is not a plausible adult height; give 100–250 cm"),
+        ({"height": 60}, "Height 60 cm is not a plausible adult height; give 100–250 cm"),
+        ({"height": (95, 100)}, "Height 95–100 cm is not a plausible adult height"),
+        ({"height": 400}, "Height 400 cm is not a plausible adult height"),
+        ({"weight": 351}, "weight 351 kg is outside the range 20–350 kg"),
         ({"height": "tall"}, "is not a number"),
         ({"weight": "abc"}, "is not a number"),
         ({"height": "163-168"}, "not aligned to multiples of 5 cm"),

@@ -86,6 +86,9 @@ def build_cases() -> list[dict]:
                     else [below * (1 - 1e-9), below, below + 0.01, below - 0.01]):
             for kappa in (0.0, 0.004999, 0.005, 0.41, 0.995, 1.0):
                 add("verdict", cas, max(cas - 0.5, 0.0), kappa)
+    for value, lo, hi, unit in ((60, 100, 250, "cm"), (99.5, 100, 250, "cm"), (250.5, 100, 250, "cm"),
+                                (172.123456789, 100, 250, "cm"), ("60–65", 100, 250, "cm"), (24, 40, 98, "inches")):
+        add("adult_height_refusal", value, lo, hi, unit)
     return cases
 
 
