@@ -20,11 +20,29 @@ const InlineCSSPlugin = require('esbuild-plugin-inline-css');
 //: The trace types beyond the core's scatter; every figure type in dashboard/ must be here (tested).
 const TRACES = ['bar', 'box', 'choroplethmap'];
 
+// Plotly.prewarmMaps(): MapLibre's documented prewarm() (start the shared worker pool before the first map), with
+// the worker plotly.js itself points MapLibre at (src/plots/map/map.js: a blob of build/maplibre_worker).  Its
+// 0.7-1.8 s start then overlaps the page's wait for the map's figure instead of following it (assets/map_prewarm.js
+// calls it on pages with a map).  The pool keeps these workers for every later map of the page.
+const PREWARM = [
+    "var maplibregl = require('maplibre-gl/dist/maplibre-gl.mjs');",
+    "var maplibreWorkerSource = require('plotly.js/build/maplibre_worker');",
+    'var prewarmed = false;',
+    'Plotly.prewarmMaps = function () {',
+    '    if (prewarmed) return false;',
+    '    prewarmed = true;',
+    "    maplibregl.setWorkerUrl(URL.createObjectURL(new Blob([maplibreWorkerSource], { type: 'text/javascript' })));",
+    '    maplibregl.prewarm();',
+    '    return true;',
+    '};'
+];
+
 const entry = path.join(__dirname, '.entry.js');
 fs.writeFileSync(entry, [
     "'use strict';",
     "var Plotly = require('plotly.js/lib/core');",
     'Plotly.register([' + TRACES.map((t) => `require('plotly.js/lib/${t}')`).join(', ') + ']);',
+    ...PREWARM,
     'module.exports = Plotly;',
     ''
 ].join('\n'));
@@ -38,7 +56,7 @@ esbuild.build({
     bundle: true,
     minify: true,
     legalComments: 'eof',
-    banner: { js: `/* plotly.js v${version} partial bundle (core + ${TRACES.join(', ')}), MIT licence, (c) Plotly, Inc. */` },
+    banner: { js: `/* plotly.js v${version} partial bundle (core + ${TRACES.join(', ')}; Plotly.prewarmMaps), MIT licence, (c) Plotly, Inc. */` },
     plugins: [InlineCSSPlugin(), environmentPlugin({ NODE_DEBUG: false })],
     define: { global: 'window', 'define.amd': 'false' },
     target: 'es2016',
