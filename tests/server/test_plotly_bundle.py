@@ -12,7 +12,7 @@ from plotly.offline import get_plotlyjs_version
 from dashboard.server.routes import PLOTLY_BUNDLE, PLOTLY_URL
 
 ROOT = Path(__file__).resolve().parents[2]
-BANNER = re.compile(r"/\* plotly\.js v(?P<version>[\d.]+) partial bundle \(core \+ (?P<traces>[a-z0-9, ]+)\)")
+BANNER = re.compile(r"/\* plotly\.js v(?P<version>[\d.]+) partial bundle \(core \+ (?P<traces>[a-z0-9, ]+)[;)]")
 #: Every plotly trace type (graph_objs has one module per trace besides these).
 NOT_TRACES = {"deprecations", "figure", "figurewidget", "frame", "layout"}
 TRACE_TYPES = {p.stem[1:] for p in (Path(plotly.__file__).parent / "graph_objs").glob("_*.py")} - NOT_TRACES - {"_init__"}
