@@ -14,8 +14,8 @@ cached geometry) and measures:
 * **first draw**: from navigation to MapLibre having loaded the served geometry and drawn
   its features (the same test as ``tests/browser/test_browser_new_countries.py``);
 * of which **figure arrival**: navigation until the map's figure (data, no geometry yet) is on
-  the page — the server's and Dash's share; the rest of the first draw is fetching, parsing
-  and drawing the geometry;
+  the page — the server's and Dash's share, and loading plotly.js (the graph element exists only once
+  plotly.js has run); the rest of the first draw is fetching, parsing and drawing the geometry;
 * **colour change**: from choosing another statistic to the map's title and colours being
   updated and MapLibre idle again.
 

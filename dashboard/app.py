@@ -114,7 +114,9 @@ def create_app(settings) -> Dash:
             use_pages=True,
             pages_folder=str(PAGES_FOLDER) if first else "",  # "": the pages are registered already
             assets_folder=str(ROOT / "assets"),
-            assets_path_ignore=["^shell$"],  # assets/shell/ is linked by INDEX_STRING, served by dashboard.server
+            # assets/shell/ is linked by INDEX_STRING and assets/plotly/ is the plotly.js Dash loads, both served by
+            # dashboard.server
+            assets_path_ignore=["^shell$", "^plotly$"],
             serve_locally=True,
             title="AnonSet — how many people are like you?",
             update_title=None,

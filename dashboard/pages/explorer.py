@@ -28,6 +28,7 @@ from dashboard import forms, reports
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
 from dashboard.core.regions import GRAINS, Scenario, format_range
 from dashboard.figures import explorer as fx
+from dashboard.figures.maps import geojson_url
 from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views.explorer import (
@@ -100,7 +101,10 @@ def layout(**query):
                     chart_reading("Each district coloured by the chosen statistic: dark purple is a small anonymity "
                                   "set (few people alike, easier to single out), yellow a large one; the scale is "
                                   "logarithmic. Click a district for its detail, or list them all in a table."),
-                    html.Div(graph("map", scrollZoom=True), id=ID["map-box"], className="map-box"),
+                    # data-geometry: assets/map_prewarm.js fetches the first country's polygons while the page
+                    # waits for the map's figure (the browser caches them for plotly.js's own request)
+                    html.Div(graph("map", scrollZoom=True), id=ID["map-box"], className="map-box",
+                             **({"data-geometry": geojson_url(s.countries[0])} if cl.boundaries(s.countries[0]) else {})),
                     html.Div(id=ID["no-map"]),
                     html.Div(id=ID["map-legend"], className="map-legend"),
                     dcc.Checklist(id=ID["show-table"], value=[], className="checklist",

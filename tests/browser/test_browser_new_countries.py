@@ -30,7 +30,10 @@ def test_italian_municipal_map_draws_and_recolours_by_patch(app_url, page):
     pg.wait_for_function(DRAWN, timeout=120_000)
     trace = pg.evaluate(f"(() => {{ const t = {MAP}.data[0]; return [t.geojson, t.locations.length]; }})()")
     assert trace == ["/geo/IT-COM.geojson", 7_901]
-    assert len(geo) == 1 and len(geo[0].body()) < 3_000_000  # the simplified geometry, fetched once
+    # the simplified geometry, fetched once: plotly.js's request, and assets/map_prewarm.js's prefetch of the same
+    # URL when it came first (plotly.js's is then answered from the browser's cache)
+    fetched = len(geo)
+    assert 1 <= fetched <= 2 and all(len(r.body()) < 3_000_000 for r in geo)
     responses = []
     pg.on("response", lambda r: responses.append(r) if "_dash-update-component" in r.url else None)
     pg.check("#explore-stat input[value=min]")
@@ -39,7 +42,7 @@ def test_italian_municipal_map_draws_and_recolours_by_patch(app_url, page):
     map_updates = [b for b in (r.body() for r in responses) if b'"explore-map"' in b]
     assert map_updates and all(b"__dash_patch_update" in b for b in map_updates)  # colours only, as a Patch
     assert not any(b"coordinates" in b or b"FeatureCollection" in b for b in map_updates)
-    assert len(geo) == 1  # no second geometry download
+    assert len(geo) == fetched  # no second geometry download
     counts = pg.evaluate(f"{MAP}.__anonsetRecolour")
     assert counts["full"] == 0 and counts["fast"] >= 1  # recoloured in place (assets/map_recolour.js), not re-tiled
     assert page.console_errors == []

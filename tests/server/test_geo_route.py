@@ -28,3 +28,27 @@ def test_plain_when_gzip_is_not_accepted(client, cache_root):
 def test_unknown_or_mapless_data_sets_are_404(client):
     assert client.get("/geo/XX.geojson", headers={"Accept-Encoding": "gzip"}).status_code == 404
     assert client.get("/geo/MA.geojson", headers={"Accept-Encoding": "gzip"}).status_code == 404  # no map
+
+
+def _map_box(layout, ident):
+    stack = [layout]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, (list, tuple)):
+            stack.extend(c)
+        elif hasattr(c, "to_plotly_json"):
+            if getattr(c, "id", None) == ident:
+                return c
+            stack.append(getattr(c, "children", None))
+    raise AssertionError(f"no {ident} in the layout")
+
+
+def test_the_explorer_names_its_first_countrys_geometry_for_the_prefetch(client):
+    """assets/map_prewarm.js fetches data-geometry while the page waits for the map's figure."""
+    from dashboard.pages import explorer
+
+    box = _map_box(explorer.layout(country="IT-COM,DE"), explorer.ID["map-box"])
+    assert box.to_plotly_json()["props"]["data-geometry"] == "/geo/IT-COM.geojson"
+    assert client.get("/geo/IT-COM.geojson").status_code == 200
+    mapless = _map_box(explorer.layout(country="MA"), explorer.ID["map-box"])
+    assert "data-geometry" not in mapless.to_plotly_json()["props"]
