@@ -43,9 +43,9 @@ def _map_box(layout, ident):
     raise AssertionError(f"no {ident} in the layout")
 
 
-def test_the_explorer_names_its_first_countrys_geometry_for_the_prefetch(client):
+def test_the_explorer_names_its_first_countrys_geometry_for_the_prefetch(client, dash_page):
     """assets/map_prewarm.js fetches data-geometry while the page waits for the map's figure."""
-    from dashboard.pages import explorer
+    explorer = dash_page("explorer")  # as Dash loaded it: importing dashboard.pages.explorer would register it twice
 
     box = _map_box(explorer.layout(country="IT-COM,DE"), explorer.ID["map-box"])
     assert box.to_plotly_json()["props"]["data-geometry"] == "/geo/IT-COM.geojson"
