@@ -294,8 +294,7 @@ def _stale(message: str) -> tuple:
 @_guard(lambda message: (no_update, error_box(f"No report: {message}")), where="explorer report")
 def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k,
               stat, model, self_report, cdf_grain, table_ages, table_grain):
-    """The report of what the form says now (parsed again, exactly as the views are): a bad setting refuses it
-    with the page's own message."""
+    """The report of the form as it is now (parsed as the views parse it): a bad setting gets the page's message."""
     if not clicks:
         return no_update, no_update
     s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
@@ -303,14 +302,13 @@ def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, 
     table_ages = parse_table_ages(table_ages)
     cdf_grain = cdf_grain if cdf_grain in GRAINS else DEFAULT_TABLE_GRAIN
     table_grain = table_grain if table_grain in GRAINS else DEFAULT_TABLE_GRAIN
-    extra = ["--grain", cdf_grain, "--table-ages", format_range(table_ages), "--table-grain", table_grain]
+    command = reports.report_command("explorer", s.to_cli("districts"), ["--grain", cdf_grain, "--table-ages",
+                                     format_range(table_ages), "--table-grain", table_grain])
 
     def make() -> str:
-        with limits.report_slot(reports.report_command("explorer", s.to_cli("districts"), extra)), \
-                limits.scenario_slot(s, "This report"):
+        with limits.report_slot(command), limits.scenario_slot(s, "This report"):
             return reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
                                                            table_grain=table_grain))
-
     text = reports.rendered("explorer", (s, cdf_grain, table_ages, table_grain), make)
     return dcc.send_string(text, reports.file_name("explorer", "-".join(s.countries)), type="text/html"), None
 

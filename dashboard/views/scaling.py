@@ -8,8 +8,7 @@ Three views, each a shareable link (``?view=explore|census|forecast`` plus its o
 * **From a census** — the anonymity sets a census scenario implies (the regional explorer's
   :class:`~dashboard.core.regions.Scenario`, same link keys), the Pitman–Yor law fitted to
   them, and the population's exact correctness beside the law's;
-* **Forecast a technique** — measured correctness at a few gallery sizes, extrapolated by
-  PYC-MB and three baselines with held-out errors and a jackknife band.
+* **Forecast a technique** — measured correctness extrapolated by PYC-MB and 3 baselines, held-out errors, a band.
 
 Everything the page computes or draws without a callback lives here — ids, defaults and limits,
 link and form parsing, the ``render_*`` functions (plain dicts of components and figures), the
