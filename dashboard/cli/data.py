@@ -32,10 +32,10 @@ def _build(args) -> int:
 
 def derived_files(folder: Path, log, mapper=None) -> dict:
     """What the build derives from the new cache (the world map's aggregates, the explorer's default country
-    table), as manifest entries; ``mapper`` runs the world aggregates' per-data-set work (in this process when
-    None)."""
-    return {"world_aggregates": write_aggregates(folder, log, **({"mapper": mapper} if mapper else {})),
-            COUNTRY_TABLE_KEY: write_country_table(folder, log)}
+    table), as manifest entries; ``mapper`` runs both's per-data-set work (in this process when None)."""
+    mapped = {"mapper": mapper} if mapper else {}
+    return {"world_aggregates": write_aggregates(folder, log, **mapped),
+            COUNTRY_TABLE_KEY: write_country_table(folder, log, **mapped)}
 
 
 def _aggregates(args) -> int:

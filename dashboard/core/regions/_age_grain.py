@@ -13,6 +13,7 @@ data set is compared on the same cells: district × sex × whole 5-year group.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -197,20 +198,30 @@ def _memo_rows(code: str, ages: tuple[float, float], root: Path | None, stored: 
     return _ROWS.get(key, lambda: comparable_country_rows(code, ages, root=root))
 
 
-def compute_country_table(root: Path | None = None, log: Callable[[str], None] = lambda msg: None) -> pd.DataFrame:
-    """The default country table (:data:`STORED_TABLE_AGES`, grain 5) of every data set in the cache at ``root``,
-    computed afresh (never read back from a stored copy): what the build stores."""
+def _serial_map(fn: Callable, items: list) -> list:
+    return [fn(item) for item in items]
+
+
+def compute_country_table(root: Path | None = None, log: Callable[[str], None] = lambda msg: None, *,
+                          mapper: Callable[[Callable, list], list] = _serial_map,
+                          codes: Sequence[str] | None = None) -> pd.DataFrame:
+    """The default country table (:data:`STORED_TABLE_AGES`, grain 5) of every data set in the cache at ``root``
+    (or of ``codes``), computed afresh (never read back from a stored copy): what the build stores.
+    ``mapper(fn, items)`` runs the per-data-set work in order (``dask.distributed`` in ``anonset data build``);
+    any mapper gives the same table."""
     started = time.perf_counter()
-    codes = cache.countries(root)
-    rows = [row for code in codes for row in comparable_country_rows(code, STORED_TABLE_AGES, root=root)]
+    codes = list(cache.countries(root) if codes is None else codes)
+    per_code = mapper(functools.partial(comparable_country_rows, ages=STORED_TABLE_AGES, root=root), codes)
+    rows = [row for rows_of_code in per_code for row in rows_of_code]
     log(f"  country table: {len(codes)} data sets in {time.perf_counter() - started:.1f} s")
     return country_table_frame(rows)
 
 
-def write_country_table(root: Path, log: Callable[[str], None] = lambda msg: None) -> dict:
-    """Compute the default country table of the cache at ``root`` and write it there; return its manifest entry
-    (the build files it under :data:`.COUNTRY_TABLE_KEY`)."""
-    df = compute_country_table(root, log)
+def write_country_table(root: Path, log: Callable[[str], None] = lambda msg: None, *,
+                        mapper: Callable[[Callable, list], list] = _serial_map) -> dict:
+    """Compute the default country table of the cache at ``root`` (through ``mapper``) and write it there; return
+    its manifest entry (the build files it under :data:`.COUNTRY_TABLE_KEY`)."""
+    df = compute_country_table(root, log, mapper=mapper)
     path = Path(root) / STORED_TABLE_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     df.to_parquet(path, index=False)

@@ -167,3 +167,19 @@ def test_serial_and_dask_give_identical_aggregates(cache_root):
     for a, b in zip(serial, distributed, strict=True):
         pd.testing.assert_frame_equal(a, b, check_exact=True)
     assert sorted(serial[0]["code"].unique()) == sorted(codes) and len(serial[0]) == 2 * len(codes)
+
+
+@pytest.mark.slow  # a two-process Dask cluster starts and computes four data sets' country tables
+def test_serial_and_dask_give_identical_country_tables(cache_root):
+    """The stored country table is mapped over data sets like the aggregates: the same rows, bit for bit, on Dask."""
+    import pandas as pd
+
+    from dashboard.cli.cluster import data_set_mapper
+    from dashboard.core.regions import compute_country_table
+
+    codes = ["DE", "NG", "KE-SUB", "MT"]
+    serial = compute_country_table(codes=codes)
+    with data_set_mapper("local") as mapper:
+        distributed = compute_country_table(codes=codes, mapper=mapper)
+    pd.testing.assert_frame_equal(serial, distributed, check_exact=True)
+    assert list(serial["country"].unique()) == codes and len(serial) == 2 * len(codes)
