@@ -31,6 +31,7 @@ from scipy.stats import rankdata
 from census_loaders import cache
 
 from ..errors import InputError
+from ..memo import Memo
 
 #: Largest CSV accepted (bytes). The page also keeps it under the server's request limit.
 MAX_BYTES = 10_000_000
@@ -70,6 +71,7 @@ class Table:
     encoding: str = "utf-8"
     delimiter: str = ","
     notes: list[str] = field(default_factory=list)
+    _described: list[dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def n_rows(self) -> int:
@@ -79,7 +81,13 @@ class Table:
         return pd.api.types.is_float_dtype(self.frame[column])
 
     def describe(self) -> list[dict]:
-        """One row per column: name, kind, distinct values, missing count, range or example."""
+        """One row per column: name, kind, distinct values, missing count, range or example (worked out once per
+        table: the page asks for it three times per file, and a shipped table is shared by every visitor)."""
+        if self._described is None:
+            self._described = self._describe()
+        return [dict(row) for row in self._described]
+
+    def _describe(self) -> list[dict]:
         out = []
         for col in self.frame.columns:
             s = self.frame[col]
@@ -221,9 +229,20 @@ SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 def shipped_table(dataset_id: str, root=None) -> Table:
-    """A shipped record-level data set from the data cache (ID columns left out), as a typed :class:`Table`."""
+    """A shipped record-level data set from the data cache (ID columns left out), as a typed :class:`Table`.
+
+    Made once per data set and cache folder and shared (every visit to the data-set page opens one): treat it as
+    read-only."""
     if dataset_id not in SHIPPED:
         raise InputError(f"no shipped data set {str(dataset_id)[:20]!r} (shipped: {', '.join(SHIPPED)})")
+    return _SHIPPED_TABLES.get((dataset_id, None if root is None else str(root)),
+                               lambda: _read_shipped_table(dataset_id, root))
+
+
+_SHIPPED_TABLES = Memo(4, name="core.microdata.shipped_tables")
+
+
+def _read_shipped_table(dataset_id: str, root=None) -> Table:
     name, id_columns = SHIPPED[dataset_id]
     df = cache.microdata(dataset_id, root).drop(columns=list(id_columns))
     frame = pd.DataFrame({
