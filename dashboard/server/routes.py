@@ -61,7 +61,7 @@ def district_geojson(code: str):
     if code not in census_loaders.countries():
         abort(404)
     # gzip: Italy's 7,901 municipalities are 2.8 MB of GeoJSON but 0.5 MB compressed
-    return _geometry_file(cache_dir() / "boundaries" / f"{code}.geojson", code)
+    return _gzipped_file(cache_dir() / "boundaries" / f"{code}.geojson", code)
 
 
 def world_geojson():
@@ -70,17 +70,18 @@ def world_geojson():
     entry = census_loaders.manifest().get("world")
     if not entry:
         abort(404)
-    return _geometry_file(cache_dir() / entry["file"], "world")
+    return _gzipped_file(cache_dir() / entry["file"], "world")
 
 
-def _geometry_file(path: Path, tag: str):
+def _gzipped_file(path: Path, tag: str, mimetype: str = "application/geo+json"):
+    """A static file of the cache or assets: gzipped once per process when accepted, cached a day by ETag."""
     if not path.is_file():
         abort(404)
     if not request.accept_encodings["gzip"]:
-        return send_file(path, mimetype="application/geo+json", max_age=86400, conditional=True, etag=True)
+        return send_file(path, mimetype=mimetype, max_age=86400, conditional=True, etag=True)
     stat = path.stat()
     resp = make_response(gzipped_geometry(str(path), stat.st_mtime_ns, stat.st_size))
-    resp.mimetype = "application/geo+json"
+    resp.mimetype = mimetype
     resp.headers["Content-Encoding"] = "gzip"
     resp.vary.add("Accept-Encoding")
     resp.cache_control.public = True
@@ -103,20 +104,7 @@ def plotly_bundle():
     the first map could start; this one (3.1 MB, 0.9 MB gzipped, the trace types the app draws) takes under
     one.  The URL has no fingerprint, so the browser revalidates it daily by its ETag.
     """
-    if not PLOTLY_BUNDLE.is_file():
-        abort(404)
-    stat = PLOTLY_BUNDLE.stat()
-    zipped = bool(request.accept_encodings["gzip"])
-    body = gzipped_geometry(str(PLOTLY_BUNDLE), stat.st_mtime_ns, stat.st_size)
-    resp = make_response(body if zipped else PLOTLY_BUNDLE.read_bytes())
-    resp.mimetype = "text/javascript"
-    if zipped:
-        resp.headers["Content-Encoding"] = "gzip"
-    resp.vary.add("Accept-Encoding")
-    resp.cache_control.public = True
-    resp.cache_control.max_age = 86400
-    resp.set_etag(f"plotly-{stat.st_mtime_ns:x}-{stat.st_size:x}{'-gzip' if zipped else ''}")
-    return resp.make_conditional(request)
+    return _gzipped_file(PLOTLY_BUNDLE, "plotly", "text/javascript")
 
 
 def district_places(code: str):
