@@ -8,13 +8,18 @@ interactive offline.  Each table cell carries its exact value in ``data-value`` 
 """
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ._maps import GEO_ASSETS
+
+#: plotly.js as every report embeds it: a partial bundle of the trace types reports draw (assets/plotly/build.js).
+REPORT_PLOTLY_JS = Path(__file__).resolve().parents[2] / "assets" / "plotly" / "plotly-report.min.js"
 
 #: The print stylesheet: A4 and Letter both fit a 180 mm × 250 mm text block (margins 15 mm / 0.6 in).
 CSS = """
@@ -160,11 +165,15 @@ def _figure_html(fig: dict, label: str, index: int) -> str:
     return f'<figure class="chart" role="figure" aria-label="{_e(label)}">{div}</figure>'
 
 
+@functools.cache
 def _plotly_js() -> str:
-    from plotly.offline import get_plotlyjs
+    """The reports' partial plotly.js (core, bar, box, choropleth; 1.5 MB against the full 4.8 MB).
 
+    A report's charts need no MapLibre (its maps are SVG choropleths) and no other trace type, and every
+    report carries its plotly.js: the smaller bundle makes each file about 3 MB lighter to send and to keep.
+    """
     # a literal "</script" inside the bundle would end the tag early
-    return get_plotlyjs().replace("</script", "<\\/script")
+    return REPORT_PLOTLY_JS.read_text(encoding="utf-8").replace("</script", "<\\/script")
 
 
 def _list(items, cls: str = "") -> str:
