@@ -42,7 +42,7 @@ def page(browser):
 
     context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(60_000)
     recorder = PageRecorder(pg)
     yield recorder
     context.close()

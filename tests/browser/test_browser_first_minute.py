@@ -18,7 +18,7 @@ PHONE = {"width": 390, "height": 844}
 def _open(browser, url, viewport):
     ctx = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 500, bypass_csp=True)
     rec = PageRecorder(ctx.new_page())
-    rec.page.set_default_timeout(30_000)
+    rec.page.set_default_timeout(60_000)
     rec.page.goto(url)
     rec.page.wait_for_selector("#me-country", state="attached")
     return ctx, rec

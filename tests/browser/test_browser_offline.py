@@ -40,7 +40,7 @@ def strict_page(browser):
 
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(60_000)
     pg.add_init_script(CSP_LISTENER)
     yield PageRecorder(pg)
     context.close()

@@ -53,7 +53,7 @@ def _others(pg) -> float:
 def _context(browser, viewport):
     ctx = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 500, bypass_csp=True)
     rec = PageRecorder(ctx.new_page())
-    rec.page.set_default_timeout(30_000)
+    rec.page.set_default_timeout(60_000)
     return ctx, rec
 
 
