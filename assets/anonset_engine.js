@@ -43,6 +43,46 @@
     return TEXT;
   }
 
+  /** The language the text data is in ("en" when none is named). */
+  function lang() { return (TEXT && TEXT.lang) || "en"; }
+
+  /** A message of the page's JavaScript in the page's language (the catalogue's translation, shipped in
+      config.text.messages by dashboard/core/text client_text), "{name}" placeholders filled from values. */
+  function _(msgid, values) {
+    var m = TEXT && TEXT.messages ? TEXT.messages[msgid] : null;
+    var s = typeof m === "string" && m ? m : msgid;
+    return values ? fill(s, values) : s;
+  }
+
+  var PLURALS = {};
+  /** The form of singular/plural for n in the page's language: its plural rule (Intl.PluralRules, CLDR), the
+      catalogue's forms (tests/core/text/test_i18n_golden.py: the same form as gettext's Plural-Forms). */
+  function ngettext(singular, plural, n, values) {
+    var L = lang(), m = TEXT && TEXT.messages ? TEXT.messages[singular] : null;
+    var forms = Array.isArray(m) ? m : [singular, plural];
+    var rules = PLURALS[L] || (PLURALS[L] = new Intl.PluralRules(L));
+    var s = rules.select(Math.floor(Math.abs(n))) === "one" ? forms[0] : forms[1];
+    return values ? fill(s, values) : s;
+  }
+
+  var NUMBER_FORMATS = {};
+  /** An English-written number ("1,234.5") in the page language's digits ("1.234,5"): Intl.NumberFormat with
+      the same fraction digits, grouping always (core/text local_number: Babel's format_decimal writes the same). */
+  function localNumber(s) {
+    var L = lang();
+    s = String(s);
+    if (L === "en") return s;
+    var m = /^(-?)(\d[\d,]*)(?:\.(\d+))?$/.exec(s);
+    if (!m) return s;
+    var k = m[3] ? m[3].length : 0, key = L + "|" + k;
+    var f = NUMBER_FORMATS[key] || (NUMBER_FORMATS[key] = new Intl.NumberFormat(L,
+      { useGrouping: "always", minimumFractionDigits: k, maximumFractionDigits: k }));
+    return (m[1] ? "\u2212" : "") + f.format(Number(m[2].replace(/,/g, "") + (m[3] ? "." + m[3] : "")));
+  }
+
+  /** "41.8" → "41.8 %" / "41,8\u00a0%" (core/text percent_text). */
+  function percentText(s) { return localNumber(s) + text().percent.suffix; }
+
   /** "{name}" placeholders filled from values (str.format's named fields, as core/text does). */
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(values, k) ? String(values[k]) : m; });
@@ -63,12 +103,12 @@
     if (n >= 1e21) return n.toLocaleString("en-US", { maximumFractionDigits: 0 });
     var s = String(n), out = "";  // no Intl: a map's hover formats thousands of counts per answer
     for (var i = s.length; i > 0; i -= 3) out = s.slice(Math.max(0, i - 3), i) + (out ? "," + out : "");
-    return out;
+    return localNumber(out);
   }
 
   function formatBand(band, kind) {
-    if (band === null || band === undefined) return "any";
-    return g(band[0]) + "\u2013" + g(band[1]) + " " + (kind === "height" ? "cm" : "kg");
+    if (band === null || band === undefined) return TEXT && TEXT.any_band ? TEXT.any_band : "any";
+    return localNumber(g(band[0])) + "\u2013" + localNumber(g(band[1])) + " " + (kind === "height" ? "cm" : "kg");
   }
 
   /** A share (0–1) as a percentage people can read: never scientific notation (core/text
@@ -77,15 +117,15 @@
     var P = text().percent;
     if (typeof share !== "number" || !isFinite(share)) return text().missing;
     var x = 100 * share;
-    if (x === 0 && !positive) return P.zero;
+    if (x === 0 && !positive) return P.zero;  // each in the page's language (client_text)
     if (x < P.floor) return P.below_floor;
     if (x < 1) {
       var s = x.toPrecision(2);
       if (s.indexOf("e") >= 0) s = x.toFixed(6);
-      return s.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "") + P.suffix;
+      return percentText(s.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ""));
     }
     if (x > P.near_whole && x < 100) return P.above_near_whole;
-    return x.toFixed(1) + P.suffix;
+    return percentText(x.toFixed(1));
   }
 
   /** A number of people for a sentence: whole people, or "fewer than one" — never 0.0003 (core/text format_people). */
@@ -97,6 +137,15 @@
 
   /** 0.5, 20, 5k, 2M, 1B — never "10m", "1G" or "1e-5" (core/text short_number: the same suffixes). */
   function shortNumber(v) {
+    var en = shortNumberEn(v), suffixes = text().short_suffixes, local = text().short_suffixes_local || [];
+    for (var i = 0; i < suffixes.length; i++) {
+      var sfx = suffixes[i][1];
+      if (en.slice(-sfx.length) === sfx) return localNumber(en.slice(0, -sfx.length)) + (local[i] || sfx);
+    }
+    return localNumber(en);
+  }
+
+  function shortNumberEn(v) {
     var suffixes = text().short_suffixes;
     for (var i = 0; i < suffixes.length; i++) if (v >= suffixes[i][0]) return g(v / suffixes[i][0]) + suffixes[i][1];
     if (v >= 1) return g(v);
@@ -113,16 +162,16 @@
     for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
       R.mantissas.forEach(function (m) {
         var v = m * Math.pow(10, e);
-        if (v >= lo * (1 - R.tolerance) && v <= hi * (1 + R.tolerance)) { vals.push(v); labels.push(shortNumber(v)); }
+        if (v >= lo * (1 - R.tolerance) && v <= hi * (1 + R.tolerance)) { vals.push(v); labels.push(shortNumberEn(v)); }
       });
     }
     if (vals.length > R.crowded) {
       var keep = labels.map(function (t, i) {
         return R.keep_when_crowded.some(function (p) { return t.indexOf(p) === 0; }) ? i : -1;
       }).filter(function (i) { return i >= 0; });
-      vals = keep.map(function (i) { return vals[i]; }); labels = keep.map(function (i) { return labels[i]; });
+      vals = keep.map(function (i) { return vals[i]; });
     }
-    return [vals, labels];
+    return [vals, vals.map(shortNumber)];  // crowding is read on the English labels, as in core/text
   }
 
   // ------------------------------------------------------------------ sentences (core/text, from the same data)
@@ -148,13 +197,13 @@
   /** Why a typed height is refused (core/text adult_height_refusal, the same template): "Height 60 cm is not a
       plausible adult height; give 100\u2013250 cm"; value: a number, or a band as text; unit: "cm" or "inches". */
   function adultHeightRefusal(value, lo, hi, unit) {
-    var typed = function (x) { return typeof x === "string" ? x : g(Math.floor(Number(x) * 1e6 + 0.5) / 1e6); };
+    var typed = function (x) { return localNumber(typeof x === "string" ? x : g(Math.floor(Number(x) * 1e6 + 0.5) / 1e6)); };
     return fill(text().adult_height_refusal, { value: typed(value), lo: typed(lo), hi: typed(hi), unit: unit || "cm" });
   }
 
   /** One sentence a person can act on; the chance of being picked is κ (SPEC §2). */
   function verdict(cas, others, correctness) {
-    return pick(text().verdict, cas, { percent: Math.floor(100 * correctness + 0.5),
+    return pick(text().verdict, cas, { percent: percentText(String(Math.floor(100 * correctness + 0.5))),
       crowd: formatCount(1 + Math.max(Number(others) || 0, 0)) });
   }
 
@@ -452,8 +501,8 @@
     if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: t.body.self_report_note });
     if (usesBody && t.body.body_note) warnings.push({ code: "body_source", message: t.body.body_note });
     if (usesBody && t.body.borrowed_from) {
-      warnings.push({ code: "borrowed_body_statistics", message: t.name + " has no height and weight statistics of its own: those of " +
-        (t.body.prior_country_name || t.body.borrowed_from) + " (" + t.body.borrowed_from + ") are used." });
+      warnings.push({ code: "borrowed_body_statistics", message: _("{name} has no height and weight statistics of its own: those of {other} ({code}) are used.",
+        { name: t.name, other: t.body.prior_country_name || t.body.borrowed_from, code: t.body.borrowed_from }) });
     }
     if (usesBody) {
       r.A.forEach(function (on, a) {
@@ -463,16 +512,16 @@
     }
     r.A.forEach(function (on, a) {
       var grp = t.ages[a];
-      if (on && grp.trimmed) warnings.push({ code: "trimmed_age_group", message: "Only ages " + formatAgeBand(grp.lo, grp.hi === null ? Infinity : grp.hi) +
-        " of the census group " + formatAgeBand(grp.census_lo, grp.census_hi === null ? Infinity : grp.census_hi) +
-        " are in the study population: " + Math.round(grp.share * 100) + "% of its people are counted (taken as spread evenly over its years)." });
+      if (on && grp.trimmed) warnings.push({ code: "trimmed_age_group", message: _("Only ages {ages} of the census group {group} are in the study population: {percent} of its people are counted (taken as spread evenly over its years).",
+        { ages: formatAgeBand(grp.lo, grp.hi === null ? Infinity : grp.hi), group: formatAgeBand(grp.census_lo, grp.census_hi === null ? Infinity : grp.census_hi),
+          percent: percentText(String(Math.round(grp.share * 100))) }) });
     });
     r.aux.forEach(function (fa) {
       fa.gaps.forEach(function (gap) { warnings.push({ code: "auxiliary_gap", message: gap }); });
       if (fa.note) warnings.push({ code: "auxiliary_note", message: fa.name + ": " + fa.note });
     });
-    if (r.aux.length > 1) warnings.push({ code: "auxiliary_note", message: "Auxiliary fractions are multiplied: they are assumed independent of each other." });
-    if (cas < 1) warnings.push({ code: "likely_unique", message: "Fewer than one other person expected: likely unique (you are probably the only one with this profile)." });
+    if (r.aux.length > 1) warnings.push({ code: "auxiliary_note", message: _("Auxiliary fractions are multiplied: they are assumed independent of each other.") });
+    if (cas < 1) warnings.push({ code: "likely_unique", message: _("Fewer than one other person expected: likely unique (you are probably the only one with this profile).") });
     return { funnel: lines, cas: cas, population: sum(countrySa), warnings: warnings, bmi: bmi, plausible: plausible };
   }
 
@@ -787,6 +836,7 @@
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
     formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, adultHeightRefusal: adultHeightRefusal, EngineError: EngineError, SEXES: SEXES,
     useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
+    _: _, ngettext: ngettext, localNumber: localNumber, percentText: percentText, lang: lang,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.AnonSetEngine = api;

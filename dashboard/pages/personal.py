@@ -12,6 +12,7 @@ from dash import ClientsideFunction, Input, Output, State, callback, clientside_
 
 import census_loaders as cl
 from dashboard.core.country import closest_note
+from dashboard.core.text import N_
 from dashboard.views.personal import (
     CALLBACKS,
     DEFAULT_COUNTRY,
@@ -33,7 +34,7 @@ from dashboard.views.personal import (
     tab_id,
 )
 
-dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
+dash.register_page(__name__, path="/", name=N_("Me"), title="AnonSet — how many people are like you?", order=0)
 
 
 def layout(country: str | None = None, district: str | None = None, **_query):
