@@ -6,13 +6,11 @@ import json
 
 import pytest
 
-from dashboard.core.text import _i18n
-
 
 @pytest.fixture
 def translated_home(monkeypatch):
     """The personal page as if translated (the list is the one switch: no page is offered translated yet)."""
-    monkeypatch.setattr(_i18n, "TRANSLATED_PATHS", ("/",))
+    monkeypatch.setattr("dashboard.core.text._i18n.TRANSLATED_PATHS", ("/",))
 
 
 def _html_lang(resp) -> str:

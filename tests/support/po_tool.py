@@ -11,8 +11,8 @@ import sys
 
 from babel.messages.pofile import read_po, write_po
 
-from dashboard.core.text._catalogues import extract
-from dashboard.core.text._i18n import LANGUAGES, LOCALE_DIR, catalogue_path
+from dashboard.core.text import LANGUAGES, LOCALE_DIR, catalogue_path
+from dashboard.core.text import extract_messages as extract
 
 #: Plural-Forms written into each catalogue: gettext's conventional rules, which agree with CLDR's "one"
 #: (Intl.PluralRules in the browser) on whole numbers — Brazilian Portuguese and French count 0 as singular.

@@ -10,6 +10,8 @@ numbers with Babel's CLDR data (the browser: ``Intl``), ``tests/js/golden_i18n.j
 """
 from __future__ import annotations
 
+from ._catalogues import catalogue_problems, extract_messages, script_messages
+from ._client import client_text
 from ._data import (
     ADULT_HEIGHT_REFUSAL,
     BODY_MODEL_DETAILS,
@@ -23,7 +25,6 @@ from ._data import (
     SHORT_SUFFIXES,
     UNITS,
     VERDICT,
-    client_text,
 )
 from ._i18n import (
     DEFAULT_LANGUAGE,
@@ -83,6 +84,9 @@ __all__ = [
     "TRANSLATED_PATHS",
     "carried_language",
     "catalogue_path",
+    "catalogue_problems",
+    "extract_messages",
+    "script_messages",
     "current_language",
     "gettext",
     "known_language",

@@ -11,7 +11,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_f
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from ._i18n import LANGUAGES, catalogue_path
+from ._i18n import catalogue_path
 
 ROOT = Path(__file__).resolve().parents[3]
 MAPPING = ROOT / "babel.cfg"
@@ -19,7 +19,7 @@ MAPPING = ROOT / "babel.cfg"
 KEYWORDS = dict(DEFAULT_KEYWORDS)
 
 
-def extract() -> Catalog:
+def extract_messages() -> Catalog:
     """Every string marked for translation in the sources ``babel.cfg`` names, as a template catalogue."""
     with MAPPING.open(encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f)
@@ -40,9 +40,9 @@ def script_messages(*paths: Path) -> list:
     return list(dict.fromkeys(out))
 
 
-def problems(lang: str, template: Catalog | None = None) -> list[str]:
+def catalogue_problems(lang: str, template: Catalog | None = None) -> list[str]:
     """What the ``lang`` catalogue lacks against the sources: missing, untranslated or fuzzy messages."""
-    template = template or extract()
+    template = template or extract_messages()
     with catalogue_path(lang).open("rb") as f:
         catalog = read_po(f, locale=lang)
     out = []
@@ -59,4 +59,4 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
     return out
 
 
-__all__ = ["LANGUAGES", "extract", "problems", "script_messages"]
+__all__ = ["catalogue_problems", "extract_messages", "script_messages"]

@@ -10,7 +10,7 @@ Templates use ``{name}`` placeholders; thresholds are "below" bounds read in ord
 """
 from __future__ import annotations
 
-from ._i18n import N_, client_catalogue, current_language, gettext, plural_index
+from ._i18n import N_
 
 #: What a missing or non-finite number reads as.
 MISSING = "\u2013"
@@ -78,39 +78,6 @@ LOG_TICKS = {"floor": 1e-3, "mantissas": (1, 2, 5), "crowded": 9, "keep_when_cro
 SHORT_SUFFIXES = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 
-def _bands(rows) -> list[dict]:
-    return [{"below": below, "text": gettext(text)} for below, text in rows]
-
-
-def client_text(messages=()) -> dict:
-    """All of the above as JSON for the browser (tuples as lists, "everything else" as null), in the current
-    language; ``messages``: the msgids the page's own JavaScript writes (``_()``/``ngettext()`` in its source),
-    shipped translated with the plural rule's forms (``plural``: the browser picks with ``Intl.PluralRules``)."""
-    from ._numbers import percent_floor_text, percent_suffix, percent_text
-
-    return {
-        "lang": current_language(),
-        "missing": MISSING,
-        "units": dict(UNITS),
-        "fewer_than_one": gettext(FEWER_THAN_ONE),
-        "percent": {**PERCENT, "zero": percent_text("0"), "below_floor": percent_floor_text(),
-                    "above_near_whole": gettext("more than {percent}").format(
-                        percent=percent_text(f"{PERCENT['near_whole']:g}")),
-                    "suffix": percent_suffix()},
-        "headline": _bands(HEADLINE),
-        "first_question": {k: gettext(v) for k, v in FIRST_QUESTION.items()},
-        "verdict": _bands(VERDICT),
-        "adult_height_refusal": gettext(ADULT_HEIGHT_REFUSAL),
-        "any_band": _any_band(),
-        "short_suffixes_local": [_short_suffix(s) for _, s in SHORT_SUFFIXES],
-        "plural_one": [n for n in range(0, 3) if plural_index(n) == 0],
-        "messages": client_catalogue(messages),
-        "log_ticks": {**LOG_TICKS, "mantissas": list(LOG_TICKS["mantissas"]),
-                      "keep_when_crowded": list(LOG_TICKS["keep_when_crowded"])},
-        "short_suffixes": [list(s) for s in SHORT_SUFFIXES],
-    }
-
-
 #: The body-model choice in plain words, then its details (the method's section, self-report correction) for the
 #: details layer under it: one text for every page that offers the switch (issue 28: "SPEC §1.6" on lay pages).
 BODY_MODEL_PLAIN = N_("v2, the default, is tested on real people (the Real people page); paper reproduces the "
@@ -120,16 +87,3 @@ BODY_MODEL_DETAILS = N_("The two body models are defined in section 1.6 of the m
                         "under-state their weight. The correction subtracts the mean differences measured on the "
                         "NHANES adults; it has no effect under paper or on measured statistics.")
 
-
-def _any_band() -> str:
-    from ._i18n import pgettext
-
-    return pgettext("band", "any")
-
-
-def _short_suffix(suffix: str) -> str:
-    """A compact axis label's suffix in the current language (a thousand, a million, a billion)."""
-    from ._i18n import pgettext
-
-    return {"k": pgettext("short number", "k"), "M": pgettext("short number", "M"),
-            "B": pgettext("short number", "B")}.get(suffix, suffix)

@@ -16,7 +16,6 @@ from ._data import (
     PERCENT,
     SHORT_SUFFIXES,
     UNITS,
-    _short_suffix,  # noqa: F401 - one home of the suffixes' words
 )
 from ._i18n import DEFAULT_LANGUAGE, N_, current_language, gettext, ngettext, pgettext
 
@@ -220,13 +219,19 @@ def _short_number_en(v: float) -> str:
     return f"{v:g}"
 
 
+def short_suffix(suffix: str) -> str:
+    """A compact axis label's suffix in the current language (a thousand, a million, a billion)."""
+    return {"k": pgettext("short number", "k"), "M": pgettext("short number", "M"),
+            "B": pgettext("short number", "B")}.get(suffix, suffix)
+
+
 def short_number(v: float) -> str:
     """0.5, 20, 5k, 2M, 8B: compact labels for log axes (the page's ``shortNumber``, same suffixes); in the
     current language's digits and its own suffix for a billion (8 Mrd., 8 Md)."""
     text = _short_number_en(v)
     for _scale, suffix in SHORT_SUFFIXES:
         if text.endswith(suffix):
-            return local_number(text[: -len(suffix)]) + _short_suffix(suffix)
+            return local_number(text[: -len(suffix)]) + short_suffix(suffix)
     return local_number(text)
 
 

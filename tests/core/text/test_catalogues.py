@@ -9,19 +9,18 @@ import pytest
 from babel.messages.pofile import read_po
 
 from dashboard.core import text
-from dashboard.core.text._catalogues import extract, problems  # the upkeep module: tests only
 
 FIELD = re.compile(r"\{(\w+)\}")
 
 
 @pytest.fixture(scope="module")
 def template():
-    return extract()
+    return text.extract_messages()
 
 
 def test_every_marked_string_is_translated_in_every_language(template):
     assert len(template) > 40  # the extraction found the sources
-    found = [p for lang in text.LANGUAGES[1:] for p in problems(lang, template)]
+    found = [p for lang in text.LANGUAGES[1:] for p in text.catalogue_problems(lang, template)]
     assert not found, "\n".join(found[:40])
 
 
@@ -40,7 +39,7 @@ def test_translations_keep_the_placeholders():
 
 def test_the_page_scripts_messages_are_extracted():
     """The JavaScript's ``_("…")`` calls are found (shipped to the browser in the page config)."""
-    from dashboard.core.text._catalogues import ROOT, script_messages
+    from support import ROOT
 
-    found = script_messages(ROOT / "assets" / "anonset_engine.js")
+    found = text.script_messages(ROOT / "assets" / "anonset_engine.js")
     assert "Auxiliary fractions are multiplied: they are assumed independent of each other." in found
