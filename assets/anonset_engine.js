@@ -80,6 +80,14 @@
     return (m[1] ? "\u2212" : "") + f.format(Number(m[2].replace(/,/g, "") + (m[3] ? "." + m[3] : "")));
   }
 
+  /** A district word in the page's language: the office's own term as it names it (Kreis, comuna), an English
+      generic one ("NUTS-3 region", "country") translated (core/text district_word); plural when asked. */
+  function districtWord(label, plural, givenPlural) {
+    var w = TEXT && TEXT.district_words ? TEXT.district_words[label] : null;
+    if (w) return plural ? w[1] : w[0];
+    return plural ? (givenPlural || label) : label;
+  }
+
   /** "41.8" → "41.8 %" / "41,8\u00a0%" (core/text percent_text). */
   function percentText(s) { return localNumber(s) + text().percent.suffix; }
 
@@ -262,7 +270,7 @@
     var name = spec.name, na = T.na;
     if (spec.percent !== undefined && spec.percent !== null) {
       var v = Math.min(0 + spec.percent / 100 * 1, 1);
-      return makeFraction("user", name, "Entered by the user: " + g(spec.percent) + " % of everyone, in every district, sex and age group.",
+      return makeFraction("user", name, _("Entered by the user: {percent} of everyone, in every district, sex and age group.", { percent: percentText(g(spec.percent)) }),
         [1, 1, 1], [v], []);
     }
     var rows = spec.by_age.slice().sort(function (x, y) { return x[0] - y[0]; });
@@ -279,8 +287,8 @@
     var gaps = [];
     var short = [];
     for (var a = 0; a < na; a++) { if (cover[a] < 1 - 1e-9) short.push(T.table.ages[a].label); f[a] = Math.min(f[a], 1); }
-    if (short.length) gaps.push(name + ": ages " + short.join(", ") + " are not (fully) covered; taken as 0 there");
-    return makeFraction("user", name, "Entered by the user per age group; assumed equal across districts and sexes.",
+    if (short.length) gaps.push(_("{name}: ages {ages} are not (fully) covered; taken as 0 there", { name: name, ages: short.join(", ") }));
+    return makeFraction("user", name, _("Entered by the user per age group; assumed equal across districts and sexes."),
       [1, 1, na], Array.from(f), gaps);
   }
 
@@ -435,13 +443,14 @@
 
   function areaLabel(r) {
     var t = r.T.table, d = r.district;
-    if (d === null) return "any " + t.district_label;
-    if (r.p.area === "region") return t.regions.names[t.districts.region[d]] + " (" + t.region_label + ", " + r.D.length + " " + t.district_label_plural + ")";
+    if (d === null) return _("any {district}", { district: districtWord(t.district_label) });
+    if (r.p.area === "region") return _("{region} ({region_word}, {n} {districts})", { region: t.regions.names[t.districts.region[d]],
+      region_word: districtWord(t.region_label), n: r.D.length, districts: districtWord(t.district_label, true, t.district_label_plural) });
     return t.districts.names[d] + " (" + t.districts.ids[d] + ")";
   }
 
   function agesLabel(T, A) {
-    if (A.every(Boolean)) return "any age (" + formatAgeBand(T.table.study[0], T.table.study[1] === null ? Infinity : T.table.study[1]) + ")";
+    if (A.every(Boolean)) return _("any age ({ages})", { ages: formatAgeBand(T.table.study[0], T.table.study[1] === null ? Infinity : T.table.study[1]) });
     var runs = [];
     A.forEach(function (on, a) {
       if (!on) return;
@@ -484,16 +493,17 @@
       plausible = bmiRange[0] <= bmi && bmi <= bmiRange[1];
       if (t.model === "v2") plausible = null;
       if (plausible === false) warnings.push({ code: "implausible_bmi", message:
-        "BMI " + bmi.toFixed(1) + " at the centre of " + formatBand(p.height, "height") + " \u00d7 " + formatBand(p.weight, "weight") +
-        " lies outside " + g(bmiRange[0]) + "\u2013" + g(bmiRange[1]) + ": outside the paper model's range. The estimate is shown, but the paper model leaves such cells out of every aggregate." });
+        _("BMI {bmi} at the centre of {height} \u00d7 {weight} lies outside {lo}\u2013{hi}: outside the paper model's range. The estimate is shown, but the paper model leaves such cells out of every aggregate.",
+          { bmi: localNumber(bmi.toFixed(1)), height: formatBand(p.height, "height"), weight: formatBand(p.weight, "weight"), lo: localNumber(g(bmiRange[0])), hi: localNumber(g(bmiRange[1])) }) });
     }
     if (r.district !== null) {
       if (p.area !== "region" && t.districts.filled[r.district]) {
-        warnings.push({ code: "filled_district", message: t.districts.names[r.district] + " is a filled " + t.district_label +
-          ": the published table does not cover it, so its counts are the rest of its " + t.region_label + " spread evenly (SPEC \u00a71.4)." });
+        warnings.push({ code: "filled_district", message: _("{name} is a filled {district}: the published table does not cover it, so its counts are the rest of its {region} spread evenly (SPEC \u00a71.4).",
+          { name: t.districts.names[r.district], district: districtWord(t.district_label), region: districtWord(t.region_label) }) });
       } else if (p.area === "region") {
         var nf = r.D.filter(function (d) { return t.districts.filled[d]; }).length;
-        if (nf) warnings.push({ code: "filled_district", message: nf + " of the " + r.D.length + " " + t.district_label + "s in this " + t.region_label + " are filled estimates." });
+        if (nf) warnings.push({ code: "filled_district", message: _("{n} of the {total} {districts} in this {region} are filled estimates.",
+          { n: nf, total: r.D.length, districts: districtWord(t.district_label, true, t.district_label + "s"), region: districtWord(t.region_label) }) });
       }
     }
     var usesBody = !!(p.height || p.weight);
@@ -636,28 +646,34 @@
         if (wdt <= band[1] - band[0]) return;
         var nb = widenBand(band, wdt), o = {};
         o[kind === "height" ? "h" : "w"] = nb;
-        widen.push({ attribute: kind, action: "widen", label: kind + " " + formatBand(nb, kind) + " (width " + wdt + ")", cas: evaluate(r, o), band: nb });
+        widen.push({ attribute: kind, action: "widen", label: fill(kind === "height" ? _("height {band} (width {width})") : _("weight {band} (width {width})"), { band: formatBand(nb, kind), width: localNumber(g(wdt)) }), cas: evaluate(r, o), band: nb });
       });
     });
     return { cas: cas, district: district, sex: sexRows, age: ageRows, height: height, weight: weight, widen: widen, withhold: withholdings(r) };
+  }
+
+  /** "Kreis → its Land (Bayern)". */
+  function toRegion(t, r) {
+    return _("{district} \u2192 its {region} ({name})", { district: districtWord(t.district_label), region: districtWord(t.region_label),
+      name: t.regions.names[t.districts.region[r.district]] });
   }
 
   function withholdings(r) {
     var T = r.T, t = T.table, p = r.p, out = [];
     if (r.district !== null) {
       if (p.area !== "region") {
-        out.push({ attribute: "district", action: "region", label: t.district_label + " \u2192 its " + t.region_label + " (" + t.regions.names[t.districts.region[r.district]] + ")",
+        out.push({ attribute: "district", action: "region", label: toRegion(t, r),
           cas: evaluate(r, { D: T.regionMembers[t.districts.region[r.district]] }), change: { area: "region" } });
       }
-      out.push({ attribute: "district", action: "country", label: t.district_label + " \u2192 whole country", cas: evaluate(r, { D: null }), change: { district: null, area: "district" } });
+      out.push({ attribute: "district", action: "country", label: _("{district} \u2192 whole country", { district: districtWord(t.district_label) }), cas: evaluate(r, { D: null }), change: { district: null, area: "district" } });
     }
-    if (p.sex) out.push({ attribute: "sex", action: "withhold", label: "withhold sex", cas: evaluate(r, { S: [true, true] }), change: { sex: null } });
-    if (p.ages && p.ages.length) out.push({ attribute: "age", action: "withhold", label: "withhold age", cas: evaluate(r, { A: r.A.map(function () { return true; }) }), change: { ages: [] } });
-    if (p.height) out.push({ attribute: "height", action: "withhold", label: "withhold height", cas: evaluate(r, { h: null }), change: { height: null } });
-    if (p.weight) out.push({ attribute: "weight", action: "withhold", label: "withhold weight", cas: evaluate(r, { w: null }), change: { weight: null } });
+    if (p.sex) out.push({ attribute: "sex", action: "withhold", label: _("withhold sex"), cas: evaluate(r, { S: [true, true] }), change: { sex: null } });
+    if (p.ages && p.ages.length) out.push({ attribute: "age", action: "withhold", label: _("withhold age"), cas: evaluate(r, { A: r.A.map(function () { return true; }) }), change: { ages: [] } });
+    if (p.height) out.push({ attribute: "height", action: "withhold", label: _("withhold height"), cas: evaluate(r, { h: null }), change: { height: null } });
+    if (p.weight) out.push({ attribute: "weight", action: "withhold", label: _("withhold weight"), cas: evaluate(r, { w: null }), change: { weight: null } });
     r.aux.forEach(function (fa, k) {
       var rest = r.aux.slice(0, k).concat(r.aux.slice(k + 1));
-      out.push({ attribute: fa.id, action: "withhold", label: "withhold \u201c" + fa.name + "\u201d", cas: evaluate(r, { aux: rest }), change: { auxDrop: k } });
+      out.push({ attribute: fa.id, action: "withhold", label: _("withhold \u201c{fact}\u201d", { fact: fa.name }), cas: evaluate(r, { aux: rest }), change: { auxDrop: k } });
     });
     return out;
   }
@@ -668,11 +684,11 @@
     var T = r.T, t = T.table, p = r.p;
     var area = [{ label: "", D: r.D }];
     if (r.district !== null) {
-      if (p.area !== "region") area.push({ label: t.district_label + " \u2192 its " + t.region_label + " (" + t.regions.names[t.districts.region[r.district]] + ")", D: T.regionMembers[t.districts.region[r.district]] });
-      area.push({ label: t.district_label + " \u2192 whole country", D: null });
+      if (p.area !== "region") area.push({ label: toRegion(t, r), D: T.regionMembers[t.districts.region[r.district]] });
+      area.push({ label: _("{district} \u2192 whole country", { district: districtWord(t.district_label) }), D: null });
     }
     var sex = [{ label: "", S: r.S }];
-    if (p.sex) sex.push({ label: "withhold sex", S: [true, true] });
+    if (p.sex) sex.push({ label: _("withhold sex"), S: [true, true] });
     var age = [{ label: "", A: r.A }];
     if (p.ages && p.ages.length) {
       var n = r.A.length;
@@ -681,9 +697,9 @@
         r.A.forEach(function (on, a) { if (on) for (var j = Math.max(0, a - step); j < Math.min(n, a + step + 1); j++) grown[j] = true; });
         var last = age[age.length - 1].A;
         if (grown.every(Boolean) || grown.every(function (x, i) { return x === last[i]; })) return;
-        age.push({ label: "widen age to " + agesLabel(T, grown), A: grown });
+        age.push({ label: _("widen age to {ages}", { ages: agesLabel(T, grown) }), A: grown });
       });
-      age.push({ label: "withhold age", A: r.A.map(function () { return true; }) });
+      age.push({ label: _("withhold age"), A: r.A.map(function () { return true; }) });
     }
     var bands = {};
     ["height", "weight"].forEach(function (kind) {
@@ -693,9 +709,9 @@
           if (wdt <= band[1] - band[0]) return;
           var nb = widenBand(band, wdt), prev = lad[lad.length - 1].band;
           if (prev && prev[0] === nb[0] && prev[1] === nb[1]) return;
-          lad.push({ label: "widen " + kind + " to " + formatBand(nb, kind), band: nb });
+          lad.push({ label: fill(kind === "height" ? _("widen height to {band}") : _("widen weight to {band}"), { band: formatBand(nb, kind) }), band: nb });
         });
-        lad.push({ label: "withhold " + kind, band: null });
+        lad.push({ label: kind === "height" ? _("withhold height") : _("withhold weight"), band: null });
       }
       bands[kind] = lad;
     });
@@ -756,7 +772,7 @@
             var lv = [[area, ix[0]], [sex, ix[1 + nAux]], [age, ix[2 + nAux]], [hlad, ix[3 + nAux]], [wlad, ix[4 + nAux]]];
             lv.forEach(function (pair) { if (pair[1]) changes.push(pair[0][pair[1]].label); });
             var kept = [];
-            for (var j2 = 0; j2 < nAux; j2++) { if (ix[1 + j2]) changes.push("withhold \u201c" + names[j2] + "\u201d"); else kept.push(j2); }
+            for (var j2 = 0; j2 < nAux; j2++) { if (ix[1 + j2]) changes.push(_("withhold \u201c{fact}\u201d", { fact: names[j2] })); else kept.push(j2); }
             var value = cas[f];
             options.push({ changes: changes, cas: value, bits: current > 0 ? Math.log2(value / current) : Infinity,
               levels: ix.slice() });
@@ -836,7 +852,7 @@
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
     formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, adultHeightRefusal: adultHeightRefusal, EngineError: EngineError, SEXES: SEXES,
     useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
-    _: _, ngettext: ngettext, localNumber: localNumber, percentText: percentText, lang: lang,
+    _: _, ngettext: ngettext, fill: fill, localNumber: localNumber, percentText: percentText, lang: lang, districtWord: districtWord,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.AnonSetEngine = api;

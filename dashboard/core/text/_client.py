@@ -14,7 +14,7 @@ from ._data import (
     VERDICT,
 )
 from ._i18n import client_catalogue, current_language, gettext, pgettext, plural_index
-from ._numbers import percent_floor_text, percent_suffix, percent_text, short_suffix
+from ._numbers import district_words, percent_floor_text, percent_suffix, percent_text, short_suffix
 
 
 def _bands(rows) -> list[dict]:
@@ -42,6 +42,7 @@ def client_text(messages=()) -> dict:
         "short_suffixes_local": [short_suffix(s) for _, s in SHORT_SUFFIXES],
         "plural_one": [n for n in range(0, 3) if plural_index(n) == 0],
         "messages": client_catalogue(messages),
+        "district_words": {k: list(v) for k, v in district_words().items()} if current_language() != "en" else {},
         "log_ticks": {**LOG_TICKS, "mantissas": list(LOG_TICKS["mantissas"]),
                       "keep_when_crowded": list(LOG_TICKS["keep_when_crowded"])},
         "short_suffixes": [list(s) for s in SHORT_SUFFIXES],

@@ -259,3 +259,34 @@ def share_setting(q: float) -> str:
     """A share someone set (a coverage target), with the digits they gave: ``95%``, ``99.99%`` — never
     ``100%`` for 99.99 % as whole-percent rounding showed it (issue 28)."""
     return f"{float(f'{100 * float(q):.6g}'):g}%"
+
+
+def district_words() -> dict:
+    """Generic English district words in the current language, singular and plural (context "district word").
+    The offices' own terms (Kreis, Land, comuna, commune, county, si-gun-gu, SA2, ZCTA …) are not here: they stay
+    as each office names them (dashboard/locale/GLOSSARY.md)."""
+    return {
+        "country": (pgettext("district word", "country"), pgettext("district word", "countries")),
+        "NUTS-3 region": (pgettext("district word", "NUTS-3 region"), pgettext("district word", "NUTS-3 regions")),
+        "NUTS-2 region": (pgettext("district word", "NUTS-2 region"), pgettext("district word", "NUTS-2 regions")),
+        "municipality": (pgettext("district word", "municipality"), pgettext("district word", "municipalities")),
+        "district": (pgettext("district word", "district"), pgettext("district word", "districts")),
+        "region": (pgettext("district word", "region"), pgettext("district word", "regions")),
+        "state": (pgettext("district word", "state"), pgettext("district word", "states")),
+        "province": (pgettext("district word", "province"), pgettext("district word", "provinces")),
+        "prefecture": (pgettext("district word", "prefecture"), pgettext("district word", "prefectures")),
+        "province or prefecture": (pgettext("district word", "province or prefecture"), pgettext("district word", "provinces or prefectures")),
+        "state or territory": (pgettext("district word", "state or territory"), pgettext("district word", "states or territories")),
+    }
+
+
+def district_word(label: str, plural: bool = False) -> str:
+    """A data set's district word in the current language: a generic English word translated ("NUTS-3 region" →
+    "NUTS-3-Region"), an office's own term as it is; ``plural``: its plural (:func:`plural` for an office's term)."""
+    found = district_words().get(label) if current_language() != DEFAULT_LANGUAGE else None
+    if found:
+        return found[1] if plural else found[0]
+    return plural_of(label) if plural else label
+
+
+plural_of = plural  # district_word's parameter "plural" hides the function's name
