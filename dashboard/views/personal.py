@@ -410,8 +410,8 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                                                     search_order="original",  # ranked in the browser
                                                     options=[dropdown_option(d) for d in choices.districts
                                                              if d["value"] == district]),
-                           "Type your town, city part or district (in English or its own language, accents "
-                           "optional), or click your district on the map.",
+                           _("Type your town, city part or district (in English or its own language, accents "
+                             "optional), or click your district on the map."),
                            ID["district"]),
                      id=ID["district-box"], style=district_box_style(code)),
             dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},

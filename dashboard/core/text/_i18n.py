@@ -132,7 +132,10 @@ def plural_index(n: int, lang: str | None = None) -> int:
 
 
 def client_catalogue(msgids) -> dict:
-    """The translations of ``msgids`` in the current language, for the browser (plurals as [singular, plural])."""
+    """The translations of ``msgids`` in the current language, for the browser (plurals as [singular, plural]);
+    none in English, where the browser writes the msgids themselves."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return {}
     t = translations(current_language())
     out = {}
     for m in msgids:
@@ -149,7 +152,7 @@ def client_catalogue(msgids) -> dict:
 #: is English, shell included, whatever was asked (never half and half); its links still carry the language
 #: asked, so the next translated page speaks it again.  One source of truth for the server, the shell's links,
 #: the switch and the tests.
-TRANSLATED_PATHS: tuple[str, ...] = ()
+TRANSLATED_PATHS: tuple[str, ...] = ("/",)
 
 #: The language the visitor asked for (``?lang=``, else Accept-Language), carried in every internal link;
 #: None: nothing to carry (English asked, and the browser asks for English anyway).
