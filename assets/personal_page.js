@@ -483,9 +483,15 @@
     }));
   }
 
+  /** Warnings whose words are the data set's notes as the core writes them (English, in the public table shared by
+      every language): shown as quotations in English, marked lang="en". */
+  var QUOTED_IN_ENGLISH = ["body_source", "height_shift", "nearest_body_group", "auxiliary_note"];
+
   function warningBoxes(res) {
     return res.warnings.map(function (w) {
-      return h("Div", { className: w.code === "likely_unique" ? "error" : "warning", "data-code": w.code }, w.message);
+      var props = { className: w.code === "likely_unique" ? "error" : "warning", "data-code": w.code };
+      if (QUOTED_IN_ENGLISH.indexOf(w.code) >= 0 && E().lang() !== "en") props.lang = "en";  // the data set's own words
+      return h("Div", props, w.message);
     });
   }
 
