@@ -252,7 +252,8 @@
      what-if titles were cut off and its bars squeezed by 28 px type). */
   function base(extra, font) {
     return Object.assign({ font: font, margin: { l: 10, r: 10, t: 40, b: 10 }, paper_bgcolor: "white", plot_bgcolor: "white",
-      hoverlabel: { font: { size: font.size } }, meta: { anonset_presenter_fonts: true } }, extra);
+      hoverlabel: { font: { size: font.size } }, meta: { anonset_presenter_fonts: true },
+      separators: (CONFIG && CONFIG.style.separators) || ".," }, extra);
   }
 
   function stepName(step) {

@@ -44,7 +44,7 @@ from dashboard.core.text import (
 )
 from dashboard.core.text import gettext as _
 from dashboard.figures.maps import choropleth, geojson_url, view_of
-from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
+from dashboard.figures.style import FONT, HIGHLIGHT, MUTED, QUALITATIVE, graph_config, separators
 from dashboard.views.anonland import small_crowd_error
 
 PAGE = "me"
@@ -332,13 +332,15 @@ def _map_figure(code: str, lang: str):
     ids_ = [str(i) for i in model.district_ids]
     population = model.counts.sum(axis=(1, 2))
     names = [str(n) for n in model.district_names]
-    return choropleth(
+    fig = choropleth(
         geojson_url(code), ids_, population, names=names,
         hover_lines=[ngettext("{count} person aged {ages}", "{count} people aged {ages}", int(p)).format(
             count=format_count(p), ages=f"{model.study[0]:g}–{model.study[1]:g}") for p in population],
         colorbar_title=gettext(MAP_COLORBAR_TITLE), view=view_of(info["boundaries"]["frame"], MAP_WIDTH, MAP_HEIGHT),
         filled_ids=[i for i, f in zip(ids_, model.filled) if f] or None, selected_id=None, height=MAP_HEIGHT,
     )
+    fig["layout"]["separators"] = separators()
+    return fig
 
 
 def page_config() -> dict:
@@ -349,7 +351,8 @@ def page_config() -> dict:
         "models": list(pt.available_models()),
         "default_model": pt.default_model(),
         "model_labels": {k: gettext(v) for k, v in MODEL_LABELS.items()},
-        "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0]},
+        "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0],
+                  "separators": separators()},
         "limits": {"height_cm": list(ADULT_HEIGHT_LIMITS), "weight_kg": list(WEIGHT_LIMITS),
                    "max_users": forms.MAX_USERS},
         "k_choices": list(K_CHOICES),
@@ -414,7 +417,7 @@ def form_section(code: str, district: str | None, choices: CountryChoices):
                              "optional), or click your district on the map."),
                            ID["district"]),
                      id=ID["district-box"], style=district_box_style(code)),
-            dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},
+            dcc.Graph(id=ID["map"], figure={}, config=graph_config(scrollZoom=True),
                       className="mini-map", style={} if has_map(code) else {"display": "none"}),
             html.Div(data_note(code, choices), id=ID["data-note"], className="field-help"),
             html.Details(body_panel(code), id=ID["body-panel"], className="body-panel"),
@@ -523,7 +526,7 @@ def answer_section(code: str = DEFAULT_COUNTRY):
 
 def results_section(code: str = DEFAULT_COUNTRY):
     """The funnel, the risk cards, the what-ifs and the advice: hidden (``cleared``) until an answer is given."""
-    graph = lambda key: dcc.Graph(id=ID[key], config=GRAPH_CONFIG, figure={})
+    graph = lambda key: dcc.Graph(id=ID[key], config=graph_config(), figure={})
     return html.Section(
         [
             html.Div(id=ID["warnings"]),
