@@ -147,6 +147,11 @@ def warm(app: Dash) -> dict:
 # --------------------------------------------------------------------------- layout
 
 
+#: The pages' names in the navigation, marked for the catalogues (the pages register them in English).
+PAGE_NAMES = (N_("Me"), N_("Explore regions"), N_("World"), N_("For app developers"), N_("Scaling law"),
+              N_("Attack lab"), N_("Data set"), N_("AnonLand"), N_("Real people"), N_("About"))
+
+
 def _navbar() -> html.Nav:
     pages = sorted(dash.page_registry.values(), key=lambda p: p.get("order") or 0)
     links = [

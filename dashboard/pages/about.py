@@ -8,9 +8,8 @@ import census_loaders
 from dashboard import ids
 from dashboard.components import data_table
 from dashboard.core.country import dataset_rows, source_rows
-from dashboard.core.text import N_
 
-dash.register_page(__name__, path="/about", name=N_("About"), title="AnonSet — about and sources", order=90)
+dash.register_page(__name__, path="/about", name="About", title="AnonSet — about and sources", order=90)
 
 PAGE = "about"
 

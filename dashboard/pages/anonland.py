@@ -9,7 +9,6 @@ import dash
 from dash import Input, Output, State, callback, dcc, html, no_update
 
 from dashboard.components import error_box
-from dashboard.core.text import N_
 from dashboard.figures import anonland as figs
 from dashboard.guard import guarded
 from dashboard.server.jobs import job_result, request_cancel, start_job, valid_job
@@ -28,7 +27,7 @@ from dashboard.views.anonland import (
     results_section,
 )
 
-dash.register_page(__name__, path="/anonland", name=N_("AnonLand"), order=40,
+dash.register_page(__name__, path="/anonland", name="AnonLand", order=40,
                    title="AnonSet — AnonLand: checking the estimate on a synthetic country")
 
 

@@ -10,7 +10,6 @@ import dash
 from dash import Input, Output, State, callback, dcc, html, no_update
 
 from dashboard.components import error_box
-from dashboard.core.text import N_
 from dashboard.guard import guarded
 from dashboard.views.attack import (
     EXPLAIN,
@@ -26,7 +25,7 @@ from dashboard.views.attack import (
     settings_from_link,
 )
 
-dash.register_page(__name__, path="/attack", name=N_("Attack lab"), order=35,
+dash.register_page(__name__, path="/attack", name="Attack lab", order=35,
                    title="AnonSet — attack lab: de-anonymising sparse data")
 
 

@@ -25,7 +25,6 @@ from dash import (
 from dashboard import reports
 from dashboard.components import error_box, model_help, model_switch
 from dashboard.core.errors import InputError
-from dashboard.core.text import N_
 from dashboard.figures.style import GRAPH_CONFIG, message_figure
 from dashboard.guard import guarded
 from dashboard.server import limits
@@ -34,7 +33,7 @@ from dashboard.views import buckets as vb
 #: What a chart says before the advice is on the page (an empty chart showed bare axes while the server was busy).
 NOT_YET = "The chart appears here once the advice is computed."
 
-dash.register_page(__name__, path=vb.PATH, name=N_("For app developers"), order=11, nav=False,
+dash.register_page(__name__, path=vb.PATH, name="For app developers", order=11, nav=False,
                    title=f"AnonSet — {vb.TITLE}")
 
 LOG = logging.getLogger("anonset.buckets")

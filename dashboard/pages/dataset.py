@@ -12,7 +12,6 @@ from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
 from dashboard import reports
 from dashboard.components import error_box, field
 from dashboard.core import microdata as M
-from dashboard.core.text import N_
 from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views.dataset import (
@@ -36,7 +35,7 @@ from dashboard.views.dataset import (
     upload_limit,
 )
 
-dash.register_page(__name__, path="/dataset", name=N_("Data set"),
+dash.register_page(__name__, path="/dataset", name="Data set",
                    title="AnonSet — how identifiable is a data set?", order=40)
 
 PRIVACY = ("Your file stays in this browser tab. When you choose it (to list its columns) and each time you press "

@@ -27,7 +27,6 @@ import census_loaders as cl
 from dashboard import forms, reports
 from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
 from dashboard.core.regions import GRAINS, Scenario, format_range
-from dashboard.core.text import N_
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url
 from dashboard.guard import guarded
@@ -70,7 +69,7 @@ from dashboard.views.explorer import (
     table_query,
 )
 
-dash.register_page(__name__, path="/explore", name=N_("Explore regions"), order=10,
+dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
                    title="AnonSet — regional explorer: district maps, CDFs and country tables")
 
 #: Every callback and the layout answer bad input with its message and anything else with SORRY (class logged).

@@ -35,7 +35,7 @@ from dashboard.views.personal import (
 )
 
 TITLE = N_("AnonSet — how many people are like you?")
-dash.register_page(__name__, path="/", name=N_("Me"), title=lambda **_kw: gettext(TITLE), order=0)
+dash.register_page(__name__, path="/", name="Me", title=lambda **_kw: gettext(TITLE), order=0)
 
 
 def layout(country: str | None = None, district: str | None = None, **_query):

@@ -5,11 +5,10 @@ import dash
 from dash import html
 
 from dashboard.components import error_box
-from dashboard.core.text import N_
 from dashboard.guard import guarded
 from dashboard.views.real_people import LOG, content, render
 
-dash.register_page(__name__, path="/real-people", name=N_("Real people"), order=45,
+dash.register_page(__name__, path="/real-people", name="Real people", order=45,
                    title="AnonSet — the body models tested on real people (NHANES)")
 
 LEAD = ("AnonLand tests the method on a synthetic country. Here the population is real: 4,850 adults whose height "

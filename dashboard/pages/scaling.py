@@ -24,7 +24,6 @@ from dash.exceptions import PreventUpdate
 import census_loaders as cl
 from dashboard import forms
 from dashboard.components import error_box
-from dashboard.core.text import N_
 from dashboard.guard import guarded
 from dashboard.views.scaling import (
     ID,
@@ -43,7 +42,7 @@ from dashboard.views.scaling import (
     settings_from_link,
 )
 
-dash.register_page(__name__, path="/scaling", name=N_("Scaling law"),
+dash.register_page(__name__, path="/scaling", name="Scaling law",
                    title="AnonSet — the scaling law of re-identification", order=30)
 
 

@@ -26,7 +26,6 @@ from dash.exceptions import PreventUpdate
 
 from dashboard.components import TABLE_STYLE, command_block, field
 from dashboard.core.errors import InputError
-from dashboard.core.text import N_
 from dashboard.figures.style import GRAPH_CONFIG
 from dashboard.guard import guarded
 from dashboard.views import world as vw
@@ -34,7 +33,7 @@ from dashboard.views import world as vw
 ID = vw.ID
 LOG = logging.getLogger("anonset.world")
 
-dash.register_page(__name__, path=vw.PATH, name=N_("World"), title="AnonSet — the world on one map", order=12)
+dash.register_page(__name__, path=vw.PATH, name="World", title="AnonSet — the world on one map", order=12)
 
 LEAD = ("How large is the crowd a person hides in, country by country? Each country is coloured by one number "
         "of its data set; click a country to open its districts in the explorer (where it has them), or find "

@@ -20,7 +20,7 @@ def _html_lang(resp) -> str:
 
 def test_no_page_is_offered_half_translated(client):
     """Until a page is translated completely it is English, whatever is asked."""
-    for path in ("/", "/explore", "/about"):
+    for path in ("/explore", "/about", "/scaling"):
         r = client.get(path + "?lang=de", headers={"Accept-Language": "fr"})
         assert 'lang="en" data-asked="de"' in _html_lang(r)
 
@@ -63,3 +63,12 @@ def test_the_switch_offers_every_language_in_its_own_name(client):
     de = _layout(client, "de", "de")
     for name in ("English", "Deutsch", "Français", "Italiano", "Español", "Português"):
         assert name in de
+
+
+def test_every_page_name_is_in_the_catalogues():
+    """The navigation translates each registered page's name: each is marked (dashboard.app.PAGE_NAMES)."""
+    import dash
+
+    from dashboard.app import PAGE_NAMES
+
+    assert {p["name"] for p in dash.page_registry.values() if p.get("nav", True)} <= set(PAGE_NAMES)
