@@ -43,11 +43,31 @@ def carried(asked: str) -> str | None:
     return None if asked == text.DEFAULT_LANGUAGE and browser_language() == text.DEFAULT_LANGUAGE else asked
 
 
+#: The page router's callback (its answer is a page's layout) and the path it is asked for.
+ROUTER_OUTPUT = ".._pages_content.children..._pages_store.data.."
+
+
+def routed_path() -> str | None:
+    """The path a page-router request asks a layout for (None for any other request, or a body Dash would refuse)."""
+    try:
+        body = request.get_json(force=True, silent=True, cache=True)
+    except Exception:  # noqa: BLE001 - too large or too deep: the request hooks answer it
+        return None
+    if not isinstance(body, dict) or body.get("output") != ROUTER_OUTPUT or not isinstance(body.get("inputs"), list):
+        return None
+    return next((i.get("value") for i in body["inputs"] if isinstance(i, dict) and i.get("property") == "pathname"
+                 and isinstance(i.get("value"), str)), None)
+
+
 def choose() -> tuple[str, str]:
     """(language shown, language asked) for this request."""
     if request.path in RENDERER_PATHS:
         shown = text.known_language(request.headers.get(SHOWN_HEADER)) or text.DEFAULT_LANGUAGE
         asked = text.known_language(request.headers.get(ASKED_HEADER)) or shown
+        if shown != text.DEFAULT_LANGUAGE and request.path == RENDERER_PATHS[0]:
+            path = routed_path()  # a page not translated yet is English even when a link skipped the reload
+            if path is not None and not text.page_is_translated(path):
+                shown = text.DEFAULT_LANGUAGE
         return shown, asked
     asked = asked_language()
     return text.language_for_page(request.path, asked), asked

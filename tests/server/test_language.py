@@ -72,3 +72,25 @@ def test_every_page_name_is_in_the_catalogues():
     from dashboard.app import PAGE_NAMES
 
     assert {p["name"] for p in dash.page_registry.values() if p.get("nav", True)} <= set(PAGE_NAMES)
+
+
+def test_a_callback_answers_in_its_pages_language_and_the_response_cache_keeps_them_apart(client):
+    """The personal page's one server callback (a new country) in German, French and English: the language comes
+    with the request's header (never from another tab's request), and the router's kept answers are per language."""
+    from support.dash_protocol import ROUTER_OUTPUT, callback_body
+
+    deps = client.get("/_dash-dependencies").get_json()
+    dep = next(d for d in deps if d["output"].startswith("..me-district-all.data"))
+    body = callback_body(dep, {("me-country", "value"): "FR"}, changed=["me-country.value"])
+
+    def note(lang):
+        r = client.post("/_dash-update-component", json=body, headers={"X-AnonSet-Lang": lang} if lang else {})
+        return json.dumps(r.get_json()["response"]["me-data-note"], ensure_ascii=False)
+
+    assert "Bevölkerung:" in note("de") and "Population :" in note("fr") and "Population:" in note(None)
+    router = next(d for d in deps if d["output"] == ROUTER_OUTPUT)
+    page = callback_body(router, {("_pages_location", "pathname"): "/explore", ("_pages_location", "search"): ""},
+                         changed=["_pages_location.pathname"])
+    de = client.post("/_dash-update-component", json=page, headers={"X-AnonSet-Lang": "de"}).get_data()
+    en = client.post("/_dash-update-component", json=page).get_data()
+    assert de == en  # /explore is English in every language (not translated yet), and both answers are kept
