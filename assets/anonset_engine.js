@@ -509,7 +509,7 @@
     var usesBody = !!(p.height || p.weight);
     if (usesBody && t.body.height_shift_note) warnings.push({ code: "height_shift", message: t.body.height_shift_note });
     if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: t.body.self_report_note });
-    if (usesBody && t.body.body_note) warnings.push({ code: "body_source", message: t.body.body_note });
+    if (usesBody && t.body.body_note) warnings.push(bodySourceWarning(t.body.body_note));
     if (usesBody && t.body.borrowed_from) {
       warnings.push({ code: "borrowed_body_statistics", message: _("{name} has no height and weight statistics of its own: those of {other} ({code}) are used.",
         { name: t.name, other: t.body.prior_country_name || t.body.borrowed_from, code: t.body.borrowed_from }) });
@@ -650,6 +650,22 @@
       });
     });
     return { cas: cas, district: district, sex: sexRows, age: ageRows, height: height, weight: weight, widen: widen, withhold: withholdings(r) };
+  }
+
+  /** The body statistics' source note: the core writes it in English into the public table (shared by every
+      language); its two usual forms are said in the page's language, any other is quoted (translated: false). */
+  function bodySourceWarning(note) {
+    var m, out = { code: "body_source", message: note, translated: lang() === "en" };
+    if (lang() === "en") return out;
+    if ((m = /^Body statistics of ([A-Za-z0-9-]+): .*'s own table \((.*)\)\.$/.exec(note))) {
+      out.message = _("Body statistics of {code}: its own table ({source}).", { code: m[1], source: m[2] });
+      out.translated = true;
+    } else if ((m = /^Body statistics of ([A-Za-z0-9-]+): NCD-RisC prior for (\d{4}) \(mean height of the birth cohorts, NCD-RisC BMI (\d{4}); spread and height\u2013BMI dependence of the measured NHANES 2017\u20132018 adults\)\.$/.exec(note))) {
+      out.message = _("Body statistics of {code}: NCD-RisC estimates for {year} (mean height of the birth cohorts, NCD-RisC BMI {bmi_year}; spread and height\u2013BMI dependence of the measured NHANES 2017\u20132018 adults).",
+        { code: m[1], year: m[2], bmi_year: m[3] });
+      out.translated = true;
+    }
+    return out;
   }
 
   /** "Kreis → its Land (Bayern)". */
@@ -852,7 +868,7 @@
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
     formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, adultHeightRefusal: adultHeightRefusal, EngineError: EngineError, SEXES: SEXES,
     useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
-    _: _, ngettext: ngettext, fill: fill, localNumber: localNumber, percentText: percentText, lang: lang, districtWord: districtWord,
+    _: _, ngettext: ngettext, fill: fill, localNumber: localNumber, percentText: percentText, lang: lang, districtWord: districtWord, bodySourceWarning: bodySourceWarning,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.AnonSetEngine = api;

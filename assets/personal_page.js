@@ -491,7 +491,7 @@
   function warningBoxes(res) {
     return res.warnings.map(function (w) {
       var props = { className: w.code === "likely_unique" ? "error" : "warning", "data-code": w.code };
-      if (QUOTED_IN_ENGLISH.indexOf(w.code) >= 0 && E().lang() !== "en") props.lang = "en";  // the data set's own words
+      if (QUOTED_IN_ENGLISH.indexOf(w.code) >= 0 && !w.translated && E().lang() !== "en") props.lang = "en";  // the data set's own words
       return h("Div", props, w.message);
     });
   }

@@ -367,7 +367,7 @@ def page_config() -> dict:
 
 
 #: The page's scripts whose words (``_("…")``) the config ships translated.
-PAGE_SCRIPTS = tuple(cl_path for cl_path in (ASSETS / "personal_page.js", ASSETS / "anonset_engine.js"))
+PAGE_SCRIPTS = (ASSETS / "personal_page.js", ASSETS / "anonset_engine.js")
 
 
 #: Below this CAS the page says the number is rough, with AnonLand's measured error (SPEC §4).

@@ -36,3 +36,17 @@ for (const [lang, data] of Object.entries(GOLDEN)) {
     }
   });
 }
+
+test("the body statistics' source note is said in the page's language (its usual forms)", () => {
+  const own = "Body statistics of DE: DE's own table (Statistisches Bundesamt (Destatis), 12211-9018, 2017).";
+  E.useText(GOLDEN.de.text);
+  const w = E.bodySourceWarning(own);
+  assert.equal(w.message, "Körperstatistik für DE: eigene Tabelle des Landes (Statistisches Bundesamt (Destatis), 12211-9018, 2017).");
+  assert.equal(w.translated, true);
+  assert.equal(E._("withhold sex"), "Geschlecht weglassen");
+  assert.equal(E.ngettext("{count} person", "{count} people", 2, { count: "2" }), "2 Personen");
+  const odd = E.bodySourceWarning("Body statistics of XX: something else.");
+  assert.equal(odd.translated, false);  // quoted in English, marked lang="en" by the page
+  E.useText(GOLDEN.en.text);
+  assert.equal(E.bodySourceWarning(own).message, own);
+});

@@ -17,6 +17,8 @@ sys.path.insert(0, str(ROOT))
 from dashboard.core import text  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "js" / "golden_i18n.json"
+#: The page's scripts whose messages the page config ships (dashboard/views/personal.py PAGE_SCRIPTS).
+SCRIPTS = (ROOT / "assets" / "personal_page.js", ROOT / "assets" / "anonset_engine.js")
 #: Numbers that reach every rule: grouping (4 digits: Spanish and Italian group them too, as Babel does), decimals,
 #: the percent floor and ceiling, a billion; sentences at each threshold.
 COUNTS = (0.0, 1.0, 999.0, 1234.0, 12345.6, 1234567.0, 987654321.0)
@@ -59,7 +61,7 @@ def table() -> dict:
             cases = build_cases()
             for case in cases:
                 case["expected"] = python_face(case)
-            out[lang] = {"text": text.client_text(), "cases": cases}
+            out[lang] = {"text": text.client_text(text.script_messages(*SCRIPTS)), "cases": cases}
     return out
 
 
