@@ -9,6 +9,7 @@ from __future__ import annotations
 import runpy
 import sys
 
+from babel import Locale
 from babel.messages.pofile import read_po, write_po
 
 from dashboard.core.text import LANGUAGES, LOCALE_DIR, catalogue_path
@@ -26,7 +27,7 @@ def main(table_path: str) -> None:
     template = extract()
     LOCALE_DIR.mkdir(parents=True, exist_ok=True)
     with (LOCALE_DIR / "messages.pot").open("wb") as f:
-        write_po(f, template, omit_header=False, sort_output=True, width=120)
+        write_po(f, template, omit_header=False, sort_output=True, width=120, include_lineno=False)
     for lang in LANGUAGES[1:]:
         path = catalogue_path(lang)
         old = {}
@@ -37,6 +38,12 @@ def main(table_path: str) -> None:
             catalog = read_po(f, locale=lang)
         catalog.locale = lang
         catalog.revision_date = catalog.creation_date
+        catalog.fuzzy = False  # the header is reviewed: a fuzzy header would hide nothing, but says "unreviewed"
+        catalog.project, catalog.version = "AnonSet", "0.1.0"
+        catalog.copyright_holder = "the AnonSet contributors"
+        catalog.last_translator = catalog.language_team = "the AnonSet contributors (see dashboard/locale/GLOSSARY.md)"
+        catalog.header_comment = (f"# {Locale.parse(lang).english_name} messages of AnonSet (issue 31).\n"
+                                  "# Terms: dashboard/locale/GLOSSARY.md; upkeep: dashboard/locale/README.md.")
         catalog._num_plurals, catalog._plural_expr = 2, PLURAL_FORMS[lang].split("plural=")[1].rstrip(";")
         for m in catalog:
             if not m.id:
@@ -49,7 +56,7 @@ def main(table_path: str) -> None:
                 m.string = tuple(given) if isinstance(m.id, tuple) else given
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
-            write_po(f, catalog, sort_output=True, width=120)
+            write_po(f, catalog, sort_output=True, width=120, include_lineno=False)
 
 
 if __name__ == "__main__":
