@@ -861,6 +861,9 @@
         var c = args("linkWithAnswers", arguments), a = c.a;
         var q = new URLSearchParams();
         if (a.country) q.set("country", a.country);
+        // the link opens in the language it was copied in (issue 31)
+        var asked = new URLSearchParams(window.location.search).get("lang") || (E().lang() !== "en" ? E().lang() : null);
+        if (asked) q.set("lang", asked);
         var f = fragmentOf(a, c.config.fragment);
         var url = window.location.origin + window.location.pathname + "?" + q.toString() + "#" + f.toString();
         if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(function () {}); }

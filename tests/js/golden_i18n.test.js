@@ -50,3 +50,12 @@ test("the body statistics' source note is said in the page's language (its usual
   E.useText(GOLDEN.en.text);
   assert.equal(E.bodySourceWarning(own).message, own);
 });
+
+test("a page's new address keeps the language it was asked in", () => {
+  const { browser } = require("./harness");
+  const w = browser("http://127.0.0.1/?country=DE&lang=pt");
+  w.window.anonset.syncUrl({ search: "?country=FR" });
+  assert.equal(w.location.search, "?country=FR&lang=pt");
+  w.window.anonset.syncUrl({ search: "" });
+  assert.equal(w.location.search, "?lang=pt");
+});
