@@ -4,6 +4,7 @@ translator updates the catalogues with ``pybabel`` (``dashboard/locale/README.md
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -24,15 +25,23 @@ def extract_messages() -> Catalog:
     with MAPPING.open(encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f)
     template = Catalog(project="AnonSet", msgid_bugs_address=None)
+    roots = {pattern.split("/", 1)[0] for pattern, _method in method_map}  # dashboard, assets: not .venv, data_cache
+
+    def wanted(dirpath: str) -> bool:
+        rel = Path(dirpath).resolve().relative_to(ROOT)
+        return rel == Path(".") or rel.parts[0] in roots
+
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
+            str(ROOT), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True,
+            directory_filter=wanted):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return template
 
 
+@functools.lru_cache(maxsize=8)
 def script_messages(*paths: Path) -> list:
     """The msgids a JavaScript file writes (``_("…")``, ``ngettext("…", "…", n)``): singular strings, and
-    (singular, plural) pairs."""
+    (singular, plural) pairs.  Read once per process (the files do not change while it runs): shared, read-only."""
     out = []
     for path in paths:
         for _line, message, _comments, _context in extract_from_file("javascript", str(path), keywords=KEYWORDS):
