@@ -108,3 +108,28 @@ def test_personal_page_in_every_language(browser, app_url):
                 rec.screenshot(f"personal-{lang}-phone")
             ctx.close()
     assert problems == [], "\n".join(problems[:60])
+
+
+def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(browser, app_url):
+    """The switch changes only ?lang= (the #fragment stays); a link from a translated page to one not
+    translated yet loads it afresh, English shell and all, and its links still carry the language asked for."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
+    rec = PageRecorder(ctx.new_page())
+    pg = rec.page
+    pg.set_default_timeout(60_000)
+    pg.goto(app_url.url + "/?country=DE#district=11000&sex=female")
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 3")
+    with pg.expect_navigation():
+        pg.click(".lang-switch a[data-lang='de']")
+    # the switch keeps the address, its #fragment included (a fragment holding the page's defaults beside the
+    # answers loses the answers on any reload: reported, not this issue's)
+    assert "lang=de" in pg.url and "country=DE" in pg.url and "district=11000" in pg.url
+    pg.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert pg.inner_text("h1").startswith("Wie viele Menschen")
+    pg.click(".navbar a.nav-link[href^='/explore']")
+    pg.wait_for_url("**/explore?lang=de")
+    pg.wait_for_function("() => document.documentElement.lang === 'en' && !!document.querySelector('.navbar')")
+    assert "Explore regions" in pg.inner_text(".navbar")
+    assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"
+    assert rec.console_errors == [] and rec.foreign_requests() == []
+    ctx.close()
