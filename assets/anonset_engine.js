@@ -43,6 +43,54 @@
     return TEXT;
   }
 
+  /** The language the text data is in ("en" when none is named). */
+  function lang() { return (TEXT && TEXT.lang) || "en"; }
+
+  /** A message of the page's JavaScript in the page's language (the catalogue's translation, shipped in
+      config.text.messages by dashboard/core/text client_text), "{name}" placeholders filled from values. */
+  function _(msgid, values) {
+    var m = TEXT && TEXT.messages ? TEXT.messages[msgid] : null;
+    var s = typeof m === "string" && m ? m : msgid;
+    return values ? fill(s, values) : s;
+  }
+
+  var PLURALS = {};
+  /** The form of singular/plural for n in the page's language: its plural rule (Intl.PluralRules, CLDR), the
+      catalogue's forms (tests/core/text/test_i18n_golden.py: the same form as gettext's Plural-Forms). */
+  function ngettext(singular, plural, n, values) {
+    var L = lang(), m = TEXT && TEXT.messages ? TEXT.messages[singular] : null;
+    var forms = Array.isArray(m) ? m : [singular, plural];
+    var rules = PLURALS[L] || (PLURALS[L] = new Intl.PluralRules(L));
+    var s = rules.select(Math.floor(Math.abs(n))) === "one" ? forms[0] : forms[1];
+    return values ? fill(s, values) : s;
+  }
+
+  var NUMBER_FORMATS = {};
+  /** An English-written number ("1,234.5") in the page language's digits ("1.234,5"): Intl.NumberFormat with
+      the same fraction digits, grouping always (core/text local_number: Babel's format_decimal writes the same). */
+  function localNumber(s) {
+    var L = lang();
+    s = String(s);
+    if (L === "en") return s;
+    var m = /^(-?)(\d[\d,]*)(?:\.(\d+))?$/.exec(s);
+    if (!m) return s;
+    var k = m[3] ? m[3].length : 0, key = L + "|" + k;
+    var f = NUMBER_FORMATS[key] || (NUMBER_FORMATS[key] = new Intl.NumberFormat(L,
+      { useGrouping: "always", minimumFractionDigits: k, maximumFractionDigits: k }));
+    return (m[1] ? "\u2212" : "") + f.format(Number(m[2].replace(/,/g, "") + (m[3] ? "." + m[3] : "")));
+  }
+
+  /** A district word in the page's language: the office's own term as it names it (Kreis, comuna), an English
+      generic one ("NUTS-3 region", "country") translated (core/text district_word); plural when asked. */
+  function districtWord(label, plural, givenPlural) {
+    var w = TEXT && TEXT.district_words ? TEXT.district_words[label] : null;
+    if (w) return plural ? w[1] : w[0];
+    return plural ? (givenPlural || label) : label;
+  }
+
+  /** "41.8" → "41.8 %" / "41,8\u00a0%" (core/text percent_text). */
+  function percentText(s) { return localNumber(s) + text().percent.suffix; }
+
   /** "{name}" placeholders filled from values (str.format's named fields, as core/text does). */
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(values, k) ? String(values[k]) : m; });
@@ -63,12 +111,12 @@
     if (n >= 1e21) return n.toLocaleString("en-US", { maximumFractionDigits: 0 });
     var s = String(n), out = "";  // no Intl: a map's hover formats thousands of counts per answer
     for (var i = s.length; i > 0; i -= 3) out = s.slice(Math.max(0, i - 3), i) + (out ? "," + out : "");
-    return out;
+    return localNumber(out);
   }
 
   function formatBand(band, kind) {
-    if (band === null || band === undefined) return "any";
-    return g(band[0]) + "\u2013" + g(band[1]) + " " + (kind === "height" ? "cm" : "kg");
+    if (band === null || band === undefined) return TEXT && TEXT.any_band ? TEXT.any_band : "any";
+    return localNumber(g(band[0])) + "\u2013" + localNumber(g(band[1])) + " " + (kind === "height" ? "cm" : "kg");
   }
 
   /** A share (0–1) as a percentage people can read: never scientific notation (core/text
@@ -77,15 +125,15 @@
     var P = text().percent;
     if (typeof share !== "number" || !isFinite(share)) return text().missing;
     var x = 100 * share;
-    if (x === 0 && !positive) return P.zero;
+    if (x === 0 && !positive) return P.zero;  // each in the page's language (client_text)
     if (x < P.floor) return P.below_floor;
     if (x < 1) {
       var s = x.toPrecision(2);
       if (s.indexOf("e") >= 0) s = x.toFixed(6);
-      return s.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "") + P.suffix;
+      return percentText(s.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ""));
     }
     if (x > P.near_whole && x < 100) return P.above_near_whole;
-    return x.toFixed(1) + P.suffix;
+    return percentText(x.toFixed(1));
   }
 
   /** A number of people for a sentence: whole people, or "fewer than one" — never 0.0003 (core/text format_people). */
@@ -97,6 +145,15 @@
 
   /** 0.5, 20, 5k, 2M, 1B — never "10m", "1G" or "1e-5" (core/text short_number: the same suffixes). */
   function shortNumber(v) {
+    var en = shortNumberEn(v), suffixes = text().short_suffixes, local = text().short_suffixes_local || [];
+    for (var i = 0; i < suffixes.length; i++) {
+      var sfx = suffixes[i][1];
+      if (en.slice(-sfx.length) === sfx) return localNumber(en.slice(0, -sfx.length)) + (local[i] || sfx);
+    }
+    return localNumber(en);
+  }
+
+  function shortNumberEn(v) {
     var suffixes = text().short_suffixes;
     for (var i = 0; i < suffixes.length; i++) if (v >= suffixes[i][0]) return g(v / suffixes[i][0]) + suffixes[i][1];
     if (v >= 1) return g(v);
@@ -113,16 +170,16 @@
     for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
       R.mantissas.forEach(function (m) {
         var v = m * Math.pow(10, e);
-        if (v >= lo * (1 - R.tolerance) && v <= hi * (1 + R.tolerance)) { vals.push(v); labels.push(shortNumber(v)); }
+        if (v >= lo * (1 - R.tolerance) && v <= hi * (1 + R.tolerance)) { vals.push(v); labels.push(shortNumberEn(v)); }
       });
     }
     if (vals.length > R.crowded) {
       var keep = labels.map(function (t, i) {
         return R.keep_when_crowded.some(function (p) { return t.indexOf(p) === 0; }) ? i : -1;
       }).filter(function (i) { return i >= 0; });
-      vals = keep.map(function (i) { return vals[i]; }); labels = keep.map(function (i) { return labels[i]; });
+      vals = keep.map(function (i) { return vals[i]; });
     }
-    return [vals, labels];
+    return [vals, vals.map(shortNumber)];  // crowding is read on the English labels, as in core/text
   }
 
   // ------------------------------------------------------------------ sentences (core/text, from the same data)
@@ -148,13 +205,13 @@
   /** Why a typed height is refused (core/text adult_height_refusal, the same template): "Height 60 cm is not a
       plausible adult height; give 100\u2013250 cm"; value: a number, or a band as text; unit: "cm" or "inches". */
   function adultHeightRefusal(value, lo, hi, unit) {
-    var typed = function (x) { return typeof x === "string" ? x : g(Math.floor(Number(x) * 1e6 + 0.5) / 1e6); };
+    var typed = function (x) { return localNumber(typeof x === "string" ? x : g(Math.floor(Number(x) * 1e6 + 0.5) / 1e6)); };
     return fill(text().adult_height_refusal, { value: typed(value), lo: typed(lo), hi: typed(hi), unit: unit || "cm" });
   }
 
   /** One sentence a person can act on; the chance of being picked is κ (SPEC §2). */
   function verdict(cas, others, correctness) {
-    return pick(text().verdict, cas, { percent: Math.floor(100 * correctness + 0.5),
+    return pick(text().verdict, cas, { percent: percentText(String(Math.floor(100 * correctness + 0.5))),
       crowd: formatCount(1 + Math.max(Number(others) || 0, 0)) });
   }
 
@@ -213,7 +270,7 @@
     var name = spec.name, na = T.na;
     if (spec.percent !== undefined && spec.percent !== null) {
       var v = Math.min(0 + spec.percent / 100 * 1, 1);
-      return makeFraction("user", name, "Entered by the user: " + g(spec.percent) + " % of everyone, in every district, sex and age group.",
+      return makeFraction("user", name, _("Entered by the user: {percent} of everyone, in every district, sex and age group.", { percent: percentText(g(spec.percent)) }),
         [1, 1, 1], [v], []);
     }
     var rows = spec.by_age.slice().sort(function (x, y) { return x[0] - y[0]; });
@@ -230,8 +287,8 @@
     var gaps = [];
     var short = [];
     for (var a = 0; a < na; a++) { if (cover[a] < 1 - 1e-9) short.push(T.table.ages[a].label); f[a] = Math.min(f[a], 1); }
-    if (short.length) gaps.push(name + ": ages " + short.join(", ") + " are not (fully) covered; taken as 0 there");
-    return makeFraction("user", name, "Entered by the user per age group; assumed equal across districts and sexes.",
+    if (short.length) gaps.push(_("{name}: ages {ages} are not (fully) covered; taken as 0 there", { name: name, ages: short.join(", ") }));
+    return makeFraction("user", name, _("Entered by the user per age group; assumed equal across districts and sexes."),
       [1, 1, na], Array.from(f), gaps);
   }
 
@@ -386,13 +443,14 @@
 
   function areaLabel(r) {
     var t = r.T.table, d = r.district;
-    if (d === null) return "any " + t.district_label;
-    if (r.p.area === "region") return t.regions.names[t.districts.region[d]] + " (" + t.region_label + ", " + r.D.length + " " + t.district_label_plural + ")";
+    if (d === null) return _("any {district}", { district: districtWord(t.district_label) });
+    if (r.p.area === "region") return _("{region} ({region_word}, {n} {districts})", { region: t.regions.names[t.districts.region[d]],
+      region_word: districtWord(t.region_label), n: r.D.length, districts: districtWord(t.district_label, true, t.district_label_plural) });
     return t.districts.names[d] + " (" + t.districts.ids[d] + ")";
   }
 
   function agesLabel(T, A) {
-    if (A.every(Boolean)) return "any age (" + formatAgeBand(T.table.study[0], T.table.study[1] === null ? Infinity : T.table.study[1]) + ")";
+    if (A.every(Boolean)) return _("any age ({ages})", { ages: formatAgeBand(T.table.study[0], T.table.study[1] === null ? Infinity : T.table.study[1]) });
     var runs = [];
     A.forEach(function (on, a) {
       if (!on) return;
@@ -435,25 +493,26 @@
       plausible = bmiRange[0] <= bmi && bmi <= bmiRange[1];
       if (t.model === "v2") plausible = null;
       if (plausible === false) warnings.push({ code: "implausible_bmi", message:
-        "BMI " + bmi.toFixed(1) + " at the centre of " + formatBand(p.height, "height") + " \u00d7 " + formatBand(p.weight, "weight") +
-        " lies outside " + g(bmiRange[0]) + "\u2013" + g(bmiRange[1]) + ": outside the paper model's range. The estimate is shown, but the paper model leaves such cells out of every aggregate." });
+        _("BMI {bmi} at the centre of {height} \u00d7 {weight} lies outside {lo}\u2013{hi}: outside the paper model's range. The estimate is shown, but the paper model leaves such cells out of every aggregate.",
+          { bmi: localNumber(bmi.toFixed(1)), height: formatBand(p.height, "height"), weight: formatBand(p.weight, "weight"), lo: localNumber(g(bmiRange[0])), hi: localNumber(g(bmiRange[1])) }) });
     }
     if (r.district !== null) {
       if (p.area !== "region" && t.districts.filled[r.district]) {
-        warnings.push({ code: "filled_district", message: t.districts.names[r.district] + " is a filled " + t.district_label +
-          ": the published table does not cover it, so its counts are the rest of its " + t.region_label + " spread evenly (SPEC \u00a71.4)." });
+        warnings.push({ code: "filled_district", message: _("{name} is a filled {district}: the published table does not cover it, so its counts are the rest of its {region} spread evenly (SPEC \u00a71.4).",
+          { name: t.districts.names[r.district], district: districtWord(t.district_label), region: districtWord(t.region_label) }) });
       } else if (p.area === "region") {
         var nf = r.D.filter(function (d) { return t.districts.filled[d]; }).length;
-        if (nf) warnings.push({ code: "filled_district", message: nf + " of the " + r.D.length + " " + t.district_label + "s in this " + t.region_label + " are filled estimates." });
+        if (nf) warnings.push({ code: "filled_district", message: _("{n} of the {total} {districts} in this {region} are filled estimates.",
+          { n: nf, total: r.D.length, districts: districtWord(t.district_label, true, t.district_label + "s"), region: districtWord(t.region_label) }) });
       }
     }
     var usesBody = !!(p.height || p.weight);
     if (usesBody && t.body.height_shift_note) warnings.push({ code: "height_shift", message: t.body.height_shift_note });
     if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: t.body.self_report_note });
-    if (usesBody && t.body.body_note) warnings.push({ code: "body_source", message: t.body.body_note });
+    if (usesBody && t.body.body_note) warnings.push(bodySourceWarning(t.body.body_note));
     if (usesBody && t.body.borrowed_from) {
-      warnings.push({ code: "borrowed_body_statistics", message: t.name + " has no height and weight statistics of its own: those of " +
-        (t.body.prior_country_name || t.body.borrowed_from) + " (" + t.body.borrowed_from + ") are used." });
+      warnings.push({ code: "borrowed_body_statistics", message: _("{name} has no height and weight statistics of its own: those of {other} ({code}) are used.",
+        { name: t.name, other: t.body.prior_country_name || t.body.borrowed_from, code: t.body.borrowed_from }) });
     }
     if (usesBody) {
       r.A.forEach(function (on, a) {
@@ -463,16 +522,16 @@
     }
     r.A.forEach(function (on, a) {
       var grp = t.ages[a];
-      if (on && grp.trimmed) warnings.push({ code: "trimmed_age_group", message: "Only ages " + formatAgeBand(grp.lo, grp.hi === null ? Infinity : grp.hi) +
-        " of the census group " + formatAgeBand(grp.census_lo, grp.census_hi === null ? Infinity : grp.census_hi) +
-        " are in the study population: " + Math.round(grp.share * 100) + "% of its people are counted (taken as spread evenly over its years)." });
+      if (on && grp.trimmed) warnings.push({ code: "trimmed_age_group", message: _("Only ages {ages} of the census group {group} are in the study population: {percent} of its people are counted (taken as spread evenly over its years).",
+        { ages: formatAgeBand(grp.lo, grp.hi === null ? Infinity : grp.hi), group: formatAgeBand(grp.census_lo, grp.census_hi === null ? Infinity : grp.census_hi),
+          percent: percentText(String(Math.round(grp.share * 100))) }) });
     });
     r.aux.forEach(function (fa) {
       fa.gaps.forEach(function (gap) { warnings.push({ code: "auxiliary_gap", message: gap }); });
       if (fa.note) warnings.push({ code: "auxiliary_note", message: fa.name + ": " + fa.note });
     });
-    if (r.aux.length > 1) warnings.push({ code: "auxiliary_note", message: "Auxiliary fractions are multiplied: they are assumed independent of each other." });
-    if (cas < 1) warnings.push({ code: "likely_unique", message: "Fewer than one other person expected: likely unique (you are probably the only one with this profile)." });
+    if (r.aux.length > 1) warnings.push({ code: "auxiliary_note", message: _("Auxiliary fractions are multiplied: they are assumed independent of each other.") });
+    if (cas < 1) warnings.push({ code: "likely_unique", message: _("Fewer than one other person expected: likely unique (you are probably the only one with this profile).") });
     return { funnel: lines, cas: cas, population: sum(countrySa), warnings: warnings, bmi: bmi, plausible: plausible };
   }
 
@@ -587,28 +646,50 @@
         if (wdt <= band[1] - band[0]) return;
         var nb = widenBand(band, wdt), o = {};
         o[kind === "height" ? "h" : "w"] = nb;
-        widen.push({ attribute: kind, action: "widen", label: kind + " " + formatBand(nb, kind) + " (width " + wdt + ")", cas: evaluate(r, o), band: nb });
+        widen.push({ attribute: kind, action: "widen", label: fill(kind === "height" ? _("height {band} (width {width})") : _("weight {band} (width {width})"), { band: formatBand(nb, kind), width: localNumber(g(wdt)) }), cas: evaluate(r, o), band: nb });
       });
     });
     return { cas: cas, district: district, sex: sexRows, age: ageRows, height: height, weight: weight, widen: widen, withhold: withholdings(r) };
+  }
+
+  /** The body statistics' source note: the core writes it in English into the public table (shared by every
+      language); its two usual forms are said in the page's language, any other is quoted (translated: false). */
+  function bodySourceWarning(note) {
+    var m, out = { code: "body_source", message: note, translated: lang() === "en" };
+    if (lang() === "en") return out;
+    if ((m = /^Body statistics of ([A-Za-z0-9-]+): .*'s own table \((.*)\)\.$/.exec(note))) {
+      out.message = _("Body statistics of {code}: its own table ({source}).", { code: m[1], source: m[2] });
+      out.translated = true;
+    } else if ((m = /^Body statistics of ([A-Za-z0-9-]+): NCD-RisC prior for (\d{4}) \(mean height of the birth cohorts, NCD-RisC BMI (\d{4}); spread and height\u2013BMI dependence of the measured NHANES 2017\u20132018 adults\)\.$/.exec(note))) {
+      out.message = _("Body statistics of {code}: NCD-RisC estimates for {year} (mean height of the birth cohorts, NCD-RisC BMI {bmi_year}; spread and height\u2013BMI dependence of the measured NHANES 2017\u20132018 adults).",
+        { code: m[1], year: m[2], bmi_year: m[3] });
+      out.translated = true;
+    }
+    return out;
+  }
+
+  /** "Kreis → its Land (Bayern)". */
+  function toRegion(t, r) {
+    return _("{district} \u2192 its {region} ({name})", { district: districtWord(t.district_label), region: districtWord(t.region_label),
+      name: t.regions.names[t.districts.region[r.district]] });
   }
 
   function withholdings(r) {
     var T = r.T, t = T.table, p = r.p, out = [];
     if (r.district !== null) {
       if (p.area !== "region") {
-        out.push({ attribute: "district", action: "region", label: t.district_label + " \u2192 its " + t.region_label + " (" + t.regions.names[t.districts.region[r.district]] + ")",
+        out.push({ attribute: "district", action: "region", label: toRegion(t, r),
           cas: evaluate(r, { D: T.regionMembers[t.districts.region[r.district]] }), change: { area: "region" } });
       }
-      out.push({ attribute: "district", action: "country", label: t.district_label + " \u2192 whole country", cas: evaluate(r, { D: null }), change: { district: null, area: "district" } });
+      out.push({ attribute: "district", action: "country", label: _("{district} \u2192 whole country", { district: districtWord(t.district_label) }), cas: evaluate(r, { D: null }), change: { district: null, area: "district" } });
     }
-    if (p.sex) out.push({ attribute: "sex", action: "withhold", label: "withhold sex", cas: evaluate(r, { S: [true, true] }), change: { sex: null } });
-    if (p.ages && p.ages.length) out.push({ attribute: "age", action: "withhold", label: "withhold age", cas: evaluate(r, { A: r.A.map(function () { return true; }) }), change: { ages: [] } });
-    if (p.height) out.push({ attribute: "height", action: "withhold", label: "withhold height", cas: evaluate(r, { h: null }), change: { height: null } });
-    if (p.weight) out.push({ attribute: "weight", action: "withhold", label: "withhold weight", cas: evaluate(r, { w: null }), change: { weight: null } });
+    if (p.sex) out.push({ attribute: "sex", action: "withhold", label: _("withhold sex"), cas: evaluate(r, { S: [true, true] }), change: { sex: null } });
+    if (p.ages && p.ages.length) out.push({ attribute: "age", action: "withhold", label: _("withhold age"), cas: evaluate(r, { A: r.A.map(function () { return true; }) }), change: { ages: [] } });
+    if (p.height) out.push({ attribute: "height", action: "withhold", label: _("withhold height"), cas: evaluate(r, { h: null }), change: { height: null } });
+    if (p.weight) out.push({ attribute: "weight", action: "withhold", label: _("withhold weight"), cas: evaluate(r, { w: null }), change: { weight: null } });
     r.aux.forEach(function (fa, k) {
       var rest = r.aux.slice(0, k).concat(r.aux.slice(k + 1));
-      out.push({ attribute: fa.id, action: "withhold", label: "withhold \u201c" + fa.name + "\u201d", cas: evaluate(r, { aux: rest }), change: { auxDrop: k } });
+      out.push({ attribute: fa.id, action: "withhold", label: _("withhold \u201c{fact}\u201d", { fact: fa.name }), cas: evaluate(r, { aux: rest }), change: { auxDrop: k } });
     });
     return out;
   }
@@ -619,11 +700,11 @@
     var T = r.T, t = T.table, p = r.p;
     var area = [{ label: "", D: r.D }];
     if (r.district !== null) {
-      if (p.area !== "region") area.push({ label: t.district_label + " \u2192 its " + t.region_label + " (" + t.regions.names[t.districts.region[r.district]] + ")", D: T.regionMembers[t.districts.region[r.district]] });
-      area.push({ label: t.district_label + " \u2192 whole country", D: null });
+      if (p.area !== "region") area.push({ label: toRegion(t, r), D: T.regionMembers[t.districts.region[r.district]] });
+      area.push({ label: _("{district} \u2192 whole country", { district: districtWord(t.district_label) }), D: null });
     }
     var sex = [{ label: "", S: r.S }];
-    if (p.sex) sex.push({ label: "withhold sex", S: [true, true] });
+    if (p.sex) sex.push({ label: _("withhold sex"), S: [true, true] });
     var age = [{ label: "", A: r.A }];
     if (p.ages && p.ages.length) {
       var n = r.A.length;
@@ -632,9 +713,9 @@
         r.A.forEach(function (on, a) { if (on) for (var j = Math.max(0, a - step); j < Math.min(n, a + step + 1); j++) grown[j] = true; });
         var last = age[age.length - 1].A;
         if (grown.every(Boolean) || grown.every(function (x, i) { return x === last[i]; })) return;
-        age.push({ label: "widen age to " + agesLabel(T, grown), A: grown });
+        age.push({ label: _("widen age to {ages}", { ages: agesLabel(T, grown) }), A: grown });
       });
-      age.push({ label: "withhold age", A: r.A.map(function () { return true; }) });
+      age.push({ label: _("withhold age"), A: r.A.map(function () { return true; }) });
     }
     var bands = {};
     ["height", "weight"].forEach(function (kind) {
@@ -644,9 +725,9 @@
           if (wdt <= band[1] - band[0]) return;
           var nb = widenBand(band, wdt), prev = lad[lad.length - 1].band;
           if (prev && prev[0] === nb[0] && prev[1] === nb[1]) return;
-          lad.push({ label: "widen " + kind + " to " + formatBand(nb, kind), band: nb });
+          lad.push({ label: fill(kind === "height" ? _("widen height to {band}") : _("widen weight to {band}"), { band: formatBand(nb, kind) }), band: nb });
         });
-        lad.push({ label: "withhold " + kind, band: null });
+        lad.push({ label: kind === "height" ? _("withhold height") : _("withhold weight"), band: null });
       }
       bands[kind] = lad;
     });
@@ -707,7 +788,7 @@
             var lv = [[area, ix[0]], [sex, ix[1 + nAux]], [age, ix[2 + nAux]], [hlad, ix[3 + nAux]], [wlad, ix[4 + nAux]]];
             lv.forEach(function (pair) { if (pair[1]) changes.push(pair[0][pair[1]].label); });
             var kept = [];
-            for (var j2 = 0; j2 < nAux; j2++) { if (ix[1 + j2]) changes.push("withhold \u201c" + names[j2] + "\u201d"); else kept.push(j2); }
+            for (var j2 = 0; j2 < nAux; j2++) { if (ix[1 + j2]) changes.push(_("withhold \u201c{fact}\u201d", { fact: names[j2] })); else kept.push(j2); }
             var value = cas[f];
             options.push({ changes: changes, cas: value, bits: current > 0 ? Math.log2(value / current) : Infinity,
               levels: ix.slice() });
@@ -787,6 +868,7 @@
     formatCount: formatCount, formatPercent: formatPercent, formatPeople: formatPeople, formatBand: formatBand,
     formatAgeBand: formatAgeBand, g: g, ownHeadline: ownHeadline, verdict: verdict, hasAnswer: hasAnswer, firstQuestion: firstQuestion, adultHeightRefusal: adultHeightRefusal, EngineError: EngineError, SEXES: SEXES,
     useText: useText, shortNumber: shortNumber, logTicks: logTicks, tenths: tenths,
+    _: _, ngettext: ngettext, fill: fill, localNumber: localNumber, percentText: percentText, lang: lang, districtWord: districtWord, bodySourceWarning: bodySourceWarning,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.AnonSetEngine = api;

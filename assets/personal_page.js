@@ -15,10 +15,17 @@
   "use strict";
 
   var TABLES = {};     // key → prepared table
+  var CONFIG = null;   // the page config last handed over (its country names in the page's language)
   var PENDING = {};    // key → Promise
   var LAST_MS = null;
 
   function E() { return window.AnonSetEngine; }
+  /* The page's words in its language: the catalogue's translations come with the config (config.text.messages,
+     dashboard/core/text client_text); Babel extracts these calls (babel.cfg), so a new one without a translation
+     fails tests/core/text/test_catalogues.py. */
+  function _(msgid, values) { return E()._(msgid, values); }
+  function ngettext(singular, plural, n, values) { return E().ngettext(singular, plural, n, values); }
+  function L(x) { return E().localNumber(x); }
   function nu() { return window.dash_clientside.no_update; }
 
   // ---------------------------------------------------------------- the field contract (views/personal.py)
@@ -30,6 +37,7 @@
     var config = values.pop() || null;
     var a = {};
     if (config) {
+      CONFIG = config;
       E().useText(config.text);
       config.fields[name].args.forEach(function (k, i) { a[k] = values[i]; });
     }
@@ -68,14 +76,14 @@
 
   function number(value, label, field, lo, hi) {
     if (blank(value)) return null;
-    var text = String(value).trim().replace(",", ".");
+    var text = String(value).trim().replace(",", ".");  // "162,5" as typed where the comma is the decimal sign
     if (text.length > 40 || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
-      throw new Bad(field, label + ": \u201c" + String(value).trim().slice(0, 40) + "\u201d is not a number — type digits, e.g. 172 or 172.5");
+      throw new Bad(field, _("{label}: \u201c{value}\u201d is not a number \u2014 type digits, e.g. 172 or 172.5", { label: label, value: String(value).trim().slice(0, 40) }));
     }
     var x = Number(text);
-    if (!isFinite(x)) throw new Bad(field, label + ": please enter a finite number");
+    if (!isFinite(x)) throw new Bad(field, _("{label}: please enter a finite number", { label: label }));
     if ((lo !== null && x < lo) || (hi !== null && x > hi)) {
-      throw new Bad(field, label + ": " + fmtG(x) + " is outside the range " + fmtG(lo) + "\u2013" + fmtG(hi));
+      throw new Bad(field, _("{label}: {value} is outside the range {lo}\u2013{hi}", { label: label, value: L(fmtG(x)), lo: L(fmtG(lo)), hi: L(fmtG(hi)) }));
     }
     return x;
   }
@@ -120,35 +128,35 @@
 
   function checkBand(band, kind, field, limits) {
     if (band[0] < limits[0] || band[0] >= limits[1]) {
-      throw new Bad(field, (kind === "height" ? "Height" : "Weight") + " " + E().formatBand(band, kind) +
-        " is outside the range " + limits[0] + "\u2013" + limits[1] + (kind === "height" ? " cm" : " kg"));
+      throw new Bad(field, E().fill(kind === "height" ? _("Height {band} is outside the range {lo}\u2013{hi} cm") : _("Weight {band} is outside the range {lo}\u2013{hi} kg"),
+        { band: E().formatBand(band, kind), lo: L(String(limits[0])), hi: L(String(limits[1])) }));
     }
     return band;
   }
 
   function parseUserFact(name, text) {
-    name = (name || "").trim().slice(0, 60).replace(/[=;]/g, " ") || "your own fact";
+    name = (name || "").trim().slice(0, 60).replace(/[=;]/g, " ") || _("your own fact");
     text = String(text).trim();
-    if (text.length > 200) throw new Bad("aux-percent", "Your own fact: that percentage is too long");
+    if (text.length > 200) throw new Bad("aux-percent", _("Your own fact: that percentage is too long"));
     if (text.indexOf(":") < 0) {
-      var pct = number(text.replace(/%$/, ""), "Your own fact (%)", "aux-percent", 0, 100);
+      var pct = number(text.replace(/%$/, ""), _("Your own fact (%)"), "aux-percent", 0, 100);
       return { name: name, percent: pct };
     }
     var rows = text.split(",").map(function (part) {
       var kv = part.split(":");
-      if (kv.length !== 2) throw new Bad("aux-percent", "Your own fact: write age bands like 18-30:20,30+:5");
+      if (kv.length !== 2) throw new Bad("aux-percent", _("Your own fact: write age bands like 18-30:20,30+:5"));
       var band = kv[0].trim(), m, lo, hi;
       if ((m = /^(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)$/.exec(band))) { lo = Number(m[1]); hi = Number(m[2]); }
       else if ((m = /^(\d+(?:\.\d+)?)\s*\+$/.exec(band))) { lo = Number(m[1]); hi = null; }
-      else throw new Bad("aux-percent", "Your own fact: \u201c" + band.slice(0, 20) + "\u201d is not an age band like 18-30 or 65+");
-      if (hi !== null && hi <= lo) throw new Bad("aux-percent", "Your own fact: age band " + band + " is not a valid band");
-      var p = number(kv[1].trim().replace(/%$/, ""), "Your own fact (%)", "aux-percent", 0, 100);
-      if (p === null) throw new Bad("aux-percent", "Your own fact: give a percentage for ages " + band);
+      else throw new Bad("aux-percent", _("Your own fact: \u201c{band}\u201d is not an age band like 18-30 or 65+", { band: band.slice(0, 20) }));
+      if (hi !== null && hi <= lo) throw new Bad("aux-percent", _("Your own fact: age band {band} is not a valid band", { band: band }));
+      var p = number(kv[1].trim().replace(/%$/, ""), _("Your own fact (%)"), "aux-percent", 0, 100);
+      if (p === null) throw new Bad("aux-percent", _("Your own fact: give a percentage for ages {band}", { band: band }));
       return [lo, hi, p];
     });
     rows.sort(function (a, b) { return a[0] - b[0]; });
     for (var i = 1; i < rows.length; i++) {
-      if (rows[i - 1][1] === null || rows[i][0] < rows[i - 1][1]) throw new Bad("aux-percent", "Your own fact: the age bands overlap");
+      if (rows[i - 1][1] === null || rows[i][0] < rows[i - 1][1]) throw new Bad("aux-percent", _("Your own fact: the age bands overlap"));
     }
     return { name: name, by_age: rows };
   }
@@ -158,7 +166,7 @@
     var t = T.table, lim = t.constants.limits, profile = { area: "district", aux: [] };
     var adult = t.constants.adult_height;  /* what a person may type for an adult (core.body ADULT_HEIGHT_LIMITS) */
     if (!blank(a.district)) {
-      if (T.index[a.district] === undefined) throw new Bad("district", "District: choose one from the list");
+      if (T.index[a.district] === undefined) throw new Bad("district", _("District: choose one from the list"));
       profile.district = a.district;
     } else profile.district = null;
     profile.sex = a.sex === "female" || a.sex === "male" ? a.sex : null;
@@ -171,45 +179,45 @@
         return;
       }
       var i = T.ageLabels.indexOf(label);
-      if (i < 0) throw new Bad("ages", "Age group: choose from the list");
+      if (i < 0) throw new Bad("ages", _("Age group: choose from the list"));
       picked[i] = true;
     });
     profile.ages = Object.keys(picked).map(Number).sort(function (x, y) { return x - y; });
     var height = null, weight = null;
     if (a.units === "imperial") {
-      var ft = number(a.hft, "Height (feet)", "height-ft", 0, 9);
-      var inch = number(a.hin, "Height (inches)", "height-in", 0, 120);
+      var ft = number(a.hft, _("Height (feet)"), "height-ft", 0, 9);
+      var inch = number(a.hin, _("Height (inches)"), "height-in", 0, 120);
       if (ft !== null || inch !== null) {
-        if (ft && inch !== null && inch >= 12) throw new Bad("height-in", "Height (inches): with feet given, inches run from 0 to 11");
+        if (ft && inch !== null && inch >= 12) throw new Bad("height-in", _("Height (inches): with feet given, inches run from 0 to 11"));
         height = ((ft || 0) * 12 + (inch || 0)) * CM_PER_INCH;
         if (height < adult[0] || height > adult[1]) {  /* core/text's one refusal, in the units typed */
           throw new Bad(ft !== null ? "height-ft" : "height-in", E().adultHeightRefusal(Math.round(height / CM_PER_INCH),
-            Math.ceil(adult[0] / CM_PER_INCH), Math.floor(adult[1] / CM_PER_INCH), "inches"));
+            Math.ceil(adult[0] / CM_PER_INCH), Math.floor(adult[1] / CM_PER_INCH), _("inches")));
         }
       }
-      var lb = number(a.wlb, "Weight (lb)", "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
+      var lb = number(a.wlb, _("Weight (lb)"), "weight-lb", lim.weight[0] / KG_PER_LB, lim.weight[1] / KG_PER_LB);
       weight = lb === null ? null : lb * KG_PER_LB;
     } else {
-      height = number(a.hcm, "Height (cm)", "height-cm", null, null);
+      height = number(a.hcm, _("Height (cm)"), "height-cm", null, null);
       if (height !== null && (height < adult[0] || height > adult[1])) {
         throw new Bad("height-cm", E().adultHeightRefusal(height, adult[0], adult[1], "cm"));
       }
-      weight = number(a.wkg, "Weight (kg)", "weight-kg", lim.weight[0], lim.weight[1]);
+      weight = number(a.wkg, _("Weight (kg)"), "weight-kg", lim.weight[0], lim.weight[1]);
     }
     var hf = a.units === "imperial" ? "height-ft" : "height-cm", wf = a.units === "imperial" ? "weight-lb" : "weight-kg";
     profile.height = height === null ? null : checkBand(bandIn(height, t.hw, lim.height), "height", hf, lim.height);
     profile.weight = weight === null ? null : checkBand(bandIn(weight, t.ww, lim.weight), "weight", wf, lim.weight);
     (a.aux || []).forEach(function (id) {
-      if (!T.aux[id]) throw new Bad("aux", "Auxiliary knowledge: unknown choice");
+      if (!T.aux[id]) throw new Bad("aux", _("Auxiliary knowledge: unknown choice"));
       profile.aux.push(id);
     });
     if (!blank(a.auxPct)) profile.aux.push(parseUserFact(a.auxName, a.auxPct));
     var users = null;
     if (!blank(a.users)) {
-      var m = number(a.users, "Users of the app", "users", null, null);
-      if (m < 1) throw new Bad("users", "Users of the app: " + fmtG(m) + " is not possible — the app needs at least 1 user (leave the box empty if you do not know)");
-      if (m !== Math.floor(m)) throw new Bad("users", "Users of the app: please enter a whole number");
-      if (m > 8e9) throw new Bad("users", "Users of the app: more than the world's population");
+      var m = number(a.users, _("Users of the app"), "users", null, null);
+      if (m < 1) throw new Bad("users", _("Users of the app: {value} is not possible \u2014 the app needs at least 1 user (leave the box empty if you do not know)", { value: L(fmtG(m)) }));
+      if (m !== Math.floor(m)) throw new Bad("users", _("Users of the app: please enter a whole number"));
+      if (m > 8e9) throw new Bad("users", _("Users of the app: more than the world\u2019s population"));
       users = m;
     }
     var ks = (a.ks || []).map(Number).filter(function (k) { return k > 0; });
@@ -222,10 +230,10 @@
   function rough(cas, config) {
     var r = (config && config.rough) || { below: 25 };
     if (!(cas < r.below)) return "";
-    if (typeof r.share !== "number") return " Small numbers are rough estimates.";
-    return " Small numbers are rough estimates: in AnonSet's synthetic-country validation (AnonLand), " +
-      Math.round(100 * r.share) + " % of the " + E().formatCount(r.n) + " test citizens whose real crowd was under " +
-      r.below + " got an estimate more than " + Math.round(100 * r.threshold) + " % off.";
+    if (typeof r.share !== "number") return " " + _("Small numbers are rough estimates.");
+    return " " + _("Small numbers are rough estimates: in AnonSet\u2019s synthetic-country validation (AnonLand), {share} of the {n} test citizens whose real crowd was under {below} got an estimate more than {threshold} off.",
+      { share: E().percentText(String(Math.round(100 * r.share))), n: E().formatCount(r.n), below: E().formatCount(r.below),
+        threshold: E().percentText(String(Math.round(100 * r.threshold))) });
   }
 
   // ---------------------------------------------------------------- figures
@@ -244,10 +252,29 @@
      what-if titles were cut off and its bars squeezed by 28 px type). */
   function base(extra, font) {
     return Object.assign({ font: font, margin: { l: 10, r: 10, t: 40, b: 10 }, paper_bgcolor: "white", plot_bgcolor: "white",
-      hoverlabel: { font: { size: font.size } }, meta: { anonset_presenter_fonts: true } }, extra);
+      hoverlabel: { font: { size: font.size } }, meta: { anonset_presenter_fonts: true },
+      separators: (CONFIG && CONFIG.style.separators) || ".," }, extra);
   }
 
-  var STEP = { country: "Country", district: "District", sex: "Sex", age: "Age", height: "Height", weight: "Weight" };
+  function stepName(step) {
+    return { country: _("Country"), district: _("District"), sex: _("Sex"), age: _("Age"), height: _("Height"),
+      weight: _("Weight") }[step];
+  }
+
+  /** "female"/"male" (the table's codes) in the page's words; anything else as it is (a band, "any"). */
+  function sexWord(v) { return v === "female" ? _("female") : v === "male" ? _("male") : v; }
+
+  /** "People aged 18+ in Germany". */
+  function crowdOf(t, where) {
+    var names = (CONFIG && CONFIG.country_names) || {};
+    return _("People aged {ages} in {where}", { ages: studyLabel(t), where: names[t.code] || where });
+  }
+
+  /** "<b>12</b> people" (a hover's count, Plotly's markup). */
+  function peopleBold(x) {
+    if (!(x >= 1)) return _("<b>fewer than one</b> person");
+    return ngettext("<b>{count}</b> person", "<b>{count}</b> people", Math.floor(x), { count: E().formatCount(x) });
+  }
 
   function studyLabel(t) { return E().formatAgeBand(t.study[0], t.study[1] === null ? Infinity : t.study[1]); }
 
@@ -261,14 +288,14 @@
   function funnelFigure(res, t, font, cfg) {
     var lines = shownFunnel(res, t);
     var labels = lines.map(function (l) {
-      if (l.step === "country") return "All " + studyLabel(t);
-      return l.step === "auxiliary" ? (l.value.length > 16 ? l.value.slice(0, 15) + "\u2026" : l.value) : STEP[l.step];
+      if (l.step === "country") return _("All {ages}", { ages: studyLabel(t) });
+      return l.step === "auxiliary" ? (l.value.length > 16 ? l.value.slice(0, 15) + "\u2026" : l.value) : stepName(l.step);
     });
     var counts = lines.map(function (l) { return Math.max(l.count, 1e-3); });
     var text = lines.map(function (l) { return l.count < 1 ? "<1" : E().formatCount(l.count); });
     var hover = lines.map(function (l) {
-      var what = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : (STEP[l.step] || "Also known") + ": " + l.value;
-      return what + "<br><b>" + E().formatPeople(l.count) + "</b> people";
+      var what = l.step === "country" ? crowdOf(t, l.value) : (stepName(l.step) || _("Also known")) + ": " + sexWord(l.value);
+      return what + "<br>" + peopleBold(l.count);
     });
     var colours = lines.map(function (_, i) { return i === lines.length - 1 ? cfg.style.highlight : cfg.style.bar; });
     var lo = Math.min.apply(null, counts), hi = Math.max.apply(null, counts);
@@ -278,7 +305,7 @@
     return { data: [{ type: "bar", x: counts, y: labels, orientation: "h", marker: { color: colours }, text: text,
         textposition: "outside", cliponaxis: false, hovertext: hover, hoverinfo: "text" }],
       layout: base({ margin: { l: 10, r: 70, t: 10, b: 50 }, height: 70 + (font.size + 26) * lines.length,
-        xaxis: { type: "log", title: { text: "people (log scale)" }, tickvals: tv, ticktext: tt,
+        xaxis: { type: "log", title: { text: _("people (log scale)") }, tickvals: tv, ticktext: tt,
           range: [Math.log10(lo) - 0.3, Math.log10(hi) + 1.0], gridcolor: "#e5e9ee", automargin: true },
         yaxis: { autorange: "reversed", automargin: true }, showlegend: false }, font) };
   }
@@ -317,20 +344,20 @@
     idx.forEach(function (j) {
       var r = rows[j];
       if (gap && prev !== null && j > prev + 1) {   // a visible gap between the largest and the smallest
-        cats.push("\u2026 " + (j - prev - 1) + " more \u2026"); vals.push(null); colours.push("rgba(0,0,0,0)"); patterns.push(""); hover.push("");
+        cats.push("\u2026 " + ngettext("{n} more", "{n} more", j - prev - 1, { n: E().formatCount(j - prev - 1) }) + " \u2026"); vals.push(null); colours.push("rgba(0,0,0,0)"); patterns.push(""); hover.push("");
       }
       prev = j;
       var plaus = r.plausible !== false;
-      var label = String(r.label) + (opts.unit || "");
+      var label = sexWord(String(r.label)) + (opts.unit || "");
       var short = label.length > longest ? label.slice(0, longest - 1) + "\u2026" : label;
       cats.push(gap ? (j + 1) + ". " + short : short);
       vals.push(Math.max(r.cas, 1e-3));
       colours.push(r.chosen ? cfg.style.highlight : (plaus ? cfg.style.bar : cfg.style.muted));
       patterns.push(plaus ? "" : "/");
-      hover.push(label + "<br><b>" + E().formatPeople(r.cas) + "</b> people" +
-        (plaus ? "" : "<br>outside the paper model's range (BMI)") + (r.chosen ? " \u2014 your value" : ""));
+      hover.push(label + "<br>" + peopleBold(r.cas) +
+        (plaus ? "" : "<br>" + _("outside the paper model\u2019s range (BMI)")) + (r.chosen ? " \u2014 " + _("your value") : ""));
     });
-    if (rows.some(function (r) { return r.plausible === false; })) title += " \u2014 hatched: outside the paper model's range";
+    if (rows.some(function (r) { return r.plausible === false; })) title += " \u2014 " + _("hatched: outside the paper model\u2019s range");
     var pos = rows.map(function (r) { return r.cas; }).filter(function (v) { return v > 0; });
     var lo = pos.length ? Math.min.apply(null, pos) : 1, hi = pos.length ? Math.max.apply(null, pos) : 10;
     var ticks = logTicks(lo, hi);
@@ -338,7 +365,7 @@
       var tens = ticks[1].map(function (l, i) { return /^1/.test(l) ? i : -1; }).filter(function (i) { return i >= 0; });
       if (tens.length >= 2) ticks = [tens.map(function (i) { return ticks[0][i]; }), tens.map(function (i) { return ticks[1][i]; })];
     }
-    var valueAxis = { type: "log", title: { text: "people like you", standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
+    var valueAxis = { type: "log", title: { text: _("people like you"), standoff: 12 }, tickvals: ticks[0], ticktext: ticks[1],
       gridcolor: "#e5e9ee", automargin: true };
     /* every bar labelled (plotly thinned a projector's labels to every other one; each bar has room for its label) */
     var catAxis = { type: "category", automargin: true, tickfont: { size: Math.max(11, font.size - 2) }, tickmode: "linear", tick0: 0, dtick: 1 };
@@ -358,7 +385,7 @@
         height: 340 + extra, bargap: cats.length < 80 ? 0.08 : 0, yaxis: valueAxis, xaxis: catAxis, showlegend: false }, font);
     }
     if (rows.some(function (r) { return r.chosen; }) && !idx.some(function (j) { return rows[j].chosen; })) {
-      layout.annotations = [{ text: "your value is outside the range shown", xref: "paper", yref: "paper", x: 1, y: 1.08, showarrow: false,
+      layout.annotations = [{ text: _("your value is outside the range shown"), xref: "paper", yref: "paper", x: 1, y: 1.08, showarrow: false,
         font: { size: 12, color: cfg.style.muted } }];
     }
     var bar = { type: "bar", marker: { color: colours, pattern: { shape: patterns } }, hovertext: hover, hoverinfo: "text" };
@@ -378,7 +405,10 @@
     var out = Object.assign({}, fig, { data: fig.data.slice() });
     var tr = Object.assign({}, fig.data[0]);
     tr.z = vals.map(function (v) { return v > 0 ? Math.log10(v) : null; });
-    tr.hovertext = vals.map(function (v) { return E().formatPeople(v) + " people like you"; });
+    tr.hovertext = vals.map(function (v) {
+      return v >= 1 ? ngettext("{count} person like you", "{count} people like you", Math.floor(v), { count: E().formatCount(v) })
+        : _("fewer than one person like you");
+    });
     var cb = Object.assign({}, tr.colorbar || {});
     if (pos.length) {
       var tk = logTicks(Math.min.apply(null, pos), Math.max.apply(null, pos));
@@ -402,7 +432,7 @@
   function card(title, value, explain, formula) {
     var kids = [h("Div", { className: "card-title" }, title), h("Div", { className: "card-value" }, value),
       h("Div", { className: "card-explain" }, explain)];
-    if (formula) kids.push(h("Details", { className: "card-formula" }, [h("Summary", {}, "How it is computed"), h("P", {}, formula)]));
+    if (formula) kids.push(h("Details", { className: "card-formula" }, [h("Summary", {}, _("How it is computed")), h("P", {}, formula)]));
     return h("Div", { className: "card", title: explain, tabIndex: 0 }, kids);
   }
 
@@ -410,29 +440,31 @@
   function reidCards(r, t) {
     var P = E().formatPercent;
     var cards = [
-      card("Correct guess", P(r.correct_guess), "Chance that an attacker who matches on these attributes picks you.",
-        "1 / max(CAS, 1), CAS being the people who share your attributes, you included."),
-      card("Uniqueness", P(r.uniqueness, r.p < 1), "Chance nobody else in the population of " + E().formatCount(r.population) +
-        " shares your attributes.", "Uniqueness \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019)."),
-      card("Correctness", P(r.correctness), "Chance exact matching over the whole population identifies you.",
-        "Correctness \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p), p = CAS / N (Rocher et al. 2019)."),
+      card(_("Correct guess"), P(r.correct_guess), _("Chance that an attacker who matches on these attributes picks you."),
+        _("1 / max(CAS, 1), CAS being the people who share your attributes, you included.")),
+      card(_("Uniqueness"), P(r.uniqueness, r.p < 1), _("Chance nobody else in the population of {n} shares your attributes.",
+        { n: E().formatCount(r.population) }), _("Uniqueness \u03be = (1 \u2212 p)^(N \u2212 1), p = CAS / N (Rocher et al. 2019).")),
+      card(_("Correctness"), P(r.correctness), _("Chance exact matching over the whole population identifies you."),
+        _("Correctness \u03ba = (1 \u2212 (1 \u2212 p)^N) / (N p), p = CAS / N (Rocher et al. 2019).")),
     ];
     Object.keys(r.k_indistinguishable).sort(function (a, b) { return a - b; }).forEach(function (k) {
-      cards.push(card(k + "-indistinguishable", P(r.k_indistinguishable[k]), "Chance your record shares its attributes with at least " + (k - 1) +
-        " other" + (k - 1 === 1 ? "" : "s") + " among the app's " + E().formatCount(r.users) + " users.",
-        "Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1], m users, p = CAS / N (Yang et al.)."));
+      cards.push(card(_("{k}-indistinguishable", { k: E().formatCount(Number(k)) }), P(r.k_indistinguishable[k]),
+        ngettext("Chance your record shares its attributes with at least {others} other among the app\u2019s {users} users.",
+          "Chance your record shares its attributes with at least {others} others among the app\u2019s {users} users.", k - 1,
+          { others: E().formatCount(k - 1), users: E().formatCount(r.users) }),
+        _("Pr[Binomial(m \u2212 1, p) \u2265 k \u2212 1], m users, p = CAS / N (Yang et al.).")));
     });
-    cards.push(h("P", { className: "field-help cards-source" }, "All from the census: " + t.source.publisher + ", " +
-      t.source.table_id + " (" + t.source.reference_date + ")."));
+    cards.push(h("P", { className: "field-help cards-source" }, _("All from the census: {publisher}, {table} ({date}).", { publisher: t.source.publisher,
+      table: t.source.table_id, date: t.source.reference_date })));
     return cards;
   }
 
   function people(x) { return E().formatPeople(x); }
 
   function changesTable(wi) {
-    var rows = [["Now", wi.cas]].concat(wi.widen.concat(wi.withhold).map(function (c) { return [c.label, c.cas]; }));
+    var rows = [[_("Now"), wi.cas]].concat(wi.widen.concat(wi.withhold).map(function (c) { return [c.label, c.cas]; }));
     return h("Table", { className: "table" }, [
-      h("Thead", {}, h("Tr", {}, [h("Th", { scope: "col" }, "Change"), h("Th", { scope: "col", className: "num" }, "People like you")])),
+      h("Thead", {}, h("Tr", {}, [h("Th", { scope: "col" }, _("Change")), h("Th", { scope: "col", className: "num" }, _("People like you"))])),
       h("Tbody", {}, rows.map(function (r) { return h("Tr", {}, [h("Td", {}, r[0]), h("Td", { className: "num" }, people(r[1]))]); })),
     ]);
   }
@@ -440,20 +472,27 @@
   function adviceList(advice) {
     return h("Div", {}, advice.map(function (a) {
       var k = E().formatCount(a.k);
-      if (a.met) return h("P", { className: "ok" }, "k = " + k + ": already met \u2014 at least " + k + " people share your attributes.");
-      if (!a.options.length) return h("P", { className: "warning" }, "k = " + k + ": no combination of widening or withholding reaches " + k + " people.");
-      return h("Div", {}, [h("P", {}, "To be one of at least " + k + " people:"), h("Ol", {}, a.options.map(function (o) {
-        return h("Li", {}, [h("B", {}, o.changes.join("; ")), " \u2192 " + people(o.cas) + " people",
+      if (a.met) return h("P", { className: "ok" }, _("k = {k}: already met \u2014 at least {k} people share your attributes.", { k: k }));
+      if (!a.options.length) return h("P", { className: "warning" }, _("k = {k}: no combination of widening or withholding reaches {k} people.", { k: k }));
+      return h("Div", {}, [h("P", {}, _("To be one of at least {k} people:", { k: k })), h("Ol", {}, a.options.map(function (o) {
+        return h("Li", {}, [h("B", {}, o.changes.join("; ")), " \u2192 " + (o.cas >= 1
+          ? ngettext("{count} person", "{count} people", Math.floor(o.cas), { count: E().formatCount(o.cas) }) : _("fewer than one person")),
           /* in words first (a crowd N times larger); the information measure in bits only in its tooltip */
-          h("Span", { className: "muted", title: isFinite(o.bits) ? "gives up " + o.bits.toFixed(1) + " bits of information" : "" },
-            isFinite(o.bits) ? " (a crowd " + E().formatCount(Math.pow(2, o.bits)) + " times as large)" : "")]);
+          h("Span", { className: "muted", title: isFinite(o.bits) ? _("gives up {bits} bits of information", { bits: L(o.bits.toFixed(1)) }) : "" },
+            isFinite(o.bits) ? " " + _("(a crowd {times} times as large)", { times: E().formatCount(Math.pow(2, o.bits)) }) : "")]);
       }))]);
     }));
   }
 
+  /** Warnings whose words are the data set's notes as the core writes them (English, in the public table shared by
+      every language): shown as quotations in English, marked lang="en". */
+  var QUOTED_IN_ENGLISH = ["body_source", "height_shift", "nearest_body_group", "auxiliary_note"];
+
   function warningBoxes(res) {
     return res.warnings.map(function (w) {
-      return h("Div", { className: w.code === "likely_unique" ? "error" : "warning", "data-code": w.code }, w.message);
+      var props = { className: w.code === "likely_unique" ? "error" : "warning", "data-code": w.code };
+      if (QUOTED_IN_ENGLISH.indexOf(w.code) >= 0 && !w.translated && E().lang() !== "en") props.lang = "en";  // the data set's own words
+      return h("Div", props, w.message);
     });
   }
 
@@ -600,14 +639,14 @@
     var key = tableKey(a.country, a.hw, a.ww, model, a.sr);
     if (!status || status.key !== key || (status.ok && !TABLES[key])) {
       markInvalid(null);
-      return cleared("Loading the public tables for this country\u2026", null, "Loading\u2026");
+      return cleared(_("Loading the public tables for this country\u2026"), null, _("Loading\u2026"));
     }
     if (!status.ok && status.missing) {
-      return cleared("", h("Div", { className: "error" }, status.error), "No result: this copy does not hold that table.");
+      return cleared("", h("Div", { className: "error" }, status.error), _("No result: this copy does not hold that table."));
     }
     if (!status.ok) {
-      return cleared("", h("Div", { className: "error" }, "Could not load the public tables (" + status.error + "). " +
-        "No result is shown rather than a wrong one \u2014 press Retry."), "No result: the tables did not load.");
+      return cleared("", h("Div", { className: "error" }, _("Could not load the public tables ({error}). No result is shown rather than a wrong one \u2014 press Retry.",
+        { error: status.error })), _("No result: the tables did not load."));
     }
     var T = TABLES[key], parsed;
     try {
@@ -615,7 +654,7 @@
     } catch (e) {
       if (!(e instanceof Bad)) throw e;
       markInvalid(e.field, e.message);
-      return cleared("", h("Div", { className: "error" }, e.message), "No result until the answer marked in the form is fixed.",
+      return cleared("", h("Div", { className: "error" }, e.message), _("No result until the answer marked in the form is fixed."),
         "answer-panel invalid");
     }
     markInvalid(null);
@@ -627,11 +666,11 @@
     try {
       res = E().report(T, parsed.profile, { users: parsed.users, ks: parsed.ks });
     } catch (e2) {
-      return cleared("", h("Div", { className: "error" }, "Sorry \u2014 this estimate could not be computed: " + (e2.message || e2)), "No result.");
+      return cleared("", h("Div", { className: "error" }, _("Sorry \u2014 this estimate could not be computed: {error}", { error: e2.message || e2 })), _("No result."));
     }
     var t = T.table, font = fontFor(a.presenter === true, config), wi = res.what_ifs;
     var funnelText = shownFunnel(res, t).map(function (l) {
-      var label = l.step === "country" ? "People aged " + studyLabel(t) + " in " + l.value : l.value;
+      var label = l.step === "country" ? crowdOf(t, l.value) : sexWord(l.value);
       if (a.units === "imperial" && (l.step === "height" || l.step === "weight")) label = inUnitsTyped(l.step, parsed.profile[l.step], label);
       return h("Li", {}, [h("Span", {}, label + ": "), h("B", {}, people(l.count))]);
     });
@@ -646,16 +685,16 @@
       verdict: E().verdict(res.cas, res.others, res.reidentification.correctness) + rough(res.cas, config),
       // the body model is a detail of how the number was made: below the answer, not its first line
       warnings: warningBoxes(res).concat([h("P", { className: "field-help body-model" },
-        "Body model: " + ((config.model_labels || {})[t.model] || t.model) + ".")]),
+        _("Body model: {model}.", { model: (config.model_labels || {})[t.model] || t.model }))]),
       funnelText: funnelText,
       later: { figures: [funnelFigure(res, t, font, config),
-         whatIfFigure(wi.district, "People like you in other " + t.district_label_plural + ": the 25 largest and the 25 smallest", { maxBars: 25, horizontal: true }, font, config, t.model),
-         whatIfFigure(wi.age, "Other age groups", {}, font, config, t.model),
+         whatIfFigure(wi.district, _("People like you in other {districts}: the 25 largest and the 25 smallest", { districts: E().districtWord(t.district_label, true, t.district_label_plural) }), { maxBars: 25, horizontal: true }, font, config, t.model),
+         whatIfFigure(wi.age, _("Other age groups"), {}, font, config, t.model),
          whatIfFigure(bandsInUnitsTyped(wi.height, "height", t.hw, a.units), a.units === "imperial" ?
-           "Other height bands (feet and inches)" : "Other height bands (cm)", {}, font, config, t.model),
+           _("Other height bands (feet and inches)") : _("Other height bands (cm)"), {}, font, config, t.model),
          whatIfFigure(bandsInUnitsTyped(wi.weight, "weight", t.ww, a.units), a.units === "imperial" ?
-           "Other weight bands (lb)" : "Other weight bands (kg)", {}, font, config, t.model),
-         whatIfFigure(wi.sex, "The other sex", {}, font, config, t.model)],
+           _("Other weight bands (lb)") : _("Other weight bands (kg)"), {}, font, config, t.model),
+         whatIfFigure(wi.sex, _("The other sex"), {}, font, config, t.model)],
         reid: reidCards(res.reidentification, t), changes: changesTable(wi), advice: adviceList(res.advice) },
       mapValues: { key: key, district: parsed.profile.district, values: wi.district.map(function (r) { return [r.key, r.cas]; }) },
       auxNote: auxNotes.length ? h("Ul", {}, auxNotes) : null,
@@ -822,6 +861,9 @@
         var c = args("linkWithAnswers", arguments), a = c.a;
         var q = new URLSearchParams();
         if (a.country) q.set("country", a.country);
+        // the link opens in the language it was copied in (issue 31)
+        var asked = new URLSearchParams(window.location.search).get("lang") || (E().lang() !== "en" ? E().lang() : null);
+        if (asked) q.set("lang", asked);
         var f = fragmentOf(a, c.config.fragment);
         var url = window.location.origin + window.location.pathname + "?" + q.toString() + "#" + f.toString();
         if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).catch(function () {}); }
@@ -888,12 +930,12 @@
           var valid = (a.ageOptions || []).map(function (o) { return o.value; });
           var asked = f.get("ages").split("|");
           ages = asked.filter(function (x) { return valid.indexOf(x) >= 0; });
-          if (ages.length !== asked.length) notes.push("The link names age group(s) this country's census does not have; please choose again.");
+          if (ages.length !== asked.length) notes.push(_("The link names age group(s) this country\u2019s census does not have; please choose again."));
         }
         var dist = NU;
         if (f.get("district")) {
           if ((a.districtOptions || []).some(function (o) { return o.value === f.get("district"); })) dist = f.get("district");
-          else { dist = null; notes.push("Unknown district \u201c" + f.get("district").slice(0, 20) + "\u201d in the link; please choose one."); }
+          else { dist = null; notes.push(_("Unknown district \u201c{district}\u201d in the link; please choose one.", { district: f.get("district").slice(0, 20) })); }
         }
         window.__meFragmentApplied = !!(hash && hash.length > 1);
         var notice = NU;

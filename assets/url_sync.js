@@ -4,7 +4,7 @@
  * url-sync div: buckets, scaling).  No reload, no new history entry.
  *
  * syncUrl({search, hash, path, keepState, later}):
- *   search     "?a=1&b=2", "" for none, undefined to keep the current one;
+ *   search     "?a=1&b=2", "" for none, undefined to keep the current one (the address's ?lang= is kept);
  *   hash       "#…", "" for none, undefined to keep the current one (the personal page's answers
  *              live only here: fragments are never sent to a server);
  *   path       only while location.pathname starts with it (a page's callback firing as the user
@@ -16,12 +16,20 @@
 (function (root) {
   "use strict";
 
+  /** A page's new query keeps the address's ?lang= (issue 31: the language is carried in every link and in the
+      shareable address); a query naming its own lang keeps that. */
+  function withLanguage(search, current) {
+    var lang = /[?&]lang=([a-z]{2})(?:&|$)/.exec(current || "");
+    if (!lang || /[?&]lang=/.test(search)) return search;
+    return (search && search !== "?" ? search + "&" : "?") + "lang=" + lang[1];
+  }
+
   function syncUrl(opts) {
     opts = opts || {};
     var loc = root.location, hist = root.history;
     if (!loc || !hist || typeof hist.replaceState !== "function") return false;
     if (opts.path && loc.pathname.indexOf(opts.path) !== 0) return false;
-    var search = opts.search === undefined || opts.search === null ? loc.search : opts.search;
+    var search = opts.search === undefined || opts.search === null ? loc.search : withLanguage(opts.search, loc.search);
     var hash = opts.hash === undefined || opts.hash === null ? loc.hash : opts.hash;
     var want = loc.pathname + search + hash;
     if (want === loc.pathname + loc.search + loc.hash) return false;

@@ -30,6 +30,7 @@ from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from . import ids, server, views
 from .core import memo
+from .core.text import LANGUAGE_NAMES, LANGUAGES, N_, current_language, gettext, with_language
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_FOLDER = Path(__file__).parent / "pages"
@@ -44,6 +45,7 @@ INDEX_STRING = """<!DOCTYPE html>
         {%favicon%}
         {%css%}
         <link rel="stylesheet" href="/_shell/a11y.css">
+        <script src="/_shell/lang.js"></script>
     </head>
     <body>
         {%app_entry%}
@@ -131,7 +133,7 @@ def create_app(settings) -> Dash:
             PAGE_CALLBACKS.take()
     app.index_string = INDEX_STRING
     server.install(app, settings)
-    app.layout = _layout()
+    app.layout = _layout  # per request: the shell speaks the page's language (dashboard.server.language)
     _presenter_mode(app)
     PAGE_CALLBACKS.give(app)  # after the shell's own callbacks, where Dash would put them
     return app
@@ -145,28 +147,51 @@ def warm(app: Dash) -> dict:
 # --------------------------------------------------------------------------- layout
 
 
+#: The pages' names in the navigation, marked for the catalogues (the pages register them in English).
+PAGE_NAMES = (N_("Me"), N_("Explore regions"), N_("World"), N_("For app developers"), N_("Scaling law"),
+              N_("Attack lab"), N_("Data set"), N_("AnonLand"), N_("Real people"), N_("About"))
+
+
 def _navbar() -> html.Nav:
     pages = sorted(dash.page_registry.values(), key=lambda p: p.get("order") or 0)
     links = [
-        dcc.Link(p["name"], href=p["relative_path"], className="nav-link")
+        dcc.Link(gettext(p["name"]), href=with_language(p["relative_path"]), className="nav-link")
         for p in pages
         if p.get("nav", True)
     ]
     return html.Nav(
         [
             dcc.Link([html.Span("Anon", className="brand-a"), html.Span("Set", className="brand-b")],
-                     href="/", className="brand", title="AnonSet home"),
+                     href=with_language("/"), className="brand", title=gettext("AnonSet home")),
             html.Div(links, className="nav-links"),
             html.Button(
-                "Presenter mode", id=ids.PRESENTER_TOGGLE, n_clicks=0, className="presenter-toggle",
-                title="Large type and high contrast for projectors (link: ?presenter=1)",
+                gettext("Presenter mode"), id=ids.PRESENTER_TOGGLE, n_clicks=0, className="presenter-toggle",
+                title=gettext("Large type and high contrast for projectors (link: ?presenter=1)"),
                 **{"aria-pressed": "false"},
             ),
         ],
         id=ids.NAVBAR,
         className="navbar",
-        **{"aria-label": "Main"},
+        **{"aria-label": gettext("Main")},
     )
+
+
+#: The switch's heading, in every language at once (it must be found by someone who reads none of the others).
+SWITCH_LABEL = N_("Language")
+
+
+def language_switch() -> html.Nav:
+    """The visible language switch: one link per language, in its own name (``assets/shell/lang.js`` keeps the
+    address and its fragment)."""
+    here = current_language()
+    links = [
+        html.A(LANGUAGE_NAMES[lang], href=f"?lang={lang}", hrefLang=lang, lang=lang, className="lang-link"
+               + (" active" if lang == here else ""), **{"data-lang": lang},
+               **({"aria-current": "true"} if lang == here else {}))
+        for lang in LANGUAGES
+    ]
+    return html.Nav([html.Span(gettext(SWITCH_LABEL) + ":", className="lang-label"), *links],
+                    className="lang-switch", **{"aria-label": gettext(SWITCH_LABEL)})
 
 
 def _layout() -> html.Div:
@@ -174,19 +199,24 @@ def _layout() -> html.Div:
         [
             dcc.Location(id=ids.URL),
             dcc.Store(id=ids.PRESENTER_STORE, storage_type="local"),
-            html.A("Skip to content", href="#main", className="skip-link"),
+            html.A(gettext("Skip to content"), href="#main", className="skip-link"),
             _navbar(),
             html.Main(dash.page_container, id="main", className="page"),
             html.Footer(
                 [
-                    "AnonSet estimates anonymity sets from public statistics. Your answers on the personal page stay "
-                    "in your browser; other pages send their settings to this server only, which keeps none of them. ",
-                    dcc.Link("Sources and licences", href="/about"),
+                    language_switch(),
+                    html.P([
+                        gettext("AnonSet estimates anonymity sets from public statistics. Your answers on the personal "
+                                "page stay in your browser; other pages send their settings to this server only, which "
+                                "keeps none of them."), " ",
+                        dcc.Link(gettext("Sources and licences"), href=with_language("/about")),
+                    ]),
                 ],
                 className="footer",
             ),
         ],
         className="shell",
+        lang=current_language(),
     )
 
 

@@ -9,7 +9,7 @@ from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
 
 from dashboard.core.body import DEFAULT_MODEL, MODEL_LABELS, MODELS
-from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN
+from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN, gettext, local_number
 
 
 def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:
@@ -61,19 +61,21 @@ def model_switch(component_id: str, value: str = DEFAULT_MODEL, models=MODELS, *
                  class_name: str = "checklist") -> dcc.RadioItems:
     """The visible body-model switch (SPEC §1.6), the same words on every page; ``models`` narrows the choice."""
     return dcc.RadioItems(id=component_id, value=value, className=class_name, inline=inline, options=[
-        {"label": f" {MODEL_LABELS.get(m, m)}" + (" (default)" if m == DEFAULT_MODEL else ""), "value": m}
+        {"label": f" {gettext(MODEL_LABELS.get(m, m))}" + (" " + gettext("(default)") if m == DEFAULT_MODEL else ""),
+         "value": m}
         for m in models])
 
 
-def in_words_then_details(plain: str, details, summary: str = "Details") -> list:
+def in_words_then_details(plain: str, details, summary: str | None = None) -> list:
     """A help text for lay pages: what it means in words first, symbols and the method's sections in a
     ``<details>`` layer under it (closed until opened)."""
-    return [plain, html.Details([html.Summary(summary), html.Div(details)], className="details details-layer")]
+    return [plain, html.Details([html.Summary(summary or gettext("Details")), html.Div(details)],
+                                className="details details-layer")]
 
 
 def model_help() -> list:
     """The body-model switch's help, the same on every page (core.text: one source of the sentence)."""
-    return in_words_then_details(BODY_MODEL_PLAIN, BODY_MODEL_DETAILS)
+    return in_words_then_details(gettext(BODY_MODEL_PLAIN), gettext(BODY_MODEL_DETAILS))
 
 
 def error_box(message) -> html.Div:
@@ -98,7 +100,8 @@ def table(rows: list[dict], caption: str | None = None, *, class_name: str = "ta
     head = html.Thead(html.Tr([html.Th(c, scope="col", className=kind(c) if i else None) for i, c in enumerate(cols)]))
     body = html.Tbody([
         html.Tr([html.Th(str(r[cols[0]]), scope="row")]
-                + [html.Td(f"{r[c]:,}" if isinstance(r[c], int) else str(r[c]), className=kind(c)) for c in cols[1:]])
+                + [html.Td(local_number(f"{r[c]:,}") if isinstance(r[c], int) else str(r[c]), className=kind(c))
+                   for c in cols[1:]])
         for r in rows
     ])
     out = html.Table(([html.Caption(caption)] if caption else []) + [head, body], className=class_name)

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor, log_ticks, short_number  # noqa: F401 - log_ticks, short_number: part of this module's interface
+from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor, current_language, log_ticks, short_number  # noqa: F401 - log_ticks, short_number: part of this module's interface
 
 #: Viridis is perceptually uniform and readable with the common colour-vision deficiencies.
 SEQUENTIAL = "Viridis"
@@ -31,6 +31,25 @@ GRAPH_CONFIG = {
     "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "lasso2d", "select2d"],
     "responsive": True,
 }
+
+
+#: plotly.js's locale of each language (its dictionaries ship in assets/plotly_locales/; English is built in).
+PLOTLY_LOCALES = {"en": "en", "de": "de", "fr": "fr", "it": "it", "es": "es", "pt": "pt-BR"}
+
+
+def graph_config(**extra) -> dict:
+    """:data:`GRAPH_CONFIG` in the request's language: plotly.js's own words (toolbar, months) and its decimal and
+    thousands separators (``config.locale``)."""
+    return {**GRAPH_CONFIG, "locale": PLOTLY_LOCALES.get(current_language(), "en"), **extra}
+
+
+def separators() -> str:
+    """plotly's ``layout.separators`` (decimal, then thousands) in the request's language: ".," in English, ",." in
+    German, ", " (a narrow no-break space) in French — Babel's CLDR symbols, as the browser's Intl writes them."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    lang = current_language()
+    return get_decimal_symbol(lang) + get_group_symbol(lang) if lang != "en" else ".,"
 
 
 def series_style(i: int) -> tuple[str, str]:

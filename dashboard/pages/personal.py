@@ -12,6 +12,7 @@ from dash import ClientsideFunction, Input, Output, State, callback, clientside_
 
 import census_loaders as cl
 from dashboard.core.country import closest_note
+from dashboard.core.text import N_, gettext
 from dashboard.views.personal import (
     CALLBACKS,
     DEFAULT_COUNTRY,
@@ -33,7 +34,8 @@ from dashboard.views.personal import (
     tab_id,
 )
 
-dash.register_page(__name__, path="/", name="Me", title="AnonSet — how many people are like you?", order=0)
+TITLE = N_("AnonSet — how many people are like you?")
+dash.register_page(__name__, path="/", name="Me", title=lambda **_kw: gettext(TITLE), order=0)
 
 
 def layout(country: str | None = None, district: str | None = None, **_query):
@@ -50,20 +52,21 @@ def layout(country: str | None = None, district: str | None = None, **_query):
         try:
             code = cl.canonical_code(str(country))  # any case: ?country=ng
         except cl.UnknownDataset:
-            notices.append(f"Unknown country {str(country)[:20]!r} in the link{closest_note([country])}; showing "
-                           f"{cl.dataset_info(code)['name']} instead.")
+            notices.append(gettext("Unknown country {country} in the link{suggestion}; showing {name} instead.").format(
+                country=repr(str(country)[:20]), suggestion=closest_note([country]), name=cl.dataset_info(code)["name"]))
     choices = country_choices(code)
     valid = {d["value"] for d in choices.districts}
     chosen = district if district in valid else None
     if district and district not in valid:
-        notices.append(f"Unknown district {str(district)[:20]!r} in the link; please choose one.")
+        notices.append(gettext("Unknown district {district} in the link; please choose one.").format(
+            district=repr(str(district)[:20])))
     return html.Div(
         [
-            html.H1("How many people are like you?"),
+            html.H1(gettext("How many people are like you?")),
             html.P(
-                "Tell AnonSet your district, sex, age, height and weight to see how many people share them — "
-                "estimated from public census statistics. Your answers stay in this browser: the page downloads "
-                "the same public tables for everyone and computes your result here.",
+                gettext("Tell AnonSet your district, sex, age, height and weight to see how many people share them — "
+                        "estimated from public census statistics. Your answers stay in this browser: the page "
+                        "downloads the same public tables for everyone and computes your result here."),
                 className="lead",
             ),
             html.Div([html.Div(n, className="warning", role="status") for n in notices], id=ID["notice"]),
@@ -100,7 +103,7 @@ def layout(country: str | None = None, district: str | None = None, **_query):
 def on_country(code):
     """A new country: its districts, age groups, presets and map (a setting, not an answer)."""
     if not isinstance(code, str) or code not in cl.countries():
-        return [], [], [], None, {"display": "none"}, "Choose a country.", [], {"display": "none"}, ""
+        return [], [], [], None, {"display": "none"}, gettext("Choose a country."), [], {"display": "none"}, ""
     choices = country_choices(code)
     fig = map_figure(code) if has_map(code) else None
     style = {} if fig is not None else {"display": "none"}

@@ -5,6 +5,7 @@ module                 concern
 =====================  =====================================================================
 :mod:`.headers`        Content-Security-Policy and the other security headers
 :mod:`.errors`         a callback that raises, and every other exception (no traceback anywhere)
+:mod:`.language`       the visitor's language, set per request (never per process)
 :mod:`.hooks`          before/after each request: callback body checks, response cache, time
                        budget, 404 for unknown pages
 :mod:`.routes`         the shell's scripts and styles (/_shell/…), district geometry (/geo/…)
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import dash
 
-from . import cache, errors, headers, health, hooks, jobs, limits, meta, preflight, routes, tables, warmup
+from . import cache, errors, headers, health, hooks, jobs, language, limits, meta, preflight, routes, tables, warmup
 from .errors import callback_error
 from .warmup import warm
 
@@ -46,6 +47,7 @@ def install(app: dash.Dash, settings) -> None:
     cache.init_app(server, settings)
     headers.install(app, server)
     hooks.install(app, server, settings)
+    language.install(app, server)  # first of the before-request hooks: the response cache's key needs it
     errors.install(app, server)
     routes.install(server)
     health.install(server, settings)
@@ -53,6 +55,6 @@ def install(app: dash.Dash, settings) -> None:
     meta.install(app, settings.public_url)
 
 
-__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "limits", "meta", "preflight",
+__all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "language", "limits", "meta", "preflight",
            "routes",
            "tables", "warm", "warmup"]

@@ -20,6 +20,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from dashboard.core import memo
+from dashboard.core.text import current_language
 
 from . import limits
 from .errors import CALLBACK_PATH, known_output
@@ -128,7 +129,8 @@ def check_callback_request(app: dash.Dash, settings):
         return _malformed(f"wrong type for {typed[0]}", typed[1])
     g.callback_body = body
     if settings.response_cache and cacheable(body):
-        g.response_key = hashlib.sha256(raw).digest()
+        # the answer holds words: its key holds the language they are written in
+        g.response_key = hashlib.sha256(current_language().encode() + b"\0" + raw).digest()
         hit = RESPONSES.peek(g.response_key)
         if hit is not None:
             status, payload = hit

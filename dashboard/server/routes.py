@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 #: The shell's repairs of Dash component markup and styles (see :func:`install`).
 SHELL_ASSETS = ROOT / "assets" / "shell"
 #: Shell scripts served at /_shell/<name> and loaded by every page after a11y.js.
-SHELL_SCRIPTS = ("nav.js", "fields.js")
+SHELL_SCRIPTS = ("nav.js", "fields.js", "lang.js")  # lang.js: in <head>, before Dash's renderer (issue 31)
 #: The partial plotly.js bundle (core, bar, box, choroplethmap; built by assets/plotly/build.js).
 PLOTLY_BUNDLE = ROOT / "assets" / "plotly" / "plotly-anonset.min.js"
 #: Where Dash's graphs fetch plotly.js when it is served locally (dcc.Graph loads it on the first graph).

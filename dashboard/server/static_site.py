@@ -226,17 +226,20 @@ def _ids(layout) -> set[str]:
 
 
 def _static_shell(shell: dict) -> dict:
-    """The shell's navigation without the pages a static host cannot serve (they compute on a server)."""
+    """The shell's navigation without the pages a static host cannot serve (they compute on a server), and without
+    the language switch (a static copy is exported in English: a file host cannot choose a language per request)."""
     shell = copy.deepcopy(shell)
     for c in _walk(shell):
         props = c["props"]
         if props.get("className") == "nav-links":
             props["children"] = [k for k in props["children"] if k["props"].get("href") == "/"]
-        if c.get("type") == "Footer":
-            props["children"] = [k if not (isinstance(k, dict) and k.get("props", {}).get("href") == "/about") else
-                                 "Sources: under the form, for each country; their licences: the About page of "
-                                 "AnonSet itself (anonset serve)."
-                                 for k in props["children"]]
+        kids = props.get("children")
+        if isinstance(kids, list):
+            props["children"] = [
+                k if not (isinstance(k, dict) and k.get("props", {}).get("href") == "/about") else
+                "Sources: under the form, for each country; their licences: the About page of AnonSet itself "
+                "(anonset serve)."
+                for k in kids if not (isinstance(k, dict) and k.get("props", {}).get("className") == "lang-switch")]
     return shell
 
 

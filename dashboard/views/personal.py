@@ -16,6 +16,7 @@ This module holds ids, choices, the layout pieces and :func:`warm`;
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import NamedTuple
 
 from dash import dcc, html
@@ -30,16 +31,28 @@ from dashboard.core.body import ADULT_HEIGHT_LIMITS, MODEL_LABELS, WEIGHT_LIMITS
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 from dashboard.core.personal import DEFAULT_KS
-from dashboard.core.text import client_text, first_question, format_count
+from dashboard.core.text import (
+    N_,
+    client_text,
+    current_language,
+    first_question,
+    format_count,
+    gettext,
+    local_number,
+    ngettext,
+    script_messages,
+)
+from dashboard.core.text import gettext as _
 from dashboard.figures.maps import choropleth, geojson_url, view_of
-from dashboard.figures.style import FONT, GRAPH_CONFIG, HIGHLIGHT, MUTED, QUALITATIVE
+from dashboard.figures.style import FONT, HIGHLIGHT, MUTED, QUALITATIVE, graph_config, separators
 from dashboard.views.anonland import small_crowd_error
 
 PAGE = "me"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 LOG = logging.getLogger("anonset.personal")
 #: The small map in the form (pixels): its height, and the width used to frame a country.
 MAP_WIDTH, MAP_HEIGHT = 250, 330  # width: the plotting area left of the colour bar
-MAP_COLORBAR_TITLE = "people like you"
+MAP_COLORBAR_TITLE = N_("people like you")
 DEFAULT_COUNTRY = "DE"
 #: The safety targets offered for the advice.
 K_CHOICES = (2, 5, 10, 20, 50, 100, 1000)
@@ -162,9 +175,13 @@ def dropdown_option(option: dict) -> dict:
     return {k: option[k] for k in ("label", "value", "search") if k in option}
 
 
-@memo.lru(64)
 def country_choices(code: str) -> CountryChoices:
-    """The form's options for a data set (memoised and shared: treat as read-only)."""
+    """The form's options for a data set, in the current language (memoised and shared: treat as read-only)."""
+    return _country_choices(code, current_language())
+
+
+@memo.lru(64)
+def _country_choices(code: str, lang: str) -> CountryChoices:
     model = load_country_model(code)
     order = sorted(range(model.n_districts), key=lambda i: str(model.district_names[i]).lower())
     regions = len(set(map(str, model.region_names))) > 1
@@ -186,38 +203,45 @@ def country_choices(code: str) -> CountryChoices:
     info = cl.dataset_info(code)
     src = catalog.census_source(info["sources"])  # every file: the US publishes one per sex
     prior = info["body_prior"]
-    note = (
-        f"Population: {src['publisher']}, table{'s' if ';' in src['table_id'] else ''} {src['table_id']}, "
-        f"{info['reference_date']}. "
-        f"Height and weight: {prior['source']}" + (f", {prior['year']}" if prior.get("year") else "")
-        + (f" — borrowed from {prior['borrowed_from']} (no own statistics)." if prior.get("borrowed_from") else ".")
-    )
+    tables = ngettext("table {id}", "tables {id}", 2 if ";" in src["table_id"] else 1).format(id=src["table_id"])
+    body = prior["source"] + (f", {prior['year']}" if prior.get("year") else "")
+    note = _("Population: {publisher}, {tables}, {date}.").format(
+        publisher=src["publisher"], tables=tables, date=info["reference_date"]) + " " + (
+        _("Height and weight: {source} — borrowed from {country} (no own statistics).").format(
+            source=body, country=prior["borrowed_from"]) if prior.get("borrowed_from")
+        else _("Height and weight: {source}.").format(source=body))
     return CountryChoices(districts, ages, aux, note)
 
 
-@memo.lru(64)
 def body_panel(code: str) -> list:
     """The "body statistics" panel (twin of ``anonset body --country CC``): the prior a data set uses.
 
     A data set without a usable source gets one line saying so (nothing else is shown in its place).
     """
+    return _body_panel(code, current_language())
+
+
+@memo.lru(64)
+def _body_panel(code: str, lang: str) -> list:
     try:
         b = catalog.body_statistics(code)
-    except InputError as exc:
-        return [html.Summary("Body statistics"), html.P(str(exc), className="error")]
+    except InputError as exc:  # the core's message, in English (quoted as such)
+        return [html.Summary(_("Body statistics")), html.P(str(exc), className="error", lang="en")]
     year = f", {b['year']}" if b.get("year") else ""
-    rows = [{"sex": g["sex"], "age": g["age"],
-             "height cm": f"{g['height_mean']:.1f} ± {g['height_sd']:.1f}",
-             "weight kg": f"{g['weight_mean']:.1f} ± {g['weight_sd']:.1f}",
-             "height–weight r": f"{g['corr_height_weight']:.2f}",
-             **({"BMI": f"{g['bmi_mean']:.1f} ± {g['bmi_sd']:.1f}"} if "bmi_mean" in g else {})}
+    n = lambda x, d: local_number(f"{x:.{d}f}")  # noqa: E731
+    sex, age, height, weight, corr = _("sex"), _("age"), _("height cm"), _("weight kg"), _("height–weight r")
+    rows = [{sex: _(g["sex"]), age: g["age"],
+             height: f"{n(g['height_mean'], 1)} ± {n(g['height_sd'], 1)}",
+             weight: f"{n(g['weight_mean'], 1)} ± {n(g['weight_sd'], 1)}",
+             corr: n(g["corr_height_weight"], 2),
+             **({"BMI": f"{n(g['bmi_mean'], 1)} ± {n(g['bmi_sd'], 1)}"} if "bmi_mean" in g else {})}
             for g in b["groups"]]
     return [
-        html.Summary(f"Body statistics: {b['source']}{year}"),
-        html.P(b["note"], className="field-help"),
-        table(rows, "Mean ± SD per sex and age group, and the correlation of height and weight the model uses",
+        html.Summary(_("Body statistics: {source}").format(source=b["source"] + year)),
+        table(rows, _("Mean ± SD per sex and age group, and the correlation of height and weight the model uses"),
               wrap_class="table-wrap"),
-        html.P(f"{b['groups_below_18']} Open group: {b['open_group']}", className="field-help"),
+        # the core's notes on the source (shared with the CLI): quoted in English, marked as such
+        html.P([b["note"], " ", b["groups_below_18"], " ", b["open_group"]], className="field-help", lang="en"),
         html.P(html.Code(f"anonset body --country {b['code']} --json"), className="field-help"),
     ]
 
@@ -244,7 +268,8 @@ def five_year_picks(groups) -> list[dict]:
     out = []
     for lo in sorted({5 * (int(g.lo) // 5) for g in singles}):
         if all(lo + i in los for i in range(5)):
-            out.append({"label": f"{lo:g}–{lo + 5:g} (five single years)", "value": f"5y:{lo:g}",
+            out.append({"label": _("{lo}–{hi} (five single years)").format(lo=f"{lo:g}", hi=f"{lo + 5:g}"),
+                        "value": f"5y:{lo:g}",
                         "search": age_years(lo, lo + 5)})
     return out
 
@@ -253,12 +278,15 @@ def data_note(code: str, choices: CountryChoices) -> list:
     """Where the numbers come from, why there is no map when there is none, and the data set's own notes
     (its census date, how unknown ages are treated, districts without a map), folded."""
     info = cl.dataset_info(code)
-    text = choices.note + ("" if has_map(code) else " " + info.get("boundary_note", ""))
+    out = [choices.note]
+    if not has_map(code) and info.get("boundary_note"):  # the data set's own words, in English (marked as such)
+        out += [" ", html.Span(info["boundary_note"], lang="en")]
     notes = list(info.get("notes", ()))
     if not notes:
-        return [text]
-    return [text, html.Details([html.Summary(f"About {info['name']} ({len(notes)} notes)"),
-                                html.Ul([html.Li(n) for n in notes])], className="notes")]
+        return out
+    summary = ngettext("About {name} ({n} note, in English)", "About {name} ({n} notes, in English)", len(notes))
+    return out + [html.Details([html.Summary(summary.format(name=catalog.dataset_title(code), n=len(notes))),
+                                html.Ul([html.Li(n) for n in notes], lang="en")], className="notes")]
 
 
 def has_map(code: str) -> bool:
@@ -278,21 +306,25 @@ def national_note(code: str) -> str:
     if not is_national(code):
         return ""
     info = cl.dataset_info(code)
-    country = info.get("country_name") or info["name"]
-    return (f"No district statistics are published for {country}: your crowd starts at the whole country "
-            f"({info['name'].split(' — ', 1)[-1]}).")
+    return _("No district statistics are published for {country}: your crowd starts at the whole country "
+             "({source}).").format(country=catalog.country_name(code), source=_(info["name"].split(" — ", 1)[-1]))
 
 
 def district_box_style(code: str) -> dict:
     return {"display": "none"} if is_national(code) else {}
 
 
-@memo.lru(64)
 def map_figure(code: str):
-    """The small district map (the browser colours it and outlines the chosen district), or None.
+    """The small district map (the browser colours it and outlines the chosen district), or None, in the current
+    language (its hover and colour bar).
 
     Memoised and shared between requests: treat the figure as read-only.
     """
+    return _map_figure(code, current_language())
+
+
+@memo.lru(64)
+def _map_figure(code: str, lang: str):
     info = cl.dataset_info(code)
     if info["boundaries"] is None:
         return None
@@ -300,12 +332,15 @@ def map_figure(code: str):
     ids_ = [str(i) for i in model.district_ids]
     population = model.counts.sum(axis=(1, 2))
     names = [str(n) for n in model.district_names]
-    return choropleth(
+    fig = choropleth(
         geojson_url(code), ids_, population, names=names,
-        hover_lines=[f"{format_count(p)} people aged {model.study[0]:g}–{model.study[1]:g}" for p in population],
-        colorbar_title=MAP_COLORBAR_TITLE, view=view_of(info["boundaries"]["frame"], MAP_WIDTH, MAP_HEIGHT),
+        hover_lines=[ngettext("{count} person aged {ages}", "{count} people aged {ages}", int(p)).format(
+            count=format_count(p), ages=f"{model.study[0]:g}–{model.study[1]:g}") for p in population],
+        colorbar_title=gettext(MAP_COLORBAR_TITLE), view=view_of(info["boundaries"]["frame"], MAP_WIDTH, MAP_HEIGHT),
         filled_ids=[i for i, f in zip(ids_, model.filled) if f] or None, selected_id=None, height=MAP_HEIGHT,
     )
+    fig["layout"]["separators"] = separators()
+    return fig
 
 
 def page_config() -> dict:
@@ -315,16 +350,24 @@ def page_config() -> dict:
         "v": pt.tables_version(),
         "models": list(pt.available_models()),
         "default_model": pt.default_model(),
-        "model_labels": MODEL_LABELS,
-        "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0]},
+        "model_labels": {k: gettext(v) for k, v in MODEL_LABELS.items()},
+        "style": {"font": FONT, "highlight": HIGHLIGHT, "muted": MUTED, "bar": QUALITATIVE[0],
+                  "separators": separators()},
         "limits": {"height_cm": list(ADULT_HEIGHT_LIMITS), "weight_kg": list(WEIGHT_LIMITS),
                    "max_users": forms.MAX_USERS},
         "k_choices": list(K_CHOICES),
         "rough": rough_estimate_evidence(),
         "fields": client_fields(),
         "fragment": list(FRAGMENT),
-        "text": client_text(),
+        "text": client_text(script_messages(*PAGE_SCRIPTS)),
+        "lang": current_language(),
+        # each data set's country in the page's language (the public tables, shared by every language, say English)
+        "country_names": {c: catalog.country_name(c) for c in cl.countries()},
     }
+
+
+#: The page's scripts whose words (``_("…")``) the config ships translated.
+PAGE_SCRIPTS = (ASSETS / "personal_page.js", ASSETS / "anonset_engine.js")
 
 
 #: Below this CAS the page says the number is rough, with AnonLand's measured error (SPEC §4).
@@ -358,106 +401,106 @@ def _number_box(key: str, placeholder: str):
 def form_section(code: str, district: str | None, choices: CountryChoices):
     return html.Section(
         [
-            html.H2("About you", className="panel-title"),
-            field("Country", dcc.Dropdown(id=ID["country"], options=catalog.country_options(cl.manifest()), value=code,
+            html.H2(_("About you"), className="panel-title"),
+            field(_("Country"), dcc.Dropdown(id=ID["country"], options=catalog.country_options(cl.manifest()), value=code,
                                           clearable=False, maxHeight=360, search_order="original"),
-                  "Grouped by continent: type a country's name in English or its own language, or its code.",
+                  _("Grouped by continent: type a country's name in English or its own language, or its code."),
                   control_id=ID["country"]),
             # the dropdown holds only the options matching what is typed (assets/personal_page.js
             # districtOptions): Dash's dropdown indexes every option it is given, 0.2 s for 3,144 counties
-            html.Div(field("District", dcc.Dropdown(id=ID["district"], value=district,
-                                                    placeholder="Your town, city part or district…",
+            html.Div(field(_("District"), dcc.Dropdown(id=ID["district"], value=district,
+                                                    placeholder=_("Your town, city part or district…"),
                                                     search_order="original",  # ranked in the browser
                                                     options=[dropdown_option(d) for d in choices.districts
                                                              if d["value"] == district]),
-                           "Type your town, city part or district (in English or its own language, accents "
-                           "optional), or click your district on the map.",
+                           _("Type your town, city part or district (in English or its own language, accents "
+                             "optional), or click your district on the map."),
                            ID["district"]),
                      id=ID["district-box"], style=district_box_style(code)),
-            dcc.Graph(id=ID["map"], figure={}, config={**GRAPH_CONFIG, "scrollZoom": True},
+            dcc.Graph(id=ID["map"], figure={}, config=graph_config(scrollZoom=True),
                       className="mini-map", style={} if has_map(code) else {"display": "none"}),
             html.Div(data_note(code, choices), id=ID["data-note"], className="field-help"),
             html.Details(body_panel(code), id=ID["body-panel"], className="body-panel"),
-            field("Sex", dcc.RadioItems(id=ID["sex"], options=[{"label": " female", "value": "female"},
-                                                               {"label": " male", "value": "male"}],
+            field(_("Sex"), dcc.RadioItems(id=ID["sex"], options=[{"label": " " + _("female"), "value": "female"},
+                                                               {"label": " " + _("male"), "value": "male"}],
                                         value=None, inline=True, className="radio"), control_id=ID["sex"]),
-            field("Age group(s)", dcc.Dropdown(id=ID["ages"], options=choices.ages, value=[], multi=True,
-                                               placeholder="Choose one or more census age groups"),
-                  "Selecting several groups adds their people up.", ID["ages"]),
-            field("Units", dcc.RadioItems(id=ID["units"], options=[{"label": " cm / kg", "value": "metric"},
-                                                                   {"label": " ft, in / lb", "value": "imperial"}],
+            field(_("Age group(s)"), dcc.Dropdown(id=ID["ages"], options=choices.ages, value=[], multi=True,
+                                               placeholder=_("Choose one or more census age groups")),
+                  _("Selecting several groups adds their people up."), ID["ages"]),
+            field(_("Units"), dcc.RadioItems(id=ID["units"], options=[{"label": " cm / kg", "value": "metric"},
+                                                                   {"label": " " + _("ft, in / lb"), "value": "imperial"}],
                                           value="metric", inline=True, className="radio"), control_id=ID["units"]),
             html.Div(
                 [
-                    field("Height (cm)", _number_box("height-cm", "e.g. 172"), control_id=ID["height-cm"]),
-                    field("Weight (kg)", _number_box("weight-kg", "e.g. 70"), control_id=ID["weight-kg"]),
+                    field(_("Height (cm)"), _number_box("height-cm", _("e.g. 172")), control_id=ID["height-cm"]),
+                    field(_("Weight (kg)"), _number_box("weight-kg", _("e.g. 70")), control_id=ID["weight-kg"]),
                 ],
                 id=ID["metric-box"], className="row2",
             ),
             html.Div(
                 [
-                    field("Height (ft)", _number_box("height-ft", "5"), control_id=ID["height-ft"]),
-                    field("(in)", _number_box("height-in", "8"), control_id=ID["height-in"]),
-                    field("Weight (lb)", _number_box("weight-lb", "154"), control_id=ID["weight-lb"]),
+                    field(_("Height (ft)"), _number_box("height-ft", "5"), control_id=ID["height-ft"]),
+                    field(_("(in)"), _number_box("height-in", "8"), control_id=ID["height-in"]),
+                    field(_("Weight (lb)"), _number_box("weight-lb", "154"), control_id=ID["weight-lb"]),
                 ],
                 id=ID["imperial-box"], className="row3", style={"display": "none"},
             ),
             html.Div(
                 [
-                    field("Height band", _width_dropdown(ID["height-width"], "cm"), control_id=ID["height-width"]),
-                    field("Weight band", _width_dropdown(ID["weight-width"], "kg"), control_id=ID["weight-width"]),
+                    field(_("Height band"), _width_dropdown(ID["height-width"], "cm"), control_id=ID["height-width"]),
+                    field(_("Weight band"), _width_dropdown(ID["weight-width"], "kg"), control_id=ID["weight-width"]),
                 ],
                 className="row2",
             ),
             html.Details(
                 [
-                    html.Summary("What else might an attacker know? (optional)"),
+                    html.Summary(_("What else might an attacker know? (optional)")),
                     dcc.Checklist(id=ID["aux"], options=choices.aux, value=[], className="checklist"),
                     html.Div(id=ID["aux-note"], className="field-help"),
                     html.Div(
                         [
-                            field("Your own fact", dcc.Input(id=ID["aux-name"], type="text", maxLength=60,
-                                                             placeholder="e.g. uses app X", debounce=True),
+                            field(_("Your own fact"), dcc.Input(id=ID["aux-name"], type="text", maxLength=60,
+                                                             placeholder=_("e.g. uses app X"), debounce=True),
                                   control_id=ID["aux-name"]),
-                            field("… true for % of people", dcc.Input(id=ID["aux-percent"], type="text", maxLength=200,
-                                                                       placeholder="12, or 18-30:20,30+:5", debounce=True),
-                                  "One percentage, or one per age group.", ID["aux-percent"]),
+                            field(_("… true for % of people"), dcc.Input(id=ID["aux-percent"], type="text", maxLength=200,
+                                                                       placeholder=_("12, or 18-30:20,30+:5"), debounce=True),
+                                  _("One percentage, or one per age group."), ID["aux-percent"]),
                         ],
                         className="row2",
                     ),
-                    field("Users of the app (for k-indistinguishability)", _number_box("users", "e.g. 10000"),
-                          "How many people's records the app's dataset holds.", ID["users"]),
-                    field("Safety targets k", dcc.Dropdown(id=ID["k"], options=[{"label": str(k), "value": k} for k in K_CHOICES],
+                    field(_("Users of the app (for k-indistinguishability)"), _number_box("users", _("e.g. 10000")),
+                          _("How many people's records the app's dataset holds."), ID["users"]),
+                    field(_("Safety targets k"), dcc.Dropdown(id=ID["k"], options=[{"label": str(k), "value": k} for k in K_CHOICES],
                                                            value=list(DEFAULT_KS), multi=True), control_id=ID["k"]),
                 ],
                 className="details",
             ),
-            field("Body model", html.Div([
+            field(_("Body model"), html.Div([
                 model_switch(ID["model"], pt.default_model(), pt.available_models(), class_name="radio"),
                 dcc.Checklist(id=ID["self-report"], value=[], className="checklist", options=[{
-                    "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
+                    "label": _(" v2: correct self-reported heights and weights to measured ones (NHANES offsets)"),
                     "value": "on"}]),
             ]), model_help(), ID["model"]),
             html.Div(
                 [
-                    html.Button("Try an example", id=ID["example"], className="button secondary", n_clicks=0),
-                    html.Button("Copy link with my answers", id=ID["copy-link"], className="button", n_clicks=0),
+                    html.Button(_("Try an example"), id=ID["example"], className="button secondary", n_clicks=0),
+                    html.Button(_("Copy link with my answers"), id=ID["copy-link"], className="button", n_clicks=0),
                 ],
                 className="buttons",
             ),
             html.Div(
                 [
-                    html.Label("Link", htmlFor=ID["link-text"], className="visually-hidden"),
+                    html.Label(_("Link"), htmlFor=ID["link-text"], className="visually-hidden"),
                     dcc.Input(id=ID["link-text"], type="text", readOnly=True, className="link-text"),
-                    dcc.Clipboard(target_id=ID["link-text"], id=ID["clipboard"], title="copy"),
+                    dcc.Clipboard(target_id=ID["link-text"], id=ID["clipboard"], title=_("copy")),
                 ],
                 className="link-row",
             ),
-            html.Div("Your answers go into the link's #fragment, which browsers never send to a server.",
+            html.Div(_("Your answers go into the link's #fragment, which browsers never send to a server."),
                      className="field-help"),
         ],
         className="panel form-panel",
-        **{"aria-label": "Your attributes"},
+        **{"aria-label": _("Your attributes")},
     )
 
 
@@ -469,7 +512,7 @@ def answer_section(code: str = DEFAULT_COUNTRY):
     return html.Section(
         [
             html.Div([html.Span("", id=ID["status"]),
-                      html.Button("Retry", id=ID["retry"], n_clicks=0, className="button secondary",
+                      html.Button(_("Retry"), id=ID["retry"], n_clicks=0, className="button secondary",
                                   style={"display": "none"})],
                      className="table-status", role="status"),
             html.Div(id=ID["message"], role="alert"),
@@ -477,37 +520,38 @@ def answer_section(code: str = DEFAULT_COUNTRY):
                    **{"aria-live": "polite"}),
             html.P("", id=ID["verdict"], className="verdict"),
         ],
-        id=ID["answer"], className="answer-panel empty", **{"aria-label": "Your answer"},
+        id=ID["answer"], className="answer-panel empty", **{"aria-label": _("Your answer")},
     )
 
 
 def results_section(code: str = DEFAULT_COUNTRY):
     """The funnel, the risk cards, the what-ifs and the advice: hidden (``cleared``) until an answer is given."""
-    graph = lambda key: dcc.Graph(id=ID[key], config=GRAPH_CONFIG, figure={})
+    graph = lambda key: dcc.Graph(id=ID[key], config=graph_config(), figure={})
     return html.Section(
         [
             html.Div(id=ID["warnings"]),
-            html.H2("How the crowd narrows"),
+            html.H2(_("How the crowd narrows")),
             html.P(national_note(code), id=ID["national-note"], className="field-help national-note"),
             graph("funnel"),
             html.Ol(id=ID["funnel-text"], className="funnel-text"),
-            html.H2("Risk of re-identification"),
+            html.H2(_("Risk of re-identification")),
             html.Div(id=ID["reid"], className="cards"),
-            html.H2("What if…"),
+            html.H2(_("What if…")),
             what_if_tabs(graph),
-            html.H2("Widen or withhold"),
+            html.H2(_("Widen or withhold")),
             html.Div(id=ID["changes"]),
-            html.H2("How to stay in a crowd"),
+            html.H2(_("How to stay in a crowd")),
             html.Div(id=ID["advice"]),
         ],
         id=ID["results"],
         className="results-panel cleared",
-        **{"aria-label": "Your anonymity set"},
+        **{"aria-label": _("Your anonymity set")},
     )
 
 
-#: The "What if…" tabs: (key, label).
-TABS = (("district", "District"), ("age", "Age"), ("height", "Height"), ("weight", "Weight"), ("sex", "Sex"))
+#: The _("What if…") tabs: (key, label).
+TABS = (("district", N_("District")), ("age", N_("Age")), ("height", N_("Height")), ("weight", N_("Weight")),
+        ("sex", N_("Sex")))
 
 
 def tab_id(key: str) -> str:
@@ -521,7 +565,7 @@ def panel_id(key: str) -> str:
 def what_if_tabs(graph) -> html.Div:
     """Tabs people can reach and operate by keyboard: role=tab buttons (Enter/Space, arrow keys), role=tabpanel."""
     buttons = [
-        html.Button(label, id=tab_id(key), n_clicks=0, role="tab", className="tab-button" + (" selected" if i == 0 else ""),
+        html.Button(gettext(label), id=tab_id(key), n_clicks=0, role="tab", className="tab-button" + (" selected" if i == 0 else ""),
                     tabIndex=0 if i == 0 else -1,
                     **{"aria-selected": "true" if i == 0 else "false", "aria-controls": panel_id(key)})
         for i, (key, label) in enumerate(TABS)
@@ -532,7 +576,7 @@ def what_if_tabs(graph) -> html.Div:
         for i, (key, _) in enumerate(TABS)
     ]
     return html.Div([html.Div(buttons, role="tablist", className="tab-list", id=ID["tabs"],
-                              **{"aria-label": "What if one answer were different"}), *panels],
+                              **{"aria-label": _("What if one answer were different")}), *panels],
                     className="what-if-tabs")
 
 

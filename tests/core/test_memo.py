@@ -72,7 +72,7 @@ def test_the_views_and_core_memos_are_registered(cache_root):
     views.modules()
     names = set(memo.registered())
     for name in ("views.explorer.colours", "views.scaling.census_views", "dashboard.views.scaling._law",
-                 "dashboard.views.personal.map_figure", "dashboard.core.country._model:_load_base",
+                 "dashboard.views.personal._map_figure", "dashboard.core.country._model:_load_base",
                  "census_loaders.cache:_table_at"):
         assert name in names, name
     assert any(n.startswith("dashboard.core.regions._memos.memo") for n in names)

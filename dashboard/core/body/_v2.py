@@ -16,6 +16,7 @@ import pandas as pd
 from census_loaders import cache, nhanes
 from census_loaders.ncdrisc import ISO3
 from census_loaders.paths import cache_dir
+from dashboard.core.text import N_
 
 from ..errors import InputError
 from ..groups import SEXES, open_group_end
@@ -26,8 +27,8 @@ from ..memo import lru
 MODELS: tuple[str, ...] = ("v2", "paper")
 DEFAULT_MODEL: str = "v2"
 #: Each body model in a few words: the pages' switches and the personal page's status line say these.
-MODEL_LABELS: dict[str, str] = {"v2": "v2 — height and weight correlated, nobody left out",
-                                "paper": "paper — independent normals, as published"}
+MODEL_LABELS: dict[str, str] = {"v2": N_("v2 — height and weight correlated, nobody left out"),
+                                "paper": N_("paper — independent normals, as published")}  # N_: the pages translate
 #: v2 aggregates run over the most probable cells of each sex × age group holding at
 #: least this share of its probability mass (SPEC §1.6).
 COVERAGE: float = 0.999

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
+from babel import Locale
+
 from census_loaders import closest_codes, dataset_info, fold
+from dashboard.core.text import N_, current_language, gettext
 
 #: The order continents are listed in (then anything else, e.g. a code no table places).
 CONTINENT_ORDER = ("Africa", "Asia", "Europe", "North America", "South America", "Oceania")
@@ -18,7 +21,13 @@ def closest_note(codes, root=None) -> str:
     near = list(dict.fromkeys(c for code in codes for c in closest_codes(str(code)[:40], root, n=3)))
     if not near:
         return ""
-    return " (closest: " + ", ".join(f"{c} ({dataset_info(c, root).get('country_name') or c})" for c in near) + ")"
+    codes = ", ".join(f"{c} ({dataset_info(c, root).get('country_name') or c})" for c in near)
+    return " (" + gettext("closest: {codes}").format(codes=codes) + ")"
+
+
+#: The continents' names, marked for translation (the headings of the country list).
+CONTINENTS = (N_("Africa"), N_("Asia"), N_("Europe"), N_("North America"), N_("South America"), N_("Oceania"),
+              N_("Other"))
 
 
 def continent_of(d: dict) -> str:
@@ -29,11 +38,41 @@ def _continent_rank(name: str) -> tuple[int, str]:
     return (CONTINENT_ORDER.index(name) if name in CONTINENT_ORDER else len(CONTINENT_ORDER), name)
 
 
+#: What follows a data set's country in its name, marked for translation (the data set's name is data; these
+#: few descriptions are the catalogue's): tests/core/text/test_catalogues.py checks every shipped one is here.
+DATASET_DESCRIPTIONS = {d: d for d in (
+    N_("ZIP code areas of Maine and New Hampshire (ACS 2016–2020)"), N_("statistical areas level 2"),
+    N_("census 2011"), N_("census 2010"), N_("census 2017"), N_("census 2020"), N_("estimates 2015"),
+    N_("UN model estimate for 2025, no districts"), N_("sub-counties, census 2019"), N_("counties, census 2019"),
+    N_("municipalities"))}
+
+
+def country_name(code: str, d: dict | None = None) -> str:
+    """A data set's country in the current language (Unicode CLDR through Babel: "Deutschland", "Alemanha");
+    English: the name the data set gives."""
+    d = d if d is not None else dataset_info(code)
+    english = d.get("country_name") or d["name"].split(" — ", 1)[0]
+    lang = current_language()
+    if lang == "en":
+        return english
+    return Locale.parse(lang).territories.get(code.split("-", 1)[0].upper(), english)
+
+
+def dataset_title(code: str, d: dict | None = None) -> str:
+    """A data set's name in the current language: its country (:func:`country_name`) and its description."""
+    d = d if d is not None else dataset_info(code)
+    if current_language() == "en":
+        return d["name"]
+    head, sep, tail = d["name"].partition(" — ")
+    return country_name(code, d) + (sep + gettext(tail) if sep else "")
+
+
 def option_label(code: str, d: dict) -> str:
-    """"Germany (DE) · Deutschland", "Nigeria — national only, UN estimate 2025 (NG)"."""
-    name = d["name"]
+    """"Germany (DE) · Deutschland", "Nigeria — national only, UN estimate 2025 (NG)" (in the current language)."""
+    name = dataset_title(code, d)
     if d.get("national_model"):
-        name = f"{d.get('country_name') or code} — national only, UN estimate {str(d['reference_date'])[:4]}"
+        name = gettext("{country} — national only, UN estimate {year}").format(
+            country=country_name(code, d), year=str(d["reference_date"])[:4])
     local = [n for n in d.get("local_names", []) if n not in name]
     return f"{name} ({code})" + (f" · {local[0]}" if local else "")
 
@@ -54,7 +93,7 @@ def search_text(code: str, d: dict) -> str:
 
 #: The last manifest's options (the cache hands out one manifest object until it is rebuilt): pages
 #: render the picker on every visit, and folding ~230 data sets' names takes ~0.1 s.
-_LAST_OPTIONS: dict[bool, tuple[dict, list[dict]]] = {}
+_LAST_OPTIONS: dict[tuple[bool, str], tuple[dict, list[dict]]] = {}
 
 
 def country_options(manifest: dict, headings: bool = True) -> list[dict]:
@@ -63,11 +102,12 @@ def country_options(manifest: dict, headings: bool = True) -> list[dict]:
 
     Shared between calls for the same manifest object: treat as read-only.
     """
-    last = _LAST_OPTIONS.get(headings)
+    key = (headings, current_language())
+    last = _LAST_OPTIONS.get(key)
     if last is not None and last[0] is manifest:
         return last[1]
     out = _country_options(manifest, headings)
-    _LAST_OPTIONS[headings] = (manifest, out)
+    _LAST_OPTIONS[key] = (manifest, out)
     return out
 
 
@@ -80,8 +120,10 @@ def _country_options(manifest: dict, headings: bool) -> list[dict]:
         d = datasets[code]
         if headings and continent_of(d) != current:
             current = continent_of(d)
-            out.append({"label": f"— {current} —", "value": HEADING + current, "disabled": True, "search": current})
-        out.append({"label": option_label(code, d), "value": code, "search": search_text(code, d)})
+            out.append({"label": f"— {gettext(current)} —", "value": HEADING + current, "disabled": True,
+                        "search": current})
+        search = search_text(code, d) + ("" if current_language() == "en" else " " + fold(country_name(code, d)))
+        out.append({"label": option_label(code, d), "value": code, "search": search})
     return out
 
 

@@ -3,9 +3,15 @@
 The words, thresholds and number rules are data (``TEXT``, :func:`client_text`), shipped to
 the personal page's JavaScript in its config, so both faces interpolate from one source;
 ``tests/js/golden_text.json`` is what both must print.
+
+Every word is written in the current language (:func:`current_language`, set per request by the server;
+English elsewhere, so the CLI never changes): gettext catalogues under ``dashboard/locale`` managed with Babel,
+numbers with Babel's CLDR data (the browser: ``Intl``), ``tests/js/golden_i18n.json`` for both faces.
 """
 from __future__ import annotations
 
+from ._catalogues import catalogue_problems, extract_messages, script_messages
+from ._client import client_text
 from ._data import (
     ADULT_HEIGHT_REFUSAL,
     BODY_MODEL_DETAILS,
@@ -19,12 +25,38 @@ from ._data import (
     SHORT_SUFFIXES,
     UNITS,
     VERDICT,
-    client_text,
+)
+from ._i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    LOCALE_DIR,
+    N_,
+    TRANSLATED_PATHS,
+    carried_language,
+    catalogue_path,
+    current_language,
+    gettext,
+    known_language,
+    language,
+    language_for_page,
+    negotiate,
+    ngettext,
+    page_is_translated,
+    pgettext,
+    plural_index,
+    reset_carried_language,
+    reset_language,
+    set_carried_language,
+    set_language,
+    translations,
+    with_language,
 )
 from ._numbers import (
     PERCENT_FLOOR_TEXT,
     SMALLEST_SHOWN,
     below_percent_floor,
+    district_word,
     format_band,
     format_count,
     format_counts,
@@ -32,7 +64,11 @@ from ._numbers import (
     format_people,
     format_percent,
     format_small,
+    local_number,
     log_ticks,
+    percent_floor_text,
+    percent_suffix,
+    percent_text,
     plural,
     power_label,
     share_setting,
@@ -41,6 +77,37 @@ from ._numbers import (
 from ._sentences import adult_height_refusal, first_question, has_answer, own_headline, tenths, verdict
 
 __all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "LOCALE_DIR",
+    "N_",
+    "TRANSLATED_PATHS",
+    "carried_language",
+    "catalogue_path",
+    "catalogue_problems",
+    "extract_messages",
+    "script_messages",
+    "current_language",
+    "gettext",
+    "known_language",
+    "language",
+    "language_for_page",
+    "local_number",
+    "negotiate",
+    "ngettext",
+    "percent_floor_text",
+    "percent_suffix",
+    "percent_text",
+    "page_is_translated",
+    "pgettext",
+    "plural_index",
+    "reset_carried_language",
+    "reset_language",
+    "set_carried_language",
+    "set_language",
+    "translations",
+    "with_language",
     "ADULT_HEIGHT_REFUSAL",
     "BODY_MODEL_DETAILS",
     "BODY_MODEL_PLAIN",
@@ -66,6 +133,7 @@ __all__ = [
     "format_number",
     "format_people",
     "format_percent",
+    "district_word",
     "format_small",
     "log_ticks",
     "own_headline",

@@ -2,11 +2,58 @@
 from __future__ import annotations
 
 import math
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
+from babel.numbers import format_decimal
+from babel.numbers import format_percent as _babel_percent
 
-from ._data import FEWER_THAN_ONE, LOG_TICKS, MISSING, PERCENT, SHORT_SUFFIXES, UNITS
+from ._data import (
+    FEWER_THAN_ONE,
+    LOG_TICKS,
+    MISSING,
+    PERCENT,
+    SHORT_SUFFIXES,
+    UNITS,
+)
+from ._i18n import DEFAULT_LANGUAGE, N_, current_language, gettext, ngettext, pgettext
+
+_NUMBER = re.compile(r"^(-?)(\d[\d,]*)(?:\.(\d+))?$")
+
+
+def local_number(text: str, lang: str | None = None) -> str:
+    """An English-written number (``1,234.5``) in the current language's digits (``1.234,5``, ``1\u202f234,5``).
+
+    Babel's ``format_decimal`` with exactly the fraction digits given, grouping always (the browser's
+    ``localNumber``: ``Intl.NumberFormat`` with ``useGrouping: "always"``, which writes the same).  English and
+    anything that is not a plain number come back unchanged.
+    """
+    lang = lang or current_language()
+    if lang == DEFAULT_LANGUAGE:
+        return text
+    m = _NUMBER.match(text)
+    if not m:
+        return text
+    sign, whole, frac = m.groups()
+    digits = len(frac) if frac else 0
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    value = Decimal(whole.replace(",", "") + ("." + frac if frac else ""))
+    return ("\u2212" if sign else "") + format_decimal(value, format=pattern, locale=lang)
+
+
+def percent_suffix(lang: str | None = None) -> str:
+    """What follows a percentage: `` %`` in English (unchanged for the CLI), else the language's own (CLDR):
+    ``\u00a0%`` in German, French and Spanish, ``%`` in Italian and Portuguese."""
+    lang = lang or current_language()
+    if lang == DEFAULT_LANGUAGE:
+        return PERCENT["suffix"]
+    return _babel_percent(0.5, locale=lang).replace("50", "")
+
+
+def percent_text(number_en: str, lang: str | None = None) -> str:
+    """``41.8`` → ``41.8 %`` / ``41,8\u00a0%``: a percentage written in the current language."""
+    return local_number(number_en, lang) + percent_suffix(lang)
 
 
 def _finite(x) -> float | None:
@@ -23,7 +70,7 @@ def format_count(x: float) -> str:
     x = _finite(x)
     if x is None:
         return MISSING
-    return f"{math.floor(max(x, 0.0)):,}"
+    return local_number(f"{math.floor(max(x, 0.0)):,}")
 
 
 def format_people(x: float) -> str:
@@ -32,7 +79,7 @@ def format_people(x: float) -> str:
     x = _finite(x)
     if x is None:
         return MISSING
-    return FEWER_THAN_ONE if x < 1 else format_count(x)
+    return gettext(FEWER_THAN_ONE) if x < 1 else format_count(x)
 
 
 def format_counts(values) -> np.ndarray:
@@ -40,14 +87,14 @@ def format_counts(values) -> np.ndarray:
     arr = np.asarray(values, dtype=float)
     ok = np.isfinite(arr)
     whole = np.floor(np.maximum(np.where(ok, arr, 0.0), 0.0)).astype(np.int64)
-    return np.asarray([f"{w:,}" if good else MISSING for w, good in zip(whole.tolist(), ok.tolist())], dtype=str)
+    return np.asarray([local_number(f"{w:,}") if good else MISSING for w, good in zip(whole.tolist(), ok.tolist())], dtype=str)
 
 
 def format_band(band: tuple[float, float] | None, kind: str) -> str:
     """``170–175 cm``; ``any`` for a withheld band."""
     if band is None:
-        return "any"
-    return f"{band[0]:g}–{band[1]:g} {UNITS[kind]}"
+        return pgettext("band", "any")
+    return f"{local_number(f'{band[0]:g}')}–{local_number(f'{band[1]:g}')} {UNITS[kind]}"
 
 
 def format_percent(share: float, *, positive: bool = False) -> str:
@@ -62,16 +109,16 @@ def format_percent(share: float, *, positive: bool = False) -> str:
         return MISSING
     x = 100 * s
     if x == 0 and not positive:
-        return PERCENT["zero"]
+        return percent_text("0")
     if below_percent_floor(x):
-        return PERCENT["below_floor"]
+        return percent_floor_text()
     if x < 1:
         d = Decimal(x)
         text = format(d.quantize(Decimal(1).scaleb(d.adjusted() - 1), rounding=ROUND_HALF_UP), "f")
-        return (text.rstrip("0").rstrip(".") if "." in text else text) + PERCENT["suffix"]
+        return percent_text(text.rstrip("0").rstrip(".") if "." in text else text)
     if PERCENT["near_whole"] < x < 100:
-        return PERCENT["above_near_whole"]
-    return format(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), "f") + PERCENT["suffix"]
+        return gettext(N_("more than {percent}")).format(percent=percent_text(f"{PERCENT['near_whole']:g}"))
+    return percent_text(format(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), "f"))
 
 
 def below_percent_floor(percent: float) -> bool:
@@ -80,8 +127,14 @@ def below_percent_floor(percent: float) -> bool:
     return percent < PERCENT["floor"]
 
 
-#: What a percentage below the floor reads as, everywhere.
+#: What a percentage below the floor reads as, everywhere (in English; :func:`percent_floor_text` in the
+#: current language).
 PERCENT_FLOOR_TEXT = PERCENT["below_floor"]
+
+
+def percent_floor_text() -> str:
+    """"less than 0.0001 %" in the current language."""
+    return gettext(N_("less than {percent}")).format(percent=percent_text(f"{PERCENT['floor']:f}".rstrip("0")))
 
 
 #: Below this a positive number is shown as "< 0.000001" (a millionth of a person is "nobody").
@@ -98,12 +151,12 @@ def format_small(x: float, sig: int = 2) -> str:
     if x == 0:
         return "0"
     if abs(x) < SMALLEST_SHOWN:
-        return ("< " if x > 0 else "> −") + f"{SMALLEST_SHOWN:.6f}"
+        return ("< " if x > 0 else "> −") + local_number(f"{SMALLEST_SHOWN:.6f}")
     decimals = max(0, sig - 1 - math.floor(math.log10(abs(x))))
     text = f"{x:.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
-    return text.replace("-", "−")
+    return local_number(text).replace("-", "−")
 
 
 def format_number(x: float, sig: int = 3) -> str:
@@ -118,15 +171,19 @@ def format_number(x: float, sig: int = 3) -> str:
         return format_small(x, sig)
     if a < 1e6:
         if a >= 10 ** (sig - 1):
-            return f"{sign}{round(a):,}"
+            return sign + local_number(f"{round(a):,}")
         return sign + format_small(a, sig)
     a = float(f"{a:.{sig}g}")  # rounded first: 999,999,999 is "1 billion", not "1000 million"
     if a < 1e15:
-        scale, word = next((v, w) for v, w in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")) if a >= v)
-        return f"{sign}{float(f'{a / scale:.{sig}g}'):g} {word}"
+        scale = next(v for v in (1e12, 1e9, 1e6) if a >= v)
+        mantissa = float(f"{a / scale:.{sig}g}")
+        n = 1 if mantissa == 1 else 2  # gettext counts whole numbers: 1.5 takes the plural
+        word = {1e12: ngettext("trillion", "trillion", n), 1e9: ngettext("billion", "billion", n),
+                1e6: ngettext("million", "million", n)}[scale]
+        return f"{sign}{local_number(f'{mantissa:g}')} {word}"
     mant, exp = f"{a:.{sig - 1}e}".split("e")
     mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
-    return f"{sign}{mant} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
+    return f"{sign}{local_number(mant)} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
 
 
 def power_label(v: float) -> str:
@@ -155,12 +212,27 @@ def plural(label: str) -> str:
     return label + "s"
 
 
-def short_number(v: float) -> str:
-    """0.5, 20, 5k, 2M, 8B: compact labels for log axes (the page's ``shortNumber``, same suffixes)."""
+def _short_number_en(v: float) -> str:
     for scale, suffix in SHORT_SUFFIXES:
         if v >= scale:
             return f"{v / scale:g}{suffix}"
     return f"{v:g}"
+
+
+def short_suffix(suffix: str) -> str:
+    """A compact axis label's suffix in the current language (a thousand, a million, a billion)."""
+    return {"k": pgettext("short number", "k"), "M": pgettext("short number", "M"),
+            "B": pgettext("short number", "B")}.get(suffix, suffix)
+
+
+def short_number(v: float) -> str:
+    """0.5, 20, 5k, 2M, 8B: compact labels for log axes (the page's ``shortNumber``, same suffixes); in the
+    current language's digits and its own suffix for a billion (8 Mrd., 8 Md)."""
+    text = _short_number_en(v)
+    for _scale, suffix in SHORT_SUFFIXES:
+        if text.endswith(suffix):
+            return local_number(text[: -len(suffix)]) + short_suffix(suffix)
+    return local_number(text)
 
 
 def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
@@ -170,20 +242,51 @@ def log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     lo = max(lo, rule["floor"])
     hi = max(hi, lo * 10)
     slack = rule["tolerance"]
-    vals, text = [], []
+    raw, text = [], []
     for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
         for m in rule["mantissas"]:
             v = m * 10.0**e
             if lo * (1 - slack) <= v <= hi * (1 + slack):
-                vals.append(math.log10(v))
-                text.append(short_number(v))
-    if len(vals) > rule["crowded"]:  # keep only the powers of ten when crowded
+                raw.append(v)
+                text.append(_short_number_en(v))
+    if len(raw) > rule["crowded"]:  # keep only the powers of ten when crowded (read on the English labels)
         keep = [i for i, t in enumerate(text) if t.startswith(tuple(rule["keep_when_crowded"]))]
-        vals, text = [vals[i] for i in keep], [text[i] for i in keep]
-    return vals, text
+        raw, text = [raw[i] for i in keep], [text[i] for i in keep]
+    return [math.log10(v) for v in raw], [short_number(v) for v in raw]
 
 
 def share_setting(q: float) -> str:
     """A share someone set (a coverage target), with the digits they gave: ``95%``, ``99.99%`` — never
     ``100%`` for 99.99 % as whole-percent rounding showed it (issue 28)."""
     return f"{float(f'{100 * float(q):.6g}'):g}%"
+
+
+def district_words() -> dict:
+    """Generic English district words in the current language, singular and plural (context "district word").
+    The offices' own terms (Kreis, Land, comuna, commune, county, si-gun-gu, SA2, ZCTA …) are not here: they stay
+    as each office names them (dashboard/locale/GLOSSARY.md)."""
+    return {
+        "country": (pgettext("district word", "country"), pgettext("district word", "countries")),
+        "NUTS-3 region": (pgettext("district word", "NUTS-3 region"), pgettext("district word", "NUTS-3 regions")),
+        "NUTS-2 region": (pgettext("district word", "NUTS-2 region"), pgettext("district word", "NUTS-2 regions")),
+        "municipality": (pgettext("district word", "municipality"), pgettext("district word", "municipalities")),
+        "district": (pgettext("district word", "district"), pgettext("district word", "districts")),
+        "region": (pgettext("district word", "region"), pgettext("district word", "regions")),
+        "state": (pgettext("district word", "state"), pgettext("district word", "states")),
+        "province": (pgettext("district word", "province"), pgettext("district word", "provinces")),
+        "prefecture": (pgettext("district word", "prefecture"), pgettext("district word", "prefectures")),
+        "province or prefecture": (pgettext("district word", "province or prefecture"), pgettext("district word", "provinces or prefectures")),
+        "state or territory": (pgettext("district word", "state or territory"), pgettext("district word", "states or territories")),
+    }
+
+
+def district_word(label: str, plural: bool = False) -> str:
+    """A data set's district word in the current language: a generic English word translated ("NUTS-3 region" →
+    "NUTS-3-Region"), an office's own term as it is; ``plural``: its plural (:func:`plural` for an office's term)."""
+    found = district_words().get(label) if current_language() != DEFAULT_LANGUAGE else None
+    if found:
+        return found[1] if plural else found[0]
+    return plural_of(label) if plural else label
+
+
+plural_of = plural  # district_word's parameter "plural" hides the function's name

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 
 from ._data import ADULT_HEIGHT_REFUSAL, FIRST_QUESTION, HEADLINE, VERDICT
-from ._numbers import format_count
+from ._i18n import gettext
+from ._numbers import format_count, local_number, percent_text
 
 
 def tenths(x: float) -> str:
@@ -21,7 +22,7 @@ def tenths(x: float) -> str:
 
 def _pick(bands, x: float, **values) -> str:
     """The template of the first band whose bound ``x`` is below (the last band: everything else), filled."""
-    text = next(t for below, t in bands if below is None or x < below)
+    text = gettext(next(t for below, t in bands if below is None or x < below))
     return text.format(**values) if "{" in text else text
 
 
@@ -43,7 +44,7 @@ def verdict(cas: float, others: float, correctness: float) -> str:
     (SPEC §2) for a person who has the profile, stated as a percentage in small sets; in a crowd it is about 1 in the
     own set, the number of the headline.
     """
-    return _pick(VERDICT, cas, percent=math.floor(100 * correctness + 0.5),
+    return _pick(VERDICT, cas, percent=percent_text(str(math.floor(100 * correctness + 0.5))),
                  crowd=format_count(1 + max(float(others), 0.0)))
 
 
@@ -55,7 +56,7 @@ def has_answer(district=None, sex=None, ages=(), height=None, weight=None, aux=(
 
 def first_question(national: bool = False) -> str:
     """What the personal page says before any answer (a data set without districts starts with the sex or age)."""
-    return FIRST_QUESTION["national" if national else "district"]
+    return gettext(FIRST_QUESTION["national" if national else "district"])
 
 
 def adult_height_refusal(value, lo: float, hi: float, unit: str = "cm") -> str:
@@ -64,7 +65,8 @@ def adult_height_refusal(value, lo: float, hi: float, unit: str = "cm") -> str:
     ``value``: the typed number, or a band as text ("60–65"); numbers print as the page's ``g`` prints them.
     The engine's ``adultHeightRefusal`` fills the same template (``client_text()["adult_height_refusal"]``).
     """
-    return ADULT_HEIGHT_REFUSAL.format(value=_typed(value), lo=_typed(lo), hi=_typed(hi), unit=unit)
+    return gettext(ADULT_HEIGHT_REFUSAL).format(value=local_number(_typed(value)), lo=local_number(_typed(lo)),
+                                                hi=local_number(_typed(hi)), unit=unit)
 
 
 def _typed(x) -> str:

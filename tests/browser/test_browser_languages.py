@@ -1,0 +1,135 @@
+"""Every translated page in all six languages, at phone and desktop width (issue 31): the page speaks the language
+asked for and nothing else (no visible text equal to an English message whose translation differs), its labels
+are neither clipped nor on top of each other, its charts' texts stay inside and apart, and nothing is fetched
+from another host.  One page load per (page, language, width); screenshots for German and Portuguese phones.
+"""
+from __future__ import annotations
+
+import pytest
+from support.browser import CHART_TEXT_PROBLEMS, PageRecorder
+
+from dashboard.core import text
+
+pytestmark = pytest.mark.browser
+
+SIZES = ({"width": 390, "height": 844}, {"width": 1440, "height": 900})
+#: The personal page with an answer (every result drawn: funnel, cards, what-ifs, advice).
+PERSONAL = "/?lang={lang}&country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70"
+
+#: Text that overflows its box (a label cut off), or two labels of one row on top of each other.
+LAYOUT_PROBLEMS = r"""() => {
+  const out = [];
+  const shown = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && !el.closest("details:not([open]) > :not(summary)"); };
+  const labels = document.querySelectorAll(
+    "button, label, summary, h1, h2, .nav-link, .lang-link, .field-label, .card-title, .card-value, .tab-button, "
+    + ".Select-placeholder, .Select-value-label, .dash-dropdown-placeholder, th");
+  labels.forEach((el) => {
+    if (!shown(el) || !el.textContent.trim() || el.closest(".visually-hidden")) return;
+    const s = getComputedStyle(el);
+    const clips = ["hidden", "clip"].includes(s.overflowX) || s.textOverflow === "ellipsis";
+    if (clips && el.scrollWidth > el.clientWidth + 1) out.push(`clipped: "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+  });
+  const rows = document.querySelectorAll(".buttons, .tab-list, .row2, .row3, .lang-switch, .radio");
+  const inter = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  rows.forEach((row) => {
+    const kids = Array.from(row.children).filter(shown);
+    for (let i = 0; i < kids.length; i++) for (let j = i + 1; j < kids.length; j++)
+      if (inter(kids[i].getBoundingClientRect(), kids[j].getBoundingClientRect()))
+        out.push(`overlap: "${kids[i].textContent.trim().slice(0, 30)}" and "${kids[j].textContent.trim().slice(0, 30)}"`);
+  });
+  if (document.documentElement.scrollWidth > window.innerWidth + 1)
+    out.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window`);
+  return out;
+}"""
+
+#: Visible text nodes (outside quoted English, marked lang="en", and the language switch) equal to one of ``words``.
+UNTRANSLATED = r"""(words) => {
+  const set = new Set(words), out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = walker.nextNode())) {
+    const t = n.textContent.trim(), el = n.parentElement;
+    if (!t || !el || !set.has(t) || el.closest('script, style, [lang="en"], .lang-switch')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) out.push(t);
+  }
+  document.querySelectorAll(".js-plotly-plot text").forEach((e) => { const t = e.textContent.trim(); if (set.has(t)) out.push(`chart: ${t}`); });
+  return out;
+}"""
+
+
+def english_words(lang: str) -> list[str]:
+    """The English messages (without placeholders) whose translation in ``lang`` differs: must not be seen."""
+    catalog = text.translations(lang)._catalog  # noqa: SLF001 - gettext's own msgid → msgstr table
+    out = []
+    for key, value in catalog.items():
+        msgid = key[0] if isinstance(key, tuple) else key
+        msgid = msgid.split("\x04", 1)[-1]
+        if msgid and "{" not in msgid and len(msgid) > 2 and value != msgid and not isinstance(key, tuple):
+            out.append(msgid.strip())
+    return out
+
+
+def _load(browser, app_url, path: str, size: dict, lang: str):
+    ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+    rec = PageRecorder(ctx.new_page())
+    pg = rec.page
+    pg.set_default_timeout(60_000)
+    pg.goto(app_url.url + path.format(lang=lang))
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 6")
+    pg.wait_for_function("() => document.querySelector('#me-reid .card') && document.querySelector('#me-funnel .main-svg')")
+    pg.wait_for_timeout(400)
+    return ctx, rec
+
+
+def test_personal_page_in_every_language(browser, app_url):
+    problems = []
+    for lang in text.LANGUAGES:
+        words = english_words(lang) if lang != "en" else []
+        with text.language(lang):
+            question = text.gettext("How many people are like you?")
+            headline_start = text.gettext("You and about {count} others share these attributes").split("{")[0][:8]
+        for size in SIZES:
+            ctx, rec = _load(browser, app_url, PERSONAL, size, lang)
+            pg, where = rec.page, f"{lang} {size['width']}px"
+            if pg.get_attribute("html", "lang") != lang:
+                problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
+            if pg.inner_text("h1").strip() != question:
+                problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
+            if not pg.inner_text("#me-headline").startswith(headline_start):
+                problems.append(f"{where}: headline {pg.inner_text('#me-headline')!r}")
+            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
+            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
+            problems += [f"{where}: console {e}" for e in rec.console_errors]
+            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            if size["width"] < 500 and lang in ("de", "pt"):
+                rec.screenshot(f"personal-{lang}-phone")
+            ctx.close()
+    assert problems == [], "\n".join(problems[:60])
+
+
+def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(browser, app_url):
+    """The switch changes only ?lang= (the #fragment stays); a link from a translated page to one not
+    translated yet loads it afresh, English shell and all, and its links still carry the language asked for."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
+    rec = PageRecorder(ctx.new_page())
+    pg = rec.page
+    pg.set_default_timeout(60_000)
+    pg.goto(app_url.url + "/?country=DE#district=11000&sex=female")
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 3")
+    with pg.expect_navigation():
+        pg.click(".lang-switch a[data-lang='de']")
+    # the switch keeps the address, its #fragment included (a fragment holding the page's defaults beside the
+    # answers loses the answers on any reload: reported, not this issue's)
+    assert "lang=de" in pg.url and "country=DE" in pg.url and "district=11000" in pg.url
+    pg.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert pg.inner_text("h1").startswith("Wie viele Menschen")
+    pg.click(".navbar a.nav-link[href^='/explore']")
+    pg.wait_for_url("**/explore?lang=de")
+    pg.wait_for_function("() => document.documentElement.lang === 'en' && !!document.querySelector('.navbar')")
+    assert "Explore regions" in pg.inner_text(".navbar")
+    assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"
+    assert rec.console_errors == [] and rec.foreign_requests() == []
+    ctx.close()
