@@ -30,7 +30,7 @@ from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from . import ids, server, views
 from .core import memo
-from .core.text import LANGUAGE_NAMES, LANGUAGES, N_, current_language, gettext, with_language
+from .core.text import LANGUAGE_NAMES, LANGUAGES, N_, current_language, gettext, translate_marked, with_language
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_FOLDER = Path(__file__).parent / "pages"
@@ -155,7 +155,7 @@ PAGE_NAMES = (N_("Me"), N_("Explore regions"), N_("World"), N_("For app develope
 def _navbar() -> html.Nav:
     pages = sorted(dash.page_registry.values(), key=lambda p: p.get("order") or 0)
     links = [
-        dcc.Link(gettext(p["name"]), href=with_language(p["relative_path"]), className="nav-link")
+        dcc.Link(translate_marked(p["name"]), href=with_language(p["relative_path"]), className="nav-link")
         for p in pages
         if p.get("nav", True)
     ]

@@ -165,7 +165,7 @@ def _figure_html(fig: dict, label: str, index: int) -> str:
     return f'<figure class="chart" role="figure" aria-label="{_e(label)}">{div}</figure>'
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _plotly_js() -> str:
     """The reports' partial plotly.js (core, bar, box, choropleth; 1.5 MB against the full 4.8 MB).
 

@@ -41,6 +41,7 @@ from dashboard.core.text import (
     local_number,
     ngettext,
     script_messages,
+    translate_marked,
 )
 from dashboard.core.text import gettext as _
 from dashboard.figures.maps import choropleth, geojson_url, view_of
@@ -230,7 +231,7 @@ def _body_panel(code: str, lang: str) -> list:
     year = f", {b['year']}" if b.get("year") else ""
     n = lambda x, d: local_number(f"{x:.{d}f}")  # noqa: E731
     sex, age, height, weight, corr = _("sex"), _("age"), _("height cm"), _("weight kg"), _("height–weight r")
-    rows = [{sex: _(g["sex"]), age: g["age"],
+    rows = [{sex: translate_marked(g["sex"]), age: g["age"],
              height: f"{n(g['height_mean'], 1)} ± {n(g['height_sd'], 1)}",
              weight: f"{n(g['weight_mean'], 1)} ± {n(g['weight_sd'], 1)}",
              corr: n(g["corr_height_weight"], 2),
@@ -307,7 +308,7 @@ def national_note(code: str) -> str:
         return ""
     info = cl.dataset_info(code)
     return _("No district statistics are published for {country}: your crowd starts at the whole country "
-             "({source}).").format(country=catalog.country_name(code), source=_(info["name"].split(" — ", 1)[-1]))
+             "({source}).").format(country=catalog.country_name(code), source=translate_marked(info["name"].split(" — ", 1)[-1]))
 
 
 def district_box_style(code: str) -> dict:

@@ -49,6 +49,7 @@ from ._i18n import (
     reset_language,
     set_carried_language,
     set_language,
+    translate_marked,
     translations,
     with_language,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "percent_text",
     "page_is_translated",
     "pgettext",
+    "translate_marked",
     "plural_index",
     "reset_carried_language",
     "reset_language",

@@ -109,6 +109,15 @@ def gettext(message: str) -> str:
     return translations(current_language()).gettext(message)
 
 
+def translate_marked(message: str) -> str:
+    """A message marked where it is written (:func:`N_`), translated where a run-time value holds it.
+
+    A name of its own, not ``gettext``: the extractor reads calls of ``gettext``/``_``, and Babel 2.18 took a
+    subscript's key inside one (``gettext(page["name"])``) for a message; run-time lookups go through here.
+    """
+    return gettext(message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the current language (its own plural rule)."""
     return translations(current_language()).ngettext(singular, plural, n)

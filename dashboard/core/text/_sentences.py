@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ._data import ADULT_HEIGHT_REFUSAL, FIRST_QUESTION, HEADLINE, VERDICT
-from ._i18n import gettext
+from ._i18n import gettext, translate_marked
 from ._numbers import format_count, local_number, percent_text
 
 
@@ -56,7 +56,7 @@ def has_answer(district=None, sex=None, ages=(), height=None, weight=None, aux=(
 
 def first_question(national: bool = False) -> str:
     """What the personal page says before any answer (a data set without districts starts with the sex or age)."""
-    return gettext(FIRST_QUESTION["national" if national else "district"])
+    return translate_marked(FIRST_QUESTION["national" if national else "district"])
 
 
 def adult_height_refusal(value, lo: float, hi: float, unit: str = "cm") -> str:
