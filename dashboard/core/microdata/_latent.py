@@ -36,6 +36,7 @@ Everything is deterministic for a given seed.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -63,6 +64,10 @@ SELECT_RECORDS = 10_000
 SELECTIONS = ("uniqueness", "bic", "heldout")
 #: Numbers of classes the "uniqueness" rule doubles through before it bisects between the last two.
 UNIQUENESS_GRID = (1, 2, 4, 8, 16, 32, 64)
+#: Pairs of left-out columns (a seeded sample) among the sub-tuples the rule "uniqueness" checks.
+PAIR_DROPS = 30
+#: The rule "uniqueness" tries no more classes than a ``1 / RECORDS_PER_CLASS`` share of the records.
+RECORDS_PER_CLASS = 4
 #: Share of the records held out when ``selection="heldout"``.
 HELDOUT_SHARE = 0.2
 
@@ -215,32 +220,74 @@ def _score(run, x, w) -> float:
     return float(w @ _lse(x @ log_phi + log_pi[None, :]))
 
 
-def _uniqueness_gap(run, x, w, cards, m: int) -> float:
-    """Model's share unique among the m records minus the records' own share (the rule "uniqueness")."""
-    log_pi, log_phi, _ = run
-    lp = _lse(x @ log_phi + log_pi[None, :])
-    xi = np.exp((m - 1.0) * np.log1p(-np.minimum(np.exp(lp), 1.0 - 1e-16)))
-    return float(w @ xi) / m - float(np.sum(w == 1)) / m
+def _drop_sets(d: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+    """The tuples the default rule checks, as the columns each leaves out: none (the full tuple), each one
+    column, and up to :data:`PAIR_DROPS` pairs of columns (a seeded sample)."""
+    out: list[tuple[int, ...]] = [()]
+    if d >= 2:
+        out += [(j,) for j in range(d)]
+    if d >= 3:
+        pairs = list(itertools.combinations(range(d), 2))
+        if len(pairs) > PAIR_DROPS:
+            pairs = [pairs[i] for i in np.sort(rng.choice(len(pairs), PAIR_DROPS, replace=False))]
+        out += pairs
+    return out
 
 
-def _by_uniqueness(x, w, cards, prior, m, seed, starts, tried) -> tuple:
-    """(C_lo, run_lo, C_hi, run_hi): double C while the model's share unique exceeds the records' own
-    (more classes concentrate the mass), then bisect down to two C that bracket it; without a bracket
-    (C_best, run_best, None, None)."""
+class _UniquenessCheck:
+    """The records' own share of unique records on the full tuple and on the sub-tuples of :func:`_drop_sets`,
+    and a model's predicted share on the same tuples (the rule "uniqueness").
+
+    The records are given once per distinct row (``uniq``) with their counts ``w``; ``m`` records in all.
+    A mixture's model of a sub-tuple is the same mixture with the left-out columns' factors dropped, so
+    every sub-tuple's p(x) comes from one table of per-column log factors.
+    """
+
+    def __init__(self, uniq: np.ndarray, w: np.ndarray, cards: np.ndarray, m: int, rng: np.random.Generator):
+        self.uniq, self.w, self.m = uniq, w, m
+        self.offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
+        self.drops = _drop_sets(uniq.shape[1], rng)
+        own = []
+        for drop in self.drops:
+            keep = [j for j in range(uniq.shape[1]) if j not in drop]
+            inv, _ = class_ids(uniq[:, keep])
+            size = np.bincount(inv, weights=w)[inv]
+            own.append(float(np.sum(size == 1)) / m)
+        self.own = np.array(own)
+
+    def probs(self, run) -> np.ndarray:
+        """p(x) of each distinct row on each checked tuple: shape (tuples, rows)."""
+        log_pi, log_phi = run[0], run[1]
+        factors = np.stack([log_phi[self.offsets[j] + self.uniq[:, j]] for j in range(self.uniq.shape[1])])
+        total = factors.sum(axis=0) + log_pi[None, :]
+        return np.stack([np.exp(_lse(total - factors[list(drop)].sum(axis=0))) if drop else np.exp(_lse(total))
+                         for drop in self.drops])
+
+    def gap(self, probs: np.ndarray) -> float:
+        """Mean over the tuples of (model's share unique among m records − the records' own share)."""
+        lq = np.log1p(-np.minimum(probs, 1.0 - 1e-16))
+        shares = np.exp((self.m - 1.0) * lq) @ self.w / self.m
+        return float(np.mean(shares - self.own))
+
+
+def _by_uniqueness(x, w, cards, prior, check: _UniquenessCheck, seed, starts, tried) -> tuple:
+    """(C_lo, run_lo, C_hi, run_hi): double C while the model's share unique (averaged over the checked tuples)
+    exceeds the records' own (more classes concentrate the mass), then bisect down to two C that bracket it;
+    without a bracket (C_best, run_best, None, None)."""
     cache: dict[int, tuple] = {}
 
     def gap_of(c: int) -> float:
         if c not in cache:
             run = _best_of_starts(x, w, cards, prior, c, seed, starts if c <= 8 else 1,  # one start for many classes
                                   max_iter=SELECT_ITER, tol=SELECT_TOL)
-            gap = _uniqueness_gap(run, x, w, cards, m)
+            gap = check.gap(check.probs(run))
             cache[c] = (gap, run)
             tried.append({"classes": c, "loglik": run[2], "uniqueness_gap": gap})
         return cache[c][0]
 
     lo = hi = None
     for c in UNIQUENESS_GRID:
-        if c > 1 and parameter_count(c, cards) > 2 * m:  # more parameters than the data can carry
+        if c > 1 and c * RECORDS_PER_CLASS > check.m:  # more classes than the records can populate
             break
         if gap_of(c) <= 0:
             hi = c
@@ -260,16 +307,13 @@ def _by_uniqueness(x, w, cards, prior, m, seed, starts, tried) -> tuple:
     return c, cache[c][1], None, None
 
 
-def _blend(x, w, m, lo_run, hi_run) -> tuple[float, float]:
+def _blend(check: _UniquenessCheck, lo_run, hi_run) -> tuple[float, float]:
     """Weight ω of the fewer-class model in ω·lo + (1 − ω)·hi (itself a latent class model) that makes the
-    model's share unique among the m records equal their own; and that share's gap at ω."""
-    p_lo = np.exp(_lse(x @ lo_run[1] + lo_run[0][None, :]))
-    p_hi = np.exp(_lse(x @ hi_run[1] + hi_run[0][None, :]))
-    own = float(np.sum(w == 1)) / m
+    model's share unique, averaged over the checked tuples, equal the records' own; and the gap at ω."""
+    p_lo, p_hi = check.probs(lo_run), check.probs(hi_run)
 
     def gap(omega: float) -> float:
-        p = np.minimum(omega * p_lo + (1 - omega) * p_hi, 1 - 1e-16)
-        return float(w @ np.exp((m - 1.0) * np.log1p(-p))) / m - own
+        return check.gap(omega * p_lo + (1 - omega) * p_hi)
 
     g1, g0 = gap(1.0), gap(0.0)
     if g1 <= 0:
@@ -318,7 +362,8 @@ def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = "uniqueness", 
     tried, best, worse = [], None, 0
     m = train_codes.shape[0]
     if selection == "uniqueness":
-        c_lo, run_lo, c_hi, run_hi = _by_uniqueness(tx, tw, cards, tprior, m, seed, starts, tried)
+        check = _UniquenessCheck(tu, tw, cards, m, np.random.default_rng([seed, 1]))
+        c_lo, run_lo, c_hi, run_hi = _by_uniqueness(tx, tw, cards, tprior, check, seed, starts, tried)
         run_lo = _em(x, w, cards, prior, c_lo, None, init=run_lo[:2])  # refined on all records
         if c_hi is None:
             model = _model(run_lo, cards, n, selection, tried)
@@ -327,7 +372,7 @@ def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = "uniqueness", 
                                    "too coarse for these columns")
             return model
         run_hi = _em(x, w, cards, prior, c_hi, None, init=run_hi[:2])
-        omega, gap = _blend(x, w, n, run_lo, run_hi)
+        omega, gap = _blend(check, run_lo, run_hi)
         log_pi = np.concatenate([run_lo[0] + math.log(max(omega, 1e-300)), run_hi[0] + math.log(max(1 - omega, 1e-300))])
         log_phi = np.concatenate([run_lo[1], run_hi[1]], axis=1)
         keep = np.isfinite(log_pi) & (log_pi > -690)
