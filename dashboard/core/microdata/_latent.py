@@ -48,7 +48,7 @@ from ..errors import InputError
 from ._records import class_ids
 
 #: Pseudo-records of the Dirichlet prior on each class's column distribution.
-PRIOR_WEIGHT = 1.0
+PRIOR_WEIGHT = 0.25
 #: Numbers of classes tried, in order (the search stops early, see the module notes).
 CLASS_GRID = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
 MAX_CLASSES = CLASS_GRID[-1]
@@ -65,7 +65,7 @@ SELECTIONS = ("uniqueness", "bic", "heldout")
 #: Numbers of classes the "uniqueness" rule doubles through before it bisects between the last two.
 UNIQUENESS_GRID = (1, 2, 4, 8, 16, 32, 64)
 #: Pairs of left-out columns (a seeded sample) among the sub-tuples the rule "uniqueness" checks.
-PAIR_DROPS = 30
+PAIR_DROPS = 120
 #: The rule "uniqueness" tries no more classes than a ``1 / RECORDS_PER_CLASS`` share of the records.
 RECORDS_PER_CLASS = 4
 #: Share of the records held out when ``selection="heldout"``.
