@@ -82,7 +82,7 @@ def main() -> int:
     pops = subsets(rng, args.populations)
     errors = {(m, f): [] for m in models for f in FRACTIONS}
     truth = []
-    t_start = time.perf_counter()
+    t_start, c_start = time.perf_counter(), time.process_time()
     for i, cols in enumerate(pops):
         prep = M.prepare(table, cols, missing="value")
         n = prep.n
@@ -107,7 +107,9 @@ def main() -> int:
             e = np.array(errors[(m, f)])
             cells.append(f"{e.mean():.3f} ± {e.std(ddof=1):.3f}")
         print(f"{f:>9.0%} | {PAPER[f][0]:.3f} ± {PAPER[f][1]:.3f}   | " + " | ".join(f"{c:>15}" for c in cells))
-    print(f"total {time.perf_counter() - t_start:.0f} s wall")
+    # judged on CPU seconds: on the shared 2-core machine the wall clock also measures the neighbours
+    print(f"total {time.perf_counter() - t_start:.0f} s wall, {time.process_time() - c_start:.0f} s CPU "
+          f"(target: under 600 s)")
     return 0
 
 

@@ -34,12 +34,17 @@ ADULT: 326 records, 96–100 % unique on eight or more columns), so matching tha
 not tell C = 1 from C = 8 and the rule settled on one or two classes, overstating the whole set's
 uniqueness by 0.15–0.27.  With fewer columns the sample still has repeats, and those shares pin C
 down.  The errors were bias, not variance: on ADULT subsets at 1 %, fixing C from 1 to 16 moved the
-error from about +0.16 to −0.16 while repeated samples moved it by about 0.01.  Why not BIC or held-out likelihood: on NHANES's six quasi-identifiers
-fitted on 10 % (526 records) BIC picks one class and held-out likelihood two or three, and both
-overstate the whole set's uniqueness by 0.07–0.12 (too few classes leave the columns nearly
-independent, which spreads the mass over too many cells); too many classes memorise the sample and
-understate it.  With more than :data:`SELECT_RECORDS` records, ``C`` is chosen on a seeded subsample
-of that many and the chosen fits are then refined on all records.
+error from about +0.16 to −0.16 while repeated samples moved it by about 0.01.  So averaging over C
+(a Dirichlet-process mixture's posterior, or BIC weights) was not the cure: at 1 % BIC is lowest at
+C = 1 on every subset tried, and the weights would pull towards the overstatement.  Why not BIC or
+held-out likelihood alone: on NHANES's six quasi-identifiers fitted on 10 % (526 records) BIC picks
+one class and held-out likelihood two or three, and both overstate the whole set's uniqueness by
+0.07–0.12 (too few classes leave the columns nearly independent, which spreads the mass over too
+many cells); too many classes memorise the sample and understate it.
+
+With more than :data:`SELECT_RECORDS` records, ``C`` is chosen on a seeded subsample of that many and
+the chosen fits are then refined on all records (at most :data:`REFINE_ITER` EM iterations from the
+selection's solution: more moved no prediction in the third decimal).
 Everything is deterministic for a given seed.
 """
 from __future__ import annotations
