@@ -113,7 +113,7 @@ def _text(r: dict) -> str:
     for key, name in (("copula", "Gaussian copula"), ("latent_class", "Latent class model")):
         b = r[key]
         v = b.get("validation", {})
-        extra = f" ({b['fit']['classes']} classes)" if key == "latent_class" else ""
+        extra = f" ({b['fit']['classes']} classes, {b['fit']['rule_text']})" if key == "latent_class" else ""
         lines.append(f"{name}{extra}: uniqueness at the data set's size {_pct(b['uniqueness'])} "
                      f"(empirical {_pct(e['uniqueness'])}); at N = {b['population']:,.0f}: "
                      f"mean xi {_pct(b['uniqueness_at_population'])}, mean kappa {_pct(b['correctness_at_population'])}")

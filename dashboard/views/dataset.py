@@ -352,7 +352,7 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
         "cards": cards,
         "model_text": f"Model shown: {model['reason']}.",
         "latent_text": (f"Latent class model: {lc_fit['classes']} classes ({lc_fit['parameters']:,} parameters), "
-                        "chosen so that the model reproduces the fitted records' own share of unique records. "
+                        f"{lc_fit['rule_text']}. "
                         f"Unique at this size: {percent(s['latent_class']['uniqueness'])}; Gaussian copula: "
                         f"{percent(s['copula']['uniqueness'])}."),
         "warnings": list(s["warnings"]) + few,

@@ -19,23 +19,37 @@ data-driven probability, and the M-step stays a MAP estimate.  Several seeded ra
 ``C``; the best likelihood wins.  ``C`` is chosen by BIC (``−2 log L + k log n``, with
 ``k = C − 1 + C Σ_j (K_j − 1)``) over 1, 2, 3, 4, 6, 8, …, stopping once two larger ``C`` in a row
 have not improved it, or by held-out log-likelihood (fit on a seeded 80 %, score the 20 %), or —
-the default — by *uniqueness*: the ``C`` whose model, applied to the records it was fitted on,
-predicts their own share of unique records (C doubled from 1 while the model's share is too
-high, then bisected to two C that bracket it; the two fits, refined on all records, are blended
-— ω·(C_lo classes) + (1 − ω)·(C_hi classes) is itself a latent class model — with the ω that
-matches the share exactly, so the answer does not jump with the integer C) (a posterior predictive check of the very
-quantity the model is for).  Why the default: on NHANES's six quasi-identifiers fitted on 10 %
-(526 records) BIC picks one class and held-out likelihood two or three, and both overstate the
-whole set's uniqueness by 0.07–0.12 (too few classes leave the columns nearly independent, which
-spreads the mass over too many cells); too many classes memorise the sample and understate it.
-The uniqueness rule lands between (errors about 0.02; ``benchmarks/bench_validation.py``).  Fitted
-on all records it reproduces the data set's own uniqueness by construction, so its figure at a
-100 % fraction measures nothing; use the validation on a fraction.  With more than :data:`SELECT_RECORDS` records, ``C`` is chosen on a
-seeded subsample of that many and the chosen model is then refitted on all records.
+the default — by *uniqueness*: the ``C`` whose model predicts the records' own shares of unique
+records, on the full tuple of columns and on every tuple with one or two columns left out (a
+posterior predictive check of the very quantity the model is for; a mixture's model of fewer
+columns is exact, the same classes with the left-out columns' factors dropped).  The mean gap
+``model's share − records' share`` over those tuples falls as C grows (more classes concentrate the
+mass), so C is doubled from 1 while the gap is positive, then bisected to two C that bracket 0; the
+two fits are blended — ω·(C_lo classes) + (1 − ω)·(C_hi classes) is itself a latent class model —
+with the ω that closes the gap exactly, so the answer does not jump with the integer C.  At most
+``m / RECORDS_PER_CLASS`` classes are tried.
+
+Why the sub-tuples: on a small sample nearly every record is unique on the full tuple (1 % of
+ADULT: 326 records, 96–100 % unique on eight or more columns), so matching that share alone could
+not tell C = 1 from C = 8 and the rule settled on one or two classes, overstating the whole set's
+uniqueness by 0.15–0.27.  With fewer columns the sample still has repeats, and those shares pin C
+down.  The errors were bias, not variance: on ADULT subsets at 1 %, fixing C from 1 to 16 moved the
+error from about +0.16 to −0.16 while repeated samples moved it by about 0.01.  So averaging over C
+(a Dirichlet-process mixture's posterior, or BIC weights) was not the cure: at 1 % BIC is lowest at
+C = 1 on every subset tried, and the weights would pull towards the overstatement.  Why not BIC or
+held-out likelihood alone: on NHANES's six quasi-identifiers fitted on 10 % (526 records) BIC picks
+one class and held-out likelihood two or three, and both overstate the whole set's uniqueness by
+0.07–0.12 (too few classes leave the columns nearly independent, which spreads the mass over too
+many cells); too many classes memorise the sample and understate it.
+
+With more than :data:`SELECT_RECORDS` records, ``C`` is chosen on a seeded subsample of that many and
+the chosen fits are then refined on all records (at most :data:`REFINE_ITER` EM iterations from the
+selection's solution: more moved no prediction in the third decimal).
 Everything is deterministic for a given seed.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -47,7 +61,7 @@ from ..errors import InputError
 from ._records import class_ids
 
 #: Pseudo-records of the Dirichlet prior on each class's column distribution.
-PRIOR_WEIGHT = 1.0
+PRIOR_WEIGHT = 0.25
 #: Numbers of classes tried, in order (the search stops early, see the module notes).
 CLASS_GRID = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
 MAX_CLASSES = CLASS_GRID[-1]
@@ -58,11 +72,25 @@ TOL = 1e-5
 #: EM iterations at most and tolerance while choosing the number of classes (the chosen one is then refined).
 SELECT_ITER = 100
 SELECT_TOL = 1e-4
+#: EM iterations at most when the chosen fits, started from the selection's solution, are refined on all records.
+REFINE_ITER = 30
 #: Records on which the number of classes is chosen (a seeded subsample when larger).
 SELECT_RECORDS = 10_000
 SELECTIONS = ("uniqueness", "bic", "heldout")
+#: How each rule chooses the number of classes, in a sentence (the page and the CLI show it).
+RULE_TEXT = {
+    "uniqueness": ("chosen so that the model reproduces the fitted records' own shares of unique records on "
+                   "all the chosen columns and on every set with one or two of them left out"),
+    "bic": "chosen by the Bayesian information criterion",
+    "heldout": "chosen by the likelihood of 20 % of the records held out of the fit",
+    "given": "given",
+}
 #: Numbers of classes the "uniqueness" rule doubles through before it bisects between the last two.
 UNIQUENESS_GRID = (1, 2, 4, 8, 16, 32, 64)
+#: Pairs of left-out columns (a seeded sample) among the sub-tuples the rule "uniqueness" checks.
+PAIR_DROPS = 120
+#: The rule "uniqueness" tries no more classes than a ``1 / RECORDS_PER_CLASS`` share of the records.
+RECORDS_PER_CLASS = 4
 #: Share of the records held out when ``selection="heldout"``.
 HELDOUT_SHARE = 0.2
 
@@ -120,7 +148,8 @@ class LatentClassModel:
 
     def to_dict(self) -> dict:
         return {"classes": self.n_classes, "parameters": self.n_parameters, "loglik": self.loglik,
-                "rule": self.rule, "selection": self.selection, "blend": self.blend, "notes": list(self.notes)}
+                "rule": self.rule, "rule_text": RULE_TEXT.get(self.rule, self.rule), "selection": self.selection,
+                "blend": self.blend, "notes": list(self.notes)}
 
 
 def parameter_count(n_classes: int, cards) -> int:
@@ -162,18 +191,30 @@ def _lse(a: np.ndarray) -> np.ndarray:
     return mx + np.log(np.exp(a - mx[:, None]).sum(axis=1))
 
 
+def _posterior(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's class responsibilities and log Σ exp of its joint log probabilities.
+
+    One exponential per entry, taken in single precision after the row maximum is subtracted (so the
+    values lie in (0, 1], where float32's relative error of 6e-8 is far below EM's tolerance); the sums
+    and the log-likelihood stay in double precision.  Three times faster than two float64 passes.
+    """
+    mx = joint.max(axis=1)
+    e = np.exp((joint - mx[:, None]).astype(np.float32))
+    s = e.sum(axis=1, dtype=np.float64)
+    return e / s[:, None], mx + np.log(s)
+
+
 def _em(x, w, cards, prior, n_classes, rng, max_iter=MAX_ITER, tol=TOL, init=None):
     """One EM run from a random soft assignment (or from ``init`` = (log π, log φ) of an earlier run);
     returns (log π, stacked log φ (ΣK × C), log L)."""
     n = x.shape[0]
     starts = np.concatenate([[0], np.cumsum(cards)[:-1]])
     segment = np.repeat(np.arange(cards.size), cards)
-    xt = x.T.tocsr()
+    xt = x.T  # CSC: its product with the responsibilities is ~5x faster than with a CSR copy
     if init is None:
         resp = rng.dirichlet(np.ones(n_classes), size=n)
     else:
-        joint = x @ init[1] + init[0][None, :]
-        resp = np.exp(joint - _lse(joint)[:, None])
+        resp, _ = _posterior(x @ init[1] + init[0][None, :])
     prev = -np.inf
     ll = -np.inf
     for _ in range(max_iter):
@@ -182,10 +223,8 @@ def _em(x, w, cards, prior, n_classes, rng, max_iter=MAX_ITER, tol=TOL, init=Non
         log_pi = np.log(np.maximum(nc, 1e-300) / w.sum())
         counts = xt @ wr + PRIOR_WEIGHT * prior[:, None]
         log_phi = np.log(counts) - np.log(np.add.reduceat(counts, starts, axis=0))[segment]
-        joint = x @ log_phi + log_pi[None, :]
-        lse = _lse(joint)
+        resp, lse = _posterior(x @ log_phi + log_pi[None, :])
         ll = float(w @ lse)
-        resp = np.exp(joint - lse[:, None])
         if ll - prev <= tol * abs(ll):
             break
         prev = ll
@@ -215,32 +254,78 @@ def _score(run, x, w) -> float:
     return float(w @ _lse(x @ log_phi + log_pi[None, :]))
 
 
-def _uniqueness_gap(run, x, w, cards, m: int) -> float:
-    """Model's share unique among the m records minus the records' own share (the rule "uniqueness")."""
-    log_pi, log_phi, _ = run
-    lp = _lse(x @ log_phi + log_pi[None, :])
-    xi = np.exp((m - 1.0) * np.log1p(-np.minimum(np.exp(lp), 1.0 - 1e-16)))
-    return float(w @ xi) / m - float(np.sum(w == 1)) / m
+def _drop_sets(d: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+    """The tuples the default rule checks, as the columns each leaves out: none (the full tuple), each one
+    column, and up to :data:`PAIR_DROPS` pairs of columns (a seeded sample)."""
+    out: list[tuple[int, ...]] = [()]
+    if d >= 2:
+        out += [(j,) for j in range(d)]
+    if d >= 3:
+        pairs = list(itertools.combinations(range(d), 2))
+        if len(pairs) > PAIR_DROPS:
+            pairs = [pairs[i] for i in np.sort(rng.choice(len(pairs), PAIR_DROPS, replace=False))]
+        out += pairs
+    return out
 
 
-def _by_uniqueness(x, w, cards, prior, m, seed, starts, tried) -> tuple:
-    """(C_lo, run_lo, C_hi, run_hi): double C while the model's share unique exceeds the records' own
-    (more classes concentrate the mass), then bisect down to two C that bracket it; without a bracket
-    (C_best, run_best, None, None)."""
+class _UniquenessCheck:
+    """The records' own share of unique records on the full tuple and on the sub-tuples of :func:`_drop_sets`,
+    and a model's predicted share on the same tuples (the rule "uniqueness").
+
+    The records are given once per distinct row (``uniq``) with their counts ``w``; ``m`` records in all.
+    A mixture's model of a sub-tuple is the same mixture with the left-out columns' factors dropped, so
+    every sub-tuple's p(x) comes from one table of per-column log factors.
+    """
+
+    def __init__(self, uniq: np.ndarray, w: np.ndarray, cards: np.ndarray, m: int, rng: np.random.Generator):
+        self.uniq, self.w, self.m = uniq, w, m
+        self.offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
+        self.drops = _drop_sets(uniq.shape[1], rng)
+        own = []
+        for drop in self.drops:
+            keep = [j for j in range(uniq.shape[1]) if j not in drop]
+            inv, _ = class_ids(uniq[:, keep])
+            size = np.bincount(inv, weights=w)[inv]
+            own.append(float(np.sum(size == 1)) / m)
+        self.own = np.array(own)
+
+    def probs(self, run) -> np.ndarray:
+        """p(x) of each distinct row on each checked tuple: shape (tuples, rows).
+
+        In single precision (a relative error of 1e-7 on p moves a share unique by far less than its
+        sampling noise); the rule evaluates every checked tuple for each C it tries, so this is its hot loop.
+        """
+        log_pi, log_phi = run[0].astype(np.float32), run[1].astype(np.float32)
+        factors = np.stack([log_phi[self.offsets[j] + self.uniq[:, j]] for j in range(self.uniq.shape[1])])
+        total = factors.sum(axis=0) + log_pi[None, :]
+        return np.stack([np.exp(_lse(total - factors[list(drop)].sum(axis=0))) if drop else np.exp(_lse(total))
+                         for drop in self.drops])
+
+    def gap(self, probs: np.ndarray) -> float:
+        """Mean over the tuples of (model's share unique among m records − the records' own share)."""
+        lq = np.log1p(-np.minimum(probs.astype(np.float64), 1.0 - 1e-16))
+        shares = np.exp((self.m - 1.0) * lq) @ self.w / self.m
+        return float(np.mean(shares - self.own))
+
+
+def _by_uniqueness(x, w, cards, prior, check: _UniquenessCheck, seed, starts, tried) -> tuple:
+    """(C_lo, run_lo, C_hi, run_hi): double C while the model's share unique (averaged over the checked tuples)
+    exceeds the records' own (more classes concentrate the mass), then bisect down to two C that bracket it;
+    without a bracket (C_best, run_best, None, None)."""
     cache: dict[int, tuple] = {}
 
     def gap_of(c: int) -> float:
         if c not in cache:
             run = _best_of_starts(x, w, cards, prior, c, seed, starts if c <= 8 else 1,  # one start for many classes
                                   max_iter=SELECT_ITER, tol=SELECT_TOL)
-            gap = _uniqueness_gap(run, x, w, cards, m)
+            gap = check.gap(check.probs(run))
             cache[c] = (gap, run)
             tried.append({"classes": c, "loglik": run[2], "uniqueness_gap": gap})
         return cache[c][0]
 
     lo = hi = None
     for c in UNIQUENESS_GRID:
-        if c > 1 and parameter_count(c, cards) > 2 * m:  # more parameters than the data can carry
+        if c > 1 and c * RECORDS_PER_CLASS > check.m:  # more classes than the records can populate
             break
         if gap_of(c) <= 0:
             hi = c
@@ -260,16 +345,13 @@ def _by_uniqueness(x, w, cards, prior, m, seed, starts, tried) -> tuple:
     return c, cache[c][1], None, None
 
 
-def _blend(x, w, m, lo_run, hi_run) -> tuple[float, float]:
+def _blend(check: _UniquenessCheck, lo_run, hi_run) -> tuple[float, float]:
     """Weight ω of the fewer-class model in ω·lo + (1 − ω)·hi (itself a latent class model) that makes the
-    model's share unique among the m records equal their own; and that share's gap at ω."""
-    p_lo = np.exp(_lse(x @ lo_run[1] + lo_run[0][None, :]))
-    p_hi = np.exp(_lse(x @ hi_run[1] + hi_run[0][None, :]))
-    own = float(np.sum(w == 1)) / m
+    model's share unique, averaged over the checked tuples, equal the records' own; and the gap at ω."""
+    p_lo, p_hi = check.probs(lo_run), check.probs(hi_run)
 
     def gap(omega: float) -> float:
-        p = np.minimum(omega * p_lo + (1 - omega) * p_hi, 1 - 1e-16)
-        return float(w @ np.exp((m - 1.0) * np.log1p(-p))) / m - own
+        return check.gap(omega * p_lo + (1 - omega) * p_hi)
 
     g1, g0 = gap(1.0), gap(0.0)
     if g1 <= 0:
@@ -318,16 +400,17 @@ def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = "uniqueness", 
     tried, best, worse = [], None, 0
     m = train_codes.shape[0]
     if selection == "uniqueness":
-        c_lo, run_lo, c_hi, run_hi = _by_uniqueness(tx, tw, cards, tprior, m, seed, starts, tried)
-        run_lo = _em(x, w, cards, prior, c_lo, None, init=run_lo[:2])  # refined on all records
+        check = _UniquenessCheck(tu, tw, cards, m, np.random.default_rng([seed, 1]))
+        c_lo, run_lo, c_hi, run_hi = _by_uniqueness(tx, tw, cards, tprior, check, seed, starts, tried)
+        run_lo = _em(x, w, cards, prior, c_lo, None, init=run_lo[:2], max_iter=REFINE_ITER)  # refined on all records
         if c_hi is None:
             model = _model(run_lo, cards, n, selection, tried)
             if c_lo == MAX_CLASSES:
                 model.notes.append(f"the largest number of classes tried ({c_lo}) fits best: the model may be "
                                    "too coarse for these columns")
             return model
-        run_hi = _em(x, w, cards, prior, c_hi, None, init=run_hi[:2])
-        omega, gap = _blend(x, w, n, run_lo, run_hi)
+        run_hi = _em(x, w, cards, prior, c_hi, None, init=run_hi[:2], max_iter=REFINE_ITER)
+        omega, gap = _blend(check, run_lo, run_hi)
         log_pi = np.concatenate([run_lo[0] + math.log(max(omega, 1e-300)), run_hi[0] + math.log(max(1 - omega, 1e-300))])
         log_phi = np.concatenate([run_lo[1], run_hi[1]], axis=1)
         keep = np.isfinite(log_pi) & (log_pi > -690)
