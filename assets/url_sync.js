@@ -24,6 +24,12 @@
     return (search && search !== "?" ? search + "&" : "?") + "lang=" + lang[1];
   }
 
+  //: The address a "later" write is about to set ({want, keepState}), or null: the latest call wins.  Dash can run
+  //: several callbacks in one task, so a later call may come before an earlier call's write has landed; compared
+  //: with the address as it still was, it looked unchanged and was dropped, and the earlier (stale) write landed
+  //: last (the personal page lost an opened link's answers from its #fragment that way).
+  var pending = null;
+
   function syncUrl(opts) {
     opts = opts || {};
     var loc = root.location, hist = root.history;
@@ -32,10 +38,25 @@
     var search = opts.search === undefined || opts.search === null ? loc.search : withLanguage(opts.search, loc.search);
     var hash = opts.hash === undefined || opts.hash === null ? loc.hash : opts.hash;
     var want = loc.pathname + search + hash;
-    if (want === loc.pathname + loc.search + loc.hash) return false;
-    var write = function () { hist.replaceState(opts.keepState ? hist.state : null, "", want); };
-    if (opts.later) setTimeout(write, 0); else write();
-    return true;
+    var shown = loc.pathname + loc.search + loc.hash;
+    if (want === (pending ? pending.want : shown)) return false;
+    if (!opts.later) {
+      pending = null;  // a write now supersedes one still to come
+      hist.replaceState(opts.keepState ? hist.state : null, "", want);
+      return true;
+    }
+    var scheduled = pending !== null;
+    pending = { want: want, keepState: opts.keepState };
+    if (!scheduled) {
+      setTimeout(function () {
+        var p = pending;
+        pending = null;
+        if (p && p.want !== root.location.pathname + root.location.search + root.location.hash) {
+          hist.replaceState(p.keepState ? hist.state : null, "", p.want);
+        }
+      }, 0);
+    }
+    return want !== shown;
   }
 
   root.anonset = Object.assign(root.anonset || {}, { syncUrl: syncUrl });

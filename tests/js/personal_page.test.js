@@ -281,6 +281,31 @@ test("the one URL sync: only on its page, nothing when unchanged, the query stor
   assert.equal(b.location.search, "?view=forecast");
 });
 
+test("the one URL sync: of deferred writes in one task the latest wins (an opened link keeps its answers)", async () => {
+  // Dash ran the personal page's first syncAddress (the form still empty) and the one with the link's answers in
+  // one task: the second saw the address unchanged and wrote nothing, then the first's stale write landed.
+  const full = "#district=11000&sex=female&units=metric&hcm=170&wkg=70&hw=5&ww=5&model=v2";
+  const b = browser("http://127.0.0.1/?country=DE" + full);
+  const sync = b.window.anonset.syncUrl;
+  assert.equal(sync({ search: "?country=DE", hash: "#units=metric&hw=5&ww=5&model=v2", keepState: true, later: true }), true);
+  assert.equal(sync({ search: "?country=DE", hash: full, keepState: true, later: true }), false);  // back to what is shown
+  await tick();
+  assert.equal(b.location.hash, full);
+  assert.equal(b.replaced.length, 0);
+  // several in a row: one write, of the last
+  sync({ hash: "#a=1", later: true });
+  sync({ hash: "#a=2", later: true });
+  assert.equal(sync({ hash: "#a=3", later: true }), true);
+  await tick();
+  same(b.replaced.map((r) => r.url), ["/?country=DE#a=3"]);
+  // a write now supersedes one still to come
+  sync({ hash: "#b=1", later: true });
+  sync({ hash: "#b=2" });
+  await tick();
+  assert.equal(b.location.hash, "#b=2");
+  assert.equal(b.replaced.length, 2);
+});
+
 test("the funnel's log axis uses the engine's one tick rule", () => {
   const b = withTable();
   b.E.useText(fixtures().config.text);
