@@ -145,9 +145,14 @@ def test_numbers_are_readable(loaded, path):
 
 @pytest.mark.parametrize("path", VIEWS)
 def test_every_tick_label_is_inside_its_figure(loaded, path):
+    """Inside the figure, and on a numeric axis level and apart (issue 28: the n labels of the attack forecast and
+    the scaling charts stood on end at 390 px; a phone now labels every other power of ten)."""
+    from support.browser import TICK_LABEL_PROBLEMS
+
     _, pages = loaded
     pg, _ = pages[path]
     assert pg.evaluate(TICKS_OUTSIDE) == []
+    assert pg.evaluate(TICK_LABEL_PROBLEMS) == []
 
 
 @pytest.mark.parametrize("path", VIEWS)
