@@ -324,6 +324,7 @@ def test_country_table_sorts_and_downloads(app_url, page):
     csv = Path(dl.value.path()).read_text(encoding="utf-8")
     header, first_row = csv.splitlines()[:2]
     assert "minimum non-zero CAS: district" in header and "Germany" in csv
+    assert "without the top quartile: mean" in header  # every column: the screen leaves the trimmed means out
     assert not first_row.startswith("code,")  # one header row (DataTable's export wrote its two levels as two rows)
     assert dl.value.suggested_filename.startswith("anonset-country-tables-") and dl.value.suggested_filename.endswith(".csv")
     # the age setting: published comparisons used 15-85

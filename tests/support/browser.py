@@ -385,3 +385,12 @@ LABELS_ON_CURVES = r"""() => {
   });
   return out;
 }"""
+
+
+#: Each data table (or plain table) matching a selector that is wider than its box, so it scrolls sideways: as
+#: "id: content px in box px" (issue 28: the explorer's country table was 1723 px in 1214 px on a projector).
+TABLES_SCROLLING_SIDEWAYS = r"""(sel) => Array.from(document.querySelectorAll(sel)).map((t) => {
+  const box = t.querySelector(".dash-spreadsheet-container") || t;
+  return box.getBoundingClientRect().width && box.scrollWidth > box.clientWidth + 1
+    ? `${(t.closest("[id]") || {}).id || "table"}: ${box.scrollWidth} px in ${box.clientWidth} px` : null;
+}).filter(Boolean)"""

@@ -526,6 +526,8 @@ def test_country_tables_for_every_data_set(E):
     assert de_f["share_deviating"] == pytest.approx(100 * ref.loc["female", "share_deviating"], abs=0.05)
     assert de_f["mean_middle_half_pct"] == pytest.approx(ref.loc["female", "mean_middle_half_pct"], abs=0.05)
     assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
+    # the screen shows a subset that fits a projector; the CSV has every column
+    assert {c["id"] for c in V.COUNTRY_SCREEN_COLUMNS} < {c["id"] for c in V.COUNTRY_COLUMNS}
     rows85, _, cli85, query85, _ = E.on_table("15-85", "census")
     assert query85 == {"table_ages": "15-85", "table_grain": "census"} and "--ages 15-85" in cli85 and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
