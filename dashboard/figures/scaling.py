@@ -17,8 +17,19 @@ import numpy as np
 
 from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor
 
-from .style import (HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, figure, labels, on_narrow, short_number,
-                    thinned_ticks)
+from .style import (
+    HIGHLIGHT,
+    MUTED,
+    QUALITATIVE,
+    axis,
+    base_layout,
+    column,
+    figure,
+    labels,
+    on_narrow,
+    short_number,
+    thinned_ticks,
+)
 
 WORLD = 8e9
 #: Ticks of every n axis: the powers of ten and the world population.

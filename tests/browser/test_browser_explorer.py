@@ -271,11 +271,11 @@ def test_click_a_district_and_see_its_detail(app_url, page):
 
 
 def test_cdf_readouts_and_comparison(app_url, page):
+    from support.browser import CHART_TEXT_PROBLEMS, LABELS_ON_CURVES
+
     from dashboard.core import regions as age_grain
     from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
-
-    from support.browser import CHART_TEXT_PROBLEMS, LABELS_ON_CURVES
 
     pg = page.page
     _open(pg, f"{app_url.url}/explore?country=DE,FR,GB,IT")
