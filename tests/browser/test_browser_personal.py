@@ -7,7 +7,14 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from support.browser import CHART_TEXT_PROBLEMS, LAY_SYMBOLS, PageRecorder, choose_option, toolbar_problems
+from support.browser import (
+    CHART_TEXT_PROBLEMS,
+    LAY_SYMBOLS,
+    TICK_LABEL_PROBLEMS,
+    PageRecorder,
+    choose_option,
+    toolbar_problems,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -270,7 +277,7 @@ def test_numbers_people_can_read_and_ticks_inside(app_url, browser, viewport):
         # the what-if tabs share one row, the chosen one in bold too (at 390 px "Sex" wrapped to a second row)
         assert len(set(pg.evaluate(TAB_ROWS))) == 1, (key, pg.evaluate(TAB_ROWS))
         _check_readable(pg)
-        assert pg.evaluate(CHART_TEXT_PROBLEMS) == [], key
+        assert pg.evaluate(CHART_TEXT_PROBLEMS) == [] and pg.evaluate(TICK_LABEL_PROBLEMS) == [], key
         if viewport == DESKTOP:  # the toolbar shows on hover only, over no title or legend (issue 28)
             assert toolbar_problems(pg) == [], key
         assert pg.evaluate(LAY_SYMBOLS) == [], key  # words first; symbols and formulas in a details layer
