@@ -300,12 +300,13 @@
     var colours = lines.map(function (_, i) { return i === lines.length - 1 ? cfg.style.highlight : cfg.style.bar; });
     var lo = Math.min.apply(null, counts), hi = Math.max.apply(null, counts);
     var ticks = logTicks(Math.pow(10, Math.floor(Math.log10(lo))), hi);
-    var step = Math.ceil(ticks[0].length / 7);
+    /* at most 7 labels, 4 on a phone (7 tilted into each other at 390 px), level */
+    var step = Math.ceil(ticks[0].length / ((window.innerWidth || 900) <= 600 ? 4 : 7));
     var tv = ticks[0].filter(function (_, i) { return i % step === 0; }), tt = ticks[1].filter(function (_, i) { return i % step === 0; });
     return { data: [{ type: "bar", x: counts, y: labels, orientation: "h", marker: { color: colours }, text: text,
         textposition: "outside", cliponaxis: false, hovertext: hover, hoverinfo: "text" }],
       layout: base({ margin: { l: 10, r: 70, t: 10, b: 50 }, height: 70 + (font.size + 26) * lines.length,
-        xaxis: { type: "log", title: { text: _("people (log scale)") }, tickvals: tv, ticktext: tt,
+        xaxis: { type: "log", title: { text: _("people (log scale)") }, tickvals: tv, ticktext: tt, tickangle: 0,
           range: [Math.log10(lo) - 0.3, Math.log10(hi) + 1.0], gridcolor: "#e5e9ee", automargin: true },
         yaxis: { autorange: "reversed", automargin: true }, showlegend: false }, font) };
   }

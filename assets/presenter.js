@@ -104,6 +104,23 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     return Object.assign({}, fig, {layout: Object.assign({}, lay, {map: map})});
   }
 
+  /* A chart narrower than a phone's 600 px gets the changes its figure lists under layout.meta.anonset_narrow
+     (dashboard/figures/style.py on_narrow): fewer tick labels (eleven stood on end at 390 px), no in-plot box
+     where a phone has no free corner.  An axis is merged into the layout's axis, any other key replaced. */
+  var NARROW = "anonset_narrow";
+  function isNarrow(el) { var w = el ? el.getBoundingClientRect().width : 0; return w > 0 && w < PHONE_MAX_PX; }
+  function narrowFigure(fig, el) {
+    var lay = fig.layout, changes = lay && lay.meta && lay.meta[NARROW];
+    if (el) el.__anonsetNarrow = isNarrow(el);
+    if (!changes || !el || !el.__anonsetNarrow) return fig;
+    var out = Object.assign({}, lay);
+    Object.keys(changes).forEach(function (k) {
+      var v = changes[k];
+      out[k] = /^[xy]axis\d*$/.test(k) && lay[k] ? Object.assign({}, lay[k], v) : v;
+    });
+    return Object.assign({}, fig, {layout: out});
+  }
+
   function wrap(P) {
     if (!P || P.__anonsetPresenter) return P;
     ["react", "newPlot"].forEach(function (name) {
@@ -114,7 +131,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
           ? data : {data: data, layout: layout, config: config};
         var el = typeof gd === "string" ? document.getElementById(gd) : gd;
         if (el) el.__anonsetFigure = fig;  /* the unscaled figure, for redrawing when the mode changes */
-        fig = fitMap(fig, el);
+        fig = narrowFigure(fitMap(fig, el), el);
         var own = fig.layout && fig.layout.meta && fig.layout.meta.anonset_presenter_fonts;  /* sized by its page */
         if (!presenterOn() || own) return orig.call(P, gd, fig);
         var big = presenterFigure(fig.data, fig.layout);
@@ -142,6 +159,19 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       if (gd.__anonsetFigure) window.Plotly.react(gd, gd.__anonsetFigure);
     });
   }
+  /* a chart or district map that crosses the phone width (a turned phone, a resized window) is drawn again for it */
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () {
+      if (!window.Plotly) return;
+      document.querySelectorAll(".js-plotly-plot").forEach(function (gd) {
+        var fig = gd.__anonsetFigure, meta = fig && fig.layout && fig.layout.meta;
+        if (meta && (meta[NARROW] || meta[FIT_BOUNDS]) && isNarrow(gd) !== gd.__anonsetNarrow) window.Plotly.react(gd, fig);
+      });
+    }, 200);
+  });
+
   function watch() {
     var last = presenterOn();
     new MutationObserver(function () {

@@ -32,6 +32,8 @@ from .style import (
     hrect,
     labels,
     log_ticks,
+    on_narrow,
+    thinned_ticks,
     vline,
 )
 
@@ -313,8 +315,10 @@ def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> dict:
     yaxis = axis("test citizens", rangemode="tozero")
     if peak:
         yaxis["range"] = [0, peak * 1.2]  # headroom for the median/largest labels
-    return figure(data, _layout(340, bargap=0, xaxis=xaxis, yaxis=yaxis, showlegend=False, shapes=shapes,
-                                annotations=annotations))
+    layout = _layout(340, bargap=0, xaxis=xaxis, yaxis=yaxis, showlegend=False, shapes=shapes, annotations=annotations)
+    if xaxis.get("tickvals"):  # a phone: every other power of ten (ten labels stood on end at 390 px)
+        layout = on_narrow(layout, xaxis=thinned_ticks(xaxis["tickvals"], xaxis["ticktext"]))
+    return figure(data, layout)
 
 
 def difference_rows(citizens: pd.DataFrame) -> list[dict]:

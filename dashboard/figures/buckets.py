@@ -62,7 +62,7 @@ def front_figure(points: list[dict], front: list[dict], recommended: dict | None
         height=FRONT_HEIGHT,
         margin=dict(l=64, r=16, t=48 if title else 28, b=56),
         xaxis=axis(f"people with CAS ≥ {k:g} (%)", range=[max(0.0, lo - 2.0), 100.5]),
-        yaxis=axis("information kept (bits per person)"),
+        yaxis=axis("information kept<br>(bits per person)"),  # one line left a projector's chart at 1280 × 720
         # below the axis title, never on the dots (at 390 px an in-plot legend covered the lower half of the front)
         legend=dict(orientation="h", yanchor="top", y=-0.22, yref="paper", x=0, xanchor="left"),
         shapes=[dict(type="line", xref="x", yref="paper", x0=100 * q, x1=100 * q, y0=0, y1=1,

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .style import GRID, MUTED, QUALITATIVE, base_layout, log_ticks
+from .style import GRID, MUTED, QUALITATIVE, base_layout, log_ticks, on_narrow, thinned_ticks
 
 COPULA, PY, EMPIRICAL, TFRR_EXACT, TFRR_BINOMIAL = QUALITATIVE[0], QUALITATIVE[1], QUALITATIVE[5], QUALITATIVE[0], QUALITATIVE[1]
 LATENT = QUALITATIVE[2]
@@ -39,12 +39,13 @@ def uniqueness_curve(grid, copula_curve, py_curve, n_records: int, empirical: fl
                    line=dict(color=MUTED, dash="dot"))]
     annotations = [dict(x=math.log10(population), xref="x", y=1, yref="paper", text="chosen N", showarrow=False,
                         yanchor="bottom", font=dict(color="#4a5562", size=12))]
-    return dict(data=data, layout=base_layout(
+    xaxis = _log_axis(grid[0], grid[-1], "population size N")
+    return dict(data=data, layout=on_narrow(base_layout(  # a phone: every other power of ten (nine tilted into each other)
         title=dict(text="Population uniqueness Ξ(N)", x=0.01),
-        xaxis=_log_axis(grid[0], grid[-1], "population size N"),
+        xaxis=xaxis,
         yaxis=dict(title="share of people unique", tickformat=".0%", range=[0, 1.02], gridcolor=GRID),
         legend=dict(orientation="h", y=-0.25), shapes=shapes, annotations=annotations, height=380,
-        margin=dict(l=60, r=10, t=50, b=40)))
+        margin=dict(l=60, r=10, t=50, b=40)), xaxis=thinned_ticks(xaxis["tickvals"], xaxis["ticktext"])))
 
 
 def counts_of_counts(counts: list[dict]) -> dict:

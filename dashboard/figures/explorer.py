@@ -25,9 +25,11 @@ from .style import (
     column,
     figure,
     labels,
+    on_narrow,
     percent,
     series_style,
     short_number,
+    thinned_ticks,
     vline,
 )
 
@@ -237,6 +239,9 @@ def district_map(
 CDF_HEIGHT = 470
 #: Up to this many countries the covered shares are labelled in the plot (the key below always lists them).
 MAX_END_LABELS = 4
+#: The covered-shares box's size as shares of the plot's width (per character of its longest line) and height (per
+#: line), for a projector's 1.4× type on a 1280 px screen (the widest text for the plot's size we show).
+END_BOX_CHAR, END_BOX_LINE = 0.0125, 0.075
 
 
 class CdfKey(NamedTuple):
@@ -311,13 +316,10 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
             hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
     hi = min(top * 5, 1e8)
     ends = [e for e in key if math.isfinite(e.end)]
-    if 0 < len(ends) <= MAX_END_LABELS:  # one line each, top left: every curve is still near 0 there (bottom right,
-        for j, e in enumerate(ends):     # they sat on the curves crossing it at 1–100 people, on a phone and a projector)
-            annotations.append(dict(  # two lines: "United Kingdom: shares of …" in one ran off a phone's chart
-                x=-3, y=98.0 - 13.0 * j, xanchor="left", yanchor="top", align="left",
-                showarrow=False, text=f"{e.name}:<br>shares of the {percent(e.end)} covered",
-                font=dict(size=12, color="#1b1f24"), bgcolor="rgba(255,255,255,0.85)",
-                bordercolor=e.colour, borderwidth=2, borderpad=2))
+    if 0 < len(ends) <= MAX_END_LABELS:
+        annotations += end_box(ends, [(column(c.x), 100.0 * column(c.person), 100.0 * column(c.cells))
+                                       for c in cdfs.values()], (-3.0, math.log10(hi)))
+    own_labels = len(annotations)
     rows = k_label_rows(ks)
     for i, k in enumerate(ks):
         shapes.append(vline(k, dict(color=MUTED, width=1, dash="dash")))
@@ -325,18 +327,55 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
                                 showarrow=False, yanchor="bottom", yshift=K_LABEL_ROW * rows[i],
                                 font=dict(size=12, color="#4a5562")))
     tickvals = [10.0**e for e in range(-3, 9) if 10.0**e <= hi * 1.01]
+    ticktext = [tick_label(v) for v in tickvals]
     layout = base_layout(
         margin=dict(l=10, r=20, t=30 + K_LABEL_ROW * max(rows, default=0), b=10),
         height=CDF_HEIGHT,
         xaxis=axis("anonymity set size x<br>(CAS, people; log scale)", type="log", range=[-3, math.log10(hi)],
-                   tickvals=tickvals, ticktext=[tick_label(v) for v in tickvals]),
+                   tickvals=tickvals, ticktext=ticktext),
         yaxis=axis("share with CAS ≤ x (%)", range=[0, 102], ticksuffix=" %", ticklabelstandoff=8),
         showlegend=False,
         hovermode="closest",
         shapes=shapes,
         annotations=annotations,
     )
-    return figure(traces, layout)
+    # a phone: every other power of ten (eight labels tilted into each other), and no covered-shares box (its
+    # corner holds curves at 390 px; the key under the chart lists the same shares)
+    return figure(traces, on_narrow(layout, xaxis=thinned_ticks(tickvals, ticktext),
+                                    annotations=annotations[own_labels:]))
+
+
+def end_box(ends: list[CdfKey], curves: list[tuple], x_range: tuple[float, float]) -> list[dict]:
+    """The covered shares in one box (so its lines never overlap), in the plot's top-left corner when no curve
+    reaches into it there, else its bottom-right corner, else nowhere (the key under the chart lists the shares).
+
+    Each curve is (x, people %, combinations %); the box's size is :data:`END_BOX_CHAR` per character of its
+    longest line and :data:`END_BOX_LINE` per line, as shares of the plot (four boxed labels 13 % apart overlapped
+    each other at a projector's type, and the lowest one met a curve on a phone)."""
+    head = "shares of the covered:"
+    lines = [head] + [f"{e.name}: {percent(e.end)}" for e in ends]
+    width = END_BOX_CHAR * max(len(t) + 3 * (i > 0) for i, t in enumerate(lines)) + 0.02  # "━━ " before a country
+    height = END_BOX_LINE * len(lines) + 0.02
+    lo, hi = x_range
+    left_cut, right_cut = 10.0 ** (lo + width * (hi - lo)), 10.0 ** (hi - width * (hi - lo))
+
+    def highest_left() -> float:
+        return max((float(np.nanmax(y[x <= left_cut], initial=0.0)) for x, *ys in curves for y in ys), default=0.0)
+
+    def lowest_right() -> float:
+        return min((float(np.nanmin(y[x >= right_cut], initial=100.0)) for x, *ys in curves for y in ys), default=100.0)
+
+    if highest_left() < 100.0 * (1 - height) - 2:
+        corner = dict(x=0, xanchor="left", y=1, yanchor="top", xshift=4, yshift=-4)
+    elif lowest_right() > 100.0 * height + 2:
+        corner = dict(x=1, xanchor="right", y=0, yanchor="bottom", xshift=-4, yshift=4)
+    else:
+        return []
+    swatch = lambda e: f'<span style="color:{e.colour}">━━</span> '  # noqa: E731 - the curve's colour, as in the key
+    text = "<br>".join([head] + [swatch(e) + line for e, line in zip(ends, lines[1:])])
+    return [dict(xref="paper", yref="paper", align="left", showarrow=False, text=text,
+                 font=dict(size=12, color="#1b1f24"), bgcolor="rgba(255,255,255,0.9)", bordercolor=MUTED,
+                 borderwidth=1, borderpad=4, **corner)]
 
 
 def distribution_figure(distribution: pd.DataFrame, title: str = "") -> dict:

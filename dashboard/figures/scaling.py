@@ -17,7 +17,19 @@ import numpy as np
 
 from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor
 
-from .style import HIGHLIGHT, MUTED, QUALITATIVE, axis, base_layout, column, figure, labels, short_number
+from .style import (
+    HIGHLIGHT,
+    MUTED,
+    QUALITATIVE,
+    axis,
+    base_layout,
+    column,
+    figure,
+    labels,
+    on_narrow,
+    short_number,
+    thinned_ticks,
+)
 
 WORLD = 8e9
 #: Ticks of every n axis: the powers of ten and the world population.
@@ -100,10 +112,13 @@ def _legend() -> dict:
 
 
 def _layout(height: int, share_title: str) -> dict:
-    """The layout every chart of the page shares; hover text left-aligned as plotly's template had it."""
-    return base_layout(margin=dict(l=10, r=20, t=50, b=10), height=height, legend=_legend(), hovermode="closest",
-                       hoverlabel=dict(font=dict(size=14), align="left"),
-                       xaxis=_n_axis(), yaxis=_share_axis(share_title))
+    """The layout every chart of the page shares; hover text left-aligned as plotly's template had it.  On a phone
+    the n axis labels every other power of ten (eleven labels stood on end at 390 px)."""
+    n_axis = _n_axis()
+    layout = base_layout(margin=dict(l=10, r=20, t=50, b=10), height=height, legend=_legend(), hovermode="closest",
+                         hoverlabel=dict(font=dict(size=14), align="left"),
+                         xaxis=n_axis, yaxis=_share_axis(share_title))
+    return on_narrow(layout, xaxis=thinned_ticks(n_axis["tickvals"], n_axis["ticktext"]))
 
 
 def _hover(name: str) -> str:

@@ -57,6 +57,30 @@ def series_style(i: int) -> tuple[str, str]:
     return QUALITATIVE_WIDE[i % len(QUALITATIVE_WIDE)], SERIES_DASHES[(i // len(QUALITATIVE_WIDE)) % len(SERIES_DASHES)]
 
 
+#: The layout ``meta`` key holding what a chart narrower than a phone's :data:`NARROW_PX` changes (same strings in
+#: assets/presenter.js, which applies it where the chart's real width is known): fewer tick labels (eleven n ticks
+#: stood on end at 390 px), no in-plot label where a phone has no free corner for it.
+NARROW = "anonset_narrow"
+NARROW_PX = 600
+
+
+def on_narrow(layout: dict, **changes) -> dict:
+    """``layout`` with ``changes`` to apply when its chart is narrower than :data:`NARROW_PX`: each value replaces
+    the layout's, an axis dict is merged into the layout's axis (``xaxis={"tickvals": …}`` keeps its title)."""
+    meta = dict(layout.get("meta") or {})
+    meta[NARROW] = {**meta.get(NARROW, {}), **changes}
+    return {**layout, "meta": meta}
+
+
+def thinned_ticks(tickvals, ticktext, every: int = 2) -> dict:
+    """Every ``every``-th tick of an axis (the last one kept: the world's 8B ends the n axes), horizontal."""
+    keep = list(range(0, len(tickvals), every))
+    last = len(tickvals) - 1
+    if keep and keep[-1] != last:  # the last tick replaces a kept one closer to it than ``every`` ticks
+        keep[-1 if len(keep) > 1 and last - keep[-1] < every else len(keep):] = [last]
+    return {"tickvals": [tickvals[i] for i in keep], "ticktext": [ticktext[i] for i in keep], "tickangle": 0}
+
+
 def base_layout(**extra) -> dict:
     layout = dict(
         font=FONT,

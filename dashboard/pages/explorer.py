@@ -43,6 +43,7 @@ from dashboard.views.explorer import (
     cdf_query,
     cli_snippets,
     comparable_curves,
+    country_data_table,
     country_table_rows,
     detail_panel,
     district_columns,
@@ -158,7 +159,8 @@ def layout(**query):
         [
             html.H2("Country tables"),
             html.P("Every data set in the cache, by sex, over district × sex × age group only (no body "
-                   "measurements): a CAS here is a census count. Means are over all district × age combinations.",
+                   "measurements): a CAS here is a census count. Means are over all district × age combinations; "
+                   "the CSV also has the trimmed means in people.",
                    className="field-help"),
             html.Div(
                 [field("Ages of the country tables", dcc.Input(id=ID["table-ages"], type="text", debounce=True,
@@ -172,15 +174,7 @@ def layout(**query):
             html.Div(id=ID["table-message"], role="alert",
                      **{"data-results": f'{ID["country-table"]} {ID["country-csv"]}'}),
             html.P(id=ID["table-note"], className="field-help"),
-            dcc.Loading(dash_table.DataTable(
-                id=ID["country-table"], data=[], columns=COUNTRY_COLUMNS, sort_action="native", page_size=30,
-                merge_duplicate_headers=True,
-                style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
-                                        for c in ("country", "name", "sex", "min_where", "min_age")]
-                + [{"if": {"column_id": "min_where"}, "minWidth": "150px"},
-                   {"if": {"column_id": "min_age"}, "minWidth": "120px"}],
-                **TABLE_STYLE,
-            ), type="dot"),
+            dcc.Loading(country_data_table(), type="dot"),
             html.Div([html.Button("Download the country tables (CSV)", id=ID["country-csv"], n_clicks=0,
                                   className="button secondary"),
                       dcc.Download(id=ID["country-csv-download"])], className="result-exports"),
@@ -496,4 +490,5 @@ def _word(value) -> str:
 def on_country_csv(clicks, rows, columns, ages, grain):
     if not clicks or not _table_shape(rows, columns):
         return no_update
-    return dcc.send_string(table_csv(rows or [], columns), export_name("country-tables", _word(ages), _word(grain)))
+    # every column, the trimmed means in people too (the screen leaves them out to fit a projector)
+    return dcc.send_string(table_csv(rows or [], COUNTRY_COLUMNS), export_name("country-tables", _word(ages), _word(grain)))

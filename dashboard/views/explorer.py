@@ -22,11 +22,11 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
-from dash import Patch, dcc, html, no_update
+from dash import Patch, dash_table, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import card, field, model_help, model_switch
+from dashboard.components import TABLE_STYLE, card, field, model_help, model_switch
 from dashboard.core import country as catalog
 from dashboard.core import memo, regions
 from dashboard.core.body import DEFAULT_BMI_RANGE
@@ -736,6 +736,45 @@ COUNTRY_COLUMNS = [
     {"name": ["without both outer quartiles", "% of mean"], "id": "mean_middle_half_pct", "type": "numeric",
      "format": {"specifier": ".1f"}},
 ]
+#: The country table's on-screen columns: all of :data:`COUNTRY_COLUMNS` scrolled sideways on a projector (1723 px in
+#: a 1214 px page at 1280 × 720) and at 1440 × 900.  The trimmed means in people are left to the CSV and
+#: ``anonset country-table`` (their "% of mean" says the same); headers are short words that wrap (soft hyphens
+#: in the long ones: a header word was the widest thing in its column).
+COUNTRY_SCREEN_COLUMNS = [
+    {"name": ["data set", "code"], "id": "country"}, {"name": ["data set", "country"], "id": "name"},
+    {"name": ["data set", "sex"], "id": "sex"},
+    {"name": ["data set", "dis\u00adtricts"], "id": "districts", "type": "numeric", "format": {"specifier": ",d"}},
+    {"name": ["data set", "people"], "id": "population", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["smallest non-zero CAS", "CAS"], "id": "min_cas", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["smallest non-zero CAS", "district"], "id": "min_where"},
+    {"name": ["smallest non-zero CAS", "ages"], "id": "min_age"},
+    {"name": ["mean CAS (all combinations)", "mean"], "id": "cell_mean", "type": "numeric", "format": DISTRICT_NUM},
+    {"name": ["mean CAS (all combinations)", "male / female"], "id": "male_female_ratio", "type": "numeric",
+     "format": {"specifier": ".3f"}},
+    {"name": ["mean CAS (all combinations)", "% off\u00a0by >\u00a030\u00a0%"], "id": "share_deviating",
+     "type": "numeric", "format": {"specifier": ".1f"}},
+    {"name": ["mean without … (% of the mean)", "top quar\u00adtile"], "id": "mean_without_top_quartile_pct",
+     "type": "numeric", "format": {"specifier": ".1f"}},
+    {"name": ["mean without … (% of the mean)", "both outer quar\u00adtiles"], "id": "mean_middle_half_pct",
+     "type": "numeric", "format": {"specifier": ".1f"}},
+]
+
+
+
+def country_data_table() -> dash_table.DataTable:
+    """The country tables on screen: :data:`COUNTRY_SCREEN_COLUMNS`, words wrapped in narrow columns, so the table
+    fits a 1280 × 720 projector in presenter mode and a 1440 × 900 screen without scrolling sideways."""
+    return dash_table.DataTable(
+        id=ID["country-table"], data=[], columns=COUNTRY_SCREEN_COLUMNS, sort_action="native", page_size=30,
+        merge_duplicate_headers=True,
+        style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
+                                for c in ("country", "name", "sex", "min_where", "min_age")]
+        + [{"if": {"column_id": "name"}, "minWidth": "8em", "maxWidth": "13em"},
+           {"if": {"column_id": "min_where"}, "minWidth": "6em", "maxWidth": "10em"},
+           {"if": {"column_id": "min_age"}, "whiteSpace": "nowrap"}],
+        css=[{"selector": ".dash-cell, .dash-header", "rule": "padding: 4px 6px !important"}],
+        **TABLE_STYLE,
+    )
 
 
 def scenario_notes(s: Scenario) -> list:

@@ -46,6 +46,8 @@ STATE_LINKS = {
     "/explore/buckets": ("/explore/buckets?country=FR&k=20&coverage=0.9", {"country": "FR", "k": "20", "coverage": "0.9"}),
     "/attack": ("/attack?known=8&days=3", {"known": "8", "days": "3"}),
 }
+#: Tables that must fit the width (not scroll sideways) on a projector and at 1440 × 900, per page.
+WIDE_TABLES = {"/explore": "#explore-country-table"}
 #: Per page, a link with an unknown country (pages that take a country).
 UNKNOWN_COUNTRY = {
     "/explore": "/explore?country=ZZ",
@@ -145,9 +147,14 @@ def test_numbers_are_readable(loaded, path):
 
 @pytest.mark.parametrize("path", VIEWS)
 def test_every_tick_label_is_inside_its_figure(loaded, path):
+    """Inside the figure, and on a numeric axis level and apart (issue 28: the n labels of the attack forecast and
+    the scaling charts stood on end at 390 px; a phone now labels every other power of ten)."""
+    from support.browser import TICK_LABEL_PROBLEMS
+
     _, pages = loaded
     pg, _ = pages[path]
     assert pg.evaluate(TICKS_OUTSIDE) == []
+    assert pg.evaluate(TICK_LABEL_PROBLEMS) == []
 
 
 @pytest.mark.parametrize("path", VIEWS)
@@ -184,6 +191,19 @@ def test_one_tab_stop_per_chart(loaded, path):
     pg, _ = pages[path]
     for graph, stops in pg.evaluate(TAB_STOPS_PER_CHART):
         assert stops <= 1, f"{graph}: {stops} tab stops"
+
+
+def test_wide_tables_fit_a_desktop(loaded):
+    """At 1440 × 900 the explorer's country table fits the page (issue 28: it scrolled sideways)."""
+    from support.browser import TABLES_SCROLLING_SIDEWAYS
+
+    size, pages = loaded
+    if size != DESKTOP:
+        pytest.skip("a phone scrolls a wide table sideways")
+    for path, sel in WIDE_TABLES.items():
+        pg, _ = pages[path]
+        pg.wait_for_selector(f"{sel} td")
+        assert pg.evaluate(TABLES_SCROLLING_SIDEWAYS, sel) == [], path
 
 
 def test_phone_navigation_is_one_row(loaded):
@@ -494,7 +514,10 @@ PROSE_PAGES = {"/about"}
 
 def test_presenter_mode_fits_a_projector(browser, app_url):
     """Every page (the personal page too) with ?presenter=1 at 1280 × 720, then 1920 × 1080 (resized, not
-    reloaded): the navigation is one row and the page's main answer or chart starts in the first screen."""
+    reloaded): the navigation is one row, the page's main answer or chart starts in the first screen, and its wide
+    tables fit the width."""
+    from support.browser import TABLES_SCROLLING_SIDEWAYS
+
     ctx = browser.new_context(viewport={"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]}, bypass_csp=True)
     pg = ctx.new_page()
     errors: list[str] = []
@@ -516,6 +539,10 @@ def test_presenter_mode_fits_a_projector(browser, app_url):
                 top = pg.evaluate(MAIN_RESULT_TOP)
                 if top is None or top > height - 80:
                     problems.append(f"{path} at {width}×{height}: main result starts at {top} px")
+                if path in WIDE_TABLES:
+                    pg.wait_for_selector(f"{WIDE_TABLES[path]} td")
+                    problems += [f"{path} at {width}×{height}: {t}" for t in
+                                 pg.evaluate(TABLES_SCROLLING_SIDEWAYS, WIDE_TABLES[path])]
         assert problems == []
         assert errors == []
     finally:

@@ -271,13 +271,15 @@ def test_click_a_district_and_see_its_detail(app_url, page):
 
 
 def test_cdf_readouts_and_comparison(app_url, page):
+    from support.browser import CHART_TEXT_PROBLEMS, LABELS_ON_CURVES
+
     from dashboard.core import regions as age_grain
     from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
     pg = page.page
-    _open(pg, f"{app_url.url}/explore?country=DE,FR")
-    pg.wait_for_selector("#explore-readouts .readout[data-country='FR']")
+    _open(pg, f"{app_url.url}/explore?country=DE,FR,GB,IT")
+    pg.wait_for_selector("#explore-readouts .readout[data-country='IT']")
     # compared on whole 5-year age groups by default (dashboard.core.regions)
     shares = age_grain.comparable_share_below(Scenario(countries=("DE", "FR")), (5, 20, 100))
     for code in ("DE", "FR"):
@@ -285,8 +287,18 @@ def test_cdf_readouts_and_comparison(app_url, page):
         for k in (5, 20, 100):
             assert f"{percent(shares[code][k])} of people have an anonymity set below {k}" in text
     traces = pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').data.map(t => t.name)")
-    assert traces == ["Germany: people", "Germany: combinations", "France: people", "France: combinations"]
-    assert "France" in pg.inner_text("#explore-cdf-legend")
+    assert traces[:4] == ["Germany: people", "Germany: combinations", "France: people", "France: combinations"]
+    assert len(traces) == 8 and "France" in pg.inner_text("#explore-cdf-legend")
+    # four countries (issue 28): the covered-shares box on no curve, no label on another, at a desktop and a phone
+    cdf = "#explore-cdf .js-plotly-plot"
+    for width, height in ((1366, 900), (390, 844)):
+        pg.set_viewport_size({"width": width, "height": height})
+        pg.wait_for_function(f"document.querySelector('{cdf}').__anonsetNarrow === {str(width < 600).lower()}")
+        pg.wait_for_timeout(300)
+        assert pg.evaluate(LABELS_ON_CURVES) == [] and pg.evaluate(CHART_TEXT_PROBLEMS) == [], width
+        # a phone has no free corner: the key under the chart lists the covered shares
+        boxes = pg.locator(f"{cdf} .annotation", has_text="shares of the covered").count()
+        assert boxes == (0 if width < 600 else 1), width
     assert pg.evaluate("document.querySelector('#explore-cdf .js-plotly-plot').layout.xaxis.type") == "log"
     # SPEC §1.8: shares of the covered people, the covered share stated (body model v2 by default)
     assert "of the people the model covers" in pg.inner_text("#explore-cdf-note")
@@ -312,6 +324,7 @@ def test_country_table_sorts_and_downloads(app_url, page):
     csv = Path(dl.value.path()).read_text(encoding="utf-8")
     header, first_row = csv.splitlines()[:2]
     assert "minimum non-zero CAS: district" in header and "Germany" in csv
+    assert "without the top quartile: mean" in header  # every column: the screen leaves the trimmed means out
     assert not first_row.startswith("code,")  # one header row (DataTable's export wrote its two levels as two rows)
     assert dl.value.suggested_filename.startswith("anonset-country-tables-") and dl.value.suggested_filename.endswith(".csv")
     # the age setting: published comparisons used 15-85

@@ -7,7 +7,14 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from support.browser import CHART_TEXT_PROBLEMS, LAY_SYMBOLS, PageRecorder, choose_option, toolbar_problems
+from support.browser import (
+    CHART_TEXT_PROBLEMS,
+    LAY_SYMBOLS,
+    TICK_LABEL_PROBLEMS,
+    PageRecorder,
+    choose_option,
+    toolbar_problems,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -227,6 +234,10 @@ SCI = re.compile(r"\d(?:\.\d+)?e[-+]?\d", re.IGNORECASE)
 SI_TICK = re.compile(r"^[−-]?\d+(?:\.\d+)?\s?[munpfµG]$")
 
 
+#: The offsetTop of each what-if tab: one value when they share a row.
+TAB_ROWS = "Array.from(document.querySelectorAll('#me-tabs [role=tab]')).map((t) => t.offsetTop)"
+
+
 def _check_readable(pg):
     text = pg.inner_text("body")
     assert not SCI.search(text), f"scientific notation on the page: {SCI.search(text).group(0)!r}"
@@ -260,11 +271,13 @@ def test_numbers_people_can_read_and_ticks_inside(app_url, browser, viewport):
     pg.wait_for_function("(document.querySelector('#me-headline')?.innerText || '').includes('nobody else')")
     _check_readable(pg)
     for key in ("age", "height", "weight", "sex", "district"):
-        pg.click(f"#me-tab-{key}")
+        pg.click(f"#me-tab-{key}")  # every tab reachable (a click scrolls a tab row that must scroll)
         pg.wait_for_selector(f"#me-panel-{key} .js-plotly-plot .xtick", state="attached")
         pg.wait_for_timeout(300)
+        # the what-if tabs share one row, the chosen one in bold too (at 390 px "Sex" wrapped to a second row)
+        assert len(set(pg.evaluate(TAB_ROWS))) == 1, (key, pg.evaluate(TAB_ROWS))
         _check_readable(pg)
-        assert pg.evaluate(CHART_TEXT_PROBLEMS) == [], key
+        assert pg.evaluate(CHART_TEXT_PROBLEMS) == [] and pg.evaluate(TICK_LABEL_PROBLEMS) == [], key
         if viewport == DESKTOP:  # the toolbar shows on hover only, over no title or legend (issue 28)
             assert toolbar_problems(pg) == [], key
         assert pg.evaluate(LAY_SYMBOLS) == [], key  # words first; symbols and formulas in a details layer

@@ -327,3 +327,70 @@ CHART_TEXT_PROBLEMS = r"""() => {
   });
   return out;
 }"""
+
+
+#: Per chart with a numeric x axis, tick labels that are turned (plotly stands them on end or tilts them when they do
+#: not fit side by side: the attack forecast's eleven n labels stood upright at 390 px, issue 28) or whose boxes meet.
+#: Category axes (a bar per name) and axes turned on purpose (``tickangle`` set) are left out.
+TICK_LABEL_PROBLEMS = r"""() => {
+  const out = [];
+  document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+    const name = (gd.closest("[id]") || {}).id || "graph";
+    const set = gd.layout && gd.layout.xaxis && gd.layout.xaxis.tickangle;
+    if (typeof set === "number" && set !== 0) return;  // turned by design (a bar chart's many age groups)
+    const full = gd._fullLayout && gd._fullLayout.xaxis;
+    if (full && full.type === "category") return;  // names, turned by plotly to fit: the figure picks no ticks there
+    const ticks = Array.from(gd.querySelectorAll(".xtick text")).filter((t) => t.textContent.trim() && t.getBoundingClientRect().width);
+    ticks.forEach((t) => {
+      const turn = /rotate\(\s*(-?[\d.]+)/.exec(t.getAttribute("transform") || "");
+      if (turn && Math.abs(parseFloat(turn[1])) > 0.5) out.push(`${name}: tick "${t.textContent}" turned ${Math.round(parseFloat(turn[1]))}°`);
+    });
+    const boxes = ticks.map((t) => [t.textContent, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [ta, a] = boxes[i], [tb, b] = boxes[j];
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0)
+        out.push(`${name}: ticks "${ta}" and "${tb}" overlap`);
+    }
+  });
+  return out;
+}"""
+
+
+#: Per chart, each annotation inside the plot area (a label on the data) whose box meets a drawn curve: every line
+#: trace's SVG path is walked every 2 px (issue 28: with four countries the lowest "covered" label touched a curve
+#: on a phone).  Labels above or beside the plot (the k labels) are skipped.
+LABELS_ON_CURVES = r"""() => {
+  const out = [];
+  document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+    const name = (gd.closest("[id]") || {}).id || "graph";
+    const svg = gd.querySelector(".main-svg"), size = gd._fullLayout && gd._fullLayout._size;
+    if (!svg || !size) return;
+    const box = svg.getBoundingClientRect();
+    const plot = {left: box.left + size.l, top: box.top + size.t, right: box.left + size.l + size.w, bottom: box.top + size.t + size.h};
+    const labels = Array.from(gd.querySelectorAll(".annotation")).map((a) => [a.textContent.trim().slice(0, 40),
+      (a.querySelector(".annotation-text-g") || a).getBoundingClientRect()])
+      .filter(([t, r]) => t && r.width && r.top >= plot.top - 1 && r.bottom <= plot.bottom + 1);
+    if (!labels.length) return;
+    gd.querySelectorAll(".scatterlayer path.js-line").forEach((path) => {
+      const len = path.getTotalLength(), m = path.getScreenCTM();
+      if (!len || !m) return;
+      const hit = new Set();
+      for (let s = 0; s <= len; s += 2) {
+        const p = path.getPointAtLength(s), x = m.a * p.x + m.c * p.y + m.e, y = m.b * p.x + m.d * p.y + m.f;
+        labels.forEach(([t, r], i) => { if (!hit.has(i) && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) hit.add(i); });
+      }
+      const trace = (path.closest(".trace") && path.closest(".trace").__data__ && path.closest(".trace").__data__[0].trace.name) || "a curve";
+      hit.forEach((i) => out.push(`${name}: label "${labels[i][0]}" lies on ${trace}`));
+    });
+  });
+  return out;
+}"""
+
+
+#: Each data table (or plain table) matching a selector that is wider than its box, so it scrolls sideways: as
+#: "id: content px in box px" (issue 28: the explorer's country table was 1723 px in 1214 px on a projector).
+TABLES_SCROLLING_SIDEWAYS = r"""(sel) => Array.from(document.querySelectorAll(sel)).map((t) => {
+  const box = t.querySelector(".dash-spreadsheet-container") || t;
+  return box.getBoundingClientRect().width && box.scrollWidth > box.clientWidth + 1
+    ? `${(t.closest("[id]") || {}).id || "table"}: ${box.scrollWidth} px in ${box.clientWidth} px` : null;
+}).filter(Boolean)"""

@@ -138,10 +138,39 @@ def test_cdf_figure_overlays_countries_and_labels_the_plausible_share():
     assert fig.data[0].line.color != fig.data[2].line.color  # one colour per country
     # shares of the people the model covers (SPEC §1.8): the curve ends at 100 %, the covered share is stated
     assert fig.data[0].y[-1] == pytest.approx(100.0)
-    ends = [a.text for a in fig.layout.annotations if "covered" in a.text]
-    assert ends == [f"Germany:<br>shares of the {fx.percent(cdfs['DE'].covered_share)} covered",
-                    f"France:<br>shares of the {fx.percent(cdfs['FR'].covered_share)} covered"]
+    ends = [a for a in fig.layout.annotations if "covered" in a.text]  # one box: its lines never overlap
+    assert len(ends) == 1 and ends[0].text.startswith("shares of the covered:<br>")
+    for code, name in (("DE", "Germany"), ("FR", "France")):
+        assert f"{name}: {fx.percent(cdfs[code].covered_share)}" in ends[0].text
+    assert (ends[0].x, ends[0].y, ends[0].xref) == (0, 1, "paper")  # top left: every curve is near 0 there
     assert {a.text for a in fig.layout.annotations} >= {"k = 5", "20", "100"}
+    # a phone: no box (the key under the chart lists the shares), the k labels kept, every other tick
+    narrow = fig.layout.meta["anonset_narrow"]
+    assert [a["text"] for a in narrow["annotations"]] == ["k = 5", "20", "100"]
+    assert narrow["xaxis"]["tickangle"] == 0 and len(narrow["xaxis"]["tickvals"]) < len(fig.layout.xaxis.tickvals)
+
+
+def test_covered_box_takes_a_free_corner_or_none():
+    """Top left when the curves stay low there, bottom right when they are high there, else no box."""
+    key = [fx.CdfKey("AA", "Aland", "#000", "solid", 0.999)]
+    x = np.logspace(-3, 5, 200)
+    late = 100 / (1 + (1e3 / x) ** 2)    # rises at 1,000 people: the top left is free
+    early = 100 / (1 + (1e-2 / x) ** 2)  # rises at 0.01: the bottom right is free
+    box = lambda people, cells: fx.end_box(key, [(x, people, cells)], (-3.0, 5.0))  # noqa: E731
+    assert (box(late, late)[0]["x"], box(late, late)[0]["y"]) == (0, 1)
+    assert (box(early, early)[0]["x"], box(early, early)[0]["y"]) == (1, 0)
+    assert box(late, early) == []  # one curve in each corner
+
+
+def test_thinned_ticks_keep_the_last_and_stand_level():
+    from dashboard.figures.style import on_narrow, thinned_ticks
+
+    vals = [10.0 ** e for e in range(10)] + [8e9]
+    thin = thinned_ticks(vals, [str(v) for v in vals])
+    assert thin["tickvals"] == [1.0, 100.0, 1e4, 1e6, 1e8, 8e9] and thin["tickangle"] == 0
+    assert thinned_ticks(list(range(10)), list("abcdefghij"))["ticktext"] == ["a", "c", "e", "g", "j"]
+    layout = on_narrow({"meta": {"other": 1}, "height": 3}, xaxis=thin)
+    assert layout["meta"] == {"other": 1, "anonset_narrow": {"xaxis": thin}} and layout["height"] == 3
 
 
 TWELVE = ("DE", "FR", "IT", "ES", "PL", "NL", "BE", "AT", "CH", "GB", "US", "AU")
@@ -497,6 +526,8 @@ def test_country_tables_for_every_data_set(E):
     assert de_f["share_deviating"] == pytest.approx(100 * ref.loc["female", "share_deviating"], abs=0.05)
     assert de_f["mean_middle_half_pct"] == pytest.approx(ref.loc["female", "mean_middle_half_pct"], abs=0.05)
     assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
+    # the screen shows a subset that fits a projector; the CSV has every column
+    assert {c["id"] for c in V.COUNTRY_SCREEN_COLUMNS} < {c["id"] for c in V.COUNTRY_COLUMNS}
     rows85, _, cli85, query85, _ = E.on_table("15-85", "census")
     assert query85 == {"table_ages": "15-85", "table_grain": "census"} and "--ages 15-85" in cli85 and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
