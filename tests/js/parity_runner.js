@@ -1,4 +1,4 @@
-// Parity runner: reads {"tables": {name: table}, "cases": [{table, profile, users, ks}]} on stdin,
+// Parity runner: reads {"tables": {name: table}, "cases": [{table, profile, users, ks}], "text": client_text()} on stdin,
 // writes the engine's reports as JSON on stdout (tests/test_engine_parity.py compares them with the core).
 "use strict";
 const path = require("path");
@@ -7,6 +7,8 @@ let input = "";
 process.stdin.on("data", (c) => { input += c; });
 process.stdin.on("end", () => {
   const data = JSON.parse(input);
+  // the engine's words and number rules, as the page hands them over (config.text: dashboard.core.text.client_text)
+  E.useText(data.text);
   const prepared = {};
   for (const [name, table] of Object.entries(data.tables)) prepared[name] = E.prepare(table);
   const out = data.cases.map((c) => {

@@ -31,7 +31,9 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_engine_equals_core_on_500_random_profiles():
     """Both body models: v2 (the default; rectangles differenced from the CDF slices) and paper."""
     tables, cases, expected = build_cases(random.Random(20261123))
-    out = subprocess.run([NODE, str(RUNNER)], input=json.dumps({"tables": tables, "cases": cases}),
+    from dashboard.core.text import client_text
+
+    out = subprocess.run([NODE, str(RUNNER)], input=json.dumps({"tables": tables, "cases": cases, "text": client_text()}),
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     check_results(json.loads(out.stdout), cases, expected)
