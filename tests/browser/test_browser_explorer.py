@@ -171,6 +171,9 @@ def _expected_pixels(pg, ids) -> np.ndarray:
 
 #: assets/map_recolour.js's counts of the map's updates: {fast: recoloured in place, full: plotly.js's own update}.
 RECOLOUR_COUNTS = "(document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour || {fast: 0, full: 0})"
+#: Why each map trace last went to plotly.js's own update (assets/map_recolour.js), for a failure's message.
+RECOLOUR_WHY = ("(document.querySelector('#explore-map .js-plotly-plot').calcdata || [])"
+                ".map((cd) => cd[0].trace._glTrace ? (cd[0].trace._glTrace.__recolourWhy || null) : 'no map trace')")
 
 
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, page):
@@ -205,7 +208,8 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     pg.wait_for_function("location.search.includes('stat=min')")
     # recoloured in place (assets/map_recolour.js: feature state, no re-tiling), and drawn in plotly.js's colours
     counts = pg.evaluate(f"{RECOLOUR_COUNTS}")
-    assert counts["full"] - counted["full"] == 0 and counts["fast"] - counted["fast"] >= 1, (counted, counts)
+    assert counts["full"] - counted["full"] == 0 and counts["fast"] - counted["fast"] >= 1, \
+        (counted, counts, pg.evaluate(RECOLOUR_WHY))
     pg.wait_for_function(IDLE_MAP)
     drawn = np.array(pg.evaluate(MAP_PIXELS, list(points.values())), dtype=float)
     expected = _expected_pixels(pg, list(points))
