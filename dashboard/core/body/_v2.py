@@ -16,11 +16,11 @@ import pandas as pd
 from census_loaders import cache, nhanes
 from census_loaders.ncdrisc import ISO3
 from census_loaders.paths import cache_dir
-from dashboard.core.text import N_
 
 from ..errors import InputError
 from ..groups import SEXES, open_group_end
 from ..memo import lru
+from ..text import N_
 
 #: Body models (SPEC §1.6): ``v2`` (the default: correlated, log-normal weight, nobody
 #: left out) and ``paper`` (independent normals, BMI filter, the published numbers).

@@ -9,6 +9,7 @@ a data set uses (:func:`body_statistics`), and the district search over district
 """
 from ._body_table import body_statistics
 from ._catalog import (
+    DATASET_DESCRIPTIONS,
     HEADING,
     census_source,
     closest_note,
@@ -38,6 +39,7 @@ __all__ = [
     "census_source",
     "country_name",
     "country_options",
+    "DATASET_DESCRIPTIONS",
     "dataset_title",
     "dataset_rows",
     "district_label",

@@ -8,7 +8,8 @@ import re
 from babel import Locale
 
 from census_loaders import closest_codes, dataset_info, fold
-from dashboard.core.text import N_, current_language, gettext
+
+from ..text import N_, current_language, gettext
 
 #: The order continents are listed in (then anything else, e.g. a code no table places).
 CONTINENT_ORDER = ("Africa", "Asia", "Europe", "North America", "South America", "Oceania")
@@ -39,12 +40,13 @@ def _continent_rank(name: str) -> tuple[int, str]:
 
 
 #: What follows a data set's country in its name, marked for translation (the data set's name is data; these
-#: few descriptions are the catalogue's): tests/core/text/test_catalogues.py checks every shipped one is here.
-DATASET_DESCRIPTIONS = {d: d for d in (
+#: few descriptions are the catalogue's): tests/core/country/test_catalog_descriptions.py checks every shipped one
+#: is here.
+DATASET_DESCRIPTIONS = (
     N_("ZIP code areas of Maine and New Hampshire (ACS 2016–2020)"), N_("statistical areas level 2"),
     N_("census 2011"), N_("census 2010"), N_("census 2017"), N_("census 2020"), N_("estimates 2015"),
     N_("UN model estimate for 2025, no districts"), N_("sub-counties, census 2019"), N_("counties, census 2019"),
-    N_("municipalities"))}
+    N_("municipalities"))
 
 
 def country_name(code: str, d: dict | None = None) -> str:

@@ -17,6 +17,7 @@ import io
 import threading
 from contextvars import ContextVar
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
@@ -196,7 +197,6 @@ def carried_language() -> str | None:
 def with_language(href: str, lang: str | None = None) -> str:
     """An internal link carrying the visitor's language: ``/explore?country=DE`` → ``…&lang=de``
     (unchanged when there is no language to carry; a link's own ``lang=`` is replaced)."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
     lang = known_language(lang) if lang else carried_language()
     if not lang:
