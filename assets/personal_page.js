@@ -849,7 +849,10 @@
           return outputs(c.config, "syncAddress", { urlSync: "" });
         }
         var hash = window.location.hash;
-        if (hash && hash.length > 1 && window.__meFragmentApplied) {
+        // a #fragment that arrived (typed, set by a script, back or forward) and the form has not read yet stays as
+        // it is: its answers come next, and this form's older answers written over it would lose them
+        var unread = window.__meArrivedHash != null && window.__meArrivedHash !== window.__meAppliedHash;
+        if (!unread && hash && hash.length > 1 && window.__meFragmentApplied) {
           hash = "#" + fragmentOf(a, c.config.fragment).toString();
           if (hash === "#") hash = "";
         }
@@ -907,6 +910,7 @@
       /* fill the form from the #fragment of a shared link, or with an example */
       answersFromFragment: function () {
         var c = args("answersFromFragment", arguments), a = c.a, hash = a.hash;
+        window.__meAppliedHash = hash || "";  // the form has read this #fragment (syncAddress may now rewrite it)
         var done = function (o) { return outputs(c.config, "answersFromFragment", o); };
         var NU = nu();
         var trig = (window.dash_clientside.callback_context.triggered || [])[0] || {};
@@ -957,6 +961,13 @@
       if (v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && !v.length)) f.set(k, Array.isArray(v) ? v.join("|") : v);
     });
     return f;
+  }
+
+  // the #fragment a navigation brought (syncAddress leaves it alone until answersFromFragment has read it)
+  function fragmentArrived() { window.__meArrivedHash = window.location.hash || ""; }
+  if (typeof window.addEventListener === "function") {
+    window.addEventListener("popstate", fragmentArrived);
+    window.addEventListener("hashchange", fragmentArrived);
   }
 
   // arrow keys move between the tabs (WAI-ARIA tabs pattern); Enter and Space press the focused button

@@ -59,6 +59,13 @@
     return want !== shown;
   }
 
+  // a navigation (an address typed or set, back or forward) supersedes a deferred write still to come: that write
+  // holds what the page showed before, and landing after the navigation it would put the old address back
+  if (typeof root.addEventListener === "function") {
+    root.addEventListener("popstate", function () { pending = null; });
+    root.addEventListener("hashchange", function () { pending = null; });
+  }
+
   root.anonset = Object.assign(root.anonset || {}, { syncUrl: syncUrl });
 
   var dc = root.dash_clientside = root.dash_clientside || {};

@@ -142,10 +142,7 @@ def test_the_static_page_equals_anonset_cas_on_30_profiles(static_site_url, brow
                     pg.evaluate("(h) => { window.location.hash = h; }", _fragment(p))
                 # the new answer is drawn: its weight band, and its district (a dropdown takes a value a moment
                 # after the link gives it, once the value is among its options)
-                pg.wait_for_function(
-                    "([band, district]) => { const t = document.querySelector('#me-funnel-text')?.innerText || '';"
-                    " return t.includes(band) && (!district || t.includes('(' + district + ')')); }",
-                    arg=[_weight_band(p["weight"]), p["district"]])
+                _wait_for_answer(pg, p, code, i)
                 if i == 0:
                     first_answer[code] = sorted({urlparse(u).path for m, u, s in requests if u.startswith(site.url)})
                 lines = pg.locator("#me-funnel-text li").all_inner_texts()
@@ -162,6 +159,25 @@ def test_the_static_page_equals_anonset_cas_on_30_profiles(static_site_url, brow
     assert not errors, errors
     _every_request_is_a_static_file(site, requests)
     _first_answers_within_budget(site, first_answer)
+
+
+def _wait_for_answer(pg, p: dict, code: str, i: int) -> None:
+    """The new answer is drawn: its weight band, and its district.  When it is not, say what the page shows and
+    what its address holds (a stale address write once put the previous answers back: CI, session 11)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    band = _weight_band(p["weight"])
+    try:
+        pg.wait_for_function(
+            "([band, district]) => { const t = document.querySelector('#me-funnel-text')?.innerText || '';"
+            " return t.includes(band) && (!district || t.includes('(' + district + ')')); }",
+            arg=[band, p["district"]])
+    except PlaywrightTimeout:
+        seen = pg.evaluate("() => ({funnel: document.querySelector('#me-funnel-text')?.innerText || null,"
+                           " message: document.querySelector('#me-message')?.innerText || null,"
+                           " address: window.location.search + window.location.hash})")
+        raise AssertionError(f"{code} profile {i} ({band}, district {p['district']}) never drawn; the page: {seen}; "
+                             f"the link: #{_fragment(p)}") from None
 
 
 def _every_request_is_a_static_file(site, requests) -> None:

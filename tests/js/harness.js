@@ -35,11 +35,19 @@ function browser(url) {
     },
   };
   const listeners = [];
+  const windowListeners = {};
   const win = {
     location, history,
     dash_clientside: { no_update: NO, callback_context: { triggered: [] } },
     isSecureContext: false,
     dispatchEvent() {},
+    addEventListener(type, f) { (windowListeners[type] = windowListeners[type] || []).push(f); },
+  };
+  /** A navigation to another #fragment, as `location.hash = …` does: the address changes, then popstate and
+      hashchange fire. */
+  const navigate = (hash) => {
+    location.hash = hash;
+    for (const type of ["popstate", "hashchange"]) (windowListeners[type] || []).forEach((f) => f({ type }));
   };
   const context = {
     window: win, document: { addEventListener: (...a) => listeners.push(a), getElementById: () => null, querySelectorAll: () => [] },
@@ -53,7 +61,7 @@ function browser(url) {
   for (const name of ["anonset_engine.js", "url_sync.js", "personal_page.js"]) {
     vm.runInContext(fs.readFileSync(path.join(ASSETS, name), "utf8"), context, { filename: name });
   }
-  return { window: win, location, history, replaced, me: win.dash_clientside.anonsetMe, E: win.AnonSetEngine,
+  return { window: win, location, history, replaced, navigate, me: win.dash_clientside.anonsetMe, E: win.AnonSetEngine,
     P: win.AnonSetPersonal, context };
 }
 

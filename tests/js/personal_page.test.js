@@ -306,6 +306,34 @@ test("the one URL sync: of deferred writes in one task the latest wins (an opene
   assert.equal(b.replaced.length, 2);
 });
 
+test("a #fragment that arrives is not overwritten by the form's older answers before the form reads it", async () => {
+  const { config } = fixtures();
+  const first = "#district=09162&sex=female&units=metric&hcm=172&wkg=70&hw=5&ww=5&model=v2";
+  const b = browser("http://127.0.0.1/?country=DE" + first);
+  const ageOptions = fixtures().table.ages.map((a) => ({ label: a.label, value: a.label }));
+  const districtOptions = [{ label: "M\u00fcnchen", value: "09162" }, { label: "Augsburg", value: "09761" }];
+  const read = (hash) => b.me.answersFromFragment(...positional(config, "answersFromFragment",
+    { hash, ageOptions, districtOptions, district: null, notice: [] }));
+  read(first);
+  // the first answers' address write is still to come when a script (or the person) sets another fragment
+  b.me.syncAddress(...positional(config, "syncAddress", Object.assign({}, ANSWER, { hcm: "171" })));
+  const second = "#district=09761&sex=male&units=metric&hcm=180&wkg=90&hw=5&ww=5&model=v2";
+  b.navigate(second);
+  await tick();
+  assert.equal(b.location.hash, second);  // the deferred write of the older answers did not land
+  b.me.syncAddress(...positional(config, "syncAddress", Object.assign({}, ANSWER, { hcm: "171" })));  // still older
+  await tick();
+  assert.equal(b.location.hash, second);
+  read(second);  // the form reads it: from now on the address follows the form again
+  b.me.syncAddress(...positional(config, "syncAddress", Object.assign({}, ANSWER, { district: "09761", sex: "male",
+    hcm: "180", wkg: "90" })));
+  await tick();
+  const f = new URLSearchParams(b.location.hash.slice(1));
+  assert.equal(f.get("district"), "09761");
+  assert.equal(f.get("hcm"), "180");
+  assert.equal(f.get("ages"), "40\u201345");  // written from the form, not kept from the link
+});
+
 test("the funnel's log axis uses the engine's one tick rule", () => {
   const b = withTable();
   b.E.useText(fixtures().config.text);
