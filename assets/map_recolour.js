@@ -225,6 +225,9 @@
       patchPrototype(Object.getPrototypeOf(obj));
       if (!obj.__recolour && obj.__recolourSeen !== cd) {
         obj.__recolourSeen = cd;
+        /* created before this file's hook (plotly.js drew the map before install ran: a busy machine): a hidden
+           outline is remembered as hookCreation would have, or its next update redraws it in full */
+        if (optedIn(cd[0].trace) && cd[0].trace.visible !== true) { obj.__hiddenDrawn = geometryOf(cd[0].trace); return; }
         try { remember(obj, cd); } catch (err) { obj.__recolour = null; }
       }
     });

@@ -1,6 +1,7 @@
 """The node unit tests of the page's JavaScript (tests/js/*.test.js, ``node --test``), run by the suite:
 the personal page's clientside callbacks (assets/personal_page.js) over the named field contract, the one
-URL sync (assets/url_sync.js), and the engine's text against the golden table (tests/js/golden_text.json)."""
+URL sync (assets/url_sync.js), the map's recolouring in place (assets/map_recolour.js), and the engine's text
+against the golden table (tests/js/golden_text.json)."""
 from __future__ import annotations
 
 import json
