@@ -7,6 +7,7 @@ from dash import dcc, html
 import census_loaders
 from dashboard import ids
 from dashboard.components import data_table
+from dashboard.core.body import BODY_SOURCES_TEXT
 from dashboard.core.country import dataset_rows, source_rows
 
 dash.register_page(__name__, path="/about", name="About", title="AnonSet — about and sources", order=90)
@@ -19,8 +20,8 @@ weight band — your *conditional anonymity set* (CAS) — from public statistic
 
     CAS = N(district, sex, age) · Pr[height band, weight band | sex, age] · Pr[auxiliary knowledge]
 
-The first factor is a census count; height and weight come from national body-measurement
-surveys. By default (body model v2) height and ln(weight) are a correlated bivariate normal per
+The first factor is a census count; the second comes from body statistics (see “Data sets”
+below). By default (body model v2) height and ln(weight) are a correlated bivariate normal per
 sex and age group, with the correlation measured on real people (NHANES 2017–2018) and nobody
 left out; the paper model (independent normals, cells with a BMI outside 17–30 left out of
 aggregates) stays selectable and reproduces the published figures. An attacker who links two
@@ -64,10 +65,7 @@ def layout(**_query) -> html.Div:
             html.H2(f"Data sets ({len(datasets)})"),
             html.P(["Every country on one map, with each data set's numbers: ",
                     dcc.Link("the world view", href="/explore/world", id=ids.make(PAGE, "world-link")), "."]),
-            html.P(
-                "Countries without their own height and weight statistics borrow Germany's "
-                "(Mikrozensus 2017); this is marked “borrowed” here and on every result."
-            ),
+            html.P(BODY_SOURCES_TEXT, id=ids.make(PAGE, "body-sources")),
             data_table(datasets, ids.make(PAGE, "datasets"), nowrap=("code", "date")),
             html.H2("Sources and licences"),
             dcc.Markdown(SHA_NOTE),

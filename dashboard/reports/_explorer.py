@@ -5,6 +5,7 @@ import math
 
 import census_loaders as cl
 from dashboard.core import regions
+from dashboard.core.body import BODY_SOURCES_TEXT
 from dashboard.core.country import load_country_model
 from dashboard.core.groups import format_age_band
 from dashboard.core.regions import Scenario
@@ -209,9 +210,9 @@ def explorer_report(s: Scenario, *, cdf_grain: str = ve.DEFAULT_TABLE_GRAIN, tab
         sections=tuple(x for x in sections if x is not None),
         sources=tuple(sources), method=METHOD, papers=(common.PAPERS["cas"],),
         limits=(common.small_sets_limit(), common.body_model_limit(),
-                "Height and weight do not depend on the district; a country without its own body statistics borrows "
-                "another's (the sources say which). Census counts are the published ones: where a census publishes "
-                "estimates or fills districts from a region, the notes say so."),
+                "Height and weight do not depend on the district. " + BODY_SOURCES_TEXT + " Census counts are the "
+                "published ones: where a census publishes estimates or fills districts from a region, the notes say "
+                "so."),
         commands=tuple(c for sec in (map_section, cdf_section, table_section) for c in sec.commands),
         version=common.version(), manifest_sha256=common.manifest_sha256(), date=common.today(),
         notices=tuple(notices),

@@ -36,3 +36,19 @@ def test_about_layout_lists_sources_with_sha256_in_a_filterable_table(dash_page)
     assert sources.export_format == "csv"
     date_style = {k: v for c in tables[0].style_cell_conditional if c["if"]["column_id"] == "date" for k, v in c.items()}
     assert date_style["whiteSpace"] == "nowrap" and date_style["textAlign"] == "left"
+
+
+def test_the_body_statistics_sentence_names_exactly_the_countries_with_their_own_tables(dash_page):
+    """The About page once said every country without its own statistics borrowed Germany's, long after each got
+    its NCD-RisC prior: the sentence is now the core's, and its claim is checked against the shipped data sets."""
+    from dashboard.core.body import BODY_SOURCES_TEXT, OWN_BODY_TABLES
+    from dashboard.core.country import dataset_rows
+
+    rows = dataset_rows(census_loaders.manifest())
+    own = {r["code"].split("-")[0] for r in rows if not r["body_prior_source"].startswith("NCD-RisC")}
+    assert own == set(OWN_BODY_TABLES)
+    stand_ins = [r["code"] for r in rows if "stand in" in r["body_prior_source"]]
+    assert stand_ins and "stand in" in BODY_SOURCES_TEXT  # the table names them, as the sentence says
+    texts = [c.children for c in _walk(dash_page("about").layout()) if isinstance(getattr(c, "children", None), str)]
+    assert BODY_SOURCES_TEXT in texts
+    assert not any("borrow" in t for t in texts)

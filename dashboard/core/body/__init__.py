@@ -26,7 +26,9 @@ from ._bands import (
 )
 from ._correlation import RHO_GROUPS, correlation_table, nhanes_correlation, rho_for_groups
 from ._ncdrisc import (
+    BODY_SOURCES_TEXT,
     NHANES_GROUPS,
+    OWN_BODY_TABLES,
     PRIOR_GROUPS,
     cached_bmi,
     cached_cohorts,
@@ -69,7 +71,9 @@ __all__ = [
     "JointBands",
     "MODELS",
     "MODEL_LABELS",
+    "BODY_SOURCES_TEXT",
     "NHANES_GROUPS",
+    "OWN_BODY_TABLES",
     "PRIOR_GROUPS",
     "PROFILE_SDS",
     "RHO_GROUPS",

@@ -50,6 +50,15 @@ YOUNG: tuple[float, float] = (20.0, 30.0)
 QUAD_NODES: int = 48
 SOURCE = ("NCD-RisC (mean height by birth cohort, eLife 2016; BMI gamma 2022, Lancet 2024), with the height "
           "spread and the height–BMI dependence of the measured NHANES 2017–2018 adults")
+#: The countries whose own national body statistics ship (every other data set takes its NCD-RisC prior).
+OWN_BODY_TABLES: dict[str, str] = {"DE": "Germany's Mikrozensus 2017", "US": "the United States' NHANES/NCHS tables"}
+#: Where every data set's height and weight come from, in words (the About page, the reports' limits): one source.
+BODY_SOURCES_TEXT = (
+    "Height and weight come from a country's own national statistics where they ship ("
+    + " and ".join(OWN_BODY_TABLES.values()) + "); every other country's are NCD-RisC's estimates (mean height "
+    "of each birth cohort, and the BMI distribution by sex and age group), with the spread and the height–weight "
+    "dependence measured on the NHANES 2017–2018 adults. Where NCD-RisC has no figures for a territory, a "
+    "neighbour's stand in, and the data-set table names them.")
 
 
 def _nhanes_group(age: np.ndarray) -> np.ndarray:
