@@ -9,7 +9,7 @@ from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
 
 from dashboard.core.body import DEFAULT_MODEL, MODEL_LABELS, MODELS
-from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN, gettext, local_number
+from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN, N_, gettext, local_number, number_marks
 
 
 def field(label: str, control, help_text: str | None = None, control_id: str | None = None) -> html.Div:
@@ -125,21 +125,25 @@ TABLE_STYLE = dict(
     style_header={"fontWeight": "600", "backgroundColor": "#f4f6f8", "textAlign": "center"},
 )
 #: The filter row's hint (DataTable's own, "filter data...", is cut off in narrow columns).
-FILTER_HINT = "filter…"
+FILTER_HINT = N_("filter…")
 
 
 def data_table(rows: list[dict], table_id: str, *, page_size: int = 15, nowrap: tuple[str, ...] = (),
-               class_names: dict[str, str] | None = None) -> dash_table.DataTable:
+               class_names: dict[str, str] | None = None, headers: dict[str, str] | None = None
+               ) -> dash_table.DataTable:
     """A sortable, filterable, exportable table of ``rows`` (numbers with thousands separators).
 
     ``nowrap`` columns never wrap (dates, codes); ``class_names`` gives columns a look:
-    ``"sha256"`` (a small monospace hash that may break anywhere) or ``"path"`` (breaks anywhere).
+    ``"sha256"`` (a small monospace hash that may break anywhere) or ``"path"`` (breaks anywhere);
+    ``headers``: a column's heading, marked for translation (default: its key), shown in the current language
+    with the language's digit grouping.
     """
     numeric = Format(group=Group.yes)
     first = rows[0] if rows else {}
+    name = lambda c: gettext((headers or {}).get(c, c))
     columns = [
-        {"name": c, "id": c, "type": "numeric", "format": numeric}
-        if isinstance(v, (int, float)) and not isinstance(v, bool) else {"name": c, "id": c}
+        {"name": name(c), "id": c, "type": "numeric", "format": numeric}
+        if isinstance(v, (int, float)) and not isinstance(v, bool) else {"name": name(c), "id": c}
         for c, v in first.items()
     ]
     style_cell_conditional = [{"if": {"column_id": c}, "textAlign": "left"} for c, v in first.items()
@@ -157,7 +161,8 @@ def data_table(rows: list[dict], table_id: str, *, page_size: int = 15, nowrap: 
         columns=columns,
         sort_action="native",
         filter_action="native",
-        filter_options={"placeholder_text": FILTER_HINT},
+        filter_options={"placeholder_text": gettext(FILTER_HINT)},
+        locale_format=dict(zip(("decimal", "group"), number_marks())),
         page_size=page_size,
         export_format="csv",
         style_cell_conditional=style_cell_conditional,

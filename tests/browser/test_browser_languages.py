@@ -133,3 +133,35 @@ def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(brow
     assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"
     assert rec.console_errors == [] and rec.foreign_requests() == []
     ctx.close()
+
+
+def test_about_page_in_every_language(browser, app_url):
+    """The About page in six languages at phone and desktop width: its words, the tables' headings and our own
+    words in them, numbers grouped the language's way, nothing clipped or overlapping (citations as published)."""
+    problems = []
+    for lang in text.LANGUAGES:
+        words = english_words(lang) if lang != "en" else []
+        with text.language(lang):
+            heading, population = text.gettext("About AnonSet"), text.gettext("population")
+        for size in SIZES:
+            ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+            rec = PageRecorder(ctx.new_page())
+            pg, where = rec.page, f"about {lang} {size['width']}px"
+            pg.set_default_timeout(60_000)
+            pg.goto(app_url.url + f"/about?lang={lang}")
+            pg.wait_for_selector("#about-sources td[data-dash-column='sha256']")
+            if pg.get_attribute("html", "lang") != lang:
+                problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
+            if pg.inner_text("h1").strip() != heading:
+                problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
+            headings = [t.strip() for t in pg.locator("#about-datasets th").all_inner_texts()]
+            if population not in headings:
+                problems.append(f"{where}: the data-set table's headings {headings}")
+            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
+            problems += [f"{where}: console {e}" for e in rec.console_errors]
+            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            if size["width"] < 500 and lang in ("de", "pt"):
+                rec.screenshot(f"about-{lang}-phone")
+            ctx.close()
+    assert problems == [], "\n".join(problems[:60])

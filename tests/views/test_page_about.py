@@ -52,3 +52,32 @@ def test_the_body_statistics_sentence_names_exactly_the_countries_with_their_own
     texts = [c.children for c in _walk(dash_page("about").layout()) if isinstance(getattr(c, "children", None), str)]
     assert BODY_SOURCES_TEXT in texts
     assert not any("borrow" in t for t in texts)
+
+
+def test_the_about_page_in_german_translates_our_words_and_keeps_citations(dash_page):
+    """Issue 31: the page's words, the tables' headings, continents, kinds and district words in the language asked
+    for, numbers grouped its way; a source's citation and sha256 as published."""
+    from dashboard.core import text
+
+    about = dash_page("about")
+    with text.language("de"):
+        page = about.layout()
+    strings = [c.children for c in _walk(page) if isinstance(getattr(c, "children", None), str)]
+    assert "Über AnonSet" in strings and any(s.startswith("Datensätze (") for s in strings)
+    assert any(s.startswith("Größe und Gewicht stammen") for s in strings)
+    datasets, sources = [c for c in _walk(page) if type(c).__name__ == "DataTable"]
+    assert [c["name"] for c in datasets.columns][:4] == ["Kürzel", "Name", "Kontinent", "Gebiete"]
+    assert datasets.locale_format == {"decimal": ",", "group": "."}
+    assert sources.filter_options == {"placeholder_text": "filtern…"}
+    rows = {r["code"]: r for r in datasets.data}
+    assert rows["DE"]["continent"] == "Europa" and rows["DE"]["name"].startswith("Deutschland")
+    assert rows["DE"]["district"] == "Kreis"  # an office's own term stays
+    assert rows["NG"]["district"] == "national" and rows["FR"]["map"] == "ja"
+    # whose body statistics: short, a neighbour standing in named in German (CLDR), a country's own table as cited
+    assert rows["LI"]["body statistics"] == "NCD-RisC (2022); ersatzweise Größe: Schweiz, BMI: Schweiz"
+    assert rows["FR"]["body statistics"] == "NCD-RisC (2022)"
+    assert rows["DE"]["body statistics"] == "Destatis, 12211-9018 (2017)"
+    kinds = {r["kind"] for r in sources.data}
+    assert {"Bevölkerung", "Grenzen", "Körperstatistik"} <= kinds
+    english = {r["sha256"]: r for r in source_rows(census_loaders.manifest())}
+    assert all(r["publisher"] == english[r["sha256"]]["publisher"] for r in sources.data)  # citations as published

@@ -34,6 +34,7 @@ from census_loaders.paths import cache_dir
 from ..errors import InputError
 from ..groups import SEXES, format_age_band, open_group_end
 from ..memo import lru
+from ..text import N_
 from ._v2 import cohort_arrays
 
 #: The prior's age groups (``inf`` = open).
@@ -50,13 +51,14 @@ YOUNG: tuple[float, float] = (20.0, 30.0)
 QUAD_NODES: int = 48
 SOURCE = ("NCD-RisC (mean height by birth cohort, eLife 2016; BMI gamma 2022, Lancet 2024), with the height "
           "spread and the height–BMI dependence of the measured NHANES 2017–2018 adults")
-#: The countries whose own national body statistics ship (every other data set takes its NCD-RisC prior).
+#: The countries whose own national body statistics ship (every other data set takes its NCD-RisC prior), as
+#: :data:`BODY_SOURCES_TEXT` names them.
 OWN_BODY_TABLES: dict[str, str] = {"DE": "Germany's Mikrozensus 2017", "US": "the United States' NHANES/NCHS tables"}
 #: Where every data set's height and weight come from, in words (the About page, the reports' limits): one source.
-BODY_SOURCES_TEXT = (
-    "Height and weight come from a country's own national statistics where they ship ("
-    + " and ".join(OWN_BODY_TABLES.values()) + "); every other country's are NCD-RisC's estimates (mean height "
-    "of each birth cohort, and the BMI distribution by sex and age group), with the spread and the height–weight "
+BODY_SOURCES_TEXT = N_(
+    "Height and weight come from a country's own national statistics where they ship (Germany's Mikrozensus 2017 "
+    "and the United States' NHANES/NCHS tables); every other country's are NCD-RisC's estimates (mean height of "
+    "each birth cohort, and the BMI distribution by sex and age group), with the spread and the height–weight "
     "dependence measured on the NHANES 2017–2018 adults. Where NCD-RisC has no figures for a territory, a "
     "neighbour's stand in, and the data-set table names them.")
 

@@ -11,6 +11,7 @@ from ._body_table import body_statistics
 from ._catalog import (
     DATASET_DESCRIPTIONS,
     HEADING,
+    SOURCE_KINDS,
     census_source,
     closest_note,
     continent_of,
@@ -22,6 +23,7 @@ from ._catalog import (
     map_datasets,
     search_text,
     source_rows,
+    territory_name,
     world_total,
 )
 from ._fractions import FractionArray, UserAux, fraction_array, preset_array, resolve_aux
@@ -40,6 +42,7 @@ __all__ = [
     "country_name",
     "country_options",
     "DATASET_DESCRIPTIONS",
+    "SOURCE_KINDS",
     "dataset_title",
     "dataset_rows",
     "district_label",
@@ -55,5 +58,6 @@ __all__ = [
     "preset_array",
     "resolve_aux",
     "source_rows",
+    "territory_name",
     "world_total",
 ]

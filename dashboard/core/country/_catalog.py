@@ -49,6 +49,12 @@ DATASET_DESCRIPTIONS = (
     N_("municipalities"))
 
 
+def territory_name(code: str) -> str:
+    """Any country or territory by its ISO code in the current language (CLDR through Babel: "CH" → "Schweiz"), for
+    one that need not have a data set of its own (a stand-in's); the code itself when CLDR does not know it."""
+    return Locale.parse(current_language()).territories.get(code.upper(), code)
+
+
 def country_name(code: str, d: dict | None = None) -> str:
     """A data set's country in the current language (Unicode CLDR through Babel: "Deutschland", "Alemanha");
     English: the name the data set gives."""
@@ -151,25 +157,36 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "").replace("’", "")).strip("-")
 
 
+#: The kinds of source file, marked for translation (the About page shows them in the visitor's language).
+SOURCE_KINDS = {"population": N_("population"), "boundaries": N_("boundaries"), "body statistics": N_("body statistics"),
+                "auxiliary knowledge": N_("auxiliary knowledge"), "record-level data": N_("record-level data")}
+
+
 def source_rows(manifest: dict) -> list[dict]:
     """One row per (data set, source file): what was used, by whom, under which licence, and the
-    file's sha256 (so anyone can check that a cited file is the one the cache was built from)."""
+    file's sha256 (so anyone can check that a cited file is the one the cache was built from).
+
+    Our own words (the kind, a data set's name) are in the current language; a source's citation, and an auxiliary
+    or record-level table's name (its own documentation, GLOSSARY.md), are as published.
+    """
     groups: list[tuple[str, str, list]] = []
     for code, d in sorted(manifest["datasets"].items()):
-        groups.append((f"{d['name']} ({code})", "population", d["sources"]))
-        groups.append((f"{d['name']} ({code})", "boundaries", (d.get("boundaries") or {}).get("sources", [])))
+        name = f"{dataset_title(code, d)} ({code})"
+        groups.append((name, "population", d["sources"]))
+        groups.append((name, "boundaries", (d.get("boundaries") or {}).get("sources", [])))
     for country, p in sorted(manifest.get("body_priors", {}).items()):
-        groups.append((f"height and weight ({country})", "body statistics", p["sources"]))
-    for key, label in (("height_cohorts", "mean height by birth cohort (NCD-RisC, every country)"),
-                       ("bmi_gamma", "BMI by age group, 2022 (NCD-RisC, every country)")):
+        groups.append((gettext("height and weight ({country})").format(country=country), "body statistics",
+                       p["sources"]))
+    for key, label in (("height_cohorts", N_("mean height by birth cohort (NCD-RisC, every country)")),
+                       ("bmi_gamma", N_("BMI by age group, 2022 (NCD-RisC, every country)"))):
         if manifest.get(key):
-            groups.append((label, "body statistics", manifest[key]["sources"]))
+            groups.append((gettext(label), "body statistics", manifest[key]["sources"]))
     for _key, a in sorted(manifest.get("auxiliary", {}).items()):
         groups.append((a["name"], "auxiliary knowledge", a["sources"]))
     for _key, m in sorted(manifest.get("microdata", {}).items()):
         groups.append((m["name"], "record-level data", m["sources"]))
     return [
-        {"data set": name, "kind": kind, "publisher": s["publisher"], "table": s["table_id"],
+        {"data set": name, "kind": gettext(SOURCE_KINDS[kind]), "publisher": s["publisher"], "table": s["table_id"],
          "date": s["reference_date"], "licence": s["licence"], "file": s["file"], "sha256": s["sha256"]}
         for name, kind, sources in groups
         for s in sources

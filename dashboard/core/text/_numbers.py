@@ -42,6 +42,17 @@ def local_number(text: str, lang: str | None = None) -> str:
     return ("\u2212" if sign else "") + format_decimal(value, format=pattern, locale=lang)
 
 
+def number_marks(lang: str | None = None) -> tuple[str, str]:
+    """The decimal mark and the thousands separator of the current language (Babel's CLDR symbols, as the browser's
+    ``Intl`` writes them): ``(".", ",")`` in English, ``(",", ".")`` in German, ``(",", "\u202f")`` in French."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    lang = lang or current_language()
+    if lang == DEFAULT_LANGUAGE:
+        return ".", ","
+    return get_decimal_symbol(lang), get_group_symbol(lang)
+
+
 def percent_suffix(lang: str | None = None) -> str:
     """What follows a percentage: `` %`` in English (unchanged for the CLI), else the language's own (CLDR):
     ``\u00a0%`` in German, French and Spanish, ``%`` in Italian and Portuguese."""
