@@ -128,6 +128,11 @@ TABLE_STYLE = dict(
 FILTER_HINT = N_("filter…")
 
 
+def table_locale() -> dict:
+    """A DataTable's decimal mark and thousands separator (``locale_format``) in the page's language."""
+    return dict(zip(("decimal", "group"), number_marks()))
+
+
 def data_table(rows: list[dict], table_id: str, *, page_size: int = 15, nowrap: tuple[str, ...] = (),
                class_names: dict[str, str] | None = None, headers: dict[str, str] | None = None
                ) -> dash_table.DataTable:
@@ -162,7 +167,7 @@ def data_table(rows: list[dict], table_id: str, *, page_size: int = 15, nowrap: 
         sort_action="native",
         filter_action="native",
         filter_options={"placeholder_text": gettext(FILTER_HINT)},
-        locale_format=dict(zip(("decimal", "group"), number_marks())),
+        locale_format=table_locale(),
         page_size=page_size,
         export_format="csv",
         style_cell_conditional=style_cell_conditional,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.core.text import format_count, format_percent, plural
+from dashboard.core.text import district_word, format_count, format_percent, local_number, ngettext, percent_suffix
+from dashboard.core.text import gettext as _
 
 from .maps import district_trace, log_colorbar, map_layout, outline_trace
-from .style import figure, safe_log10
+from .style import figure, safe_log10, separators, wrap_title
 
 #: Where the app serves every country's outline (``dashboard.server.routes.world_geojson``).
 WORLD_GEOJSON_URL = "/geo/world.geojson"
@@ -23,6 +24,8 @@ WORLD_FRAME = {"center": {"lon": 12, "lat": 28}, "zoom": 1.05}
 #: Countries with district statistics get this outline (black: visible on every colour of the scale).
 DISTRICTS_OUTLINE = "#000000"
 HOVER = "<b>%{customdata}</b><br>%{hovertext}<extra></extra>"
+#: A colour bar title's line, at most (it stays within a phone's map).
+COLORBAR_TITLE_CHARS = 34
 #: The colour bar lies under the map, so on a phone the map keeps the whole width.
 HORIZONTAL_BAR = dict(orientation="h", x=0.5, xanchor="center", y=0, yanchor="top", len=0.7, thickness=12,
                       ypad=4)
@@ -31,13 +34,15 @@ HORIZONTAL_BAR = dict(orientation="h", x=0.5, xanchor="center", y=0, yanchor="to
 def stat_text(stat: str, value: float, k: float) -> str:
     """A country's value as its hover and table say it."""
     if stat == "share_below":
-        return f"{format_percent(value)} of people in a set below {k:g}"
-    return f"person-mean set: {format_count(value)} people"
+        return _("{percent} of people in a set below {k}").format(percent=format_percent(value),
+                                                                  k=local_number(f"{k:g}"))
+    return ngettext("person-mean set: {count} person", "person-mean set: {count} people", int(value)).format(
+        count=format_count(value))
 
 
 def share_colorbar(title: str) -> dict:
     """A colour bar for shares drawn as percentages 0–100."""
-    return dict(title=dict(text=title, side="top"), ticksuffix=" %")
+    return dict(title=dict(text=title, side="top"), ticksuffix=percent_suffix())
 
 
 def world_map(rows, stat: str, *, colorbar_title: str, height: int = 520) -> dict:
@@ -55,14 +60,16 @@ def world_map(rows, stat: str, *, colorbar_title: str, height: int = 520) -> dic
         colorbar["title"]["side"] = "top"
     hover = [
         f"{stat_text(stat, v, k)}<br>"
-        + (f"{d:,} {plural(grain) if d != 1 else grain} · {year}" if not national
-           else f"national only (UN estimate {year}), no districts")
-        + f"<br>click: open {code} in the explorer"
+        + (f"{local_number(f'{d:,}')} {district_word(grain, plural=d != 1)} · {year}" if not national
+           else _("national only (UN estimate {year}), no districts").format(year=year))
+        + "<br>" + _("click: open {code} in the explorer").format(code=code)
         for v, k, d, grain, national, year, code in zip(
             values, rows["k"], rows["districts"], rows["grain"], rows["national_model"], rows["reference_year"],
             rows["code"])
     ]
     colorbar.update(HORIZONTAL_BAR)
+    # a phone's map is ~370 px wide: a long title (German, French) is broken into lines under the bar's width
+    colorbar["title"]["text"], title_lines = wrap_title(colorbar["title"]["text"], COLORBAR_TITLE_CHARS)
     countries = list(rows["country"])
     main = district_trace(WORLD_GEOJSON_URL, countries, z, names=list(rows["name"]), hover=hover,
                           colorbar=colorbar, hovertemplate=HOVER)
@@ -72,5 +79,6 @@ def world_map(rows, stat: str, *, colorbar_title: str, height: int = 520) -> dic
     outline = outline_trace(WORLD_GEOJSON_URL, with_districts, DISTRICTS_OUTLINE, 1.2, "countries with districts")
     # no ``map.bounds``: with MapLibre's maxBounds set, Plotly 3 draws nothing (seen in Chromium)
     layout = map_layout(WORLD_FRAME, height=height, uirevision="world")
-    layout["margin"] = dict(l=0, r=0, t=0, b=64)  # room for the colour bar and its title
+    layout["margin"] = dict(l=0, r=0, t=0, b=64 + 16 * (title_lines - 1))  # room for the colour bar and its title
+    layout["separators"] = separators()
     return figure([main, outline], layout)

@@ -24,9 +24,11 @@ from dash import (
 )
 from dash.exceptions import PreventUpdate
 
-from dashboard.components import TABLE_STYLE, command_block, field
+from dashboard.components import TABLE_STYLE, command_block, field, table_locale
 from dashboard.core.errors import InputError
-from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.core.text import N_, gettext
+from dashboard.core.text import gettext as _
+from dashboard.figures.style import graph_config
 from dashboard.guard import guarded
 from dashboard.views import world as vw
 
@@ -35,9 +37,12 @@ LOG = logging.getLogger("anonset.world")
 
 dash.register_page(__name__, path=vw.PATH, name="World", title="AnonSet — the world on one map", order=12)
 
-LEAD = ("How large is the crowd a person hides in, country by country? Each country is coloured by one number "
+LEAD = N_("How large is the crowd a person hides in, country by country? Each country is coloured by one number "
         "of its data set; click a country to open its districts in the explorer (where it has them), or find "
         "any data set in the table below.")
+
+
+SHELL_NOTE = N_("The same numbers from a shell.")
 
 
 def layout(**query):
@@ -47,25 +52,27 @@ def layout(**query):
         rows = vw.table_rows()
         summary, k = vw.summary_line(), vw.k_of_cache()
     except (InputError, FileNotFoundError) as exc:
-        return html.Div([html.H1("The world on one map"),
+        return html.Div([html.H1(_("The world on one map")),
                          html.P(str(exc), className="warning", role="status")], className="world-page")
     return html.Div([
-        html.H1("The world on one map"),
-        html.P(LEAD, className="lead"),
+        html.H1(_("The world on one map")),
+        html.P(gettext(LEAD), className="lead"),
         *[html.Div(msg, className="warning", role="status", id=ID["notice"]) for msg in notices],
-        field("Colour by", vw.stat_switch(stat, k), control_id=ID["stat"]),
+        field(_("Colour by"), vw.stat_switch(stat, k), control_id=ID["stat"]),
         html.P(summary, className="chart-reading"),
-        dcc.Graph(id=ID["map"], figure=vw.render_map(stat), config=GRAPH_CONFIG, className="world-map"),
+        dcc.Graph(id=ID["map"], figure=vw.render_map(stat), config=graph_config(), className="world-map"),
         dcc.Location(id=ID["go"], refresh="callback-nav"),
-        html.Div(command_block(vw.cli_command(stat), "The same numbers from a shell."), id=ID["command"]),
-        html.H2("Every data set"),
-        field("Search", dcc.Input(id=ID["search"], type="search", value="", debounce=False, autoComplete="off",
-                                  placeholder="country, local name, code or continent, e.g. Côte d'Ivoire, Brasil"),
-              "Accents and case are ignored; every word must match.", control_id=ID["search"]),
+        html.Div(command_block(vw.cli_command(stat), gettext(SHELL_NOTE)), id=ID["command"]),
+        html.H2(_("Every data set")),
+        field(_("Search"), dcc.Input(id=ID["search"], type="search", value="", debounce=False, autoComplete="off",
+                                     placeholder=_("country, local name, code or continent, e.g. Côte d'Ivoire, "
+                                                   "Brasil")),
+              _("Accents and case are ignored; every word must match."), control_id=ID["search"]),
         html.P(vw.count_text(len(rows), len(rows)), id=ID["count"], role="status", className="field-help"),
         dash_table.DataTable(
             id=ID["table"], data=rows, columns=vw.table_columns(k), sort_action="native", page_size=20,
-            markdown_options={"link_target": "_self"}, style_cell_conditional=vw.TABLE_ALIGN, **TABLE_STYLE,
+            markdown_options={"link_target": "_self"}, style_cell_conditional=vw.TABLE_ALIGN,
+            locale_format=table_locale(), **TABLE_STYLE,
         ),
         dcc.Store(id=ID["query"]),
         html.Div(id=ID["url-sync"], hidden=True),
@@ -75,7 +82,7 @@ def layout(**query):
 @callback(Output(ID["map"], "figure"), Output(ID["command"], "children"), Output(ID["query"], "data"),
           Input(ID["stat"], "value"), prevent_initial_call=True)
 @guarded(lambda message: (no_update, html.Div(message, className="error"), no_update), log=LOG,
-         where="world page on_stat", sorry="Sorry — the map could not be recoloured.")
+         where="world page on_stat", sorry=N_("Sorry — the map could not be recoloured."))
 def on_stat(stat):
     """Recolour the map (a Patch: colours, hover and colour bar only) and update the command and the link."""
     stat = vw.check_stat(stat)
@@ -84,7 +91,7 @@ def on_stat(stat):
     trace = fig["data"][0]
     for key in ("z", "hovertext", "colorbar"):
         patch["data"][0][key] = trace.get(key)
-    return patch, command_block(vw.cli_command(stat), "The same numbers from a shell."), vw.to_query(stat) or "?"
+    return patch, command_block(vw.cli_command(stat), gettext(SHELL_NOTE)), vw.to_query(stat) or "?"
 
 
 @callback(Output(ID["go"], "href"), Input(ID["map"], "clickData"), prevent_initial_call=True)

@@ -17,9 +17,12 @@ from dash import dcc
 from census_loaders import cache, fold
 from census_loaders.paths import cache_dir
 from dashboard import ids
+from dashboard.core.country import country_name
 from dashboard.core.country import search_text as catalogue_search_text
 from dashboard.core.errors import InputError
 from dashboard.core.memo import Memo
+from dashboard.core.text import N_, current_language, district_word, gettext, local_number, ngettext
+from dashboard.core.text import gettext as _
 from dashboard.core.world import (
     AGGREGATES_FILE,
     DEFAULT_WORLD_STAT,
@@ -36,12 +39,16 @@ PATH = "/explore/world"
 EXPLORER_PATH = "/explore"
 ID = {name: ids.make(PAGE, name) for name in ("stat", "map", "table", "search", "count", "go", "command",
                                               "url-sync", "query", "notice")}
-#: The table's columns: (key, heading).
+#: The table's columns: (key, heading marked for translation; the share's heading names its k).
 TABLE_COLUMNS = (
-    ("country", "Country"), ("code", "Data set"), ("continent", "Continent"), ("grain", "Districts"),
-    ("districts", "Number"), ("population", "Population"), ("year", "Year"), ("person_mean", "Person-mean set"),
-    ("share_below", "Share below k"), ("on_map", "On the map"), ("body", "Body statistics"),
+    ("country", N_("Country")), ("code", N_("Data set")), ("continent", N_("Continent")), ("grain", N_("Districts")),
+    ("districts", N_("Number")), ("population", N_("Population")), ("year", N_("Year")),
+    ("person_mean", N_("Person-mean set")), ("share_below", N_("Share below {k} (%)")), ("on_map", N_("On the map")),
+    ("body", N_("Body statistics")),
 )
+#: The statistic switch's labels (the core's WORLD_STATS names them for the CLI, in English).
+STAT_LABELS = {"person_mean": N_("Person-mean anonymity set"),
+               "share_below": N_("Share of people in an anonymity set below {k}")}
 #: Text columns read left-aligned; numbers stay right-aligned.
 TABLE_ALIGN = [{"if": {"column_id": key}, "textAlign": "left"}
                for key in ("country", "code", "continent", "grain", "on_map", "body")]
@@ -56,8 +63,9 @@ def stat_from_query(query: Mapping) -> tuple[str, tuple[str, ...]]:
         return DEFAULT_WORLD_STAT, ()
     try:
         return check_world_stat(str(raw)), ()
-    except InputError as exc:
-        return DEFAULT_WORLD_STAT, (f"{exc}; showing {WORLD_STATS[DEFAULT_WORLD_STAT].lower()}.",)
+    except InputError:
+        return DEFAULT_WORLD_STAT, (_("Unknown statistic “{stat}” in the link; showing the {default}.").format(
+            stat=str(raw)[:40], default=stat_label(DEFAULT_WORLD_STAT).lower()),)
 
 
 def to_query(stat: str) -> str:
@@ -81,8 +89,12 @@ def cli_command(stat: str) -> str:
 
 
 def stat_label(stat: str, k: float | None = None) -> str:
-    label = WORLD_STATS[stat]
-    return label.replace("below k", f"below {k:g}") if k is not None else label
+    """The switch's label of ``stat`` in the page's language (the share's with its k, or "k")."""
+    return gettext(STAT_LABELS[stat]).format(k=_k_text(k) if k is not None else "k")
+
+
+def _k_text(k: float) -> str:
+    return local_number(f"{k:g}")
 
 
 def _k(df) -> float:
@@ -112,8 +124,8 @@ def render_map(stat: str, root=None) -> dict:
     except InputError as exc:
         return message_figure(str(exc))
     rows = map_rows(df)
-    title = ("person-mean anonymity set (people)" if stat == "person_mean"
-             else f"share of people in a set below {_k(df):g}")
+    title = (_("person-mean anonymity set (people)") if stat == "person_mean"
+             else _("share of people in a set below {k}").format(k=_k_text(_k(df))))
     return figs.world_map(rows, stat, colorbar_title=title)
 
 
@@ -122,34 +134,37 @@ def _table_rows(df, manifest) -> list[dict]:
     out = []
     for r in df.sort_values(["continent", "name", "code"]).to_dict("records"):
         d = datasets.get(r["code"], {})
+        name = country_name(r["code"], d) if d else r["name"]
         out.append({
-            "country": r["name"], "code": f"[{r['code']}]({explorer_href(r['code'])})",
-            "continent": r["continent"],
-            "grain": "national only" if r["national_model"] else r["grain"],
+            "country": name, "code": f"[{r['code']}]({explorer_href(r['code'])})",
+            "continent": gettext(r["continent"]),
+            "grain": _("national only") if r["national_model"] else district_word(r["grain"]),
             "districts": int(r["districts"]), "population": round(float(r["population"])),
             "year": int(r["reference_year"]) if r["reference_year"] is not None else None,
             "person_mean": round(float(r["person_mean"]), 1),
             "share_below": round(100.0 * float(r["share_below"]), 2),
-            "on_map": "yes" if r["map_dataset"] else f"no ({_stand_in(r['country'], df)} is)",
+            "on_map": _("yes") if r["map_dataset"] else _("no ({code} is)").format(code=_stand_in(r["country"], df)),
             "body": r["body_prior_source"].split(":")[0],
-            "search": fold(catalogue_search_text(r["code"], d) if d else r["code"]).lower(),
+            # the catalogue's names (English, local, other) and the name in the page's language ("Alemanha")
+            "search": fold((catalogue_search_text(r["code"], d) if d else r["code"]) + " " + name).lower(),
         })
     return out
 
 
 def _stand_in(country: str, df) -> str:
     shown = df[(df["country"] == country) & df["map_dataset"]]["code"]
-    return str(shown.iloc[0]) if len(shown) else "none"
+    return str(shown.iloc[0]) if len(shown) else _("none")
 
 
 def table_rows(root=None) -> list[dict]:
-    """Every data set as a table row (memoised per cache version; treat as read-only)."""
+    """Every data set as a table row (memoised per cache version and language; treat as read-only)."""
     path = (Path(root) if root is not None else cache_dir()) / AGGREGATES_FILE
     try:
         stamp = path.stat().st_mtime_ns
     except FileNotFoundError:
         stamp = None
-    key = (str(path), stamp, (path.parent.parent / "manifest.json").stat().st_mtime_ns if stamp else None)
+    key = (str(path), stamp, (path.parent.parent / "manifest.json").stat().st_mtime_ns if stamp else None,
+           current_language())
     return ROWS_MEMO.get(key, lambda: _table_rows(world_aggregates(root), cache.manifest(root)))
 
 
@@ -162,7 +177,10 @@ def search_rows(rows: list[dict], query: str | None) -> list[dict]:
 
 
 def count_text(shown: int, total: int) -> str:
-    return f"{total} data sets" if shown == total else f"{shown} of {total} data sets"
+    if shown == total:
+        return ngettext("{total} data set", "{total} data sets", total).format(total=local_number(f"{total:,}"))
+    return ngettext("{shown} of {total} data set", "{shown} of {total} data sets", total).format(
+        shown=local_number(f"{shown:,}"), total=local_number(f"{total:,}"))
 
 
 def table_columns(k: float) -> list[dict]:
@@ -171,7 +189,7 @@ def table_columns(k: float) -> list[dict]:
     numeric = {"districts", "population", "year", "person_mean", "share_below"}
     cols = []
     for key, name in TABLE_COLUMNS:
-        col = {"name": name.replace("below k", f"below {k:g} (%)"), "id": key}
+        col = {"name": gettext(name).format(k=_k_text(k)), "id": key}
         if key in numeric:
             col.update(type="numeric", format=Format(group=Group.yes) if key != "year" else Format())
         if key == "code":
@@ -185,11 +203,12 @@ def summary_line(root=None) -> str:
     df = world_aggregates(root)
     rows = map_rows(df)
     with_districts = int((~rows["national_model"]).sum())
-    return (f"{len(rows)} countries, each coloured by one data set (the national-grain one where a country has "
-            f"several); {with_districts} with district statistics, outlined in black; the other "
-            f"{len(rows) - with_districts} are national UN estimates with no districts. The numbers are the "
-            f"explorer's default view of each data set: both sexes, ages {df['ages'].iloc[0]}, height and weight "
-            f"in 5 cm × 5 kg bands, body model {df['model'].iloc[0]}, k = {_k(df):g}.")
+    return _("{countries} countries, each coloured by one data set (the national-grain one where a country has "
+             "several); {with_districts} with district statistics, outlined in black; the other {national} are "
+             "national UN estimates with no districts. The numbers are the explorer's default view of each data set: "
+             "both sexes, ages {ages}, height and weight in 5 cm × 5 kg bands, body model {model}, k = {k}.").format(
+        countries=len(rows), with_districts=with_districts, national=len(rows) - with_districts,
+        ages=df["ages"].iloc[0], model=df["model"].iloc[0], k=_k_text(_k(df)))
 
 
 def stat_switch(stat: str, k: float) -> dcc.RadioItems:

@@ -306,6 +306,7 @@ CHART_TEXT_PROBLEMS = r"""() => {
     gd.querySelectorAll(".g-gtitle text").forEach((e) => e.textContent.trim() && add("title", e));
     gd.querySelectorAll(".g-xtitle text, .g-ytitle text").forEach((e) => e.textContent.trim() && add("axis title", e));
     gd.querySelectorAll(".legend").forEach((e) => add("legend", e.querySelector(".bg") || e));
+    gd.querySelectorAll(".colorbar .cbtitle text").forEach((e) => e.textContent.trim() && add("colour bar title", e));
     gd.querySelectorAll(".annotation").forEach((e) => e.textContent.trim() && add("annotation", e.querySelector(".annotation-text-g") || e));
     if (window.innerWidth <= 600) gd.querySelectorAll(".modebar").forEach((e) => add("toolbar", e));  // a desktop shows it on hover only
     items.forEach(([kind, text, r]) => {

@@ -41,7 +41,7 @@ def test_layout_accepts_unknown_query_keys_and_reads_the_statistic(dash_page):
     assert _by_id(shared, vw.ID["stat"]).value == "share_below"
     assert _by_id(shared, vw.ID["map"]).figure["data"][0]["colorbar"]["ticksuffix"] == " %"
     bad = world.layout(stat="<script>")
-    assert "unknown statistic" in _by_id(bad, vw.ID["notice"]).children
+    assert "Unknown statistic" in _by_id(bad, vw.ID["notice"]).children
     assert _by_id(bad, vw.ID["stat"]).value == "person_mean"
 
 
@@ -110,3 +110,31 @@ def test_world_outline_is_served_gzipped_from_our_own_server(cache_root):
     assert len(collection["features"]) == 235
     assert client.get("/geo/world.geojson", headers={"Accept-Encoding": "gzip", "If-None-Match": resp.headers["ETag"]}
                       ).status_code == 304
+
+
+def test_the_world_page_in_portuguese(dash_page):
+    """Issue 31: the page's words, the switch, the summary, the table's headings, names and words in the language
+    asked for (country names from CLDR, found by the search too), numbers its way; the CLI command stays English."""
+    from dashboard.core import text
+
+    world = dash_page("world")
+    with text.language("pt"):
+        page = world.layout(stat="share_below")
+        rows = vw.table_rows()
+        found = vw.search_rows(rows, "alemanha")
+        count = vw.count_text(3, len(rows))
+        hover = _by_id(page, vw.ID["map"]).figure["data"][0]["hovertext"]
+    texts = [c.children for c in _walk(page) if isinstance(getattr(c, "children", None), str)]
+    assert "O mundo em um mapa" in texts and any(t.startswith("Proporção de pessoas") for t in
+                                                 [o["label"] for o in _by_id(page, vw.ID["stat"]).options])
+    assert any("países, cada um colorido" in t for t in texts)
+    table = _by_id(page, vw.ID["table"])
+    assert [c["name"] for c in table.columns][:3] == ["País", "Conjunto de dados", "Continente"]
+    assert table.locale_format == {"decimal": ",", "group": "."}
+    assert [r["code"].split("]")[0] for r in found] == ["[DE"] and found[0]["country"] == "Alemanha"
+    assert count == f"3 de {len(rows)} conjuntos de dados"
+    assert any(h.startswith("proporção") or "das pessoas em um conjunto menor que" in h for h in hover)
+    assert any("abrir DE no explorador" in h for h in hover)
+    with text.language("en"):  # the rows are kept per language: English again after Portuguese
+        assert next(r for r in vw.table_rows() if r["code"].startswith("[DE]"))["country"] == "Germany"
+    assert vw.cli_command("share_below") == "anonset world --stat share_below"
