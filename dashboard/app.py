@@ -152,6 +152,13 @@ PAGE_NAMES = (N_("Me"), N_("Explore regions"), N_("World"), N_("For app develope
               N_("Attack lab"), N_("Data set"), N_("AnonLand"), N_("Real people"), N_("About"))
 
 
+def _scroll_control(edge: str, arrow: str) -> html.Button:
+    """A ‹ or › beside the phone's sideways-scrolling links, shown only where more links are (assets/shell/nav.js):
+    a link cut at the edge otherwise reads as a broken label (issue 28). Pointer only: each link is a tab stop."""
+    return html.Button(arrow, className=f"nav-more nav-more-{edge}", type="button", tabIndex="-1",
+                       **{"aria-hidden": "true", "data-edge": edge})
+
+
 def _navbar() -> html.Nav:
     pages = sorted(dash.page_registry.values(), key=lambda p: p.get("order") or 0)
     links = [
@@ -163,7 +170,10 @@ def _navbar() -> html.Nav:
         [
             dcc.Link([html.Span("Anon", className="brand-a"), html.Span("Set", className="brand-b")],
                      href=with_language("/"), className="brand", title=gettext("AnonSet home")),
-            html.Div(links, className="nav-links"),
+            html.Div(
+                [_scroll_control("left", "\u2039"), html.Div(links, className="nav-links"), _scroll_control("right", "\u203a")],
+                className="nav-row",
+            ),
             html.Button(
                 gettext("Presenter mode"), id=ids.PRESENTER_TOGGLE, n_clicks=0, className="presenter-toggle",
                 title=gettext("Large type and high contrast for projectors (link: ?presenter=1)"),

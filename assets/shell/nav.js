@@ -1,5 +1,8 @@
 /* The navigation marks the page you are on (class "active", aria-current="page") and, where its one row
-   scrolls sideways (a phone), scrolls that link into the row's clear middle — never the page itself. */
+   scrolls sideways (a phone, where the links have a line of their own), scrolls that link into the row's clear
+   middle — never the page itself — and says where more links are: the row's data-more ("left", "right",
+   "left right") fades that edge and shows the ‹ / › control there (dashboard/app.py), which scrolls the row
+   (a link cut at an edge read as a broken label, "ıe" for "Me", issue 28). */
 (function () {
   var shown = null;
 
@@ -31,15 +34,39 @@
       if (!on && a.hasAttribute("aria-current")) a.removeAttribute("aria-current");
     });
     var key = window.location.pathname + "|" + row.clientWidth;
-    if (!active || shown === key) return;
-    shown = key;
-    if (row.scrollWidth > row.clientWidth + 1) {
-      /* centre the link in the row (the row's right edge fades out), moving the row only */
-      var a = active.getBoundingClientRect(), r = row.getBoundingClientRect();
-      var target = row.scrollLeft + (a.left - r.left) - (row.clientWidth - a.width) / 2;
-      row.scrollLeft = Math.max(0, Math.min(target, row.scrollWidth - row.clientWidth));
+    if (active && shown !== key) {
+      shown = key;
+      if (row.scrollWidth > row.clientWidth + 1) {
+        /* centre the link in the row (clear of the faded edges), moving the row only */
+        var a = active.getBoundingClientRect(), r = row.getBoundingClientRect();
+        var target = row.scrollLeft + (a.left - r.left) - (row.clientWidth - a.width) / 2;
+        row.scrollLeft = Math.max(0, Math.min(target, row.scrollWidth - row.clientWidth));
+      }
     }
+    mark(row);
   }
+
+  /* which edges of the row have links beyond them (style.css fades those and shows their controls) */
+  function mark(row) {
+    var more = [];
+    if (row.scrollLeft > 1) more.push("left");
+    if (row.scrollLeft + row.clientWidth < row.scrollWidth - 1) more.push("right");
+    var value = more.join(" ");
+    if (row.getAttribute("data-more") !== value) row.setAttribute("data-more", value);
+  }
+
+  /* a ‹ / › control scrolls the row by most of its width; delegated, so a re-rendered navbar keeps working */
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest ? e.target.closest(".navbar .nav-more") : null;
+    var row = b ? document.querySelector(".navbar .nav-links") : null;
+    if (!row) return;
+    var step = Math.max(80, row.clientWidth * 0.7) * (b.getAttribute("data-edge") === "left" ? -1 : 1);
+    row.scrollBy({ left: step, behavior: "smooth" });
+  });
+  /* scroll events do not bubble: caught on the way down */
+  document.addEventListener("scroll", function (e) {
+    if (e.target && e.target.classList && e.target.classList.contains("nav-links")) mark(e.target);
+  }, { capture: true, passive: true });
 
   var queued = false;
   function schedule() {

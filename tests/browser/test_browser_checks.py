@@ -206,12 +206,19 @@ def test_wide_tables_fit_a_desktop(loaded):
         assert pg.evaluate(TABLES_SCROLLING_SIDEWAYS, sel) == [], path
 
 
+NAV_LINK_ROWS = r"""() => ({height: document.querySelector('.navbar').getBoundingClientRect().height,
+  rows: new Set(Array.from(document.querySelectorAll('.navbar a.nav-link')).map((a) => Math.round(a.getBoundingClientRect().top))).size})"""
+
+
 def test_phone_navigation_is_one_row(loaded):
+    """The links are one row (they scroll sideways) on a line under the brand and the toggle, not 190 px of wrapped
+    links."""
     size, pages = loaded
     if size != PHONE:
         pytest.skip("phone only")
     for path, (pg, _) in pages.items():
-        assert pg.evaluate("document.querySelector('.navbar').getBoundingClientRect().height") < 70, path
+        got = pg.evaluate(NAV_LINK_ROWS)
+        assert got["rows"] == 1 and got["height"] < 80, (path, got)
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -472,13 +479,29 @@ ACTIVE_NAV_LINK = r"""() => {
   const on = Array.from(row.querySelectorAll('a.nav-link[aria-current=page]'));
   if (on.length !== 1) return {marked: on.map((a) => a.textContent)};
   const r = row.getBoundingClientRect(), a = on[0].getBoundingClientRect();
-  // the row's last 15 % fades out (style.css): the link must sit in the clear part
+  const more = (row.getAttribute('data-more') || '').split(' ');
+  // an edge with more links beyond it fades over its 12 % (style.css): the active link must sit in the clear part
+  const lo = r.left + (more.includes('left') ? 0.12 * r.width : 0), hi = r.right - (more.includes('right') ? 0.12 * r.width : 0);
+  const links = Array.from(row.querySelectorAll('a.nav-link')).map((x) => x.getBoundingClientRect());
+  const shown = (sel) => { const b = document.querySelector(sel); if (!b) return false;
+    const s = getComputedStyle(b), br = b.getBoundingClientRect();
+    return s.visibility === 'visible' && s.display !== 'none' && br.width > 4 && br.left >= 0 && br.right <= window.innerWidth; };
+  const apart = (sel) => { const b = document.querySelector(sel).getBoundingClientRect();
+    return Math.min(b.right, r.right) - Math.max(b.left, r.left) <= 0 || Math.min(b.bottom, r.bottom) - Math.max(b.top, r.top) <= 0; };
   return {marked: [on[0].textContent], href: on[0].getAttribute('href'), active: on[0].classList.contains('active'),
-          inside: a.left >= r.left - 1 && a.right <= r.left + 0.85 * r.width + 1, pageX: window.scrollX};
+          inside: a.left >= lo - 1 && a.right <= hi + 1, pageX: window.scrollX, rowWidth: r.width,
+          cutLeft: links.some((x) => x.left < r.left - 1), cutRight: links.some((x) => x.right > r.right + 1),
+          controlLeft: shown('.navbar .nav-more-left'), controlRight: shown('.navbar .nav-more-right'),
+          clearOfBrand: apart('.navbar .brand'), clearOfToggle: apart('.navbar .presenter-toggle'),
+          scrollLeft: row.scrollLeft};
 }"""
 
 
 def test_phone_navigation_shows_the_page_you_are_on(loaded):
+    """At 390 px the links have a line of their own (issue 28: squeezed between the brand and the presenter toggle the
+    row was 134 px wide and cut "Me" to "ıe" at one edge and the next link at the other, with no hint): the active link
+    in the row's clear part, no link cut at an edge without that edge's ‹ / › control, the row clear of the brand and
+    the toggle; the › control scrolls the row to its end."""
     size, pages = loaded
     if size != PHONE:
         pytest.skip("phone only: on a desktop the links wrap")
@@ -491,6 +514,19 @@ def test_phone_navigation_shows_the_page_you_are_on(loaded):
         assert (href == path or path.startswith(href.rstrip("/") + "/")) and got["active"], (path, got)
         assert got["inside"], f"{path}: the active link {got['marked']} is scrolled out of the navigation row"
         assert got["pageX"] == 0, "the page itself does not scroll sideways"
+        assert got["cutLeft"] <= got["controlLeft"] and got["cutRight"] <= got["controlRight"], \
+            f"{path}: a link is cut at an edge of the navigation row without that edge's ‹ / › control: {got}"
+        assert got["clearOfBrand"] and got["clearOfToggle"], f"{path}: the navigation row overlaps the brand or the toggle"
+        assert got["rowWidth"] > 0.9 * PHONE[0], f"{path}: the navigation row is {got['rowWidth']} px wide, not the line's width"
+    # the › control scrolls the row: pressed until the last link shows, then only ‹ is offered
+    pg, _ = pages[PAGES[0]]
+    for _ in range(8):
+        if not pg.evaluate(ACTIVE_NAV_LINK)["controlRight"]:
+            break
+        pg.click(".navbar .nav-more-right")
+        pg.wait_for_timeout(450)  # the smooth scroll
+    end = pg.evaluate(ACTIVE_NAV_LINK)
+    assert not end["cutRight"] and not end["controlRight"] and end["controlLeft"] and end["scrollLeft"] > 0, end
 
 
 # --------------------------------------------------------------------------- presenter mode on a projector

@@ -1,7 +1,7 @@
 """Every translated page in all six languages, at phone and desktop width (issue 31): the page speaks the language
 asked for and nothing else (no visible text equal to an English message whose translation differs), its labels
-are neither clipped nor on top of each other, its charts' texts stay inside and apart, and nothing is fetched
-from another host.  One page load per (page, language, width); screenshots for German and Portuguese phones.
+(the navbar's presenter toggle too, issue 28) are neither clipped nor on top of each other, its charts' texts stay
+inside and apart, and nothing is fetched from another host.  One page load per (page, language, width); screenshots for German and Portuguese phones.
 """
 from __future__ import annotations
 
@@ -41,6 +41,16 @@ LAYOUT_PROBLEMS = r"""() => {
   if (document.documentElement.scrollWidth > window.innerWidth + 1)
     out.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window`);
   return out;
+}"""
+
+#: The presenter toggle's label, whole and on screen (issue 28: "Präsentatio…" ran out of its 6.5em box at 390 px in
+#: German and Italian): neither wider than its button nor outside the window.
+TOGGLE_CLIPPED = r"""() => {
+  const t = document.querySelector(".navbar .presenter-toggle"), r = t.getBoundingClientRect();
+  const out = [];
+  if (t.scrollWidth > t.clientWidth) out.push(`its text is ${t.scrollWidth} px in a ${t.clientWidth} px button`);
+  if (r.left < 0 || r.right > window.innerWidth || r.top < 0) out.push(`it lies at ${Math.round(r.left)}–${Math.round(r.right)} px in a ${window.innerWidth} px window`);
+  return out.map((p) => `presenter toggle "${t.textContent.trim()}": ${p}`);
 }"""
 
 #: Visible text nodes (outside quoted English, marked lang="en", and the language switch) equal to one of ``words``.
@@ -100,6 +110,7 @@ def test_personal_page_in_every_language(browser, app_url):
             if not pg.inner_text("#me-headline").startswith(headline_start):
                 problems.append(f"{where}: headline {pg.inner_text('#me-headline')!r}")
             problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            problems += [f"{where}: {p}" for p in pg.evaluate(TOGGLE_CLIPPED)]
             problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
             problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
             problems += [f"{where}: console {e}" for e in rec.console_errors]

@@ -43,3 +43,34 @@ def test_the_page_scripts_messages_are_extracted():
 
     found = text.script_messages(ROOT / "assets" / "anonset_engine.js")
     assert "Auxiliary fractions are multiplied: they are assumed independent of each other." in found
+
+
+#: The glossary's German word for a district in general (its table row), and the word it rules out.
+GLOSSARY_DISTRICT_ROW = re.compile(r"^\| district \(the form's field[^|]*\| (\w+) \|", re.M)
+GENERIC_DISTRICT = re.compile(r"\bdistricts?\b", re.I)
+
+
+def test_german_calls_a_district_what_the_glossary_does():
+    """Issue 28: German said "Bezirk" on the form and in its hints but "Kreis" in the first question and wherever
+    the data set's word shows (Germany's: Kreis) — two words for one thing, and a Bezirk is itself a part of Berlin.
+    Every German message whose English says "district" in words (a ``{district}`` placeholder is the data set's own
+    word, filled in at run time) uses the glossary's word, and none says "Bezirk"."""
+    from support import ROOT
+
+    glossary = (ROOT / "dashboard" / "locale" / "GLOSSARY.md").read_text(encoding="utf-8")
+    word = GLOSSARY_DISTRICT_ROW.search(glossary).group(1)
+    assert word == "Kreis", f"the glossary's German district word is {word!r}, not the statistical office's Kreis"
+    stem = word.lower()
+    inconsistent = []
+    with text.catalogue_path("de").open("rb") as f:
+        for m in read_po(f, locale="de"):
+            if not m.id or m.context == "district word":
+                continue
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            for s in strings:
+                if "bezirk" in s.lower():
+                    inconsistent.append(f"says Bezirk: {s!r}")
+                elif GENERIC_DISTRICT.search(FIELD.sub("", ids[0])) and stem not in s.lower():
+                    inconsistent.append(f"{ids[0]!r} → {s!r} (no {word})")
+    assert not inconsistent, "\n".join(inconsistent)
