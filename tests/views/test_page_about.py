@@ -66,7 +66,7 @@ def test_the_about_page_in_german_translates_our_words_and_keeps_citations(dash_
     assert "Über AnonSet" in strings and any(s.startswith("Datensätze (") for s in strings)
     assert any(s.startswith("Größe und Gewicht stammen") for s in strings)
     datasets, sources = [c for c in _walk(page) if type(c).__name__ == "DataTable"]
-    assert [c["name"] for c in datasets.columns][:4] == ["Kürzel", "Name", "Kontinent", "Gebiete"]
+    assert [c["name"] for c in datasets.columns][:4] == ["Kürzel", "Name", "Kontinent", "Kreise"]
     assert datasets.locale_format == {"decimal": ",", "group": "."}
     assert sources.filter_options == {"placeholder_text": "filtern…"}
     rows = {r["code"]: r for r in datasets.data}
