@@ -606,7 +606,8 @@
       var t = found[0];
       if (p[4]) offer([t, found[1], 0, -(d.pop || 0), d.label], { value: d.value, label: d.label, tier: t, place: null });
       else {
-        var label = p[0] + " is part of " + (d.name || d.label) + ", published as one " + word;
+        var label = _("{place} is part of {district}, published as one {word}",
+                      { place: p[0], district: d.name || d.label, word: E().districtWord(word) });
         offer([t, found[1], 1, -(p[3] || 0), label], { value: d.value, label: label, tier: t, place: p[0] });
       }
     });
@@ -897,7 +898,8 @@
           out = out.map(dropdownOption);
           if (chosen && !out.some(function (o) { return o.value === chosen.value; })) out.unshift(dropdownOption(chosen));
           if (matched > DISTRICTS_SHOWN) {
-            out.push({ label: "\u2026 " + (matched - DISTRICTS_SHOWN).toLocaleString("en-US") + " more: type to narrow the list",
+            out.push({ label: _("\u2026 {count} more: type to narrow the list",
+                                 { count: E().localNumber((matched - DISTRICTS_SHOWN).toLocaleString("en-US")) }),
                        value: "__more__", disabled: true, search: q });
           }
           return out;
