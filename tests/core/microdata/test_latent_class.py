@@ -86,7 +86,7 @@ def test_a_small_sample_nearly_all_unique_still_predicts_the_population():
 def test_the_blend_closes_the_rule_s_gap_and_says_how_it_chose():
     truth = _known(CARDS, 4, seed=5)
     fitted = M.fit_latent_class(truth.sample(3_000, seed=1), CARDS, seed=0)
-    assert fitted.rule == "uniqueness" and fitted.blend is not None
+    assert fitted.rule == "unique-shares" and fitted.blend is not None
     assert abs(fitted.blend["uniqueness_gap"]) < 1e-4 and 0 <= fitted.blend["weight_of_fewer"] <= 1
     lo, hi = fitted.blend["classes"]
     gaps = {r["classes"]: r["uniqueness_gap"] for r in fitted.selection}
@@ -131,3 +131,71 @@ def test_nhanes_six_quasi_identifiers_at_ten_percent_meet_the_target(nhanes_six)
     c = M.validate_model(M.COPULA, nhanes_six.codes, nhanes_six.cards, emp.class_size == 1, 0.1, 5, seed=0)
     assert c["mae"] > 0.07 and v["mae"] < c["mae"] / 1.5
     assert 0 <= v["calibration"]["error"] < 0.15 and sum(b["records"] for b in v["calibration"]["bins"]) == 5 * 2_000
+
+
+def _with_companion(model: M.LatentClassModel, partner: int, seed: int) -> M.LatentClassModel:
+    """The known model with one more column, a relabelling of column ``partner`` (one-to-one, like ADULT's
+    education and education_num): exact, its cells with another pairing have probability 0."""
+    k = int(model.cards[partner])
+    perm = np.random.default_rng(seed).permutation(k)
+    with np.errstate(divide="ignore"):
+        log_t = np.log(np.eye(k)[:, perm])
+    log_phi = list(model.log_phi) + [model.log_phi[partner][:, np.argsort(perm)]]
+    return M.LatentClassModel(weights=model.weights, log_phi=log_phi, cards=np.append(model.cards, k),
+                              companions={len(model.cards): (partner, log_t)})
+
+
+def test_companion_columns_are_found_only_when_one_to_one():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 6, 500)
+    codes = np.column_stack([a, (a * 5 + 3) % 6, rng.integers(0, 6, 500), np.zeros(500, int), a // 2,
+                             np.zeros(500, int), (a + 1) % 6])
+    # 1 and 6 relabel 0; 2 is independent; 3 and 5 have one value; 4 is a coarsening of 0 (not one-to-one)
+    assert M.companions(codes) == {1: 0, 6: 0}
+    assert M.companions(codes[:, [2, 3, 4]]) == {}
+
+
+def test_a_companion_column_keeps_the_model_exact_and_its_pairing():
+    truth = _with_companion(_known([6, 5, 4], 3, seed=2), partner=0, seed=1)
+    cells = _all_cells(truth.cards)
+    p = truth.cell_prob(cells)[0]
+    assert p.sum() == pytest.approx(1.0, abs=1e-12)
+    records = truth.sample(4_000, seed=3)
+    assert M.companions(records) == {3: 0}
+    fitted = M.fit_latent_class(records, truth.cards, seed=0)
+    assert fitted.to_dict()["companions"] == [[3, 0]]
+    q = fitted.cell_prob(cells)[0]
+    assert q.sum() == pytest.approx(1.0, abs=1e-9) and q[p == 0].sum() < 0.01  # the pairing is kept
+    # the partner summed out: the companion is an ordinary column, exact against the full table
+    sub = fitted.sub([3, 1])
+    full = q.reshape(tuple(truth.cards)).sum(axis=(0, 2)).T
+    np.testing.assert_allclose(sub.cell_prob(_all_cells([6, 5]))[0], full.ravel(), rtol=1e-9)
+    both = fitted.sub([3, 0])
+    assert both.companions and both.cell_prob(np.array([[0, 0], [1, 0]]))[0].min() < 0.01
+
+
+@pytest.mark.slow
+def test_a_small_sample_with_a_companion_column_predicts_the_exact_uniqueness():
+    """2 % of a population drawn from a known 6-class model with one column repeated under other labels: the
+    truth is the exact Ξ(N) over every cell.  The fitted model finds the pairing and recovers Ξ."""
+    errors = []
+    for seed in range(3):
+        base = _known([12, 10, 8, 6, 5], 6, seed=seed + 10, concentration=0.6)
+        truth = _with_companion(base, partner=0, seed=seed)
+        exact = _exact_uniqueness(truth, truth.cards, 10_000)
+        assert exact == pytest.approx(_exact_uniqueness(base, base.cards, 10_000), abs=1e-9)
+        records = truth.sample(200, seed=seed)
+        fitted = M.fit_latent_class(records, truth.cards, seed=0)
+        assert fitted.to_dict()["companions"] == [[5, 0]]
+        errors.append(float(M.uniqueness(fitted.cell_prob(records)[0], 10_000).mean()) - exact)
+    assert np.mean(np.abs(errors)) < 0.035 and max(np.abs(errors)) < 0.08
+
+
+def test_the_rule_leaves_out_more_columns_only_while_nearly_all_records_are_unique():
+    rng = np.random.default_rng(4)
+    sparse_records = rng.integers(0, 20, size=(120, 9))  # 9 columns of 20 values: unique even with 2 left out
+    deep = M.fit_latent_class(sparse_records, [20] * 9, seed=0).checked
+    truth = _known(CARDS, 3, seed=1)
+    usual = M.fit_latent_class(truth.sample(600, seed=0), CARDS, seed=0).checked
+    assert deep["most_left_out"] >= 3 and usual["most_left_out"] == 2
+    assert usual["tuples"] == 1 + 5 + 10 and deep["tuples"] > 1 + 9 + 36
