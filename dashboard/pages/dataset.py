@@ -90,7 +90,8 @@ def layout(**query):
             "Both are fitted and validated; this one gives each record's ξ and κ.", control_id=ID["model"]),
         field("Latent classes", dcc.Dropdown(id=ID["classes-rule"], options=classes_rule_options(),
                                              value=DEFAULT_CLASSES_RULE, clearable=False, searchable=False),
-              "How the latent class model chooses its number of classes.", control_id=ID["classes-rule"]),
+              "How the latent class model chooses its number of classes (each rule's sentence: on hover, and "
+              "with the results).", control_id=ID["classes-rule"]),
         html.Div([field("Validation fraction", dcc.Input(id=ID["fraction"], type="text", value="0.1", debounce=True),
                         control_id=ID["fraction"]),
                   field("Trials", dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),

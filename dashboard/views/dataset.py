@@ -105,8 +105,7 @@ def default_columns(table_: microdata.Table) -> list[str]:
 
 
 #: Short names of the latent class model's rules for its number of classes (the sentence is its RULE_TEXT).
-CLASSES_RULE_LABELS = {"unique-shares": "reproduce the unique shares (validated default)",
-                       "bic": "Bayesian information criterion (BIC)", "heldout": "held-out likelihood"}
+CLASSES_RULE_LABELS = {"unique-shares": "unique shares (validated)", "bic": "BIC", "heldout": "held-out likelihood"}
 DEFAULT_CLASSES_RULE = microdata.DEFAULT_CLASSES_RULE
 
 
