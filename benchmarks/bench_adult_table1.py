@@ -25,8 +25,8 @@ the wall clock here is mostly the neighbours'):
            5% | 0.027 ± 0.023   |   0.116 ± 0.097 |   0.009 ± 0.008
            1% | 0.027 ± 0.014   |   0.109 ± 0.096 |   0.025 ± 0.024
 
-Held out (``--seed 2020``: 50 other subsets and samples; the two changes were chosen on seed 2019 and only checked here;
-319 s CPU):
+Held out (``--seed 2020``: 50 other subsets and samples; the two changes were chosen on seed 2019
+and only checked here; 319 s CPU):
 
      fraction |  paper (copula) |          copula |    latent-class
          100% | 0.018 ± 0.016   |   0.113 ± 0.094 |   0.007 ± 0.005
