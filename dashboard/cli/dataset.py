@@ -54,7 +54,8 @@ def run(args) -> int:
                   "plan": microdata.plan(table, columns, bins, args.missing, k, args.target)}
         return emit(result, args.json, _plan_text)
     analysis = microdata.analyse(table, columns, bins, missing=args.missing, population=population,
-                                 fraction=args.fraction, trials=args.trials, seed=args.seed, model=args.uniqueness_model)
+                                 fraction=args.fraction, trials=args.trials, seed=args.seed, model=args.uniqueness_model,
+                                 classes_rule=args.classes_rule)
     if args.records:
         out = Path(args.records)
         try:
@@ -117,6 +118,8 @@ def _text(r: dict) -> str:
         lines.append(f"{name}{extra}: uniqueness at the data set's size {_pct(b['uniqueness'])} "
                      f"(empirical {_pct(e['uniqueness'])}); at N = {b['population']:,.0f}: "
                      f"mean xi {_pct(b['uniqueness_at_population'])}, mean kappa {_pct(b['correctness_at_population'])}")
+        if key == "latent_class":
+            lines += [f"  {t}" for t in b["fit"].get("companion_text", [])]
         if v.get("mae") is not None:
             lines.append(f"  validation (fit on {v['fraction']:.0%} = {v['train_records']:,} records, {v['trials']} trials): "
                          f"MAE of uniqueness {_num(v['mae'])}, AUC of xi {_num(v['auc'])}, "
@@ -150,6 +153,10 @@ def add_data_set_options(parser) -> None:
     parser.add_argument("--model", dest="uniqueness_model", choices=microdata.MODEL_CHOICES, default="auto",
                         help="the model of each record's xi and kappa: copula, latent-class, or auto (default: the one "
                              "that validates better on this data set)")
+    parser.add_argument("--classes-rule", choices=microdata.CLASSES_RULES, default=microdata.DEFAULT_CLASSES_RULE,
+                        help="how the latent class model chooses its number of classes: " + "; ".join(
+                            f"{r}: {microdata.CLASSES_RULE_TEXT[r]}" for r in microdata.CLASSES_RULES)
+                        + f" (default {microdata.DEFAULT_CLASSES_RULE})")
     parser.add_argument("--trials", default=microdata.DEFAULT_TRIALS, help="validation: random fractions averaged (default 3)")
 
 

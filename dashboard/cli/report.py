@@ -114,9 +114,11 @@ def _dataset(args) -> int:
                      fraction=microdata.check_fraction(args.fraction if args.fraction not in (None, "")
                                                        else microdata.DEFAULT_FRACTION),
                      trials=microdata.check_trials(args.trials), model=microdata.check_model(args.uniqueness_model),
+                     classes_rule=microdata.check_classes_rule(args.classes_rule),
                      k=microdata.check_k(args.k), target=microdata.check_target(args.target))
     analysis = microdata.analyse(table, columns, bins, missing=args.missing, population=population,
-                                 fraction=args.fraction, trials=args.trials, model=args.uniqueness_model)
+                                 fraction=args.fraction, trials=args.trials, model=args.uniqueness_model,
+                                 classes_rule=args.classes_rule)
     coarsening = {"contributions": microdata.contributions(table, columns, bins, args.missing, req.k),
                   "plan": microdata.plan(table, columns, bins, args.missing, req.k, req.target)}
     report = dataset_report(analysis, req, None if shipped else args.file, coarsening)

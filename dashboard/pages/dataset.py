@@ -16,11 +16,13 @@ from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views.dataset import (
     BIN_TYPE,
+    DEFAULT_CLASSES_RULE,
     ID,
     LOG,
     SHIPPED_SOURCES,
     analyse,
     bin_boxes,
+    classes_rule_options,
     coarsening,
     column_options,
     command,
@@ -86,6 +88,10 @@ def layout(**query):
             {"label": "latent class model (for unordered categories)", "value": "latent-class"}],
             value="auto", className="radio-stack"),
             "Both are fitted and validated; this one gives each record's ξ and κ.", control_id=ID["model"]),
+        field("Latent classes", dcc.Dropdown(id=ID["classes-rule"], options=classes_rule_options(),
+                                             value=DEFAULT_CLASSES_RULE, clearable=False, searchable=False),
+              "How the latent class model chooses its number of classes (each rule's sentence: on hover, and "
+              "with the results).", control_id=ID["classes-rule"]),
         html.Div([field("Validation fraction", dcc.Input(id=ID["fraction"], type="text", value="0.1", debounce=True),
                         control_id=ID["fraction"]),
                   field("Trials", dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),
@@ -167,6 +173,7 @@ FORM_STATES = [
     State(ID["fraction"], "value"),
     State(ID["trials"], "value"),
     State(ID["model"], "value"),
+    State(ID["classes-rule"], "value"),
 ]
 
 
@@ -181,10 +188,10 @@ FORM_STATES = [
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_analyse",
          sorry="Sorry — this could not be computed. Please check the choices.")
 def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
-               model, plan_k, plan_target):
+               model, classes_rule, plan_k, plan_target):
     """Analyse (also on first load, for the NHANES defaults); a bad choice is a message, never a traceback."""
     req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
-                        plan_k, plan_target)
+                        plan_k, plan_target, classes_rule)
     table_ = table_for(req.source, contents, filename)
     out = render(analyse(req, table_), req, filename if req.source == "upload" else None)
     return [*results_section(out), html.Div(plan_section(coarsening(req, table_), req), id=ID["plan"])], None
@@ -201,11 +208,12 @@ def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_download",
          sorry="Sorry — the records could not be prepared. Please check the choices.")
 def on_download(clicks, values, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction,
-                trials, model):
+                trials, model, classes_rule):
     """The per-record CSV for the current settings (the same analysis as "Analyse"; memoised for shipped data)."""
     if not clicks:
         return no_update, no_update
-    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model)
+    req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
+                        classes_rule=classes_rule)
     table_ = table_for(req.source, contents, filename)
     return records_download(req, table_, "values" in (values or [])), None
 
@@ -222,12 +230,12 @@ def on_download(clicks, values, source, contents, filename, columns, bin_values,
 @guarded(lambda message: (no_update, error_box(f"No report: {message}")), log=LOG, where="dataset page on_report",
          sorry="Sorry — the report could not be made. Please check the choices.")
 def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
-              model, plan_k, plan_target):
+              model, classes_rule, plan_k, plan_target):
     """The report of the form as it is now (the same parsing and analysis as "Analyse"; aggregates only)."""
     if not clicks:
         return no_update, no_update
     req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
-                        plan_k, plan_target)
+                        plan_k, plan_target, classes_rule)
     table_ = table_for(req.source, contents, filename)
     name = filename if req.source == "upload" else None
     plan = ["--k", f"{req.k:g}", "--target", f"{req.target:g}"]

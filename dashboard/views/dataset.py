@@ -36,7 +36,7 @@ def _id(name: str) -> str:
 
 ID = {name: _id(name) for name in (
     "source", "upload", "upload-wrap", "upload-refused", "load-message", "columns", "bins", "missing", "population",
-    "fraction", "trials", "analyse", "results", "message", "privacy", "model", "plan-k", "plan-target", "plan",
+    "fraction", "trials", "analyse", "results", "message", "privacy", "model", "classes-rule", "plan-k", "plan-target", "plan",
     "download", "download-values", "download-csv", "download-message", "report", "download-report", "report-message",
 )}
 #: Pattern-matching id of a column's bin-width box.
@@ -104,6 +104,17 @@ def default_columns(table_: microdata.Table) -> list[str]:
     return [r["name"] for r in rows[:4]] or [r["name"] for r in table_.describe()[:2]]
 
 
+#: Short names of the latent class model's rules for its number of classes (the sentence is its RULE_TEXT).
+CLASSES_RULE_LABELS = {"unique-shares": "unique shares (validated)", "bic": "BIC", "heldout": "held-out likelihood"}
+DEFAULT_CLASSES_RULE = microdata.DEFAULT_CLASSES_RULE
+
+
+def classes_rule_options() -> list[dict]:
+    """The select's options: each rule's short name, its sentence as the option's title."""
+    return [{"label": CLASSES_RULE_LABELS[r], "value": r, "title": f"Number of classes {microdata.CLASSES_RULE_TEXT[r]}."}
+            for r in microdata.CLASSES_RULES]
+
+
 def default_missing(table_: microdata.Table) -> str:
     return DEFAULTS[table_.source][1] if table_.source in DEFAULTS else "drop"
 
@@ -135,17 +146,18 @@ class Request:
     model: str = "auto"
     k: int = microdata.DEFAULT_K
     target: float = microdata.DEFAULT_TARGET
+    classes_rule: str = microdata.DEFAULT_CLASSES_RULE
 
     def key(self) -> tuple:
         return (self.source, self.columns, self.bins, self.missing, self.population, self.fraction, self.trials,
-                self.model)
+                self.model, self.classes_rule)
 
     def plan_key(self) -> tuple:
         return ("plan", self.source, self.columns, self.bins, self.missing, self.k, self.target)
 
 
 def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model=None,
-                  k=None, target=None) -> Request:
+                  k=None, target=None, classes_rule=None) -> Request:
     if source not in SOURCES:
         raise InputError("choose a shipped data set (NHANES, ADULT) or upload a CSV file")
     if isinstance(columns, str):
@@ -171,6 +183,7 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
                    fraction=microdata.check_fraction(fraction if fraction not in (None, "") else microdata.DEFAULT_FRACTION),
                    trials=microdata.check_trials(trials if trials not in (None, "") else microdata.DEFAULT_TRIALS),
                    model=microdata.check_model(model),
+                   classes_rule=microdata.check_classes_rule(classes_rule),
                    k=microdata.check_k(k if k not in (None, "") else microdata.DEFAULT_K),
                    target=microdata.check_target(str(target).strip().rstrip("%") if target not in (None, "")
                                                  else microdata.DEFAULT_TARGET))
@@ -183,7 +196,7 @@ _NHANES_MEMO = Memo(16, name="views.dataset.nhanes", max_bytes=256 * 2**20)
 def analyse(req: Request, table_: microdata.Table) -> microdata.Analysis:
     def run():
         return microdata.analyse(table_, list(req.columns), dict(req.bins), req.missing, req.population,
-                                 req.fraction, req.trials, model=req.model)
+                                 req.fraction, req.trials, model=req.model, classes_rule=req.classes_rule)
 
     if req.source in SHIPPED_SOURCES:
         known = _NHANES_MEMO.peek(req.key())
@@ -265,6 +278,8 @@ def command(req: Request, filename: str | None = None) -> str:
         parts += ["--trials", str(req.trials)]
     if req.model != "auto":
         parts += ["--model", req.model]
+    if req.classes_rule != microdata.DEFAULT_CLASSES_RULE:
+        parts += ["--classes-rule", req.classes_rule]
     return " ".join(parts)
 
 
@@ -353,8 +368,9 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
         "model_text": f"Model shown: {model['reason']}.",
         "latent_text": (f"Latent class model: {lc_fit['classes']} classes ({lc_fit['parameters']:,} parameters), "
                         f"{lc_fit['rule_text']}. "
-                        f"Unique at this size: {percent(s['latent_class']['uniqueness'])}; Gaussian copula: "
-                        f"{percent(s['copula']['uniqueness'])}."),
+                        + "".join(f"{t[0].upper()}{t[1:]}. " for t in lc_fit.get("companion_text", []))
+                        + f"Unique at this size: {percent(s['latent_class']['uniqueness'])}; Gaussian copula: "
+                          f"{percent(s['copula']['uniqueness'])}."),
         "warnings": list(s["warnings"]) + few,
         "k_table": table(k_rows, "k-anonymity violations: records whose class has fewer than k records"),
         "figures": {

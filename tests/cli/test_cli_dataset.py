@@ -132,3 +132,27 @@ def test_plan_and_model_choice(run, tmp_path, cache_root):
     assert code == 2 and "leaves 15 of 30 records to fit on; at least 50 are needed" in err
     with pytest.raises(SystemExit):  # argparse refuses it with the list of choices
         cli.main(["dataset", str(f), "--columns", "a,b", "--model", "neural"])
+
+
+def test_the_rule_for_the_number_of_latent_classes(run, tmp_path, capsys):
+    """--classes-rule reaches the latent class model's fit and its validation; the JSON and the text name it,
+    with its sentence; a pair of columns in one-to-one correspondence is said to be modelled as one."""
+    f = tmp_path / "pairs.csv"
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 5, 300), rng.integers(0, 4, 300)
+    f.write_text("a,a_code,b\n" + "\n".join(f"{x},{'ABCDE'[x]},{y}" for x, y in zip(a, b)) + "\n")
+    code, out, _ = run("dataset", str(f), "--columns", "a,a_code,b", "--json", "--trials", "1",
+                       "--classes-rule", "bic")
+    d = json.loads(out)
+    assert code == 0 and d["model"]["classes_rule"] == "bic" and d["latent_class"]["fit"]["rule"] == "bic"
+    assert d["model"]["classes_rule_text"] == M.CLASSES_RULE_TEXT["bic"]
+    assert d["latent_class"]["fit"]["companions"] == [[1, 0]]
+    assert d["latent_class"]["fit"]["companion_text"] == [M.COMPANION_TEXT.format(child="a_code", partner="a")]
+    code, out, _ = run("dataset", str(f), "--columns", "a,a_code,b", "--trials", "1")
+    assert code == 0 and M.CLASSES_RULE_TEXT[M.DEFAULT_CLASSES_RULE] in out
+    assert "a_code is modelled together with a" in out
+    code, out, _ = run("dataset", str(f), "--columns", "a,b", "--json", "--trials", "1", "--classes-rule", "heldout")
+    assert json.loads(out)["latent_class"]["fit"]["rule"] == "heldout"
+    with pytest.raises(SystemExit):  # argparse refuses it with the list of choices
+        cli.main(["dataset", str(f), "--columns", "a,b", "--classes-rule", "aic"])
+    assert "unique-shares" in capsys.readouterr().err

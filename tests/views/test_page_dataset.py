@@ -139,7 +139,7 @@ def test_the_report_holds_aggregates_only_and_refuses_bad_input(dash_page, caplo
     page = dash_page("dataset")
     caplog.set_level(logging.DEBUG)
     states = ("upload", _upload(CSV), "mine.csv", ["age", "sex", "zip"], ["10"], [{"type": V.BIN_TYPE, "column": "age"}],
-              "drop", None, "0.2", "1", None, "5", "0.05")
+              "drop", None, "0.2", "1", None, None, "5", "0.05")
     sent, message = page.on_report(1, *states)
     assert message is None and sent["filename"] == "anonset-report-dataset-upload.html"
     body = sent["content"].split("</head>", 1)[1]
@@ -150,7 +150,7 @@ def test_the_report_holds_aggregates_only_and_refuses_bad_input(dash_page, caplo
         assert not re.search(rf"(?<![\d.]){zip_code}(?!\d)", body)
     assert "10117" not in caplog.text
     sent, message = page.on_report(1, "upload", _upload(CSV), "mine.csv", [], [], [], "drop", None, None, None, None,
-                                   None, None)
+                                   None, None, None)
     assert sent is page.no_update and isinstance(message, html.Div)
     assert "No report: Choose at least one quasi-identifier column" in str(message)
 
@@ -169,3 +169,30 @@ def test_tiny_probabilities_read_as_one_in_and_a_fit_on_few_records_is_flagged()
                              V.table_for("upload", _upload(CSV), "mine.csv")), V.parse_request(
         "upload", ["age", "sex", "zip"], [], [], "drop", None, "0.2", "1"), "mine.csv")
     assert not any("Only" in w and "records" in w for w in big["warnings"])
+
+
+def test_the_latent_class_rule_is_a_choice_on_the_page(dash_page):
+    """A select of the rules for the number of latent classes, the validated one by default, each with its sentence;
+    the choice reaches the analysis, the results' text and the CLI command; a forged value is a message."""
+    page = dash_page("dataset")
+    select = next(c for c in _walk(page.layout()) if getattr(c, "id", None) == V.ID["classes-rule"])
+    assert select.value == ds.DEFAULT_CLASSES_RULE == "unique-shares"
+    assert [o["value"] for o in select.options] == list(ds.CLASSES_RULES) == ["unique-shares", "bic", "heldout"]
+    assert all(ds.CLASSES_RULE_TEXT[o["value"]] in o["title"] for o in select.options)
+    states = ("upload", _upload(CSV), "mine.csv", ["age", "sex", "zip"], ["10"], [{"type": V.BIN_TYPE, "column": "age"}],
+              "drop", None, "0.2", "1", "latent-class", "bic", "5", "0.05")
+    results, message = page.on_analyse(1, *states)
+    text = str(results)
+    assert message is None and f"{ds.CLASSES_RULE_TEXT['bic']}." in text and "--classes-rule bic" in text
+    req = V.parse_request(*states[:1], *states[3:10], "latent-class", classes_rule="bic")
+    assert req.classes_rule == "bic" and req.key() != V.parse_request(*states[:1], *states[3:10], "latent-class").key()
+    _, message = page.on_analyse(1, *states[:11], "aic", "5", "0.05")
+    assert "the number of classes is chosen by unique-shares, bic, heldout" in str(message)
+
+
+def _walk(component):
+    yield component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, (list, tuple)) else [children] if children is not None else []:
+        if hasattr(child, "to_plotly_json"):
+            yield from _walk(child)

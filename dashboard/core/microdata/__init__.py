@@ -36,7 +36,10 @@ from ._copula import (
     uniqueness,
     validate,
 )
-from ._latent import LatentClassModel, parameter_count
+from ._latent import COMPANION_TEXT, LatentClassModel, companions, parameter_count
+from ._latent import DEFAULT_SELECTION as DEFAULT_CLASSES_RULE
+from ._latent import RULE_TEXT as CLASSES_RULE_TEXT
+from ._latent import SELECTIONS as CLASSES_RULES
 from ._latent import fit as fit_latent_class
 from ._models import (
     COPULA,
@@ -44,6 +47,7 @@ from ._models import (
     MODEL_CHOICES,
     MODEL_NAMES,
     MODELS,
+    check_classes_rule,
     check_model,
     choose,
     fit_model,
@@ -94,8 +98,14 @@ __all__ = [
     "MODEL_CHOICES",
     "MODEL_NAMES",
     "calibration",
+    "CLASSES_RULES",
+    "CLASSES_RULE_TEXT",
+    "COMPANION_TEXT",
+    "DEFAULT_CLASSES_RULE",
+    "check_classes_rule",
     "check_model",
     "choose",
+    "companions",
     "fit_latent_class",
     "fit_model",
     "parameter_count",

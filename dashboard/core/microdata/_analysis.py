@@ -31,6 +31,7 @@ import numpy as np
 from .. import scaling as pyc_fit
 from ..errors import InputError
 from . import _copula as copula
+from . import _latent as latent
 from . import _models as models
 from . import _tfrr as tfrr
 from ._records import KS, Prepared, Table, empirical, prepare, roc_curve
@@ -142,7 +143,10 @@ def _model_block(name: str, model, prep, n: int, N: float, seed: int) -> tuple[d
             "notes": list(model.notes),
         })
     else:
-        out.update({"fit": model.to_dict(), "notes": list(model.notes),
+        fit = model.to_dict()
+        fit["companion_text"] = [latent.COMPANION_TEXT.format(child=prep.columns[c], partner=prep.columns[q])
+                                 for c, q in fit["companions"]]
+        out.update({"fit": fit, "notes": list(model.notes),
                     "integration": {"method": "exact (a sum over the latent classes)", "rel_se_median": 0.0,
                                     "rel_se_max": 0.0}})
     out["_curve"] = curve
@@ -151,9 +155,11 @@ def _model_block(name: str, model, prep, n: int, N: float, seed: int) -> tuple[d
 
 def analyse(table: Table, columns, bins=None, missing: str = "drop", population=None,
             fraction=None, trials=DEFAULT_TRIALS, seed: int = 0, greedy: bool = True,
-            validation: bool = True, model: str = "auto") -> Analysis:
+            validation: bool = True, model: str = "auto", classes_rule: str | None = None) -> Analysis:
     """Run every part (see the module notes); InputError for any bad choice, before any work.
 
+    ``classes_rule``: how the latent class model chooses its number of classes (``unique-shares``, the
+    default, ``bic`` or ``heldout``; its fit and its validation both use it).
     ``model``: ``copula``, ``latent-class`` or ``auto`` (the one that validates better).  Both are
     fitted and validated; the chosen one gives the per-record ξ, κ and the greedy order.  A
     ``fraction`` given explicitly that leaves fewer than 50 training records is an error
@@ -163,6 +169,7 @@ def analyse(table: Table, columns, bins=None, missing: str = "drop", population=
     fraction = check_fraction(fraction if explicit_fraction else DEFAULT_FRACTION)
     trials = check_trials(trials)
     model = models.check_model(model)
+    classes_rule = models.check_classes_rule(classes_rule)
     prep = prepare(table, columns, bins, missing, seed=seed)
     n = prep.n
     N = float(n) if population in (None, "") else copula.check_population(population, n)
@@ -178,12 +185,13 @@ def analyse(table: Table, columns, bins=None, missing: str = "drop", population=
     blocks, probs, fitted = {}, {}, {}
     for name in models.MODELS:
         t0 = time.perf_counter()
-        fitted[name] = models.fit_model(name, prep.codes, prep.cards, seed=seed)
+        fitted[name] = models.fit_model(name, prep.codes, prep.cards, seed=seed, classes_rule=classes_rule)
         blocks[name], probs[name] = _model_block(name, fitted[name], prep, n, N, seed)
         if validation:
             try:
                 blocks[name]["validation"] = models.validate_model(name, prep.codes, prep.cards, emp.class_size == 1,
-                                                                   fraction, trials, seed=seed)
+                                                                   fraction, trials, seed=seed,
+                                                                   classes_rule=classes_rule)
             except InputError as exc:
                 blocks[name]["validation"] = {"mae": None, "auc": None, "reason": str(exc), "fraction": fraction}
         timing[name] = time.perf_counter() - t0
@@ -235,7 +243,8 @@ def analyse(table: Table, columns, bins=None, missing: str = "drop", population=
         "missing": prep.missing,
         "warnings": prep.warnings,
         "empirical": emp.to_dict(),
-        "model": {"chosen": chosen, "name": models.MODEL_NAMES[chosen], "reason": why, "requested": model},
+        "model": {"chosen": chosen, "name": models.MODEL_NAMES[chosen], "reason": why, "requested": model,
+                  "classes_rule": classes_rule, "classes_rule_text": latent.RULE_TEXT[classes_rule]},
         "copula": cop,
         "latent_class": blocks[models.LATENT_CLASS],
         "tfrr": t_out,

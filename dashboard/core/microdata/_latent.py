@@ -20,7 +20,9 @@ data-driven probability, and the M-step stays a MAP estimate.  Several seeded ra
 ``k = C − 1 + C Σ_j (K_j − 1)``) over 1, 2, 3, 4, 6, 8, …, stopping once two larger ``C`` in a row
 have not improved it, or by held-out log-likelihood (fit on a seeded 80 %, score the 20 %), or —
 the default — by *uniqueness*: the ``C`` whose model predicts the records' own shares of unique
-records, on the full tuple of columns and on every tuple with one or two columns left out (a
+records, on the full tuple of columns and on every tuple with one or two columns left out — and
+with three, four, … left out while the records are still nearly all unique (over
+:data:`NEARLY_ALL_UNIQUE` on average) on the deepest tuples checked so far (a
 posterior predictive check of the very quantity the model is for; a mixture's model of fewer
 columns is exact, the same classes with the left-out columns' factors dropped).  The mean gap
 ``model's share − records' share`` over those tuples falls as C grows (more classes concentrate the
@@ -41,6 +43,26 @@ held-out likelihood alone: on NHANES's six quasi-identifiers fitted on 10 % (526
 one class and held-out likelihood two or three, and both overstate the whole set's uniqueness by
 0.07–0.12 (too few classes leave the columns nearly independent, which spreads the mass over too
 many cells); too many classes memorise the sample and understate it.
+
+Why deeper only when nearly all are unique: a tuple on which every sampled record is unique says
+nothing about C, so on the widest ADULT subsets at 1 % (13–14 columns, 96–98 % unique even with two
+columns left out) the rule had almost nothing to match and overstated uniqueness by 0.07–0.09;
+leaving out three columns there cut those errors by 0.01–0.03.  Always leaving out three columns
+was tried and reverted: it pushed NHANES at 10 % (57 % unique with two left out) from 0.02 to
+0.03.  The 0.9 threshold is a statement about the sample (the tuples leave little to match), not
+a fit to a benchmark: no NHANES sample at 10 % meets it.  This and the companion columns below each lower the
+ADULT Table 1 error at 1 % on the benchmark's subsets (seed 2019) and on a held-out set (seed 2020)
+alike; see ``benchmarks/bench_adult_table1.py``.
+
+Companion columns.  Two columns in one-to-one correspondence in the fitted records (ADULT's
+``education`` and ``education_num``: each value of one is seen with a single value of the other)
+are one column in two codings.  The mixture, whose columns are independent within a class, would
+spread mass over pairings never seen (a degree with the wrong number of years) unless it spent
+classes on them, so such a column is left out of the mixture and follows its partner:
+``p(x) = p_mixture(x without it) · T[partner value, its value]``, with ``T`` the records' pairing
+under the same Dirichlet prior as the classes' columns (:func:`companions`).  Summing the partner
+out leaves an ordinary column (its class marginals ``φ_c,partner · T``), so the models of fewer
+columns stay exact.  19 of the 50 ADULT subsets of the Table 1 benchmark have both columns.
 
 With more than :data:`SELECT_RECORDS` records, ``C`` is chosen on a seeded subsample of that many and
 the chosen fits are then refined on all records (at most :data:`REFINE_ITER` EM iterations from the
@@ -76,20 +98,30 @@ SELECT_TOL = 1e-4
 REFINE_ITER = 30
 #: Records on which the number of classes is chosen (a seeded subsample when larger).
 SELECT_RECORDS = 10_000
-SELECTIONS = ("uniqueness", "bic", "heldout")
+#: The rules that choose the number of classes; the first is the default (validated: benchmarks/bench_adult_table1.py).
+SELECTIONS = ("unique-shares", "bic", "heldout")
+DEFAULT_SELECTION = SELECTIONS[0]
 #: How each rule chooses the number of classes, in a sentence (the page and the CLI show it).
 RULE_TEXT = {
-    "uniqueness": ("chosen so that the model reproduces the fitted records' own shares of unique records on "
-                   "all the chosen columns and on every set with one or two of them left out"),
+    "unique-shares": ("chosen so that the model reproduces the fitted records' own shares of unique records on "
+                      "all the chosen columns and on every set with one or two of them left out (and three or "
+                      "more while nearly all the records are unique on those sets)"),
     "bic": "chosen by the Bayesian information criterion",
     "heldout": "chosen by the likelihood of 20 % of the records held out of the fit",
     "given": "given",
 }
-#: Numbers of classes the "uniqueness" rule doubles through before it bisects between the last two.
+#: Why two columns are modelled as one (the page and the CLI show it with the columns' names).
+COMPANION_TEXT = ("{child} is modelled together with {partner}: in the fitted records each value of either is "
+                  "seen with a single value of the other, so the model keeps that pairing rather than drawing "
+                  "the two independently within a class")
+#: Numbers of classes the "unique-shares" rule doubles through before it bisects between the last two.
 UNIQUENESS_GRID = (1, 2, 4, 8, 16, 32, 64)
-#: Pairs of left-out columns (a seeded sample) among the sub-tuples the rule "uniqueness" checks.
+#: Pairs of left-out columns (a seeded sample) among the sub-tuples the rule "unique-shares" checks.
 PAIR_DROPS = 120
-#: The rule "uniqueness" tries no more classes than a ``1 / RECORDS_PER_CLASS`` share of the records.
+#: The rule "unique-shares" leaves out one more column while the records' mean share unique on the deepest tuples
+#: checked exceeds this (a sample far smaller than the population: those shares say little about C).
+NEARLY_ALL_UNIQUE = 0.9
+#: The rule "unique-shares" tries no more classes than a ``1 / RECORDS_PER_CLASS`` share of the records.
 RECORDS_PER_CLASS = 4
 #: Share of the records held out when ``selection="heldout"``.
 HELDOUT_SHARE = 0.2
@@ -107,7 +139,12 @@ class LatentClassModel:
     selection: list[dict] = field(default_factory=list)  # the C tried: C, loglik, bic or held-out score
     rule: str = "bic"
     notes: list[str] = field(default_factory=list)
-    blend: dict | None = None      # rule "uniqueness": the two fits blended and the weight of the smaller
+    blend: dict | None = None      # rule "unique-shares": the two fits blended and the weight of the smaller
+    checked: dict | None = None    # rule "unique-shares": how many tuples it checked, and at most how many columns left out
+    # column -> (its partner, log T): a column in one-to-one correspondence with an earlier one in the records
+    # (see :func:`companions`); its value given the partner's is T[partner value] in every class, and its
+    # log_phi holds the class marginals φ_c,partner @ T (exact, used once the partner is summed out)
+    companions: dict = field(default_factory=dict)
 
     @property
     def n_classes(self) -> int:
@@ -115,13 +152,18 @@ class LatentClassModel:
 
     @property
     def n_parameters(self) -> int:
-        return parameter_count(self.n_classes, self.cards)
+        """The mixture's parameters (a companion column adds none to the classes: it follows its partner)."""
+        return parameter_count(self.n_classes, [k for j, k in enumerate(self.cards) if j not in self.companions])
 
     def log_prob(self, codes: np.ndarray) -> np.ndarray:
         """log p(x) of each row of ``codes`` (exact)."""
         codes = np.asarray(codes)
-        lw = np.log(self.weights)[None, :] + sum(lp[:, codes[:, j]].T for j, lp in enumerate(self.log_phi))
-        return logsumexp(lw, axis=1)
+        lw = np.log(self.weights)[None, :] + sum(lp[:, codes[:, j]].T for j, lp in enumerate(self.log_phi)
+                                                 if j not in self.companions)
+        out = logsumexp(lw, axis=1)
+        for j, (partner, log_t) in self.companions.items():
+            out = out + log_t[codes[:, partner], codes[:, j]]
+        return out
 
     def cell_prob(self, codes: np.ndarray, n_points=None, n_rep=None, seed=None) -> tuple[np.ndarray, np.ndarray]:
         """p(x) per record and its standard error (zero: the sum is exact); the copula's signature."""
@@ -131,25 +173,35 @@ class LatentClassModel:
     def sub(self, columns) -> LatentClassModel:
         """The model of some of the columns: the others summed out (exact for a mixture)."""
         cols = list(columns)
+        where = {j: i for i, j in enumerate(cols)}
+        # a companion whose partner is summed out becomes an ordinary column (its log_phi is its class marginal)
+        kept = {where[j]: (where[partner], log_t) for j, (partner, log_t) in self.companions.items()
+                if j in where and partner in where}
         return LatentClassModel(weights=self.weights, log_phi=[self.log_phi[j] for j in cols],
                                 cards=self.cards[cols], loglik=math.nan, n_records=self.n_records,
-                                rule=self.rule)
+                                rule=self.rule, companions=kept)
 
     def sample(self, n: int, seed: int = 0) -> np.ndarray:
         """``n`` records drawn from the model (for tests and simulations)."""
         rng = np.random.default_rng(seed)
         cls = rng.choice(self.n_classes, size=n, p=self.weights / self.weights.sum())
         out = np.empty((n, len(self.log_phi)), dtype=np.int32)
-        for j, lp in enumerate(self.log_phi):
+        order = [j for j in range(len(self.log_phi)) if j not in self.companions] + list(self.companions)
+        for j in order:
+            lp, rows = self.log_phi[j], cls
+            if j in self.companions:  # drawn given its partner's value, drawn before it
+                partner, lp = self.companions[j]
+                rows = out[:, partner]
             cum = np.cumsum(np.exp(lp), axis=1)
-            u = rng.random(n) * cum[cls, -1]
-            out[:, j] = np.minimum((u[:, None] > cum[cls]).sum(axis=1), lp.shape[1] - 1)
+            u = rng.random(n) * cum[rows, -1]
+            out[:, j] = np.minimum((u[:, None] > cum[rows]).sum(axis=1), lp.shape[1] - 1)
         return out
 
     def to_dict(self) -> dict:
         return {"classes": self.n_classes, "parameters": self.n_parameters, "loglik": self.loglik,
                 "rule": self.rule, "rule_text": RULE_TEXT.get(self.rule, self.rule), "selection": self.selection,
-                "blend": self.blend, "notes": list(self.notes)}
+                "blend": self.blend, "checked": self.checked, "companions": [[int(j), int(p)] for j, (p, _) in self.companions.items()],
+                "notes": list(self.notes)}
 
 
 def parameter_count(n_classes: int, cards) -> int:
@@ -254,24 +306,22 @@ def _score(run, x, w) -> float:
     return float(w @ _lse(x @ log_phi + log_pi[None, :]))
 
 
-def _drop_sets(d: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
-    """The tuples the default rule checks, as the columns each leaves out: none (the full tuple), each one
-    column, and up to :data:`PAIR_DROPS` pairs of columns (a seeded sample)."""
-    out: list[tuple[int, ...]] = [()]
-    if d >= 2:
-        out += [(j,) for j in range(d)]
-    if d >= 3:
-        pairs = list(itertools.combinations(range(d), 2))
-        if len(pairs) > PAIR_DROPS:
-            pairs = [pairs[i] for i in np.sort(rng.choice(len(pairs), PAIR_DROPS, replace=False))]
-        out += pairs
-    return out
+def _level(d: int, depth: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+    """The tuples with ``depth`` of the ``d`` columns left out (at most :data:`PAIR_DROPS` of them, a seeded sample)."""
+    sets = list(itertools.combinations(range(d), depth))
+    if len(sets) > PAIR_DROPS:
+        sets = [sets[i] for i in np.sort(rng.choice(len(sets), PAIR_DROPS, replace=False))]
+    return sets
 
 
 class _UniquenessCheck:
-    """The records' own share of unique records on the full tuple and on the sub-tuples of :func:`_drop_sets`,
-    and a model's predicted share on the same tuples (the rule "uniqueness").
+    """The records' own share of unique records on the full tuple and on sub-tuples, and a model's predicted
+    share on the same tuples (the rule "unique-shares").
 
+    The tuples leave out no column, each one column, and up to :data:`PAIR_DROPS` pairs of columns (a seeded
+    sample); then, while the records are still nearly all unique on the deepest tuples (more than
+    :data:`NEARLY_ALL_UNIQUE` of them on average), up to :data:`PAIR_DROPS` tuples with one more column left
+    out — the shares that still carry information about the dependence.
     The records are given once per distinct row (``uniq``) with their counts ``w``; ``m`` records in all.
     A mixture's model of a sub-tuple is the same mixture with the left-out columns' factors dropped, so
     every sub-tuple's p(x) comes from one table of per-column log factors.
@@ -280,14 +330,22 @@ class _UniquenessCheck:
     def __init__(self, uniq: np.ndarray, w: np.ndarray, cards: np.ndarray, m: int, rng: np.random.Generator):
         self.uniq, self.w, self.m = uniq, w, m
         self.offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
-        self.drops = _drop_sets(uniq.shape[1], rng)
-        own = []
-        for drop in self.drops:
-            keep = [j for j in range(uniq.shape[1]) if j not in drop]
-            inv, _ = class_ids(uniq[:, keep])
-            size = np.bincount(inv, weights=w)[inv]
-            own.append(float(np.sum(size == 1)) / m)
+        d = uniq.shape[1]
+        self.drops, own = [], []
+        for depth in range(d):
+            level = _level(d, depth, rng)
+            shares = [self._own_share([j for j in range(d) if j not in drop]) for drop in level]
+            self.drops += level
+            own += shares
+            self.depth = depth
+            if depth >= 2 and np.mean(shares) <= NEARLY_ALL_UNIQUE:
+                break
         self.own = np.array(own)
+
+    def _own_share(self, keep: list[int]) -> float:
+        inv, _ = class_ids(self.uniq[:, keep])
+        size = np.bincount(inv, weights=self.w)[inv]
+        return float(np.sum(self.w[size == 1])) / self.m
 
     def probs(self, run) -> np.ndarray:
         """p(x) of each distinct row on each checked tuple: shape (tuples, rows).
@@ -362,15 +420,76 @@ def _blend(check: _UniquenessCheck, lo_run, hi_run) -> tuple[float, float]:
     return float(omega), gap(omega)
 
 
-def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = "uniqueness", n_classes: int | None = None,
+def companions(codes: np.ndarray) -> dict[int, int]:
+    """Columns in one-to-one correspondence with an earlier column in these records, each with that partner.
+
+    Column k is the companion of column j < k when each value of either, among the records, is seen with a
+    single value of the other (education and its number of years in ADULT), and each has two values or more.
+    """
+    codes = np.asarray(codes)
+    d = codes.shape[1]
+    distinct = [np.unique(codes[:, j]).size for j in range(d)]
+    out: dict[int, int] = {}
+    for j in range(d):
+        if j in out or distinct[j] < 2:
+            continue
+        for k in range(j + 1, d):
+            if k in out or distinct[k] != distinct[j]:
+                continue
+            pairs = np.unique(codes[:, [j, k]], axis=0).shape[0]
+            if pairs == distinct[j]:
+                out[k] = j
+    return out
+
+
+def _companion_table(codes: np.ndarray, partner: int, child: int, cards: np.ndarray) -> np.ndarray:
+    """log T[a, b] = log P(child = b | partner = a): the records' counts with the Dirichlet prior of the classes'
+    column distributions (:data:`PRIOR_WEIGHT` pseudo-records at the child's overall shares); an unseen partner
+    value gets those shares."""
+    ka, kb = int(cards[partner]), int(cards[child])
+    counts = np.zeros((ka, kb))
+    np.add.at(counts, (codes[:, partner], codes[:, child]), 1.0)
+    total = counts.sum(axis=0)
+    shares = (total + 1.0 / kb) / (total.sum() + 1.0)
+    t = counts + PRIOR_WEIGHT * shares[None, :]
+    return np.log(t / t.sum(axis=1, keepdims=True))
+
+
+def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = DEFAULT_SELECTION, n_classes: int | None = None,
         starts: int = STARTS, select_records: int = SELECT_RECORDS) -> LatentClassModel:
-    """Fit the latent class model to integer-coded records (see the module notes)."""
+    """Fit the latent class model to integer-coded records (see the module notes).
+
+    Columns in one-to-one correspondence in the records (:func:`companions`) are modelled as one: the
+    mixture is fitted without the companions, and each companion then follows its partner's value.
+    """
     codes = np.asarray(codes)
     cards = np.asarray(cards, dtype=np.int64)
     if codes.ndim != 2 or codes.shape[0] < 2:
         raise InputError("the latent class model needs at least two records")
     if selection not in SELECTIONS:
         raise InputError(f"the number of classes is chosen by {' or '.join(SELECTIONS)}, not {selection!r}")
+    pairs = companions(codes)
+    if not pairs:
+        return _fit_mixture(codes, cards, seed, selection, n_classes, starts, select_records)
+    own = [j for j in range(codes.shape[1]) if j not in pairs]
+    core = _fit_mixture(codes[:, own], cards[own], seed, selection, n_classes, starts, select_records)
+    log_phi: list = [None] * codes.shape[1]
+    for i, j in enumerate(own):
+        log_phi[j] = core.log_phi[i]
+    table, loglik = {}, core.loglik
+    for child, partner in pairs.items():
+        log_t = _companion_table(codes, partner, child, cards)
+        table[child] = (partner, log_t)
+        log_phi[child] = logsumexp(log_phi[partner][:, :, None] + log_t[None, :, :], axis=1)
+        loglik += float(log_t[codes[:, partner], codes[:, child]].sum())
+    return LatentClassModel(weights=core.weights, log_phi=log_phi, cards=cards, loglik=loglik,
+                            n_records=core.n_records, selection=core.selection, rule=core.rule,
+                            notes=core.notes, blend=core.blend, checked=core.checked, companions=table)
+
+
+def _fit_mixture(codes: np.ndarray, cards: np.ndarray, seed: int, selection: str, n_classes: int | None,
+                 starts: int, select_records: int) -> LatentClassModel:
+    """The mixture of independent columns, with the number of classes chosen by ``selection`` (or given)."""
     n = codes.shape[0]
     uniq, w = _compress(codes)
     x = _one_hot(uniq, cards)
@@ -399,12 +518,14 @@ def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = "uniqueness", 
         hx = _one_hot(hu, cards)
     tried, best, worse = [], None, 0
     m = train_codes.shape[0]
-    if selection == "uniqueness":
+    if selection == "unique-shares":
         check = _UniquenessCheck(tu, tw, cards, m, np.random.default_rng([seed, 1]))
         c_lo, run_lo, c_hi, run_hi = _by_uniqueness(tx, tw, cards, tprior, check, seed, starts, tried)
         run_lo = _em(x, w, cards, prior, c_lo, None, init=run_lo[:2], max_iter=REFINE_ITER)  # refined on all records
+        checked = {"tuples": len(check.drops), "most_left_out": check.depth}
         if c_hi is None:
             model = _model(run_lo, cards, n, selection, tried)
+            model.checked = checked
             if c_lo == MAX_CLASSES:
                 model.notes.append(f"the largest number of classes tried ({c_lo}) fits best: the model may be "
                                    "too coarse for these columns")
@@ -417,8 +538,9 @@ def fit(codes: np.ndarray, cards, seed: int = 0, selection: str = "uniqueness", 
         ll = float(w @ _lse(x @ log_phi[:, keep] + log_pi[keep][None, :]))
         model = _model((log_pi[keep], log_phi[:, keep], ll), cards, n, selection, tried)
         model.blend = {"classes": [c_lo, c_hi], "weight_of_fewer": omega, "uniqueness_gap": gap}
+        model.checked = checked
         return model
-    for c in (() if selection == "uniqueness" else CLASS_GRID):
+    for c in (() if selection == "unique-shares" else CLASS_GRID):
         if c > 1 and parameter_count(c, cards) > 2 * m:  # more parameters than the data can carry
             break
         run = _best_of_starts(tx, tw, cards, tprior, c, seed, starts)

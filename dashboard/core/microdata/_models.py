@@ -7,6 +7,8 @@ is the one whose validation error is smaller — the page and the CLI say which 
 """
 from __future__ import annotations
 
+import functools
+
 from ..errors import InputError
 from . import _copula as copula
 from . import _latent as latent
@@ -27,21 +29,33 @@ def check_model(value) -> str:
     return str(value)
 
 
-def fitter(model: str):
-    """``fit(codes, cards, seed=…)`` of the named model."""
+def check_classes_rule(value) -> str:
+    """The latent class model's rule for its number of classes (default: the validated one)."""
+    if value in (None, ""):
+        return latent.DEFAULT_SELECTION
+    if value not in latent.SELECTIONS:
+        raise InputError(f"the number of classes is chosen by {', '.join(latent.SELECTIONS)}, "
+                         f"not {str(value)[:20]!r}")
+    return str(value)
+
+
+def fitter(model: str, classes_rule: str = latent.DEFAULT_SELECTION):
+    """``fit(codes, cards, seed=…)`` of the named model (the latent class model's classes chosen by ``classes_rule``)."""
     if model == COPULA:
         return copula.fit
     if model == LATENT_CLASS:
-        return latent.fit
+        return functools.partial(latent.fit, selection=check_classes_rule(classes_rule))
     raise InputError(f"unknown model {str(model)[:20]!r}")
 
 
-def fit_model(model: str, codes, cards, seed: int = 0):
-    return fitter(model)(codes, cards, seed=seed)
+def fit_model(model: str, codes, cards, seed: int = 0, classes_rule: str = latent.DEFAULT_SELECTION):
+    return fitter(model, classes_rule)(codes, cards, seed=seed)
 
 
-def validate_model(model: str, codes, cards, unique_in_data, fraction: float, trials: int, seed: int = 0) -> dict:
-    return copula.validate(codes, cards, unique_in_data, fraction, trials, seed=seed, fitter=fitter(model))
+def validate_model(model: str, codes, cards, unique_in_data, fraction: float, trials: int, seed: int = 0,
+                   classes_rule: str = latent.DEFAULT_SELECTION) -> dict:
+    return copula.validate(codes, cards, unique_in_data, fraction, trials, seed=seed,
+                           fitter=fitter(model, classes_rule))
 
 
 def choose(validations: dict[str, dict], ordinal: list[bool]) -> tuple[str, str]:
