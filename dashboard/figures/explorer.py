@@ -43,6 +43,7 @@ from .style import (
     short_number,
     thinned_ticks,
     vline,
+    wrap_title,
 )
 
 #: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
@@ -52,6 +53,8 @@ MAP_HEIGHT = 580
 MAP_WIDTH = 740
 #: Trace order of the district map; patches address traces by these positions.
 MAIN, FILLED, SELECTED = 0, 1, 2
+#: A chart title's characters per line on a phone (a 390 px screen at the charts' 15 px title font).
+NARROW_TITLE_CHARS = 30
 #: Every explorer graph uses the shared config (PNG camera kept, no "send to cloud").
 GRAPH_CONFIG = STYLE_GRAPH_CONFIG
 #: The CDF readouts: "x % of people have an anonymity set below k".
@@ -430,4 +433,11 @@ def distribution_figure(distribution: pd.DataFrame, title: str = "") -> dict:
         separators=separators(),
         legend=dict(orientation="h", y=1.0, x=0, xanchor="left", yanchor="bottom"),
     )
+    # a phone: the title in lines of a phone's width ("Berlin: Menschen nach Geschlecht und Altersgruppe" left it)
+    short, lines = wrap_title(title, NARROW_TITLE_CHARS)
+    if title and lines > 1:
+        extra = 19 * (lines - 1) + 8
+        title_lines = {**layout["title"], "text": short, "y": 1, "yref": "container", "pad": {"t": 18}}  # as the maps
+        layout = on_narrow(layout, title=title_lines, height=layout["height"] + extra,
+                           margin={**layout["margin"], "t": layout["margin"]["t"] + extra})
     return figure(traces, layout)

@@ -148,7 +148,7 @@ def test_explorer_in_every_language(browser, app_url):
                 problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
             if pg.inner_text("h1").strip() != heading or tables not in pg.inner_text(".explorer-tables h2"):
                 problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
-            shares = [pg.inner_text(b) for b in pg.query_selector_all("#explore-readouts .readout b")]
+            shares = [b.inner_text() for b in pg.query_selector_all("#explore-readouts .readout b")]
             if not shares or not all(decimal in x or "." not in x and "," not in x for x in shares):
                 problems.append(f"{where}: readout shares {shares} not written with {decimal!r}")
             problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
