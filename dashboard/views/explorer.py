@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import shlex
 from collections.abc import Mapping
 from typing import NamedTuple
@@ -38,6 +39,7 @@ from dashboard.core.text import (
     N_,
     current_language,
     district_word,
+    language,
     local_number,
     ngettext,
     percent_text,
@@ -687,6 +689,37 @@ def _cdf_note(s: Scenario, cdfs: dict) -> str:
              "cell is left out for its BMI.").format(shares=ends, held=percent_text("99.9"))
 
 
+#: The body statistics' two usual source notes (the core writes them in English, as assets/anonset_engine.js reads them).
+_OWN_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): .*'s own table \((.*)\)\.$")
+_NCD_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): NCD-RisC prior for (\d{4}) \(mean height of the birth "
+                         r"cohorts, NCD-RisC BMI (\d{4}); spread and height–BMI dependence of the measured NHANES "
+                         r"2017–2018 adults\)\.$")
+
+
+def _english_notes(s: Scenario, code: str) -> tuple[str, ...]:
+    """The scenario's notes in English: a note the page's language leaves equal to it is the data's own text."""
+    if current_language() == "en":
+        return regions.scenario_notes(s, code)
+    with language("en"):
+        return regions.scenario_notes(s, code)
+
+
+def _scenario_note(name: str, note: str, english: str) -> html.Li:
+    """One scenario note: ours in the page's language, a body source note said in it (as the personal page says
+    it), any other text of the data's own quoted in English (``lang="en"``)."""
+    if current_language() == "en" or note != english:
+        return html.Li(f"{name}: {note}")
+    if m := _OWN_SOURCE.match(note):
+        return html.Li(f"{name}: " + _("Body statistics of {code}: its own table ({source}).").format(
+            code=m[1], source=m[2]))
+    if m := _NCD_SOURCE.match(note):
+        return html.Li(f"{name}: " + _(
+            "Body statistics of {code}: NCD-RisC estimates for {year} (mean height of the birth cohorts, NCD-RisC BMI "
+            "{bmi_year}; spread and height–BMI dependence of the measured NHANES 2017–2018 adults).").format(
+            code=m[1], year=m[2], bmi_year=m[3]))
+    return html.Li([f"{name}: ", html.Span(note, lang="en")])
+
+
 def scenario_notes(s: Scenario) -> list:
     """The data set's own notes (its date, unknown ages, districts without a map …), then the scenario's."""
     items = []
@@ -695,7 +728,7 @@ def scenario_notes(s: Scenario) -> list:
         name = catalog.dataset_title(code, info)
         # the data set's own notes are its documentation, quoted in English (GLOSSARY.md); the scenario's are ours
         items += [html.Li([f"{name}: ", html.Span(n, lang="en")]) for n in info.get("notes", ())]
-        items += [html.Li(f"{name}: {n}") for n in regions.scenario_notes(s, code)]
+        items += [_scenario_note(name, n, en) for n, en in zip(regions.scenario_notes(s, code), _english_notes(s, code))]
     summary = _("Notes on the data ({n})").format(n=len(items))
     return [html.Details([html.Summary(summary), html.Ul(items)], className="notes")] if items else []
 
