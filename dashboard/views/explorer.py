@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 import shlex
 from collections.abc import Mapping
 from typing import NamedTuple
@@ -37,6 +36,7 @@ from dashboard.core.memo import Memo
 from dashboard.core.regions import Scenario, UserPercent, check_ages, parse_range
 from dashboard.core.text import (
     N_,
+    body_source_note,
     current_language,
     district_word,
     language,
@@ -689,13 +689,6 @@ def _cdf_note(s: Scenario, cdfs: dict) -> str:
              "cell is left out for its BMI.").format(shares=ends, held=percent_text("99.9"))
 
 
-#: The body statistics' two usual source notes (the core writes them in English, as assets/anonset_engine.js reads them).
-_OWN_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): .*'s own table \((.*)\)\.$")
-_NCD_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): NCD-RisC prior for (\d{4}) \(mean height of the birth "
-                         r"cohorts, NCD-RisC BMI (\d{4}); spread and height–BMI dependence of the measured NHANES "
-                         r"2017–2018 adults\)\.$")
-
-
 def _english_notes(s: Scenario, code: str) -> tuple[str, ...]:
     """The scenario's notes in English: a note the page's language leaves equal to it is the data's own text."""
     if current_language() == "en":
@@ -709,15 +702,8 @@ def _scenario_note(name: str, note: str, english: str) -> html.Li:
     it), any other text of the data's own quoted in English (``lang="en"``)."""
     if current_language() == "en" or note != english:
         return html.Li(f"{name}: {note}")
-    if m := _OWN_SOURCE.match(note):
-        return html.Li(f"{name}: " + _("Body statistics of {code}: its own table ({source}).").format(
-            code=m[1], source=m[2]))
-    if m := _NCD_SOURCE.match(note):
-        return html.Li(f"{name}: " + _(
-            "Body statistics of {code}: NCD-RisC estimates for {year} (mean height of the birth cohorts, NCD-RisC BMI "
-            "{bmi_year}; spread and height–BMI dependence of the measured NHANES 2017–2018 adults).").format(
-            code=m[1], year=m[2], bmi_year=m[3]))
-    return html.Li([f"{name}: ", html.Span(note, lang="en")])
+    said = body_source_note(note)
+    return html.Li(f"{name}: {said}") if said else html.Li([f"{name}: ", html.Span(note, lang="en")])
 
 
 def scenario_notes(s: Scenario) -> list:

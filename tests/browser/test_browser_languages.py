@@ -162,6 +162,46 @@ def test_explorer_in_every_language(browser, app_url):
     assert problems == [], "\n".join(problems[:60])
 
 
+#: The bucket advisor for Malta with every district's own answer (two districts: the per-district table is cheap).
+BUCKETS = "/explore/buckets?lang={lang}&country=MT&k=10&coverage=0.95&per_district=1"
+
+
+def test_bucket_advisor_in_every_language(browser, app_url):
+    """The bucket advisor in six languages at phone and desktop width: the recommendation the core writes in that
+    language, its cards, charts and tables, nothing clipped, overlapping or left in English."""
+    from dashboard.core import buckets as bk
+
+    advice = bk.advise("MT", 10, 0.95, per_district=True)
+    problems = []
+    for lang in text.LANGUAGES:
+        words = english_words(lang) if lang != "en" else []
+        with text.language(lang):
+            heading, sentence = text.gettext("For app developers: safe bucket sizes"), bk.recommendation_text(advice)
+        for size in SIZES:
+            ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+            rec = PageRecorder(ctx.new_page())
+            pg, where = rec.page, f"buckets {lang} {size['width']}px"
+            pg.set_default_timeout(90_000)
+            pg.goto(app_url.url + BUCKETS.format(lang=lang))
+            pg.wait_for_function("() => (document.querySelector('#buckets-sentence') || {}).innerText")
+            pg.wait_for_selector("#buckets-front .main-svg")
+            pg.wait_for_selector("#buckets-per-district-table td[data-dash-column='district']")
+            pg.wait_for_timeout(400)
+            if pg.get_attribute("html", "lang") != lang or pg.inner_text("h1").strip() != heading:
+                problems.append(f"{where}: <html lang> {pg.get_attribute('html', 'lang')}, heading {pg.inner_text('h1')!r}")
+            if pg.inner_text("#buckets-sentence").strip() != sentence:
+                problems.append(f"{where}: sentence {pg.inner_text('#buckets-sentence')!r}, not {sentence!r}")
+            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
+            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
+            problems += [f"{where}: console {e}" for e in rec.console_errors]
+            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            if lang in ("de", "pt"):
+                rec.screenshot(f"buckets-{lang}-{size['width']}")
+            ctx.close()
+    assert problems == [], "\n".join(problems[:60])
+
+
 def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(browser, app_url):
     """The switch changes only ?lang= (the #fragment stays); a link from a translated page to one not
     translated yet loads it afresh, English shell and all, and its links still carry the language asked for."""
