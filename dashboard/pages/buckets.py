@@ -6,6 +6,7 @@ No @dataclass here (Dash runs page modules outside ``sys.modules``).
 """
 from __future__ import annotations
 
+import json
 import logging
 
 import dash
@@ -160,6 +161,8 @@ def layout(**query):
             html.Div(id=ID["url-sync"], hidden=True),
         ],
         className="explorer buckets",
+        # the tables' own "Export" button is DataTable's word: assets/explorer.css writes this one in its place
+        style={"--export-label": json.dumps(_("Export"))},
     )
 
 

@@ -53,6 +53,7 @@ UNTRANSLATED = r"""(words) => {
   while ((n = walker.nextNode())) {
     const t = n.textContent.trim(), el = n.parentElement;
     if (!t || !el || !set.has(t) || el.closest('script, style, [lang="en"], .lang-switch')) continue;
+    if (getComputedStyle(el).fontSize === "0px") continue;  // replaced by a translated ::after (DataTable's "Export")
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) out.push(t);
   }
