@@ -34,7 +34,7 @@ def card(title: str, value, explain: str = "", *, value_id: str | None = None, t
     kids = [html.Div(title, className="card-title"), html.Div(value, className="card-value", **kw),
             html.Div(explain, className="card-explain")]
     if formula:
-        kids.append(html.Details([html.Summary("How it is computed"), html.P(formula)], className="card-formula"))
+        kids.append(html.Details([html.Summary(gettext("How it is computed")), html.P(formula)], className="card-formula"))
     return html.Div(kids, className="card", **attrs)
 
 
@@ -50,7 +50,8 @@ def command_block(cmd: str | None, note: str = "", *, none_note: str = "Too many
 def command_snippet(code_id: str, command: str, help_text: str = "") -> html.Div:
     """A "Reproduce this" block whose command a callback may replace (its ``<code>`` has ``code_id``)."""
     return html.Div(
-        [html.Div(["Reproduce this: ", dcc.Clipboard(target_id=code_id, title="copy the command", className="copy")],
+        [html.Div([gettext("Reproduce this:") + " ",
+                   dcc.Clipboard(target_id=code_id, title=gettext("copy the command"), className="copy")],
                   className="field-label"),
          html.Pre(html.Code(command, id=code_id)), *([html.Div(help_text, className="field-help")] if help_text else [])],
         className="snippet",

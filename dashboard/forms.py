@@ -14,6 +14,7 @@ import numpy as np
 
 from dashboard.core import scaling as pyc_fit
 from dashboard.core.errors import InputError
+from dashboard.core.text import gettext as _
 
 #: Imperial units of the personal page, converted in the browser (``assets/personal_page.js``, same factors).
 CM_PER_INCH = 2.54
@@ -31,22 +32,22 @@ def number(value, field: str, *, lo: float | None = None, hi: float | None = Non
     """A finite number from a text box (None when empty and not required)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise InputError(f"{field}: please enter a number")
+            raise InputError(_("{field}: please enter a number").format(field=field))
         return None
     if isinstance(value, bool):
-        raise InputError(f"{field}: {value!r} is not a number")
+        raise InputError(_("{field}: {value} is not a number").format(field=field, value=repr(value)))
     if isinstance(value, (int, float)):
         x = float(value)
     else:
         text = str(value).strip().replace(",", ".")
         if len(text) > 40:
-            raise InputError(f"{field}: that is not a number")
+            raise InputError(_("{field}: that is not a number").format(field=field))
         try:
             x = float(text)
         except ValueError:
-            raise InputError(f"{field}: {text!r} is not a number") from None
+            raise InputError(_("{field}: {value} is not a number").format(field=field, value=repr(text))) from None
     if not math.isfinite(x):
-        raise InputError(f"{field}: please enter a finite number")
+        raise InputError(_("{label}: please enter a finite number").format(label=field))
     if lo is not None and x < lo:
         raise InputError(f"{field}: {plain(x)} is "
                          + (f"outside the range {plain(lo)}–{plain(hi)}" if hi is not None else f"below {plain(lo)}"))
@@ -79,9 +80,9 @@ def width(value, field: str) -> int:
     try:
         w = int(float(value))
     except (TypeError, ValueError):
-        raise InputError(f"{field}: choose one of {', '.join(map(str, WIDTHS))}") from None
+        raise InputError(_("{field}: choose one of {widths}").format(field=field, widths=", ".join(map(str, WIDTHS)))) from None
     if w not in WIDTHS:
-        raise InputError(f"{field}: choose one of {', '.join(map(str, WIDTHS))}")
+        raise InputError(_("{field}: choose one of {widths}").format(field=field, widths=", ".join(map(str, WIDTHS))))
     return w
 
 

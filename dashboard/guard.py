@@ -25,6 +25,7 @@ from typing import Any
 from dash.exceptions import PreventUpdate
 
 from dashboard.core.errors import InputError
+from dashboard.core.text import translate_marked
 
 
 def guarded(answer: Callable[[str], Any], *, log: logging.Logger, where: str, sorry: str,
@@ -42,10 +43,10 @@ def guarded(answer: Callable[[str], Any], *, log: logging.Logger, where: str, so
                 if input_errors:
                     return answer(str(exc))
                 log.error("%s: %s", where, type(exc).__name__)
-                return answer(sorry)
+                return answer(translate_marked(sorry))  # marked with N_ where it is written
             except Exception as exc:  # noqa: BLE001 - the one place a page's failure becomes a message
                 log.error("%s: %s", where, type(exc).__name__)
-                return answer(sorry)
+                return answer(translate_marked(sorry))  # marked with N_ where it is written
 
         return wrapper
 

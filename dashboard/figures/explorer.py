@@ -12,7 +12,18 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from dashboard.core.text import format_count, format_small, plural, power_label
+from dashboard.core.text import (
+    N_,
+    district_word,
+    format_count,
+    format_small,
+    ngettext,
+    percent_suffix,
+    percent_text,
+    power_label,
+    translate_marked,
+)
+from dashboard.core.text import gettext as _
 
 from .maps import FILLED_COLOUR, RECOLOUR_IN_PLACE, district_trace, map_layout, outline_trace, selected_props
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
@@ -27,10 +38,12 @@ from .style import (
     labels,
     on_narrow,
     percent,
+    separators,
     series_style,
     short_number,
     thinned_ticks,
     vline,
+    wrap_title,
 )
 
 #: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
@@ -40,6 +53,8 @@ MAP_HEIGHT = 580
 MAP_WIDTH = 740
 #: Trace order of the district map; patches address traces by these positions.
 MAIN, FILLED, SELECTED = 0, 1, 2
+#: A chart title's characters per line on a phone (a 390 px screen at the charts' 15 px title font).
+NARROW_TITLE_CHARS = 30
 #: Every explorer graph uses the shared config (PNG camera kept, no "send to cloud").
 GRAPH_CONFIG = STYLE_GRAPH_CONFIG
 #: The CDF readouts: "x % of people have an anonymity set below k".
@@ -56,11 +71,11 @@ class StatInfo(NamedTuple):
 
 
 STAT_INFO: dict[str, StatInfo] = {
-    "person_mean": StatInfo("person_mean", "person mean CAS", True),
-    "cell_mean": StatInfo("cell_mean", "cell mean CAS", True),
-    "min": StatInfo("min_cas", "minimum non-zero CAS", True),
-    "max": StatInfo("max_cas", "maximum CAS", True),
-    "share_below": StatInfo("share_below", "share with CAS below k", False),
+    "person_mean": StatInfo("person_mean", N_("person mean CAS"), True),
+    "cell_mean": StatInfo("cell_mean", N_("cell mean CAS"), True),
+    "min": StatInfo("min_cas", N_("minimum non-zero CAS"), True),
+    "max": StatInfo("max_cas", N_("maximum CAS"), True),
+    "share_below": StatInfo("share_below", N_("share with CAS below k"), False),
 }
 
 
@@ -77,9 +92,9 @@ def format_cas(x) -> str:
 
 
 def stat_label(stat: str, k: float) -> str:
-    """``person mean CAS`` or ``share with CAS below 5``."""
+    """``person mean CAS`` or ``share with CAS below 5``, in the page's language."""
     info = STAT_INFO[stat]
-    return f"share with CAS below {k:g}" if stat == "share_below" else info.label
+    return _("share with CAS below {k}").format(k=f"{k:g}") if stat == "share_below" else translate_marked(info.label)
 
 
 def log_ticks(lo: float, hi: float, max_ticks: int = 8) -> tuple[list[float], list[str]]:
@@ -152,19 +167,21 @@ def map_colours(df: pd.DataFrame, stat: str, k: float, *, country_name: str = ""
             zmin, zmax = math.log10(lo), math.log10(hi)
         else:
             tickvals, ticktext, zmin, zmax = [], [], 0.0, 1.0
-        colorbar = dict(title=dict(text=f"{label}<br>(people, log scale)", side="right"),
+        colorbar = dict(title=dict(text=_("{statistic}<br>(people, log scale)").format(statistic=label), side="right"),
                         tickvals=tickvals, ticktext=ticktext, ticksuffix="")
     else:
         ok = np.isfinite(values)
         z = np.where(ok, np.round(100.0 * values, 3), np.nan)
         text = labels([percent(v) if good else "–" for v, good in zip(values, ok)])
         zmin, zmax = 0.0, 100.0
-        colorbar = dict(title=dict(text=f"people with CAS<br>below {k:g} (%, linear)", side="right"),
-                        tickvals=[0, 20, 40, 60, 80, 100], ticktext=["0", "20", "40", "60", "80", "100 %"], ticksuffix="")
+        colorbar = dict(title=dict(text=_("people with CAS<br>below {k} (%, linear)").format(k=f"{k:g}"), side="right"),
+                        tickvals=[0, 20, 40, 60, 80, 100], ticktext=["0", "20", "40", "60", "80", percent_text("100")],
+                        ticksuffix="")
     colorbar.update(thickness=14, len=0.85, x=1.0, xanchor="left")
-    where = f" by {district_label}" if district_label else ""
-    name = info.label if stat != "share_below" else f"share of people with CAS below {k:g}"
-    title = f"{country_name}: {name}{where}"  # short enough for a phone; the scale is in the colour bar
+    name = translate_marked(info.label) if stat != "share_below" else _("share of people with CAS below {k}").format(k=f"{k:g}")
+    if district_label:  # short enough for a phone; the scale is in the colour bar
+        name = _("{statistic} by {district}").format(statistic=name, district=district_word(district_label))
+    title = f"{country_name}: {name}"
     template = f"<b>%{{customdata}}</b><br>%{{hovertext}}<br>{label}: <b>%{{text}}</b><extra></extra>"
     return MapColours(z, text, template, round(zmin, 4), round(zmax, 4), colorbar, title.lstrip(": "),
                       int((~ok).sum()))
@@ -175,13 +192,19 @@ def hover_people(df: pd.DataFrame, ages_label: str, region_label: str = "") -> n
     out = []
     regions = df["region_name"].astype(str).to_numpy() if "region_name" in df else [""] * len(df)
     for pop, filled, region in zip(df["population"].to_numpy(dtype=float), df["filled"].to_numpy(dtype=bool), regions):
-        line = f"{format_count(pop)} people aged {ages_label}"
+        line = ngettext("{count} person aged {ages}", "{count} people aged {ages}", _whole(pop)).format(
+            count=format_count(pop), ages=ages_label)
         if region and region not in ("<NA>", "nan"):
             line = f"{region} · {line}"
         if filled:
-            line += "<br><i>filled: estimated from the region's remainder</i>"
+            line += "<br><i>" + _("filled: estimated from the region's remainder") + "</i>"
         out.append(line)
     return labels(out)
+
+
+def _whole(x) -> int:
+    """A count of people as the whole number a plural rule reads (0 for NaN)."""
+    return int(x) if math.isfinite(x) else 0
 
 
 def district_map(
@@ -215,17 +238,20 @@ def district_map(
                           zmin=colours.zmin, zmax=colours.zmax, text=colours.text,
                           hovertemplate=colours.hovertemplate, meta=RECOLOUR_IN_PLACE)
     filled = df.loc[df["filled"].to_numpy(dtype=bool), "district_id"].astype(str).tolist()
-    selected_outline = outline_trace(geo_url, [], SELECTED_COLOUR, 3.5, "selected district")
+    selected_outline = outline_trace(geo_url, [], SELECTED_COLOUR, 3.5, _("selected district"))
     selected_outline.update(selected_props(selected if selected in set(ids.tolist()) else None))
     annotations = []
     if filled:
         annotations.append(dict(
-            text=f"<span style='color:{FILLED_COLOUR}'>━</span> magenta outline: {len(filled)} filled (estimated) "
-                 f"{plural(district_label)}", x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
+            text=f"<span style='color:{FILLED_COLOUR}'>━</span> " + _(
+                "magenta outline: {n} filled (estimated) {districts}").format(
+                n=len(filled), districts=district_word(district_label, plural=True)),
+            x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
             showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
     layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
                         uirevision=f"map-{df.attrs.get('country', '')}")
-    traces = [main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, "filled (estimated) district"), selected_outline]
+    layout["separators"] = separators()
+    traces = [main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, _("filled (estimated) district")), selected_outline]
     for trace in traces[1:]:  # unchanged outlines are left as drawn, too
         trace["meta"] = RECOLOUR_IN_PLACE
     return figure(traces, layout)
@@ -298,6 +324,8 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     traces, annotations, shapes = [], [], []
     top = 1e-3
     key = cdf_key(cdfs, names)
+    people_tip = _("{share} of people have CAS ≤ {x}").format(share="%{y:.2f}" + percent_suffix(), x="%{x:,.3~r}")
+    cells_tip = _("{share} of combinations have CAS ≤ {x}").format(share="%{y:.2f}" + percent_suffix(), x="%{x:,.3~r}")
     for entry, c in zip(key, cdfs.values()):
         x = column(c.x)
         person = 100.0 * column(c.person)
@@ -308,12 +336,12 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
         top = max(top, float(x[done[0]]) if done.size else float(x[-1]))
         traces.append(dict(
             type="scatter", x=x, y=person, mode="lines", line=dict(color=entry.colour, width=3, dash=entry.dash),
-            name=f"{name}: people", legendgroup=entry.code,
-            hovertemplate=f"{name}<br>%{{y:.2f}} % of people have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
+            name=_("{name}: people").format(name=name), legendgroup=entry.code,
+            hovertemplate=f"{name}<br>{people_tip}<extra></extra>"))
         traces.append(dict(
             type="scatter", x=x, y=cells, mode="lines", line=dict(color=entry.colour, width=2, dash="dot"),
-            name=f"{name}: combinations", legendgroup=entry.code,
-            hovertemplate=f"{name}<br>%{{y:.2f}} % of combinations have CAS ≤ %{{x:,.3~r}}<extra></extra>"))
+            name=_("{name}: combinations").format(name=name), legendgroup=entry.code,
+            hovertemplate=f"{name}<br>{cells_tip}<extra></extra>"))
     hi = min(top * 5, 1e8)
     ends = [e for e in key if math.isfinite(e.end)]
     if 0 < len(ends) <= MAX_END_LABELS:
@@ -331,9 +359,10 @@ def cdf_figure(cdfs: dict, names: dict[str, str], ks=READOUT_KS) -> dict:
     layout = base_layout(
         margin=dict(l=10, r=20, t=30 + K_LABEL_ROW * max(rows, default=0), b=10),
         height=CDF_HEIGHT,
-        xaxis=axis("anonymity set size x<br>(CAS, people; log scale)", type="log", range=[-3, math.log10(hi)],
+        xaxis=axis(_("anonymity set size x<br>(CAS, people; log scale)"), type="log", range=[-3, math.log10(hi)],
                    tickvals=tickvals, ticktext=ticktext),
-        yaxis=axis("share with CAS ≤ x (%)", range=[0, 102], ticksuffix=" %", ticklabelstandoff=8),
+        yaxis=axis(_("share with CAS ≤ x (%)"), range=[0, 102], ticksuffix=percent_suffix(), ticklabelstandoff=8),
+        separators=separators(),
         showlegend=False,
         hovermode="closest",
         shapes=shapes,
@@ -352,7 +381,7 @@ def end_box(ends: list[CdfKey], curves: list[tuple], x_range: tuple[float, float
     Each curve is (x, people %, combinations %); the box's size is :data:`END_BOX_CHAR` per character of its
     longest line and :data:`END_BOX_LINE` per line, as shares of the plot (four boxed labels 13 % apart overlapped
     each other at a projector's type, and the lowest one met a curve on a phone)."""
-    head = "shares of the covered:"
+    head = _("shares of the covered:")
     lines = [head] + [f"{e.name}: {percent(e.end)}" for e in ends]
     width = END_BOX_CHAR * max(len(t) + 3 * (i > 0) for i, t in enumerate(lines)) + 0.02  # "━━ " before a country
     height = END_BOX_LINE * len(lines) + 0.02
@@ -382,14 +411,16 @@ def distribution_figure(distribution: pd.DataFrame, title: str = "") -> dict:
     """A district's people by sex and age group (grouped bars, hover in whole people)."""
     traces = []
     for sex, colour in (("female", FEMALE), ("male", MALE)):
+        word = translate_marked(sex)  # the catalogue's "female", "male" (the personal page marks them)
         part = distribution[distribution["sex"].astype(str) == sex]
         if part.empty:
             continue
         people = column(part["people"])
         traces.append(dict(
-            type="bar", x=part["age"].astype(str).tolist(), y=people, name=sex, marker=dict(color=colour),
-            customdata=[format_count(p) for p in people],
-            hovertemplate=f"{sex}, %{{x}}: %{{customdata}} people<extra></extra>"))
+            type="bar", x=part["age"].astype(str).tolist(), y=people, name=word, marker=dict(color=colour),
+            customdata=[ngettext("{count} person", "{count} people", _whole(p)).format(count=format_count(p))
+                        for p in people],
+            hovertemplate=f"{word}, %{{x}}: %{{customdata}}<extra></extra>"))
     n_ages = distribution["age"].nunique()
     layout = base_layout(
         margin=dict(l=10, r=10, t=70 if title else 30, b=10),
@@ -397,8 +428,16 @@ def distribution_figure(distribution: pd.DataFrame, title: str = "") -> dict:
         height=360,
         barmode="group",
         bargap=0.15,
-        xaxis=axis("age group", tickangle=-60 if n_ages > 6 else 0, tickfont=dict(size=12)),
-        yaxis=axis("people", tickformat=",", rangemode="tozero"),  # never "200m" people
+        xaxis=axis(_("age group"), tickangle=-60 if n_ages > 6 else 0, tickfont=dict(size=12)),
+        yaxis=axis(_("people"), tickformat=",", rangemode="tozero"),  # never "200m" people
+        separators=separators(),
         legend=dict(orientation="h", y=1.0, x=0, xanchor="left", yanchor="bottom"),
     )
+    # a phone: the title in lines of a phone's width ("Berlin: Menschen nach Geschlecht und Altersgruppe" left it)
+    short, lines = wrap_title(title, NARROW_TITLE_CHARS)
+    if title and lines > 1:
+        extra = 19 * (lines - 1) + 8
+        title_lines = {**layout["title"], "text": short, "y": 1, "yref": "container", "pad": {"t": 18}}  # as the maps
+        layout = on_narrow(layout, title=title_lines, height=layout["height"] + extra,
+                           margin={**layout["margin"], "t": layout["margin"]["t"] + extra})
     return figure(traces, layout)

@@ -5,7 +5,14 @@ import math
 
 import numpy as np
 
-from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor, current_language, log_ticks, short_number  # noqa: F401 - log_ticks, short_number: part of this module's interface
+from dashboard.core.text import (  # noqa: F401 - log_ticks, short_number: part of this module's interface
+    below_percent_floor,
+    current_language,
+    log_ticks,
+    percent_floor_text,
+    percent_text,
+    short_number,
+)
 
 #: Viridis is perceptually uniform and readable with the common colour-vision deficiencies.
 SEQUENTIAL = "Viridis"
@@ -102,12 +109,12 @@ def percent(share) -> str:
     if not math.isfinite(x):
         return "–"
     if x == 0:
-        return "0 %"
+        return percent_text("0")
     if below_percent_floor(x):
-        return PERCENT_FLOOR_TEXT  # never "1.7e-06 %"
+        return percent_floor_text()  # never "1.7e-06 %"
     if x < 1:
-        return f"{x:.2g} %"
-    return f"{x:.1f} %"
+        return percent_text(f"{x:.2g}")  # in the page's language: "0,5 %" (English: unchanged, "0.5 %")
+    return percent_text(f"{x:.1f}")
 
 
 def safe_log10(values) -> np.ndarray:

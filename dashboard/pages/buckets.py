@@ -6,6 +6,7 @@ No @dataclass here (Dash runs page modules outside ``sys.modules``).
 """
 from __future__ import annotations
 
+import json
 import logging
 
 import dash
@@ -22,23 +23,27 @@ from dash import (
     no_update,
 )
 
+import census_loaders as cl
 from dashboard import reports
 from dashboard.components import error_box, model_help, model_switch
 from dashboard.core.errors import InputError
-from dashboard.figures.style import GRAPH_CONFIG, message_figure
+from dashboard.core.text import N_, language, with_language
+from dashboard.core.text import gettext as _
+from dashboard.figures.style import graph_config, message_figure
 from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views import buckets as vb
+from dashboard.views.explorer_tables import table_locale
 
 #: What a chart says before the advice is on the page (an empty chart showed bare axes while the server was busy).
-NOT_YET = "The chart appears here once the advice is computed."
+NOT_YET = N_("The chart appears here once the advice is computed.")
 
 dash.register_page(__name__, path=vb.PATH, name="For app developers", order=11, nav=False,
-                   title=f"AnonSet — {vb.TITLE}")
+                   title=lambda **_kw: "AnonSet — " + _(vb.TITLE))
 
 LOG = logging.getLogger("anonset.buckets")
 ID = vb.ID
-SORRY = "Sorry — this advice could not be computed. Please check the settings."
+SORRY = N_("Sorry — this advice could not be computed. Please check the settings.")
 TABLE_STYLE = dict(
     style_table={"overflowX": "auto"},
     style_cell={"whiteSpace": "normal", "height": "auto", "padding": "4px 8px", "minWidth": "56px", "maxWidth": "260px",
@@ -57,7 +62,7 @@ def _cards(cards: list[dict]) -> list:
                       html.Div(c["explain"], className="card-explain")], className="card") for c in cards]
 
 
-@guarded(lambda message: html.Div([html.H1(vb.TITLE), html.Div(message, className="error", role="alert")]),
+@guarded(lambda message: html.Div([html.H1(_(vb.TITLE)), html.Div(message, className="error", role="alert")]),
          log=LOG, where="buckets layout", sorry=SORRY, input_errors=False)  # a broken cache: no traceback
 def layout(**query):
     """The page; settings come from the link (unknown keys ignored, bad values reported and defaulted)."""
@@ -66,25 +71,25 @@ def layout(**query):
     options = vb.country_options()
     form = html.Section(
         [
-            html.H2("Your app", className="panel-title"),
-            _field("Country", dcc.Dropdown(id=ID["country"], options=options, value=v["country"], clearable=False),
-                   "Whose population your users come from.", ID["country"]),
-            _field("Minimum anonymity set k", dcc.Input(id=ID["k"], type="text", value=v["k"], debounce=True,
-                                                         maxLength=12, inputMode="decimal"),
-                   "Each released profile should be shared by at least k people (e.g. 10).", ID["k"]),
-            _field("Coverage (% of people)", dcc.Input(id=ID["coverage"], type="text", value=v["coverage"],
-                                                        debounce=True, maxLength=8, inputMode="decimal"),
-                   "The share of people who must reach k (e.g. 95).", ID["coverage"]),
+            html.H2(_("Your app"), className="panel-title"),
+            _field(_("Country"), dcc.Dropdown(id=ID["country"], options=options, value=v["country"], clearable=False),
+                   _("Whose population your users come from."), ID["country"]),
+            _field(_("Minimum anonymity set k"), dcc.Input(id=ID["k"], type="text", value=v["k"], debounce=True,
+                                                            maxLength=12, inputMode="decimal"),
+                   _("Each released profile should be shared by at least k people (e.g. 10)."), ID["k"]),
+            _field(_("Coverage (% of people)"), dcc.Input(id=ID["coverage"], type="text", value=v["coverage"],
+                                                           debounce=True, maxLength=8, inputMode="decimal"),
+                   _("The share of people who must reach k (e.g. 95)."), ID["coverage"]),
             dcc.Checklist(id=ID["per-district"], value=v["per_district"], className="checklist",
-                          options=[{"label": "also each district's own finest safe buckets", "value": "yes"}]),
-            _field("Body model", model_switch(ID["model"], v["model"]),
+                          options=[{"label": _("also each district's own finest safe buckets"), "value": "yes"}]),
+            _field(_("Body model"), model_switch(ID["model"], v["model"]),
                    model_help(), ID["model"]),
-            html.P("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
-                   "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "
-                   "the region, or no place. Adults 18–75; everyone counts (no BMI filter).", className="field-help"),
-            html.P(dcc.Link("← back to the regional explorer", href="/explore")),
+            html.P(_("Searched: age in the census groups, 5-, 10-, 15-, 20-year groups or withheld; height and weight "
+                     "in 1, 2, 5, 10, 20 cm / kg or withheld; the district, the district except where it falls short, "
+                     "the region, or no place. Adults 18–75; everyone counts (no BMI filter)."), className="field-help"),
+            html.P(dcc.Link(_("← back to the regional explorer"), href=with_language("/explore"))),
         ],
-        className="panel explorer-form", **{"aria-label": "Settings"},
+        className="panel explorer-form", **{"aria-label": _("Settings")},
     )
     results = html.Div(
         [
@@ -95,45 +100,49 @@ def layout(**query):
             ]), type="dot"),
             html.Div([
                 # disabled until the advice is on the page (while the server was busy they were live and silent)
-                html.Button("Download JSON config", id=ID["button-json"], n_clicks=0, className="button",
+                html.Button(_("Download JSON config"), id=ID["button-json"], n_clicks=0, className="button",
                             disabled=True),
-                html.Button("Download CSV (every configuration)", id=ID["button-csv"], n_clicks=0,
+                html.Button(_("Download CSV (every configuration)"), id=ID["button-csv"], n_clicks=0,
                             className="button secondary", disabled=True),
-                html.Button("Download report", id=ID["button-report"], n_clicks=0, className="button secondary",
-                            title="one HTML file with the charts, their numbers, the sources and the command; it "
-                                  "opens offline and prints to PDF"),
+                html.Button(_("Download report"), id=ID["button-report"], n_clicks=0, className="button secondary",
+                            title=_("one HTML file with the charts, their numbers, the sources and the command; it "
+                                    "opens offline and prints to PDF (in English)")),
                 dcc.Download(id=ID["download-json"]), dcc.Download(id=ID["download-csv"]),
                 dcc.Download(id=ID["download-report"]),
             ], className="link-row buckets-exports result-exports"),
             html.Div(id=ID["report-message"], role="status"),
-            html.Section([html.H2("Information kept against people protected"),
-                          dcc.Graph(id=ID["front"], config=GRAPH_CONFIG, figure=message_figure(NOT_YET)),
-                          html.P("Each grey dot is one configuration; the line is the Pareto front (no configuration "
-                                 "keeps more bits and protects more people); the star is the recommendation: the most "
-                                 "bits among those meeting the target.", className="field-help")],
-                         className="explorer-section", **{"aria-label": "Pareto front"}),
-            html.Section([html.H2("Where the recommendation falls short"),
+            html.Section([html.H2(_("Information kept against people protected")),
+                          dcc.Graph(id=ID["front"], config=graph_config(), figure=message_figure(_(NOT_YET))),
+                          html.P(_("Each grey dot is one configuration; the line is the Pareto front (no configuration "
+                                   "keeps more bits and protects more people); the star is the recommendation: the "
+                                   "most bits among those meeting the target."), className="field-help")],
+                         className="explorer-section", **{"aria-label": _("Pareto front")}),
+            html.Section([html.H2(_("Where the recommendation falls short")),
                           html.P(id=ID["map-help"], className="field-help"),
-                          html.Div(dcc.Graph(id=ID["map"], config={**GRAPH_CONFIG, "scrollZoom": True},
-                                             figure=message_figure(NOT_YET)),
+                          html.Div(dcc.Graph(id=ID["map"], config=graph_config(scrollZoom=True),
+                                             figure=message_figure(_(NOT_YET))),
                                    id=ID["map-box"], className="map-box"),
                           html.Div(id=ID["no-map"]),
                           html.Div(dash_table.DataTable(id=ID["short-table"], data=[], page_size=10,
                                                         sort_action="native", export_format="csv",
-                                                        columns=[{"name": n, "id": n} for n in
-                                                                 ("district", "district_id", "people", "coverage")],
+                                                        columns=[{"name": name, "id": n} for n, name in (
+                                                            ("district", _("district")), ("district_id", _("id")),
+                                                            ("people", _("people")), ("coverage", _("coverage")))],
+                                                        locale_format=table_locale(),
                                                         **TABLE_STYLE), id=ID["short-box"])],
-                         className="explorer-section", **{"aria-label": "Districts below the target"}),
-            html.Section([html.H2("Per district"),
+                         className="explorer-section", **{"aria-label": _("Districts below the target")}),
+            html.Section([html.H2(_("Per district")),
                           dash_table.DataTable(id=ID["per-district-table"], data=[], page_size=12,
                                                sort_action="native", export_format="csv",
-                                               columns=[{"name": n, "id": n} for n in (
-                                                   "district", "district_id", "finest safe buckets", "coverage",
-                                                   "bits")], **TABLE_STYLE)],
+                                               columns=[{"name": name, "id": n} for n, name in (
+                                                   ("district", _("district")), ("district_id", _("id")),
+                                                   ("finest safe buckets", _("finest safe buckets")),
+                                                   ("coverage", _("coverage")), ("bits", _("bits")))],
+                                               locale_format=table_locale(), **TABLE_STYLE)],
                          id=ID["per-district-box"], className="explorer-section", style={"display": "none"},
-                         **{"aria-label": "Per district"}),
-            html.Div([html.Div(["Reproduce this: ", dcc.Clipboard(target_id=ID["cli"], title="copy the command",
-                                                                  className="copy")], className="field-label"),
+                         **{"aria-label": _("Per district")}),
+            html.Div([html.Div([_("Reproduce this:") + " ", dcc.Clipboard(target_id=ID["cli"], title=_("copy the command"),
+                                                                            className="copy")], className="field-label"),
                       html.Pre(html.Code(vb.cli_command(s), id=ID["cli"]))], className="snippet"),
             html.Ul(id=ID["notes"], className="field-help"),
         ],
@@ -141,17 +150,19 @@ def layout(**query):
     )
     return html.Div(
         [
-            html.H1(vb.TITLE),
-            html.P("Collect in buckets just coarse enough that nearly everyone keeps a minimum anonymity set — "
-                   "variable per district if needed, as the VisualAnon paper suggests. Choose k and the share of "
-                   "people who must reach it; the advisor searches every combination of age, height, weight and place "
-                   "granularity and keeps the most information.", className="lead"),
+            html.H1(_(vb.TITLE)),
+            html.P(_("Collect in buckets just coarse enough that nearly everyone keeps a minimum anonymity set — "
+                     "variable per district if needed, as the VisualAnon paper suggests. Choose k and the share of "
+                     "people who must reach it; the advisor searches every combination of age, height, weight and "
+                     "place granularity and keeps the most information."), className="lead"),
             html.Div([html.Div(n, className="warning", role="status") for n in notices], id=ID["notices"]),
             html.Div([form, results], className="explorer-grid"),
             dcc.Store(id=ID["query"], data=vb.to_query(s)),
             html.Div(id=ID["url-sync"], hidden=True),
         ],
         className="explorer buckets",
+        # the tables' own "Export" button is DataTable's word: assets/explorer.css writes this one in its place
+        style={"--export-label": json.dumps(_("Export"))},
     )
 
 
@@ -189,12 +200,19 @@ def on_settings(country, k, coverage, per_district, model="v2"):
     hide, show = {"display": "none"}, {}
     return (
         "", r["sentence"], _cards(r["cards"]), r["front"],
-        r["map"] or {}, show if r["map"] else hide, html.P(r["no_map"], className="muted") if r["no_map"] else "",
+        r["map"] or {}, show if r["map"] else hide, _no_map(r["no_map"], country) if r["no_map"] else "",
         r["map_help"],
         r["short_rows"], show if r["short_rows"] else hide,
         r["per_district_rows"], show if r["per_district_rows"] else hide,
-        r["cli"], [html.Li(n) for n in r["notes"]], False, False, r["query"], False,
+        r["cli"], [html.Li(n, **({"lang": "en"} if n in r["quoted_notes"] else {})) for n in r["notes"]],
+        False, False, r["query"], False,
     )
+
+
+def _no_map(text: str, country) -> html.P:
+    """Why there is no map: ours in the page's language, a data set's own boundary note quoted in English."""
+    note = cl.dataset_info(str(country).strip().upper()).get("boundary_note") if country else None
+    return html.P(text, className="muted", **({"lang": "en"} if note and text == note else {}))
 
 
 def _download(kind: str, country, k, coverage, per_district, model=None):
@@ -223,7 +241,8 @@ def on_csv(_n, country, k, coverage, per_district, model="v2"):
           Input(ID["button-report"], "n_clicks"),
           State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
           State(ID["per-district"], "value"), State(ID["model"], "value"), prevent_initial_call=True)
-@guarded(lambda message: (no_update, error_box(f"No report: {message}")), log=LOG, where="buckets report", sorry=SORRY)
+@guarded(lambda message: (no_update, error_box(_("No report: {error}").format(error=message))), log=LOG,
+         where="buckets report", sorry=SORRY)
 def on_report(clicks, country, k, coverage, per_district, model="v2"):
     """The report of the settings the form holds now (parsed again; a bad one refuses it with the page's message)."""
     if not clicks:
@@ -234,7 +253,8 @@ def on_report(clicks, country, k, coverage, per_district, model="v2"):
         with limits.report_slot(reports.report_command("buckets", vb.cli_command(s))):
             return reports.to_html(reports.buckets_report(s, vb.advice(s)))
 
-    text = reports.rendered("buckets", s, make)
+    with language("en"):  # the report is one English document (its memo is shared by every language's visitors)
+        text = reports.rendered("buckets", s, make)
     return dcc.send_string(text, reports.file_name("buckets", f"{s.country}-k{s.k:g}-q{s.q:g}"), type="text/html"), None
 
 

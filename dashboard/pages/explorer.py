@@ -17,7 +17,6 @@ from dash import (
     State,
     callback,
     clientside_callback,
-    dash_table,
     dcc,
     html,
     no_update,
@@ -25,16 +24,18 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import forms, reports
-from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, error_box, field
+from dashboard.components import error_box
+from dashboard.core import country
 from dashboard.core.regions import GRAINS, Scenario, format_range
+from dashboard.core.text import N_, language, pgettext
+from dashboard.core.text import gettext as _
 from dashboard.figures import explorer as fx
-from dashboard.figures.maps import geojson_url
 from dashboard.guard import guarded
 from dashboard.server import limits
+from dashboard.views import explorer_layout
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
     DEFAULT_TABLE_GRAIN,
-    GRAIN_OPTIONS,
     ID,
     LOG,
     SORRY,
@@ -43,14 +44,11 @@ from dashboard.views.explorer import (
     cdf_query,
     cli_snippets,
     comparable_curves,
-    country_data_table,
     country_table_rows,
     detail_panel,
     district_columns,
     district_rows,
     export_name,
-    form_section,
-    form_values,
     map_figure,
     map_legend,
     map_patch,
@@ -58,7 +56,6 @@ from dashboard.views.explorer import (
     parse_table_ages,
     preset_options,
     profile_sig,
-    range_text,
     readouts,
     scenario_from_form,
     scenario_from_link,
@@ -69,137 +66,21 @@ from dashboard.views.explorer import (
     table_note,
     table_query,
 )
+from dashboard.views.explorer_tables import translated_columns
 
+TITLE = N_("AnonSet — regional explorer: district maps, CDFs and country tables")
 dash.register_page(__name__, path="/explore", name="Explore regions", order=10,
-                   title="AnonSet — regional explorer: district maps, CDFs and country tables")
+                   title=lambda **_kw: _(TITLE))
 
 #: Every callback and the layout answer bad input with its message and anything else with SORRY (class logged).
 _guard = functools.partial(guarded, log=LOG, sorry=SORRY)
 
 
-@_guard(lambda message: html.Div([html.H1("Explore regions"), html.Div(message, className="error", role="alert")]),
+@_guard(lambda message: html.Div([html.H1(_("Explore regions")), html.Div(message, className="error", role="alert")]),
         where="explorer layout", input_errors=False)  # a broken cache must not become a traceback in the page
 def layout(**query):
     """The page; every setting comes from the link (unknown keys are ignored, bad values reported)."""
-    link = scenario_from_link(query)
-    s = link.scenario
-    v = form_values(s)
-    cli = cli_snippets(s, link.table_ages, link.table_grain, link.cdf_grain)
-    selected = {"country": s.countries[0], "district": link.district} if link.district else None
-    graph = lambda key, **kw: dcc.Graph(id=ID[key], config={**fx.GRAPH_CONFIG, **kw}, figure={})
-    results = html.Div(
-        [
-            html.Div(id=ID["message"], role="alert", **{"data-results": ID["results"]}),
-            html.Div([html.Button("Download report", id=ID["report"], n_clicks=0, className="button secondary",
-                                  title="one HTML file with every chart, its numbers, the sources and the commands; "
-                                        "it opens offline and prints to PDF"),
-                      html.Div(id=ID["report-message"], role="status"), dcc.Download(id=ID["report-download"])],
-                     className="link-row report-row"),
-            html.Div(id=ID["notes"]),
-            html.Section(
-                [
-                    html.H2("District map"),
-                    chart_reading("Each district coloured by the chosen statistic: dark purple is a small anonymity "
-                                  "set (few people alike, easier to single out), yellow a large one; the scale is "
-                                  "logarithmic. Click a district for its detail, or list them all in a table."),
-                    # data-geometry: assets/map_prewarm.js fetches the first country's polygons while the page
-                    # waits for the map's figure (the browser caches them for plotly.js's own request)
-                    html.Div(graph("map", scrollZoom=True), id=ID["map-box"], className="map-box",
-                             **({"data-geometry": geojson_url(s.countries[0])} if cl.boundaries(s.countries[0]) else {})),
-                    html.Div(id=ID["no-map"]),
-                    html.Div(id=ID["map-legend"], className="map-legend"),
-                    dcc.Checklist(id=ID["show-table"], value=[], className="checklist",
-                                  options=[{"label": "list every district in a sortable table (CSV download)",
-                                            "value": "show"}]),
-                    html.Div([
-                        html.Div([html.Button("Download the district table (CSV)", id=ID["district-csv"], n_clicks=0,
-                                              className="button secondary"),
-                                  dcc.Download(id=ID["district-csv-download"])], className="result-exports"),
-                        dash_table.DataTable(
-                            id=ID["district-table"], data=[], columns=[], sort_action="native", page_size=15,
-                            filter_action="native", filter_options={"case": "insensitive",
-                                                                    "placeholder_text": "search…"},
-                            cell_selectable=True,
-                            style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
-                                                    for c in ("district", "district_id", "region", "filled")],
-                            **TABLE_STYLE,
-                        )],
-                        id=ID["district-table-box"], style={"display": "none"},
-                    ),
-                    command_snippet(ID["cli-map"], cli["map"]),
-                ],
-                className="explorer-section", **{"aria-label": "District map"},
-            ),
-            html.Section([html.H2("District detail"), html.Div(
-                html.P("Click a district on the map (or a row of the district table) to see its detail.",
-                       className="muted"), id=ID["detail"])],
-                className="explorer-section", **{"aria-label": "District detail"}),
-            html.Section(
-                [
-                    html.H2("How anonymity sets are distributed"),
-                    field("Age groups compared", dcc.RadioItems(id=ID["cdf-grain"], options=GRAIN_OPTIONS,
-                                                                 value=link.cdf_grain, className="checklist"),
-                          control_id=ID["cdf-grain"]),
-                    html.Div(id=ID["readouts"], className="cards readouts"),
-                    chart_reading("For each anonymity set size x (left to right, log scale), the share of people "
-                                  "whose set is at most x: the further left a curve rises, the more people sit in "
-                                  "small crowds. Solid lines count people, dotted ones combinations."),
-                    graph("cdf"),
-                    html.Div(id=ID["cdf-legend"]),
-                    html.P(id=ID["cdf-note"], className="field-help cdf-note"),
-                    command_snippet(ID["cli-cdf"], cli["cdf"], "The command prints the readouts' shares: people whose "
-                                                "set is below k, on the curves' age groups."),
-                ],
-                className="explorer-section", **{"aria-label": "Distributions"},
-            ),
-        ],
-        className="explorer-results", id=ID["results"],
-    )
-    tables = html.Section(
-        [
-            html.H2("Country tables"),
-            html.P("Every data set in the cache, by sex, over district × sex × age group only (no body "
-                   "measurements): a CAS here is a census count. Means are over all district × age combinations; "
-                   "the CSV also has the trimmed means in people.",
-                   className="field-help"),
-            html.Div(
-                [field("Ages of the country tables", dcc.Input(id=ID["table-ages"], type="text", debounce=True,
-                                                                value=range_text(link.table_ages), maxLength=20),
-                        "Default 18-75; published comparisons used e.g. 15-85.", ID["table-ages"]),
-                 field("Age groups compared", dcc.RadioItems(id=ID["table-grain"], options=GRAIN_OPTIONS,
-                                                              value=link.table_grain, className="checklist"),
-                       control_id=ID["table-grain"])],
-                className="table-settings",
-            ),
-            html.Div(id=ID["table-message"], role="alert",
-                     **{"data-results": f'{ID["country-table"]} {ID["country-csv"]}'}),
-            html.P(id=ID["table-note"], className="field-help"),
-            dcc.Loading(country_data_table(), type="dot"),
-            html.Div([html.Button("Download the country tables (CSV)", id=ID["country-csv"], n_clicks=0,
-                                  className="button secondary"),
-                      dcc.Download(id=ID["country-csv-download"])], className="result-exports"),
-            command_snippet(ID["cli-table"], cli["table"]),
-        ],
-        className="explorer-section explorer-tables", **{"aria-label": "Country tables"},
-    )
-    return html.Div(
-        [
-            html.H1("Explore regions"),
-            html.P("How large are anonymity sets across a country's districts, and how do countries compare? "
-                   "One scenario drives the map, the curves and the link in your address bar.", className="lead"),
-            html.P(dcc.Link("For app developers: safe bucket sizes →", href="/explore/buckets")),
-            html.Div([html.Div(n, className="warning", role="status") for n in link.notices], id=ID["link-notices"]),
-            html.Div([form_section(s, v), results], className="explorer-grid"),
-            tables,
-            dcc.Store(id=ID["scenario"], data=s.to_query()),
-            dcc.Store(id=ID["selected"], data=selected),
-            dcc.Store(id=ID["loaded-map"], data=None),
-            dcc.Store(id=ID["loaded-cdf"], data=None),
-            dcc.Store(id=ID["table-query"], data=table_query(link.table_ages, link.table_grain)),
-            dcc.Store(id=ID["cdf-query"], data=cdf_query(link.cdf_grain)),
-        ],
-        className="explorer",
-    )
+    return explorer_layout.page(scenario_from_link(query))
 
 
 @callback(
@@ -257,8 +138,8 @@ def on_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, 
 def _stale(message: str) -> tuple:
     """``on_form``'s answer to a bad setting: why, the views greyed out and no report (never of stale numbers)."""
     box = html.Div([error_box(message),
-                    html.P("The views below still show the last valid scenario (greyed out) until the "
-                           "setting is fixed.", className="field-help")], **{"data-stale": "true"})
+                    html.P(_("The views below still show the last valid scenario (greyed out) until the "
+                             "setting is fixed."), className="field-help")], **{"data-stale": "true"})
     return no_update, box, no_update, "explorer-results stale", True
 
 
@@ -285,7 +166,7 @@ def _stale(message: str) -> tuple:
     State(ID["table-grain"], "value"),
     prevent_initial_call=True,
 )
-@_guard(lambda message: (no_update, error_box(f"No report: {message}")), where="explorer report")
+@_guard(lambda message: (no_update, error_box(_("No report: {error}").format(error=message))), where="explorer report")
 def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k,
               stat, model, self_report, cdf_grain, table_ages, table_grain):
     """The report of the form as it is now (parsed as the views parse it): a bad setting gets the page's message."""
@@ -303,7 +184,8 @@ def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, 
         with limits.report_slot(command), limits.scenario_slot(s, "This report"):
             return reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
                                                            table_grain=table_grain))
-    text = reports.rendered("explorer", (s, cdf_grain, table_ages, table_grain), make)
+    with language("en"):  # the report is one English document (its memo is shared by every language's visitors)
+        text = reports.rendered("explorer", (s, cdf_grain, table_ages, table_grain), make)
     return dcc.send_string(text, reports.file_name("explorer", "-".join(s.countries)), type="text/html"), None
 
 
@@ -337,9 +219,10 @@ def on_map(query, selected, loaded):
     district = selected_district(selected, code)
     geo = cl.boundaries(code)
     if geo is None:
-        note = cl.dataset_info(code).get("boundary_note") or "No district boundaries are available for this data set."
+        note = cl.dataset_info(code).get("boundary_note")  # the data set's own note, quoted in English
+        note = html.Span(note, lang="en") if note else _("No district boundaries are available for this data set.")
         return ({}, map_state(s, district, False), {"display": "none"},
-                html.Div([note, " The districts are listed in the table below."], className="warning"), None)
+                html.Div([note, " ", _("The districts are listed in the table below.")], className="warning"), None)
     if not loaded or loaded.get("country") != code or not loaded.get("map"):
         return map_figure(s, district), map_state(s, district, True), {}, None, map_legend(s)
     patch, state = map_patch(s, district, loaded)
@@ -379,8 +262,7 @@ def on_detail(selected, query):
     s = scenario_from_store(query)
     district = selected_district(selected, s.countries[0])
     if district is None:
-        return html.P("Click a district on the map (or a row of the district table) to see its detail.",
-                      className="muted")
+        return html.P(_(explorer_layout.CLICK_HINT), className="muted")
     return detail_panel(s, district)
 
 
@@ -408,7 +290,7 @@ def on_cdf(query, grain, loaded):
     if key == loaded:
         return (no_update,) * 8
     cdfs = comparable_curves(s, grain)
-    names = {c: cl.dataset_info(c)["name"] for c in s.countries}
+    names = {c: country.dataset_title(c) for c in s.countries}
     return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
             scenario_notes(s), key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"])
 
@@ -463,7 +345,8 @@ def on_district_csv(clicks, rows, columns, countries, stat):
     if not clicks or not _table_shape(rows, columns):
         return no_update
     code = countries[0] if isinstance(countries, list) and countries else countries
-    return dcc.send_string(table_csv(rows or [], columns), export_name("districts", _word(code), _word(stat)))
+    return dcc.send_string(table_csv(rows or [], columns),
+                           export_name(pgettext("file name", "districts"), _word(code), _word(stat)))
 
 
 def _table_shape(rows, columns) -> bool:
@@ -491,4 +374,5 @@ def on_country_csv(clicks, rows, columns, ages, grain):
     if not clicks or not _table_shape(rows, columns):
         return no_update
     # every column, the trimmed means in people too (the screen leaves them out to fit a projector)
-    return dcc.send_string(table_csv(rows or [], COUNTRY_COLUMNS), export_name("country-tables", _word(ages), _word(grain)))
+    return dcc.send_string(table_csv(rows or [], translated_columns(COUNTRY_COLUMNS)),
+                           export_name(pgettext("file name", "country-tables"), _word(ages), _word(grain)))

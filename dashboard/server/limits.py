@@ -58,6 +58,8 @@ from contextlib import AbstractContextManager, contextmanager
 from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
+from dashboard.core.text import gettext as _
+from dashboard.core.text import local_number, ngettext
 
 from . import cache as cache_module
 from . import jobs
@@ -94,7 +96,7 @@ def _millions(x: float, beside: float | None = None) -> str:
     digits = 1
     while beside is not None and digits < 4 and round(x / 1e6, digits) == round(beside / 1e6, digits):
         digits += 1
-    return f"{x / 1e6:.{digits}f}".rstrip("0").rstrip(".") + " million"
+    return _("{number} million").format(number=local_number(f"{x / 1e6:.{digits}f}".rstrip("0").rstrip(".")))
 
 
 def band_cells(code: str, ages: Sequence[float], height_width: float, weight_width: float) -> int:
@@ -122,39 +124,48 @@ def scenario_cells(scenario) -> int:
                for code in scenario.countries)
 
 
-def check_scenario(scenario, command: str | None = None, *, what: str = "This scenario") -> None:
+def check_scenario(scenario, command: str | None = None, *, what: str | None = None) -> None:
     """Refuse (CostError) a scenario beyond :data:`MAX_DATASETS` or :data:`MAX_BAND_CELLS`.
 
     ``command`` is the ``anonset`` command that computes the same without a limit
     (default: the scenario's ``anonset cdf`` command).
     """
     cmd = command or scenario.to_cli("cdf")
+    what = what or _("This scenario")
     n = len(scenario.countries)
     if n > MAX_DATASETS:
-        raise CostError(f"{what} compares {n} data sets; the page compares at most {MAX_DATASETS} at once. "
-                        f"Choose fewer, or compute them all with: {cmd}")
+        raise CostError(_("{what} compares {n} data sets; the page compares at most {limit} at once. Choose fewer, "
+                          "or compute them all with: {command}").format(what=what, n=n, limit=MAX_DATASETS,
+                                                                        command=cmd))
     first = scenario.countries[0]
     per_district = district_cells(first, scenario.ages, scenario.height_width, scenario.weight_width,
                                   scenario.include_body)
     if per_district > MAX_DISTRICT_CELLS:
         hw, ww = scenario.height_width, scenario.weight_width
-        raise CostError(
-            f"{what}: {first} at {hw:g} cm × {ww:g} kg has {per_district / 1e9:.1f} billion district × age × "
-            f"height × weight cells; the page computes at most {MAX_DISTRICT_CELLS / 1e9:g} billion for one data set's "
-            f"districts (e.g. Germany at 1 cm × 1 kg, the US counties at 5 cm × 5 kg). Choose wider bands, or "
-            f"compute it with: {command or scenario.replace(countries=(first,)).to_cli('districts')}")
+        raise CostError(_(
+            "{what}: {code} at {height} cm × {weight} kg has {cells} billion district × age × height × weight cells; "
+            "the page computes at most {limit} billion for one data set's districts (e.g. Germany at 1 cm × 1 kg, "
+            "the US counties at 5 cm × 5 kg). Choose wider bands, or compute it with: {command}").format(
+            what=what, code=first, height=local_number(f"{hw:g}"), weight=local_number(f"{ww:g}"),
+            cells=local_number(f"{per_district / 1e9:.1f}"), limit=local_number(f"{MAX_DISTRICT_CELLS / 1e9:g}"),
+            command=command or scenario.replace(countries=(first,)).to_cli("districts")))
     cells = scenario_cells(scenario)
     if cells > MAX_BAND_CELLS:
         hw, ww = scenario.height_width, scenario.weight_width
         wider = next((w for w in BAND_WIDTHS if w > min(hw, ww) and scenario_cells(
             scenario.replace(height_width=float(max(w, hw)), weight_width=float(max(w, ww)))) <= MAX_BAND_CELLS), None)
-        hint = (f"At {max(wider, hw):g} cm × {max(wider, ww):g} kg these data sets fit; choose wider bands or fewer data sets"
-                if wider is not None else "Choose fewer data sets")
-        raise CostError(
-            f"{what} needs {_millions(cells, MAX_BAND_CELLS)} height × weight cells ({n} data set{'s' if n != 1 else ''} "
-            f"at {hw:g} cm × {ww:g} kg); the page computes at most {_millions(MAX_BAND_CELLS)} per request (how many "
-            f"cells a data set needs depends on how spread its heights and weights are). {hint}, or compute it "
-            f"with: {cmd}")
+        hint = (_("At {height} cm × {weight} kg these data sets fit; choose wider bands or fewer data sets").format(
+                    height=local_number(f"{max(wider, hw):g}"), weight=local_number(f"{max(wider, ww):g}"))
+                if wider is not None else _("Choose fewer data sets"))
+        raise CostError(ngettext(
+            "{what} needs {cells} height × weight cells ({n} data set at {height} cm × {weight} kg); the page "
+            "computes at most {limit} per request (how many cells a data set needs depends on how spread its heights "
+            "and weights are). {hint}, or compute it with: {command}",
+            "{what} needs {cells} height × weight cells ({n} data sets at {height} cm × {weight} kg); the page "
+            "computes at most {limit} per request (how many cells a data set needs depends on how spread its heights "
+            "and weights are). {hint}, or compute it with: {command}", n).format(
+            what=what, cells=_millions(cells, MAX_BAND_CELLS), n=n, height=local_number(f"{hw:g}"),
+            weight=local_number(f"{ww:g}"), limit=_millions(MAX_BAND_CELLS), hint=hint, command=cmd))
 
 
 def check_points(n_points: int, what: str = "The forecast") -> None:
@@ -215,11 +226,14 @@ _OWN_SLOTS = {"heavy": PROCESS_SLOTS, TABLE_POOL: TABLE_PROCESS_SLOTS, REPORT_PO
 
 
 def _busy(what: str, command: str) -> CostError:
-    return CostError(
-        f"{what} is not in the server's memory yet, and the server is busy computing another visitor's "
-        f"request (it runs {heavy_at_once()} such computation{'s' if heavy_at_once() > 1 else ''} at a "
-        f"time, so that every other page stays fast). Please try again in a few seconds, or compute it "
-        f"on your machine with: {command}")
+    return CostError(ngettext(
+        "{what} is not in the server's memory yet, and the server is busy computing another visitor's request (it "
+        "runs {n} such computation at a time, so that every other page stays fast). Please try again in a few "
+        "seconds, or compute it on your machine with: {command}",
+        "{what} is not in the server's memory yet, and the server is busy computing another visitor's request (it "
+        "runs {n} such computations at a time, so that every other page stays fast). Please try again in a few "
+        "seconds, or compute it on your machine with: {command}", heavy_at_once()).format(
+        what=what, n=heavy_at_once(), command=command))
 
 
 @contextmanager

@@ -19,6 +19,8 @@ from dashboard import ids
 from dashboard.core import country as catalog
 from dashboard.core.body import DEFAULT_MODEL, check_model
 from dashboard.core.buckets import (
+    BITS_TOL,
+    COVERAGE_NOTE,
     Advice,
     advice_if_cached,
     advise,
@@ -31,14 +33,24 @@ from dashboard.core.buckets import (
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
 from dashboard.core.groups import format_age_band
-from dashboard.core.text import format_count, plural, share_setting
+from dashboard.core.text import (
+    N_,
+    body_source_note,
+    current_language,
+    district_word,
+    format_count,
+    local_number,
+    percent_text,
+    share_setting,
+)
+from dashboard.core.text import gettext as _
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
 from dashboard.server import limits
 
 PAGE = "buckets"
 PATH = "/explore/buckets"
-TITLE = "For app developers: safe bucket sizes"
+TITLE = N_("For app developers: safe bucket sizes")
 ID = {name: ids.make(PAGE, name) for name in (
     "country", "k", "coverage", "per-district", "model", "message", "notices", "sentence", "cards", "front", "map", "map-box",
     "no-map", "map-help", "short-table", "short-box", "per-district-box", "per-district-table", "cli", "download-json",
@@ -68,9 +80,9 @@ def _number(value, what: str) -> float:
     try:
         x = float(str(value).strip().rstrip("%"))
     except (TypeError, ValueError):
-        raise InputError(f"{what} {value!r} is not a number") from None
+        raise InputError(_("{what} {value} is not a number").format(what=what, value=repr(value))) from None
     if not math.isfinite(x):
-        raise InputError(f"{what} {value!r} is not a finite number")
+        raise InputError(_("{what} {value} is not a finite number").format(what=what, value=repr(value)))
     return x
 
 
@@ -78,16 +90,17 @@ def parse_form(country, k, coverage_percent, per_district, model=None) -> Settin
     """The form's values (coverage in percent) as settings; bad ones are InputErrors with the field named."""
     code = str(country or "").strip().upper()
     if not code:
-        raise InputError("choose a country")
+        raise InputError(_("choose a country"))
     if code not in cl.countries():
         try:
             cl.canonical_code(code)
         except cl.UnknownDataset as exc:  # names the closest codes
             raise InputError(str(exc)) from None
     kk = check_k(_number(k, "k"))
-    pct = _number(coverage_percent, "coverage")
+    pct = _number(coverage_percent, _("coverage"))
     if not (0 < pct <= 100):
-        raise InputError(f"coverage must lie above 0 % and at most 100 %, not {pct:g} %")
+        raise InputError(_("coverage must lie above {zero} and at most {hundred}, not {value}").format(
+            zero=percent_text("0"), hundred=percent_text("100"), value=percent_text(f"{pct:g}")))
     return Settings(code, kk, pct / 100.0, bool(per_district), check_model(model or DEFAULT_MODEL))
 
 
@@ -102,25 +115,25 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
         if code in cl.countries():
             country = code
         else:
-            notices.append(f"Unknown country {q['country'][:40]!r} in the link{catalog.closest_note([code])}; "
-                           f"showing {DEFAULT_COUNTRY}.")
+            notices.append(_("Unknown country {country} in the link{suggestion}; showing {default}.").format(
+                country=repr(q["country"][:40]), suggestion=catalog.closest_note([code]), default=DEFAULT_COUNTRY))
     if "k" in q:
         try:
             k = check_k(_number(q["k"], "k"))
         except InputError as exc:
-            notices.append(f"{exc} (in the link); using k = {DEFAULT_K:g}.")
+            notices.append(_("{error} (in the link); using k = {k}.").format(error=exc, k=f"{DEFAULT_K:g}"))
     if "coverage" in q:
         try:
-            cov = check_coverage(_number(q["coverage"], "coverage"))
+            cov = check_coverage(_number(q["coverage"], _("coverage")))
         except InputError as exc:
-            notices.append(f"{exc} (in the link); using {DEFAULT_COVERAGE:.0%}.")
+            notices.append(_("{error} (in the link); using {coverage}.").format(error=exc, coverage=_share(DEFAULT_COVERAGE)))
     if "per_district" in q:
         per = q["per_district"].strip().lower() in ("1", "true", "yes", "on")
     if "model" in q:
         try:
             model = check_model(q["model"])
         except InputError as exc:
-            notices.append(f"{exc} (in the link); using {DEFAULT_MODEL}.")
+            notices.append(_("{error} (in the link); using {model}.").format(error=exc, model=DEFAULT_MODEL))
     return Settings(country, k, cov, per, model), tuple(notices)
 
 
@@ -159,7 +172,7 @@ def advice(s: Settings) -> Advice:
     known = advice_if_cached(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
     if known is not None:
         return known
-    with limits.heavy_slot("This advice", cli_command(s)):
+    with limits.heavy_slot(_("This advice"), cli_command(s)):
         return advise(s.country, s.k, s.q, per_district=s.per_district, model=s.model)
 
 
@@ -174,30 +187,46 @@ def export(s: Settings, kind: str) -> tuple[str, str]:
         return export_json(a), file_name(s, "json")
     if kind == "csv":
         return export_csv(a), file_name(s, "csv")
-    raise InputError(f"unknown export {kind!r}")
+    raise InputError(f"unknown export {kind!r}")  # a programming error, never a visitor's
+
+
+def _share(q: float) -> str:
+    """A coverage someone set: "95%" in English (as before), "95 %" in German."""
+    return share_setting(q) if current_language() == "en" else percent_text(f"{float(f'{100 * float(q):.6g}'):g}")
+
+
+def _percent(share: float) -> str:
+    """A reached coverage to a tenth of a percent: "95.3%" in English (as before), "95,3 %" in German."""
+    return f"{share:.1%}" if current_language() == "en" else percent_text(f"{100 * share:.1f}")
 
 
 def _cards(a: Advice) -> list[dict]:
     rec = a.recommended
-    label = plural(a.district_label)
+    dl, rl = district_word(a.district_label), district_word(a.region_label)
+    label = district_word(a.district_label, plural=True)
     n_short = len(a.short_under_recommended)
     area = None if rec is None else rec.config.area
+    of = _("{n} of {total}").format(n=local_number(f"{n_short:,}"), total=local_number(f"{len(a.district_ids):,}"))
     if area == "district_or_region":
-        last = {"title": f"{label} withheld", "value": f"{n_short:,} of {len(a.district_ids):,}",
-                "explain": f"below the target with the {a.district_label} itself: released with the {a.region_label}"}
+        last = {"title": _("{districts} withheld").format(districts=label), "value": of,
+                "explain": _("below the target with the {district} itself: released with the {region}").format(
+                    district=dl, region=rl)}
     elif area in ("region", "withheld"):
-        last = {"title": f"{label} below the target", "value": f"{n_short:,} of {len(a.district_ids):,}",
-                "explain": f"if the {a.district_label} were released with these buckets (it is not)"}
+        last = {"title": _("{districts} below the target").format(districts=label), "value": of,
+                "explain": _("if the {district} were released with these buckets (it is not)").format(district=dl)}
     else:
-        last = {"title": f"{label} below the target", "value": f"{n_short:,} of {len(a.district_ids):,}",
-                "explain": "their own people, under the recommended buckets"}
+        last = {"title": _("{districts} below the target").format(districts=label), "value": of,
+                "explain": _("their own people, under the recommended buckets")}
     return [
-        {"title": f"people with CAS ≥ {a.k:g}", "value": "–" if rec is None else f"{rec.coverage:.1%}",
-         "explain": f"target {share_setting(a.q)} of {format_count(a.people)} people aged {format_age_band(*a.study)}"},
-        {"title": "information kept", "value": "–" if rec is None else f"{rec.bits:.1f} bits",
-         "explain": "entropy of the released profile per person"},
-        {"title": "configurations searched", "value": f"{len(a.evaluated):,}",
-         "explain": f"{len(a.front)} on the Pareto front; exact coverage for each"},
+        {"title": _("people with CAS ≥ {k}").format(k=local_number(f"{a.k:g}")),
+         "value": "–" if rec is None else _percent(rec.coverage),
+         "explain": _("target {share} of {count} people aged {ages}").format(
+             share=_share(a.q), count=format_count(a.people), ages=format_age_band(*a.study))},
+        {"title": _("information kept"), "value": "–" if rec is None else _("{bits} bits").format(
+            bits=local_number(f"{rec.bits:.1f}")),
+         "explain": _("entropy of the released profile per person")},
+        {"title": _("configurations searched"), "value": local_number(f"{len(a.evaluated):,}"),
+         "explain": _("{n} on the Pareto front; exact coverage for each").format(n=len(a.front))},
         last,
     ]
 
@@ -205,22 +234,25 @@ def _cards(a: Advice) -> list[dict]:
 def _map_help(a: Advice) -> str:
     if a.recommended is None:
         return ""
-    dl, dls = a.district_label, plural(a.district_label)
-    text = (f"Colour: the share of each {dl}'s own people whose CAS is at least {a.k:g} with the recommended age "
-            f"groups and bands, released with the {dl}. ")
+    dl, dls, rl = district_word(a.district_label), district_word(a.district_label, plural=True), \
+        district_word(a.region_label)
+    k, share = local_number(f"{a.k:g}"), _share(a.q)
+    text = _("Colour: the share of each {district}'s own people whose CAS is at least {k} with the recommended age "
+             "groups and bands, released with the {district}.").format(district=dl, k=k) + " "
     area = a.recommended.config.area
     most = 2 * len(a.short_under_recommended) > len(a.district_ids)
-    outlined = (f"Outlined in black: the {dls} at or above {share_setting(a.q)} (most fall below it)" if most
-                else f"Outlined: the {dls} below {share_setting(a.q)}")
+    outlined = (_("Outlined in black: the {districts} at or above {share} (most fall below it)") if most
+                else _("Outlined: the {districts} below {share}")).format(districts=dls, share=share)
     if area == "district":
-        text += (f"The target counts the whole country, so large cities can carry small {dls}. {outlined}. Tick "
-                 f"\"each district's own finest safe buckets\" for a per-district answer.")
+        text += _("The target counts the whole country, so large cities can carry small {districts}. {outlined}. "
+                  "Tick \"{option}\" for a per-district answer.").format(
+            districts=dls, outlined=outlined, option=_("each district's own finest safe buckets"))
     elif area == "district_or_region":
-        text += (f"The {dls} below {share_setting(a.q)} are the ones the recommendation withholds (it gives their "
-                 f"{a.region_label}). {outlined}.")
+        text += _("The {districts} below {share} are the ones the recommendation withholds (it gives their "
+                  "{region}). {outlined}.").format(districts=dls, share=share, region=rl, outlined=outlined)
     else:
-        text += (f"The recommendation does not release the {dl} at all; this shows what releasing it would give. "
-                 f"{outlined}.")
+        text += _("The recommendation does not release the {district} at all; this shows what releasing it would "
+                  "give. {outlined}.").format(district=dl, outlined=outlined)
     return text
 
 
@@ -229,7 +261,7 @@ def _short_rows(a: Advice) -> list[dict]:
     for d in sorted(a.short_under_recommended, key=lambda d: a.district_coverage[d]):
         rows.append({"district": a.district_names[d], "district_id": a.district_ids[d],
                      "people": format_count(a.district_people[d]),
-                     "coverage": f"{100 * a.district_coverage[d]:.1f} %"})
+                     "coverage": percent_text(f"{100 * a.district_coverage[d]:.1f}")})
     return rows
 
 
@@ -239,14 +271,24 @@ def _per_district_rows(a: Advice) -> list[dict]:
     out = []
     for r in a.per_district.rows():
         if r["withhold_district"]:
-            what = f"withhold the {a.district_label}"
+            what = _("withhold the {district}").format(district=district_word(a.district_label))
         else:
             what = fb.describe({**r, "area": "district"}, a.district_label, a.region_label).rsplit(" · ", 1)[0]
         out.append({"district": r["district_name"], "district_id": r["district_id"],
                     "finest safe buckets": what,
-                    "coverage": "–" if r["coverage"] is None else f"{100 * r['coverage']:.1f} %",
-                    "bits": "–" if r["bits"] is None else f"{r['bits']:.1f}"})
+                    "coverage": "–" if r["coverage"] is None else percent_text(f"{100 * r['coverage']:.1f}"),
+                    "bits": "–" if r["bits"] is None else local_number(f"{r['bits']:.1f}")})
     return out
+
+
+def advice_note(note: str) -> str:
+    """One of the advice's notes (written in English: the advice is shared) in the page's language where it is ours;
+    a data set's own text stays as written (the page quotes it in English)."""
+    if note == COVERAGE_NOTE:
+        return _(COVERAGE_NOTE)
+    if note == f"Bits certified to within ±{BITS_TOL:g}.":
+        return _("Bits certified to within ±{tolerance}.").format(tolerance=local_number(f"{BITS_TOL:g}"))
+    return body_source_note(note) or note
 
 
 def render(s: Settings, a: Advice | None = None) -> dict:
@@ -259,15 +301,18 @@ def render(s: Settings, a: Advice | None = None) -> dict:
     info = cl.dataset_info(a.code)
     map_fig, no_map = None, ""
     if a.recommended is None:
-        no_map = "No configuration meets the target, so there is no choice to map."
+        no_map = _("No configuration meets the target, so there is no choice to map.")
     elif cl.boundaries(a.code) is None:
-        no_map = info.get("boundary_note") or f"No {a.district_label} boundaries are available for this data set."
+        no_map = info.get("boundary_note") or _("No {district} boundaries are available for this data set.").format(
+            district=district_word(a.district_label))
     else:
         view = view_of(info["boundaries"]["frame"], fb.MAP_WIDTH, fb.MAP_HEIGHT - 46)
         title = ""
         map_fig = fb.shortfall_map(geojson_url(a.code), a.district_ids, a.district_names, a.district_coverage,
                                    [a.district_ids[i] for i in a.short_under_recommended], a.q, a.k, view=view,
                                    district_label=a.district_label, title=title)
+    english = [*load_country_model(a.code).with_model(s.model).model_notes()[:1], *a.notes]
+    notes = [advice_note(n) for n in english]  # ours in the page's language; the data's own stay as written
     return {
         "sentence": recommendation_text(a),
         "cards": _cards(a),
@@ -276,7 +321,8 @@ def render(s: Settings, a: Advice | None = None) -> dict:
         "no_map": no_map,
         "short_rows": _short_rows(a),
         "per_district_rows": _per_district_rows(a),
-        "notes": [*load_country_model(a.code).with_model(s.model).model_notes()[:1], *a.notes],
+        "notes": notes,
+        "quoted_notes": [n for n in notes if current_language() != "en" and n in english],
         "cli": cli_command(s),
         "query": to_query(s),
         "district_label": a.district_label,

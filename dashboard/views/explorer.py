@@ -16,17 +16,16 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 import shlex
 from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
-from dash import Patch, dash_table, dcc, html, no_update
+from dash import Patch, dcc, html, no_update
 
 import census_loaders as cl
 from dashboard import forms, ids
-from dashboard.components import TABLE_STYLE, card, field, model_help, model_switch
+from dashboard.components import card
 from dashboard.core import country as catalog
 from dashboard.core import memo, regions
 from dashboard.core.body import DEFAULT_BMI_RANGE
@@ -35,10 +34,35 @@ from dashboard.core.errors import InputError
 from dashboard.core.groups import DEFAULT_STUDY, format_age_band
 from dashboard.core.memo import Memo
 from dashboard.core.regions import Scenario, UserPercent, check_ages, parse_range
+from dashboard.core.text import (
+    N_,
+    body_source_note,
+    current_language,
+    district_word,
+    language,
+    local_number,
+    ngettext,
+    percent_text,
+    translate_marked,
+)
+from dashboard.core.text import gettext as _
 from dashboard.figures import explorer as fx
 from dashboard.figures.maps import geojson_url, view_of
+from dashboard.figures.style import graph_config
 from dashboard.server import limits
 from dashboard.views import anonland as anonland_view
+from dashboard.views.explorer_tables import (  # noqa: F401 - the country tables are part of this view's interface
+    COUNTRY_COLUMNS,
+    COUNTRY_SCREEN_COLUMNS,
+    DEFAULT_TABLE_GRAIN,
+    DISTRICT_NUM,
+    TABLES_MEMO,
+    country_data_table,
+    country_table_rows,
+    export_name,
+    table_csv,
+    table_note,
+)
 
 PAGE = "explore"
 LOG = logging.getLogger("anonset.explorer")
@@ -46,13 +70,11 @@ LOG = logging.getLogger("anonset.explorer")
 SCENARIO_KEYS = ("country", "sex", "ages", "body", "height_width", "weight_width", "aux", "bmi", "k", "stat", "model",
                  "sr")
 DEFAULT_TABLE_AGES = DEFAULT_STUDY
-#: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.regions`).
-DEFAULT_TABLE_GRAIN = "5"
 GRAIN_OPTIONS = [
-    {"label": "whole 5-year age groups (comparable across countries)", "value": "5"},
-    {"label": "each data set's own age groups (the UK: single years)", "value": "census"},
+    {"label": N_("whole 5-year age groups (comparable across countries)"), "value": "5"},
+    {"label": N_("each data set's own age groups (the UK: single years)"), "value": "census"},
 ]
-SORRY = "Sorry — this view could not be computed. Please check the settings."
+SORRY = N_("Sorry — this view could not be computed. Please check the settings.")
 
 
 def _id(name: str) -> str:
@@ -70,41 +92,18 @@ ID = {name: _id(name) for name in (
 )}
 
 
-def table_csv(rows: list[dict], columns: list[dict]) -> str:
-    """A table as CSV with one header row: a two-level column name becomes "group: name" (a spreadsheet reads one
-    header row; DataTable's own export wrote the two levels as two rows)."""
-    import csv
-    import io
-
-    def header(c: dict) -> str:
-        name = c.get("name", c["id"])
-        if isinstance(name, (list, tuple)):
-            return ": ".join(str(n) for n in name) if len(set(name)) > 1 else str(name[0])
-        return str(name)
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([header(c) for c in columns])
-    for row in rows or []:
-        writer.writerow(["" if row.get(c["id"]) is None else row.get(c["id"]) for c in columns])
-    return out.getvalue()
-
-
-def export_name(kind: str, *parts) -> str:
-    """A download's file name that says what it holds (not DataTable's "Data.csv" for every table):
-    ``anonset-districts-DE-mean.csv``, ``anonset-country-tables-18-75-census.csv``."""
-    words = [kind] + [str(p) for p in parts if p not in (None, "", [])]
-    safe = "-".join(re.sub(r"[^A-Za-z0-9.+_-]+", "-", w).strip("-") for w in words)
-    return f"anonset-{safe}.csv"
-
 STAT_OPTIONS = [
-    {"label": "person mean CAS", "value": "person_mean"},
-    {"label": "cell mean CAS", "value": "cell_mean"},
-    {"label": "minimum non-zero CAS", "value": "min"},
-    {"label": "maximum CAS", "value": "max"},
-    {"label": "share of people with CAS below k", "value": "share_below"},
+    {"label": N_("person mean CAS"), "value": "person_mean"},
+    {"label": N_("cell mean CAS"), "value": "cell_mean"},
+    {"label": N_("minimum non-zero CAS"), "value": "min"},
+    {"label": N_("maximum CAS"), "value": "max"},
+    {"label": N_("share of people with CAS below k"), "value": "share_below"},
 ]
-DISTRICT_NUM = {"specifier": ",.15~g"}  # values are rounded beforehand (whole people / 2 significant digits)
+
+
+def translated_options(options: list[dict]) -> list[dict]:
+    """Radio or checklist options whose marked labels are shown in the page's language."""
+    return [{**o, "label": translate_marked(o["label"])} for o in options]
 
 
 # --------------------------------------------------------------------------- links ↔ scenario (pure)
@@ -147,29 +146,29 @@ def scenario_from_link(query: Mapping) -> LinkState:
         codes = [c.strip().upper() for c in q["country"].split(",") if c.strip()]
         bad = [c for c in codes if c not in known]
         if bad:
-            notices.append(f"Unknown country or data set {', '.join(repr(_clip(c, 20)) for c in bad)} in the link"
-                           + catalog.closest_note(bad) + ".")
+            notices.append(_("Unknown country or data set {codes} in the link").format(
+                codes=", ".join(repr(_clip(c, 20)) for c in bad)) + catalog.closest_note(bad) + ".")
         if not codes:
-            notices.append("The link chooses no country.")
+            notices.append(_("The link chooses no country."))
         ok = [c for c in codes if c in known]
         if ok:
             good["country"] = ",".join(dict.fromkeys(ok))
         elif codes or "country" in q:
-            notices[-1] += f" Showing {cl.dataset_info(Scenario().countries[0])['name']} instead."
+            notices[-1] += " " + _("Showing {name} instead.").format(name=catalog.dataset_title(Scenario().countries[0]))
     for key in SCENARIO_KEYS[1:]:
         if key not in q:
             continue
         try:
             Scenario.from_query({**good, key: q[key]})
         except InputError as exc:
-            notices.append(_clip(f"In the link: {exc}. The default is used instead."))
+            notices.append(_clip(_("In the link: {error}. The default is used instead.").format(error=exc)))
         else:
             good[key] = q[key]
     scenario = Scenario.from_query(good)
     try:
-        limits.check_scenario(scenario, what="The link's scenario")
+        limits.check_scenario(scenario, what=_("The link's scenario"))
     except limits.CostError as exc:
-        notices.append(_clip(f"{exc}. Showing the first data set at the default bands instead.", 600))
+        notices.append(_clip(_("{error}. Showing the first data set at the default bands instead.").format(error=exc), 600))
         default = Scenario()
         scenario = scenario.replace(countries=scenario.countries[:1], height_width=default.height_width,
                                     weight_width=default.weight_width)
@@ -179,35 +178,37 @@ def scenario_from_link(query: Mapping) -> LinkState:
         if q["district"] in set(map(str, model.district_ids)):
             district = q["district"]
         else:
-            notices.append(f"Unknown district {_clip(q['district'], 20)!r} in the link for {model.name}.")
+            notices.append(_("Unknown district {district} in the link for {name}.").format(
+                district=repr(_clip(q["district"], 20)), name=catalog.dataset_title(scenario.countries[0])))
     table_ages = DEFAULT_TABLE_AGES
     if q.get("table_ages"):
         try:
             table_ages = parse_table_ages(q["table_ages"])
         except InputError as exc:
-            notices.append(_clip(f"In the link: {exc}. The country tables use 18–75 instead."))
+            notices.append(_clip(_("In the link: {error}. The country tables use {ages} instead.").format(
+                error=exc, ages=format_age_band(*DEFAULT_TABLE_AGES))))
     table_grain = DEFAULT_TABLE_GRAIN
     if q.get("table_grain"):
         if q["table_grain"] in regions.GRAINS:
             table_grain = q["table_grain"]
         else:
-            notices.append(f"Unknown age grain {_clip(q['table_grain'], 20)!r} in the link: the country tables "
-                           "compare whole 5-year age groups.")
+            notices.append(_("Unknown age grain {grain} in the link: the country tables compare whole 5-year age "
+                             "groups.").format(grain=repr(_clip(q["table_grain"], 20))))
     cdf_grain = DEFAULT_TABLE_GRAIN
     if q.get("cdf_grain"):
         if q["cdf_grain"] in regions.GRAINS:
             cdf_grain = q["cdf_grain"]
         else:
-            notices.append(f"Unknown age grain {_clip(q['cdf_grain'], 20)!r} in the link: the distributions "
-                           "compare whole 5-year age groups.")
+            notices.append(_("Unknown age grain {grain} in the link: the distributions compare whole 5-year age "
+                             "groups.").format(grain=repr(_clip(q["cdf_grain"], 20))))
     return LinkState(scenario, district, table_ages, tuple(notices), table_grain, cdf_grain)
 
 
 def parse_table_ages(text) -> tuple[float, float]:
     """The country tables' age range from the text box (``18-75``, ``15-85``, ``18+``)."""
     if text is None or not str(text).strip():
-        raise InputError("the country tables' age range is empty: give e.g. 18-75")
-    return check_ages(parse_range(str(text), "age range", allow_open=True))
+        raise InputError(_("the country tables' age range is empty: give e.g. 18-75"))
+    return check_ages(parse_range(str(text), _("age range"), allow_open=True))
 
 
 def range_text(r: tuple[float, float]) -> str:
@@ -234,24 +235,24 @@ def scenario_from_form(countries, sexes, ages, body, height_width, weight_width,
     """Validate the form into a Scenario (exactly as a link would be); raises InputError with a message."""
     countries = [countries] if isinstance(countries, str) else list(countries or [])
     if not countries:
-        raise InputError("Countries: choose at least one country")
+        raise InputError(_("Countries: choose at least one country"))
     sexes = [sexes] if isinstance(sexes, str) else list(sexes or [])
     if not sexes:
-        raise InputError("Sex: choose female, male or both")
+        raise InputError(_("Sex: choose female, male or both"))
     q = {"country": ",".join(countries), "sex": ",".join(sexes), "ages": str(ages or "").strip(),
          "body": "1" if body else "0", "bmi": str(bmi or "").strip() or range_text(DEFAULT_BMI_RANGE)}
-    q["height_width"] = str(forms.width(height_width, "Height band"))
-    q["weight_width"] = str(forms.width(weight_width, "Weight band"))
+    q["height_width"] = str(forms.width(height_width, _("Height band")))
+    q["weight_width"] = str(forms.width(weight_width, _("Weight band")))
     if not q["ages"]:
-        raise InputError("Ages: give the study population, e.g. 18-75")
+        raise InputError(_("Ages: give the study population, e.g. 18-75"))
     items = [str(a) for a in (aux or [])]
     pct = "" if user_percent is None else str(user_percent).strip()
     if pct:
-        name = str(user_name or "").strip()[:60] or "own fraction"
+        name = str(user_name or "").strip()[:60] or _("own fraction")
         items.append(UserPercent.parse(f"{name}={pct}").spec)
     if items:
         q["aux"] = ";".join(items)
-    kval = forms.number(k, "k", required=True)
+    kval = forms.number(k, "k", required=True)  # k is a symbol, in every language
     q["k"] = repr(kval)
     q["stat"] = stat or "person_mean"
     q["model"] = str(model or "v2")
@@ -264,7 +265,7 @@ def scenario_from_form(countries, sexes, ages, body, height_width, weight_width,
 def scenario_from_store(query) -> Scenario:
     """The scenario a store holds (it was validated when written; checked again, it costs next to nothing)."""
     if not isinstance(query, Mapping) or not query.get("country"):
-        raise InputError("no scenario yet")
+        raise InputError(_("no scenario yet"))
     s = Scenario.from_query(query)
     limits.check_scenario(s)  # a store is written by the form, which checks the same; a forged one is refused
     return s
@@ -274,7 +275,7 @@ def comparable_curves(s: Scenario, grain: str):
     """The CDFs of every chosen data set on one age grain (:func:`dashboard.core.regions.comparable_cdfs`); the
     largest allowed comparisons (seconds of CPU) wait for one of the server's heavy slots, or are refused
     with the command that computes them (:func:`dashboard.server.limits.scenario_slot`)."""
-    with limits.scenario_slot(s, "This comparison"):
+    with limits.scenario_slot(s, _("This comparison")):
         return regions.comparable_cdfs(s, grain)
 
 
@@ -291,21 +292,6 @@ def table_query(ages, grain: str) -> dict | None:
     if grain != DEFAULT_TABLE_GRAIN:
         q["table_grain"] = grain
     return q or None
-
-
-def table_note(ages, grain: str) -> str:
-    """What the country tables compare (said under the table, because the UK's ages are single years)."""
-    if grain == "census":
-        return ("Each data set on its own age groups, trimmed to the ages by overlap: not comparable across "
-                "countries. The UK publishes single years of age, so its cells hold about a fifth of the people of "
-                "a 5-year cell; a trimmed group such as 18–20 (of 15–20) holds part of its people, which is where "
-                "most minima and the fractional people come from.")
-    lo, hi = regions.comparable_ages(ages)
-    return (f"Compared on whole 5-year age groups inside the chosen ages ({format_age_band(lo, hi)}): the UK's "
-            "single years are summed into 5-year groups, and no census group is cut in part, so the data sets have "
-            "cells of the same kind and no minimum comes from a fraction of a group (a data set that publishes a "
-            "wider group, such as Germany's 65–75, keeps it; one that publishes estimated counts, such as Morocco, "
-            "can still show fractions of a person). Choose “each data set's own age groups” for the census grain.")
 
 
 def cli_snippets(s: Scenario, table_ages=DEFAULT_TABLE_AGES, table_grain: str = DEFAULT_TABLE_GRAIN,
@@ -326,7 +312,8 @@ def preset_options(countries) -> list[dict]:
     for t in cl.auxiliary_tables():
         owner = t.get("country")
         if owner is None or (codes and all(owner in (c, c.split("-")[0]) for c in codes)):
-            out.append({"label": t["name"], "value": t["id"], "title": t.get("note", "")})
+            # the table's own name, quoted in English like its note (dashboard/locale/GLOSSARY.md)
+            out.append({"label": html.Span(t["name"], lang="en"), "value": t["id"], "title": t.get("note", "")})
     return out
 
 
@@ -347,17 +334,17 @@ _COLOURS = Memo(256, name="views.explorer.colours")
 _HOVER = Memo(128, name="views.explorer.hover")
 _DETAILS = Memo(256, name="views.explorer.details")
 _ROWS = Memo(64, name="views.explorer.rows")
-_TABLES = Memo(32, name="views.explorer.tables")
+_TABLES = TABLES_MEMO  # the country tables' memo (:mod:`dashboard.views.explorer_tables`), cleared by the tests
 
 
 def map_colours(s: Scenario) -> fx.MapColours:
     """The map's colours of the scenario's first country (memoised: read-only, shared by requests)."""
     code = s.countries[0]
-    key = (code, s.profile_key, s.stat, s.k if s.stat == "share_below" else None)
+    key = (code, s.profile_key, s.stat, s.k if s.stat == "share_below" else None, current_language())
 
     def make():
         model = load_country_model(code)
-        return fx.map_colours(regions.district_statistics(s, code), s.stat, s.k, country_name=model.name,
+        return fx.map_colours(regions.district_statistics(s, code), s.stat, s.k, country_name=catalog.dataset_title(code),
                               district_label=model.district_label)
 
     return _COLOURS.get(key, make)
@@ -366,7 +353,7 @@ def map_colours(s: Scenario) -> fx.MapColours:
 def map_hover(s: Scenario) -> np.ndarray:
     """Each district's population line for the map's hover (memoised per country and profile)."""
     code = s.countries[0]
-    return _HOVER.get((code, s.profile_key),
+    return _HOVER.get((code, s.profile_key, current_language()),
                       lambda: fx.hover_people(regions.district_statistics(s, code), _ages_label(s)))
 
 
@@ -380,7 +367,7 @@ def map_figure(s: Scenario, selected: str | None = None):
     df = regions.district_statistics(s, code)
     view = _view(code)
     return fx.district_map(geojson_url(code), df, s.stat, s.k, ages_label=_ages_label(s), view=view, selected=selected,
-                           country_name=model.name, district_label=model.district_label,
+                           country_name=catalog.dataset_title(code), district_label=model.district_label,
                            colours=map_colours(s), hover=map_hover(s))
 
 
@@ -426,26 +413,33 @@ def map_legend(s: Scenario) -> list:
     colours = map_colours(s)
     items = [
         html.Span([html.Span(className="swatch", style={"borderColor": fx.SELECTED_COLOUR}),
-                   f"selected {model.district_label} (click one for its detail)"]),
+                   _("selected {district} (click one for its detail)").format(district=district_word(model.district_label))]),
         html.Span([html.Span(className="swatch", style={"borderColor": fx.FILLED_COLOUR}),
-                   f"filled (estimated from the {model.region_label}'s remainder): {n_filled} districts" if n_filled
-                   else f"filled (estimated) districts: none in {model.name}"]),
+                   ngettext("filled (estimated from the remainder of its {region}): {n} district",
+                            "filled (estimated from the remainder of its {region}): {n} districts", n_filled).format(
+                       region=district_word(model.region_label), n=n_filled) if n_filled
+                   else _("filled (estimated) districts: none in {name}").format(name=catalog.dataset_title(code))]),
     ]
     if colours.n_missing:
         items.append(html.Span([html.Span(className="swatch empty"),
-                                f"white: no value ({colours.n_missing} districts)"]))
+                                ngettext("white: no value ({n} district)", "white: no value ({n} districts)",
+                                         colours.n_missing).format(n=colours.n_missing)]))
     boundaries = cl.dataset_info(code)["boundaries"]
     unmapped = boundaries.get("missing_geometry", []) if boundaries else []
     if unmapped:
-        label = model.district_label if len(unmapped) == 1 else f"{model.district_label}s"
-        more = f" and {len(unmapped) - 5} more" if len(unmapped) > 5 else ""
-        items.append(html.Span(f"not on the map (no outline in the boundary file), but in every count and in the "
-                               f"district table: {len(unmapped)} {label} — "
-                               f"{_district_names(code, tuple(unmapped[:5]))}{more}", className="map-unmapped"))
+        label = district_word(model.district_label, plural=len(unmapped) != 1)
+        more = " " + ngettext("and {n} more", "and {n} more", len(unmapped) - 5).format(n=len(unmapped) - 5) \
+            if len(unmapped) > 5 else ""
+        items.append(html.Span(_("not on the map (no outline in the boundary file), but in every count and in the "
+                                 "district table: {n} {districts} — {names}").format(
+            n=len(unmapped), districts=label, names=_district_names(code, tuple(unmapped[:5]))) + more,
+            className="map-unmapped"))
     outside = boundaries["frame"]["outside"] if boundaries else []
     if outside:
-        items.append(html.Span(f"{len(outside)} districts lie outside the frame (e.g. "
-                               f"{_district_names(code, tuple(outside[:3]))}): zoom out to see them"))
+        items.append(html.Span(ngettext("{n} district lies outside the frame (e.g. {names}): zoom out to see it",
+                                        "{n} districts lie outside the frame (e.g. {names}): zoom out to see them",
+                                        len(outside)).format(n=len(outside),
+                                                             names=_district_names(code, tuple(outside[:3])))))
     col = fx.STAT_INFO[s.stat].column
     values = df[col].to_numpy(dtype=float)
     ok = np.isfinite(values) & ((values > 0) if fx.STAT_INFO[s.stat].log else True)
@@ -453,8 +447,9 @@ def map_legend(s: Scenario) -> list:
         fmt = fx.percent if s.stat == "share_below" else fx.format_cas
         lo, hi = int(np.flatnonzero(ok)[np.argmin(values[ok])]), int(np.flatnonzero(ok)[np.argmax(values[ok])])
         names = df["district_name"].astype(str).to_numpy()
-        items.append(html.Span(f"{fx.stat_label(s.stat, s.k)}: from {fmt(values[lo])} ({names[lo]}) "
-                               f"to {fmt(values[hi])} ({names[hi]})", className="map-range"))
+        items.append(html.Span(_("{statistic}: from {low} ({low_name}) to {high} ({high_name})").format(
+            statistic=fx.stat_label(s.stat, s.k), low=fmt(values[lo]), low_name=names[lo], high=fmt(values[hi]),
+            high_name=names[hi]), className="map-range"))
     return items
 
 
@@ -471,7 +466,7 @@ def district_rows(s: Scenario, code: str) -> list[dict]:
 
     Memoised per data set, profile and k: the rows are shared by requests, read-only.
     """
-    return _ROWS.get((code, s.profile_key, s.k), lambda: _district_rows(s, code))
+    return _ROWS.get((code, s.profile_key, s.k, current_language()), lambda: _district_rows(s, code))
 
 
 def _district_rows(s: Scenario, code: str) -> list[dict]:
@@ -483,12 +478,12 @@ def _district_rows(s: Scenario, code: str) -> list[dict]:
             return None
         return float(f"{v:.2g}") if 0 < v < 1 else math.floor(v + 1e-9)
 
-    rows = []
+    rows, filled = [], _("filled")
     for r in df.to_dict("records"):
         share = float(r["share_below"])
         rows.append({
             "id": str(r["district_id"]), "district": str(r["district_name"]), "district_id": str(r["district_id"]),
-            "region": str(r["region_name"]), "filled": "filled" if r["filled"] else "",
+            "region": str(r["region_name"]), "filled": filled if r["filled"] else "",
             "population": cas(r["population"]), "person_mean": cas(r["person_mean"]),
             "cell_mean": cas(r["cell_mean"]), "min_cas": cas(r["min_cas"]), "max_cas": cas(r["max_cas"]),
             "share_below": round(100 * share, 3) if math.isfinite(share) else None,
@@ -500,25 +495,35 @@ def district_columns(s: Scenario, code: str) -> list[dict]:
     model = load_country_model(code)
     num = lambda name, cid: {"name": name, "id": cid, "type": "numeric", "format": DISTRICT_NUM}
     return [
-        {"name": model.district_label, "id": "district"}, {"name": "id", "id": "district_id"},
-        {"name": model.region_label, "id": "region"},
-        num(f"people aged {_ages_label(s)}", "population"), num("person mean CAS", "person_mean"),
-        num("cell mean CAS", "cell_mean"), num("minimum non-zero CAS", "min_cas"), num("maximum CAS", "max_cas"),
-        {"name": f"% of people with CAS below {s.k:g}", "id": "share_below", "type": "numeric",
+        {"name": district_word(model.district_label), "id": "district"}, {"name": _("id"), "id": "district_id"},
+        {"name": district_word(model.region_label), "id": "region"},
+        num(_("people aged {ages}").format(ages=_ages_label(s)), "population"), num(_("person mean CAS"), "person_mean"),
+        num(_("cell mean CAS"), "cell_mean"), num(_("minimum non-zero CAS"), "min_cas"),
+        num(_("maximum CAS"), "max_cas"),
+        {"name": _("% of people with CAS below {k}").format(k=f"{s.k:g}"), "id": "share_below", "type": "numeric",
          "format": {"specifier": ".2f"}},
-        {"name": "filled", "id": "filled"},
+        {"name": _("filled"), "id": "filled"},
     ]
 
 
 def _where(stats: dict, prefix: str) -> str:
     parts = [stats.get(f"{prefix}_{a}") for a in ("sex", "age", "height", "weight")]
-    return ", ".join(str(p) for p in parts if p not in (None, "") and str(p) != "<NA>")
+    return ", ".join(_cell_text(p) for p in parts if p not in (None, "") and str(p) != "<NA>")
+
+
+def _cell_text(value) -> str:
+    """A cell's sex, age or band as shown: "female"/"male" in the page's language, "–" for none."""
+    text = str(value)
+    if text in ("None", "<NA>"):
+        return "–"
+    return translate_marked(text) if text in ("female", "male") else text
 
 
 def _cells_table(df, caption: str) -> html.Table:
-    head = html.Thead(html.Tr([html.Th(h) for h in ("sex", "age", "height", "weight")] + [html.Th("CAS", className="num")]))
+    heads = (_("sex"), _("age"), _("height"), _("weight"))
+    head = html.Thead(html.Tr([html.Th(h) for h in heads] + [html.Th("CAS", className="num")]))
     body = html.Tbody([
-        html.Tr([html.Td(str(r[c]) if str(r[c]) not in ("None", "<NA>") else "–") for c in ("sex", "age", "height", "weight")]
+        html.Tr([html.Td(_cell_text(r[c])) for c in ("sex", "age", "height", "weight")]
                 + [html.Td(fx.format_cas(r["cas"]), className="num")])
         for r in df.to_dict("records")
     ])
@@ -530,7 +535,7 @@ def detail_panel(s: Scenario, district: str) -> html.Div:
 
     Memoised (a hundred components cost more than the numbers): the panel is shared by requests, read-only.
     """
-    key = (s.countries[0], s.profile_key, s.k, str(district))
+    key = (s.countries[0], s.profile_key, s.k, str(district), current_language())
     return _DETAILS.get(key, lambda: _detail_panel(s, str(district)))
 
 
@@ -540,31 +545,37 @@ def _detail_panel(s: Scenario, district: str) -> html.Div:
     d = regions.district_detail(s, code, district)
     st = d.stats
     title = f"{d.district_name} ({d.district_id})"
-    link = dcc.Link(f"Open “How many people are like you?” for {d.district_name} →",
+    region = district_word(model.region_label)
+    link = dcc.Link(_("Open “How many people are like you?” for {district} →").format(district=d.district_name),
                     href=f"/?country={code}#district={d.district_id}", className="button", id=_id("personal-link"))
     cards = [
-        card(f"People aged {_ages_label(s)}", fx.format_cas(st["population"]),
-              "" if st["people"] == st["population"] else f"{fx.format_cas(st['people'])} with the auxiliary knowledge"),
-        card("Person mean CAS", fx.format_cas(st["person_mean"]), "expected CAS of a random resident: Σ CAS² / Σ CAS"),
-        card("Cell mean CAS", fx.format_cas(st["cell_mean"]), f"mean over {st['n_cells']:,} combinations"),
-        card("Minimum non-zero CAS", fx.format_cas(st["min_cas"]), _where(st, "min")),
-        card("Maximum CAS", fx.format_cas(st["max_cas"]), _where(st, "max")),
-        card(f"Share with CAS below {s.k:g}", fx.percent(st["share_below"]), "of the district's people"),
+        card(_("People aged {ages}").format(ages=_ages_label(s)), fx.format_cas(st["population"]),
+             "" if st["people"] == st["population"] else
+             _("{count} with the auxiliary knowledge").format(count=fx.format_cas(st["people"]))),
+        card(_("Person mean CAS"), fx.format_cas(st["person_mean"]),
+             _("expected CAS of a random resident: Σ CAS² / Σ CAS")),
+        card(_("Cell mean CAS"), fx.format_cas(st["cell_mean"]),
+             ngettext("mean over {n} combination", "mean over {n} combinations", int(st["n_cells"])).format(
+                 n=local_number(f"{st['n_cells']:,}"))),
+        card(_("Minimum non-zero CAS"), fx.format_cas(st["min_cas"]), _where(st, "min")),
+        card(_("Maximum CAS"), fx.format_cas(st["max_cas"]), _where(st, "max")),
+        card(_("Share with CAS below {k}").format(k=f"{s.k:g}"), fx.percent(st["share_below"]),
+             _("of the district's people")),
     ]
     return html.Div(
         [
             html.H3(title, className="detail-title"),
-            html.P(f"{model.region_label[:1].upper()}{model.region_label[1:]}: {d.region_name} · {model.name}",
-                   className="muted"),
-            *([html.Div(f"This {model.district_label}'s counts are filled: estimated from its {model.region_label}'s "
-                        "remainder.", className="warning")] if d.filled else []),
+            html.P(f"{region[:1].upper()}{region[1:]}: {d.region_name} · {catalog.dataset_title(code)}", className="muted"),
+            *([html.Div(_("{district}: its counts are filled, estimated from the remainder of its {region}.").format(
+                district=district_word(model.district_label), region=region), className="warning")]
+              if d.filled else []),
             html.Div(cards, className="cards"),
             html.Div(
                 [
-                    dcc.Graph(id=_id("distribution"), config=fx.GRAPH_CONFIG,
-                              figure=fx.distribution_figure(d.distribution, f"{d.district_name}: people by sex and age group")),
-                    html.Div([_cells_table(d.smallest, "Smallest non-zero cells (where the fewest people are alike)"),
-                              _cells_table(d.largest, "Largest cells (the biggest crowds)")], className="cells"),
+                    dcc.Graph(id=_id("distribution"), config=graph_config(), figure=fx.distribution_figure(
+                        d.distribution, _("{district}: people by sex and age group").format(district=d.district_name))),
+                    html.Div([_cells_table(d.smallest, _("Smallest non-zero cells (where the fewest people are alike)")),
+                              _cells_table(d.largest, _("Largest cells (the biggest crowds)"))], className="cells"),
                 ],
                 className="detail-grid",
             ),
@@ -580,7 +591,7 @@ def cdf_query(grain: str) -> dict | None:
 
 
 #: The readouts' words after the share (the page bolds the share; the report writes the same sentence).
-READOUT_TAIL = " of people have an anonymity set below {k}"
+READOUT_TAIL = N_(" of people have an anonymity set below {k}")
 
 
 def readouts(s: Scenario, grain: str = DEFAULT_TABLE_GRAIN) -> list:
@@ -588,8 +599,8 @@ def readouts(s: Scenario, grain: str = DEFAULT_TABLE_GRAIN) -> list:
     shares = regions.comparable_share_below(s, fx.READOUT_KS, grain)
     out = []
     for code in s.countries:
-        name = cl.dataset_info(code)["name"]
-        items = [html.Li([html.B(fx.percent(shares[code][float(k)])), READOUT_TAIL.format(k=k)],
+        name = catalog.dataset_title(code)
+        items = [html.Li([html.B(fx.percent(shares[code][float(k)])), translate_marked(READOUT_TAIL).format(k=k)],
                          **{"data-k": str(k)})
                  for k in fx.READOUT_KS]
         out.append(html.Div([html.Div(f"{name} ({code})", className="card-title"), html.Ul(items)],
@@ -605,9 +616,10 @@ def small_sets_caveat() -> str:
     share, n, threshold = anonland_view.small_crowd_error(5)
     if share is None or not n:
         return ""
-    return (f"Small numbers are rough estimates: in the AnonLand check, {fx.percent(share)} of the {n:,} test "
-            f"citizens whose real crowd was under 5 got an estimate more than {threshold * 100:g} % off. Read "
-            "“below 5” as “very few people alike”, not as an exact count.")
+    return _("Small numbers are rough estimates: in the AnonLand check, {share} of the {n} test citizens whose real "
+             "crowd was under 5 got an estimate more than {threshold} off. Read “below 5” as “very few people alike”, "
+             "not as an exact count.").format(share=fx.percent(share), n=local_number(f"{n:,}"),
+                                               threshold=percent_text(f"{threshold * 100:g}"))
 
 
 _CSS_DASH = {"solid": "solid", "longdash": "dashed", "dashdot": "dashed", "dash": "dashed"}
@@ -622,23 +634,27 @@ def cdf_legend(cdfs: dict, names: dict[str, str]) -> html.Div:
     with its colour and where its people curve ends, then the two line styles."""
     items = []
     for e in fx.cdf_key(cdfs, names):
-        end = f" — shares of the {fx.percent(e.end)} covered" if math.isfinite(e.end) else ""
+        end = " — " + _("shares of the {percent} covered").format(percent=fx.percent(e.end)) if math.isfinite(e.end) else ""
         items.append(html.Li([_swatch(e.colour, _CSS_DASH.get(e.dash, "solid")), f"{e.name}{end}"],
                              **{"data-country": e.code}))
-    key = [html.Li([_swatch("#4a5562", "solid"), "solid: share of people"], className="key"),
-           html.Li([_swatch("#4a5562", "dotted", 3), "dotted: share of combinations"], className="key")]
-    return html.Div(html.Ul(items + key, className="line-legend"), **{"aria-label": "Key to the curves"})
+    key = [html.Li([_swatch("#4a5562", "solid"), _("solid: share of people")], className="key"),
+           html.Li([_swatch("#4a5562", "dotted", 3), _("dotted: share of combinations")], className="key")]
+    return html.Div(html.Ul(items + key, className="line-legend"), **{"aria-label": _("Key to the curves")})
 
 
 def single_year_note(codes) -> str:
     """A sentence when some chosen data sets count single years of age (the UK) and others 5-year groups."""
-    single = [load_country_model(c).name for c in codes
+    single = [catalog.dataset_title(c) for c in codes
               if all(g.census_hi - g.census_lo <= 1 for g in load_country_model(c).age_groups)]
     if not single or len(single) == len(codes):
         return ""
-    return (f" Not comparable on age: {', '.join(single)} count{'s' if len(single) == 1 else ''} single years of age, "
-            "the others 5-year groups, so their anonymity sets are smaller partly because their age cells are "
-            "narrower (the country tables below compare whole 5-year groups).")
+    return " " + ngettext(
+        "Not comparable on age: {names} counts single years of age, the others 5-year groups, so its anonymity sets "
+        "are smaller partly because its age cells are narrower (the country tables below compare whole 5-year "
+        "groups).",
+        "Not comparable on age: {names} count single years of age, the others 5-year groups, so their anonymity "
+        "sets are smaller partly because their age cells are narrower (the country tables below compare whole "
+        "5-year groups).", len(single)).format(names=", ".join(single))
 
 
 def cdf_note(s: Scenario, cdfs: dict, grain: str = "census") -> str:
@@ -650,131 +666,44 @@ def cdf_note(s: Scenario, cdfs: dict, grain: str = "census") -> str:
 def grain_note(ages) -> str:
     """Which age grain the distributions compare (the default: whole 5-year groups)."""
     lo, hi = regions.comparable_ages(ages)
-    return (f"Compared on whole 5-year age groups ({format_age_band(lo, hi)}, inside the chosen ages): the UK's "
-            "single years are summed into 5-year groups so every country's cells are of the same kind. The command "
-            "below prints each data set's own age groups.")
+    return _("Compared on whole 5-year age groups ({ages}, inside the chosen ages): the UK's single years are summed "
+             "into 5-year groups so every country's cells are of the same kind. The command below prints each data "
+             "set's own age groups.").format(ages=format_age_band(lo, hi))
 
 
 
 def _cdf_note(s: Scenario, cdfs: dict) -> str:
     if not s.include_body:
-        return ("Without height × weight every combination is plausible, so the person-weighted curves reach 100 %. "
-                "Solid: share of people; dotted: share of district × sex × age combinations.")
-    ends = "; ".join(f"{cl.dataset_info(c)['name']} {fx.percent(v.covered_share)}" for c, v in cdfs.items())
+        return _("Without height × weight every combination is plausible, so the person-weighted curves reach "
+                 "{percent}. Solid: share of people; dotted: share of district × sex × age combinations.").format(
+            percent=percent_text("100"))
+    ends = "; ".join(f"{catalog.dataset_title(c)} {fx.percent(v.covered_share)}" for c, v in cdfs.items())
     lo, hi = s.bmi_range
     if s.model == "paper":
-        return (f"Solid: share of people with CAS ≤ x; dotted: share of combinations. Paper model: shares are of the "
-                f"people in plausible cells ({ends} of everyone): cells with a BMI outside {lo:g}–{hi:g} at their "
-                f"centre are left out, as in the published figures.")
-    return (f"Solid: share of people with CAS ≤ x; dotted: share of combinations. Body model v2: shares are of the "
-            f"people the model covers ({ends} of everyone — the cells holding 99.9 % of each sex × age group); "
-            f"no cell is left out for its BMI.")
+        return _("Solid: share of people with CAS ≤ x; dotted: share of combinations. Paper model: shares are of "
+                 "the people in plausible cells ({shares} of everyone): cells with a BMI outside {lo}–{hi} at their "
+                 "centre are left out, as in the published figures.").format(
+            shares=ends, lo=local_number(f"{lo:g}"), hi=local_number(f"{hi:g}"))
+    return _("Solid: share of people with CAS ≤ x; dotted: share of combinations. Body model v2: shares are of the "
+             "people the model covers ({shares} of everyone — the cells holding {held} of each sex × age group); no "
+             "cell is left out for its BMI.").format(shares=ends, held=percent_text("99.9"))
 
 
-def country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
-    """Country tables of every data set (district × sex × age only) as displayed: people rounded down.
-
-    ``grain`` "5" compares whole 5-year groups (the default), "census" each data set's own groups.
-    Memoised per age range and grain (every visit shows the default one, whose table the build stored in the
-    cache: :func:`dashboard.core.regions.write_country_table`): shared by requests, read-only.
-    """
-    ages = tuple(float(a) for a in ages)
-    return _TABLES.get((ages, grain), lambda: _country_table_rows(ages, grain))
+def _english_notes(s: Scenario, code: str) -> tuple[str, ...]:
+    """The scenario's notes in English: a note the page's language leaves equal to it is the data's own text."""
+    if current_language() == "en":
+        return regions.scenario_notes(s, code)
+    with language("en"):
+        return regions.scenario_notes(s, code)
 
 
-def _country_table_rows(ages, grain: str = DEFAULT_TABLE_GRAIN) -> list[dict]:
-    df = regions.comparable_country_table(None, ages, grain)
-
-    def cas(v):
-        v = float(v)
-        if not math.isfinite(v):
-            return None
-        return float(f"{v:.2g}") if 0 < v < 1 else math.floor(v + 1e-9)
-
-    def num(v, digits):
-        v = float(v)
-        return round(v, digits) if math.isfinite(v) else None
-
-    rows = []
-    for r in df.to_dict("records"):
-        where = r["min_district_name"]
-        where = "–" if where is None or str(where) == "<NA>" else f"{where} ({r['min_district_id']})"
-        rows.append({
-            "id": f"{r['country']}-{r['sex']}", "country": str(r["country"]), "name": str(r["name"]),
-            "sex": str(r["sex"]), "districts": int(r["districts"]), "population": cas(r["population"]),
-            "min_cas": cas(r["min_cas"]), "min_where": where,
-            "min_age": "–" if r["min_age"] is None or str(r["min_age"]) == "<NA>" else str(r["min_age"]),
-            "cell_mean": cas(r["cell_mean"]), "male_female_ratio": num(r["male_female_ratio"], 3),
-            "share_deviating": num(100 * float(r["share_deviating"]), 1),
-            "mean_without_top_quartile": cas(r["mean_without_top_quartile"]),
-            "mean_without_top_quartile_pct": num(r["mean_without_top_quartile_pct"], 1),
-            "mean_middle_half": cas(r["mean_middle_half"]),
-            "mean_middle_half_pct": num(r["mean_middle_half_pct"], 1),
-        })
-    return rows
-
-
-COUNTRY_COLUMNS = [
-    {"name": ["data set", "code"], "id": "country"}, {"name": ["data set", "country"], "id": "name"},
-    {"name": ["data set", "sex"], "id": "sex"},
-    {"name": ["data set", "districts"], "id": "districts", "type": "numeric", "format": {"specifier": ",d"}},
-    {"name": ["data set", "people"], "id": "population", "type": "numeric", "format": DISTRICT_NUM},
-    {"name": ["minimum non-zero CAS", "CAS"], "id": "min_cas", "type": "numeric", "format": DISTRICT_NUM},
-    {"name": ["minimum non-zero CAS", "district"], "id": "min_where"},
-    {"name": ["minimum non-zero CAS", "age group"], "id": "min_age"},
-    {"name": ["mean CAS (all combinations)", "mean"], "id": "cell_mean", "type": "numeric", "format": DISTRICT_NUM},
-    {"name": ["mean CAS (all combinations)", "male / female"], "id": "male_female_ratio", "type": "numeric",
-     "format": {"specifier": ".3f"}},
-    {"name": ["mean CAS (all combinations)", "% deviating > 30 %"], "id": "share_deviating", "type": "numeric",
-     "format": {"specifier": ".1f"}},
-    {"name": ["without the top quartile", "mean"], "id": "mean_without_top_quartile", "type": "numeric",
-     "format": DISTRICT_NUM},
-    {"name": ["without the top quartile", "% of mean"], "id": "mean_without_top_quartile_pct", "type": "numeric",
-     "format": {"specifier": ".1f"}},
-    {"name": ["without both outer quartiles", "mean"], "id": "mean_middle_half", "type": "numeric",
-     "format": DISTRICT_NUM},
-    {"name": ["without both outer quartiles", "% of mean"], "id": "mean_middle_half_pct", "type": "numeric",
-     "format": {"specifier": ".1f"}},
-]
-#: The country table's on-screen columns: all of :data:`COUNTRY_COLUMNS` scrolled sideways on a projector (1723 px in
-#: a 1214 px page at 1280 × 720) and at 1440 × 900.  The trimmed means in people are left to the CSV and
-#: ``anonset country-table`` (their "% of mean" says the same); headers are short words that wrap (soft hyphens
-#: in the long ones: a header word was the widest thing in its column).
-COUNTRY_SCREEN_COLUMNS = [
-    {"name": ["data set", "code"], "id": "country"}, {"name": ["data set", "country"], "id": "name"},
-    {"name": ["data set", "sex"], "id": "sex"},
-    {"name": ["data set", "dis\u00adtricts"], "id": "districts", "type": "numeric", "format": {"specifier": ",d"}},
-    {"name": ["data set", "people"], "id": "population", "type": "numeric", "format": DISTRICT_NUM},
-    {"name": ["smallest non-zero CAS", "CAS"], "id": "min_cas", "type": "numeric", "format": DISTRICT_NUM},
-    {"name": ["smallest non-zero CAS", "district"], "id": "min_where"},
-    {"name": ["smallest non-zero CAS", "ages"], "id": "min_age"},
-    {"name": ["mean CAS (all combinations)", "mean"], "id": "cell_mean", "type": "numeric", "format": DISTRICT_NUM},
-    {"name": ["mean CAS (all combinations)", "male / female"], "id": "male_female_ratio", "type": "numeric",
-     "format": {"specifier": ".3f"}},
-    {"name": ["mean CAS (all combinations)", "% off\u00a0by >\u00a030\u00a0%"], "id": "share_deviating",
-     "type": "numeric", "format": {"specifier": ".1f"}},
-    {"name": ["mean without … (% of the mean)", "top quar\u00adtile"], "id": "mean_without_top_quartile_pct",
-     "type": "numeric", "format": {"specifier": ".1f"}},
-    {"name": ["mean without … (% of the mean)", "both outer quar\u00adtiles"], "id": "mean_middle_half_pct",
-     "type": "numeric", "format": {"specifier": ".1f"}},
-]
-
-
-
-def country_data_table() -> dash_table.DataTable:
-    """The country tables on screen: :data:`COUNTRY_SCREEN_COLUMNS`, words wrapped in narrow columns, so the table
-    fits a 1280 × 720 projector in presenter mode and a 1440 × 900 screen without scrolling sideways."""
-    return dash_table.DataTable(
-        id=ID["country-table"], data=[], columns=COUNTRY_SCREEN_COLUMNS, sort_action="native", page_size=30,
-        merge_duplicate_headers=True,
-        style_cell_conditional=[{"if": {"column_id": c}, "textAlign": "left"}
-                                for c in ("country", "name", "sex", "min_where", "min_age")]
-        + [{"if": {"column_id": "name"}, "minWidth": "8em", "maxWidth": "13em"},
-           {"if": {"column_id": "min_where"}, "minWidth": "6em", "maxWidth": "10em"},
-           {"if": {"column_id": "min_age"}, "whiteSpace": "nowrap"}],
-        css=[{"selector": ".dash-cell, .dash-header", "rule": "padding: 4px 6px !important"}],
-        **TABLE_STYLE,
-    )
+def _scenario_note(name: str, note: str, english: str) -> html.Li:
+    """One scenario note: ours in the page's language, a body source note said in it (as the personal page says
+    it), any other text of the data's own quoted in English (``lang="en"``)."""
+    if current_language() == "en" or note != english:
+        return html.Li(f"{name}: {note}")
+    said = body_source_note(note)
+    return html.Li(f"{name}: {said}") if said else html.Li([f"{name}: ", html.Span(note, lang="en")])
 
 
 def scenario_notes(s: Scenario) -> list:
@@ -782,74 +711,12 @@ def scenario_notes(s: Scenario) -> list:
     items = []
     for code in s.countries:
         info = cl.dataset_info(code)
-        name = info["name"]
-        items += [html.Li(f"{name}: {n}") for n in info.get("notes", ())]
-        items += [html.Li(f"{name}: {n}") for n in regions.scenario_notes(s, code)]
-    return [html.Details([html.Summary(f"Notes on the data ({len(items)})"), html.Ul(items)], className="notes")] if items else []
-
-
-# --------------------------------------------------------------------------- layout
-
-
-def _width(id_: str, unit: str, value: int):
-    return dcc.Dropdown(id=id_, options=[{"label": f"{w} {unit}", "value": w} for w in forms.WIDTHS], value=value,
-                        clearable=False, searchable=False)
-
-
-def form_section(s: Scenario, v: dict) -> html.Section:
-    return html.Section(
-        [
-            html.H2("Scenario", className="panel-title"),
-            field("Countries", dcc.Dropdown(id=ID["countries"], options=catalog.country_options(cl.manifest()),
-                                             value=v["countries"], multi=True, clearable=False),
-                   "The map shows the first; the curves compare all.", ID["countries"]),
-            field("Sex", dcc.Checklist(id=ID["sex"], options=[{"label": "female", "value": "female"},
-                                                               {"label": "male", "value": "male"}],
-                                        value=v["sex"], inline=True, className="radio"), control_id=ID["sex"]),
-            field("Ages", dcc.Input(id=ID["ages"], type="text", value=v["ages"], debounce=True, maxLength=20,
-                                     placeholder="18-75"),
-                   "Study population [from, to), e.g. 18-75 or 65+; census groups are trimmed by overlap.", ID["ages"]),
-            field("Profile", dcc.Checklist(id=ID["body"], options=[{"label": "height × weight bands", "value": "body"}],
-                                            value=v["body"], className="checklist"),
-                   "Off: district × sex × age only.", ID["body"]),
-            html.Div([field("Height band", _width(ID["height-width"], "cm", v["height-width"]), control_id=ID["height-width"]),
-                      field("Weight band", _width(ID["weight-width"], "kg", v["weight-width"]), control_id=ID["weight-width"])],
-                     className="row2"),
-            field("Body model", html.Div([
-                model_switch(ID["model"], v["model"]),
-                dcc.Checklist(id=ID["self-report"], value=v["self-report"], className="checklist", options=[{
-                    "label": " v2: correct self-reported heights and weights to measured ones (NHANES offsets)",
-                    "value": "on"}]),
-            ]), model_help(), ID["model"]),
-            field("Plausible BMI", dcc.Input(id=ID["bmi"], type="text", value=v["bmi"], debounce=True, maxLength=20),
-                   "Paper model only: cells whose centre BMI lies outside are left out of every number.", ID["bmi"]),
-            html.Fieldset(
-                [
-                    html.Legend("Auxiliary knowledge", className="field-label"),
-                    dcc.Checklist(id=ID["aux"], options=preset_options(s.countries), value=v["aux"], className="checklist"),
-                    html.Div([field("Your own fact", dcc.Input(id=ID["user-name"], type="text", value=v["user-name"],
-                                                               debounce=True, maxLength=60, placeholder="e.g. uses app X"),
-                                     control_id=ID["user-name"]),
-                              field("… true for this % of people", dcc.Input(id=ID["user-percent"], type="text",
-                                                                         value=v["user-percent"], debounce=True,
-                                                                         maxLength=80, placeholder="e.g. 12"),
-                                     control_id=ID["user-percent"])]),
-                    html.Div("A percentage, or one per age band: 18-30:10,30+:5. Fractions multiply (independence assumed).",
-                             className="field-help"),
-                ],
-                className="aux-fieldset",
-            ),
-            field("Map statistic", dcc.RadioItems(id=ID["stat"], options=STAT_OPTIONS, value=v["stat"],
-                                                   className="checklist"), control_id=ID["stat"]),
-            field("k", dcc.Input(id=ID["k"], type="number", value=v["k"], debounce=True),  # no min: Dash empties a value below it
-                   "Threshold of the map's “share of people with CAS below k”.", ID["k"]),
-            html.Div([html.Label("Link to this view", htmlFor=ID["link-text"], className="field-label"),
-                      html.Div([dcc.Input(id=ID["link-text"], type="text", readOnly=True, className="link-text"),
-                                dcc.Clipboard(target_id=ID["link-text"], id=ID["link-copy"], title="copy the link")],
-                               className="link-row")], className="field"),
-        ],
-        className="panel explorer-form", **{"aria-label": "Scenario"},
-    )
+        name = catalog.dataset_title(code, info)
+        # the data set's own notes are its documentation, quoted in English (GLOSSARY.md); the scenario's are ours
+        items += [html.Li([f"{name}: ", html.Span(n, lang="en")]) for n in info.get("notes", ())]
+        items += [_scenario_note(name, n, en) for n, en in zip(regions.scenario_notes(s, code), _english_notes(s, code))]
+    summary = _("Notes on the data ({n})").format(n=len(items))
+    return [html.Details([html.Summary(summary), html.Ul(items)], className="notes")] if items else []
 
 
 def warm() -> None:

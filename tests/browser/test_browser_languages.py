@@ -15,6 +15,8 @@ pytestmark = pytest.mark.browser
 SIZES = ({"width": 390, "height": 844}, {"width": 1440, "height": 900})
 #: The personal page with an answer (every result drawn: funnel, cards, what-ifs, advice).
 PERSONAL = "/?lang={lang}&country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70"
+#: The explorer with a district chosen (map, legend, detail panel and its chart, curves, readouts, country tables).
+EXPLORER = "/explore?lang={lang}&country=DE&district=11000"
 
 #: Text that overflows its box (a label cut off), or two labels of one row on top of each other.
 LAYOUT_PROBLEMS = r"""() => {
@@ -61,6 +63,7 @@ UNTRANSLATED = r"""(words) => {
   while ((n = walker.nextNode())) {
     const t = n.textContent.trim(), el = n.parentElement;
     if (!t || !el || !set.has(t) || el.closest('script, style, [lang="en"], .lang-switch')) continue;
+    if (getComputedStyle(el).fontSize === "0px") continue;  // replaced by a translated ::after (DataTable's "Export")
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) out.push(t);
   }
@@ -121,6 +124,96 @@ def test_personal_page_in_every_language(browser, app_url):
     assert problems == [], "\n".join(problems[:60])
 
 
+def _load_explorer(browser, app_url, size: dict, lang: str):
+    ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+    rec = PageRecorder(ctx.new_page())
+    pg = rec.page
+    pg.set_default_timeout(60_000)
+    pg.goto(app_url.url + EXPLORER.format(lang=lang))
+    pg.wait_for_selector("#explore-readouts .readout")
+    pg.wait_for_function("(() => { const td = document.querySelector(\"#explore-country-table td[data-dash-column='country']\");"
+                         " return td !== null && td.innerText.trim() !== ''; })()")
+    pg.wait_for_selector("#explore-detail .detail #explore-distribution .main-svg")
+    pg.wait_for_function("(() => { const g = document.querySelector('#explore-map .js-plotly-plot');"
+                         " return g && g.layout && g.layout.title && g.layout.title.text; })()")
+    pg.wait_for_selector("#explore-cdf .main-svg")
+    if size["width"] >= 500:  # the district table's words too (one click, no second page load)
+        pg.check("#explore-show-table input")
+        pg.wait_for_selector("#explore-district-table td[data-dash-column='district']")
+    pg.wait_for_timeout(400)
+    return ctx, rec
+
+
+def test_explorer_in_every_language(browser, app_url):
+    """The explorer in six languages at phone and desktop width: its words (page, map, legend, detail, curves,
+    country and district tables), its numbers in the language's format, nothing clipped or overlapping."""
+    problems = []
+    for lang in text.LANGUAGES:
+        words = english_words(lang) if lang != "en" else []
+        with text.language(lang):
+            heading, tables = text.gettext("Explore regions"), text.gettext("Country tables")
+            decimal = text.local_number("1.5")[1]
+        for size in SIZES:
+            ctx, rec = _load_explorer(browser, app_url, size, lang)
+            pg, where = rec.page, f"explorer {lang} {size['width']}px"
+            if pg.get_attribute("html", "lang") != lang:
+                problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
+            if pg.inner_text("h1").strip() != heading or tables not in pg.inner_text(".explorer-tables h2"):
+                problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
+            shares = [b.inner_text() for b in pg.query_selector_all("#explore-readouts .readout b")]
+            if not shares or not all(decimal in x or "." not in x and "," not in x for x in shares):
+                problems.append(f"{where}: readout shares {shares} not written with {decimal!r}")
+            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
+            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
+            problems += [f"{where}: console {e}" for e in rec.console_errors]
+            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            if lang in ("de", "pt"):
+                rec.screenshot(f"explorer-{lang}-{size['width']}")
+            ctx.close()
+    assert problems == [], "\n".join(problems[:60])
+
+
+#: The bucket advisor for Malta with every district's own answer (two districts: the per-district table is cheap).
+BUCKETS = "/explore/buckets?lang={lang}&country=MT&k=10&coverage=0.95&per_district=1"
+
+
+def test_bucket_advisor_in_every_language(browser, app_url):
+    """The bucket advisor in six languages at phone and desktop width: the recommendation the core writes in that
+    language, its cards, charts and tables, nothing clipped, overlapping or left in English."""
+    from dashboard.core import buckets as bk
+
+    advice = bk.advise("MT", 10, 0.95, per_district=True)
+    problems = []
+    for lang in text.LANGUAGES:
+        words = english_words(lang) if lang != "en" else []
+        with text.language(lang):
+            heading, sentence = text.gettext("For app developers: safe bucket sizes"), bk.recommendation_text(advice)
+        for size in SIZES:
+            ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+            rec = PageRecorder(ctx.new_page())
+            pg, where = rec.page, f"buckets {lang} {size['width']}px"
+            pg.set_default_timeout(90_000)
+            pg.goto(app_url.url + BUCKETS.format(lang=lang))
+            pg.wait_for_function("() => (document.querySelector('#buckets-sentence') || {}).innerText")
+            pg.wait_for_selector("#buckets-front .main-svg")
+            pg.wait_for_selector("#buckets-per-district-table td[data-dash-column='district']")
+            pg.wait_for_timeout(400)
+            if pg.get_attribute("html", "lang") != lang or pg.inner_text("h1").strip() != heading:
+                problems.append(f"{where}: <html lang> {pg.get_attribute('html', 'lang')}, heading {pg.inner_text('h1')!r}")
+            if pg.inner_text("#buckets-sentence").strip() != sentence:
+                problems.append(f"{where}: sentence {pg.inner_text('#buckets-sentence')!r}, not {sentence!r}")
+            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
+            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
+            problems += [f"{where}: console {e}" for e in rec.console_errors]
+            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            if lang in ("de", "pt"):
+                rec.screenshot(f"buckets-{lang}-{size['width']}")
+            ctx.close()
+    assert problems == [], "\n".join(problems[:60])
+
+
 def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(browser, app_url):
     """The switch changes only ?lang= (the #fragment stays); a link from a translated page to one not
     translated yet loads it afresh, English shell and all, and its links still carry the language asked for."""
@@ -137,8 +230,8 @@ def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(brow
     assert "lang=de" in pg.url and "country=DE" in pg.url and "district=11000" in pg.url
     pg.wait_for_function("() => document.documentElement.lang === 'de'")
     assert pg.inner_text("h1").startswith("Wie viele Menschen")
-    pg.click(".navbar a.nav-link[href^='/explore']")
-    pg.wait_for_url("**/explore?lang=de")
+    pg.click(".navbar a.nav-link[href^='/scaling']")
+    pg.wait_for_url("**/scaling?lang=de")
     pg.wait_for_function("() => document.documentElement.lang === 'en' && !!document.querySelector('.navbar')")
     assert "Explore regions" in pg.inner_text(".navbar")
     assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"

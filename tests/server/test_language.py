@@ -20,7 +20,7 @@ def _html_lang(resp) -> str:
 
 def test_no_page_is_offered_half_translated(client):
     """Until a page is translated completely it is English, whatever is asked."""
-    for path in ("/explore", "/attack", "/scaling"):
+    for path in ("/attack", "/scaling", "/dataset"):
         r = client.get(path + "?lang=de", headers={"Accept-Language": "fr"})
         assert 'lang="en" data-asked="de"' in _html_lang(r)
 
@@ -33,7 +33,7 @@ def test_lang_wins_then_accept_language_then_english(client, translated_home):
     for bad in ("de;q=abc,,;;", "\x00\xff", "*", "q=1;de", "a" * 500):
         r = client.get("/", headers={"Accept-Language": bad})
         assert r.status_code == 200 and 'lang="' in _html_lang(r)
-    assert 'lang="en"' in _html_lang(client.get("/explore?lang=de"))  # not translated: English, shell included
+    assert 'lang="en"' in _html_lang(client.get("/scaling?lang=de"))  # not translated: English, shell included
 
 
 def _layout(client, lang=None, asked=None):
@@ -89,8 +89,15 @@ def test_a_callback_answers_in_its_pages_language_and_the_response_cache_keeps_t
 
     assert "Bevölkerung:" in note("de") and "Population :" in note("fr") and "Population:" in note(None)
     router = next(d for d in deps if d["output"] == ROUTER_OUTPUT)
-    page = callback_body(router, {("_pages_location", "pathname"): "/explore", ("_pages_location", "search"): ""},
+    page = callback_body(router, {("_pages_location", "pathname"): "/scaling", ("_pages_location", "search"): ""},
                          changed=["_pages_location.pathname"])
     de = client.post("/_dash-update-component", json=page, headers={"X-AnonSet-Lang": "de"}).get_data()
     en = client.post("/_dash-update-component", json=page).get_data()
-    assert de == en  # /explore is English in every language (not translated yet), and both answers are kept
+    assert de == en  # /scaling is English in every language (not translated yet), and both answers are kept
+    # the explorer is translated: its layout speaks the header's language, its numbers the language's format
+    page = callback_body(router, {("_pages_location", "pathname"): "/explore", ("_pages_location", "search"): ""},
+                         changed=["_pages_location.pathname"])
+    de = json.dumps(client.post("/_dash-update-component", json=page, headers={"X-AnonSet-Lang": "de"}).get_json(),
+                    ensure_ascii=False)
+    en = json.dumps(client.post("/_dash-update-component", json=page).get_json(), ensure_ascii=False)
+    assert "Ländertabellen" in de and "Country tables" not in de and "Country tables" in en

@@ -438,11 +438,12 @@ def test_lay_pages_say_it_in_words_and_keep_spec_sections_in_details(personal):
     """Issue 28: "SPEC §1.6" (a document a visitor cannot open) moved into the details layer on lay pages."""
     from dashboard.components import model_help
     from dashboard.views import explorer as X
+    from dashboard.views import explorer_layout
 
     plain, details = model_help()
     assert "SPEC" not in plain and "SPEC §1.6" in component_text(details)
     from dashboard.core.regions import Scenario
 
-    for page in (personal.layout(country="DE"), X.form_section(Scenario(), X.form_values(Scenario()))):
+    for page in (personal.layout(country="DE"), explorer_layout.form_section(Scenario(), X.form_values(Scenario()))):
         shown = " ".join(_outside_details(page, []))
         assert "SPEC §" not in shown and "nats" not in shown, shown[:200]

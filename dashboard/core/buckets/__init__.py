@@ -6,6 +6,7 @@ The ladder of granularities (:class:`Config`), the advice per district (:func:`a
 """
 from ._advisor import (
     BITS_TOL,
+    COVERAGE_NOTE,
     Advice,
     advice_if_cached,
     advise,
@@ -22,6 +23,7 @@ __all__ = [
     "AGE_LEVELS",
     "Advice",
     "BITS_TOL",
+    "COVERAGE_NOTE",
     "Config",
     "WIDTHS",
     "advice_if_cached",

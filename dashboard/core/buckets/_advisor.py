@@ -81,11 +81,15 @@ from ..errors import InputError
 from ..groups import DEFAULT_STUDY, format_age_band
 from ..memo import Memo
 from ..regions import check_ages
-from ..text import plural
+from ..text import N_, plural
+from ..text import gettext as _
 from ._ladder import AGE_LEVELS, AREAS, WIDTHS, Config, age_blocks, block_bands, partition_refines, width_refines
 
 #: The bits of every configuration are certified to within this many bits.
 BITS_TOL: float = 1e-3
+#: The advice's first note (in English: the advice is shared by every language; pages translate it where shown).
+COVERAGE_NOTE = N_("Coverage counts everyone in the study range (no BMI filter); bits are the entropy of the released "
+                   "profile.")
 #: Explicit (area, cell) pairs evaluated at once in a merged block.
 _CHUNK = 2_000_000
 _LN2 = math.log(2.0)
@@ -103,9 +107,9 @@ def check_k(k) -> float:
     try:
         value = float(k)
     except (TypeError, ValueError):
-        raise InputError(f"k {k!r} is not a number") from None
+        raise InputError(_("k {value} is not a number").format(value=repr(k))) from None
     if not math.isfinite(value) or value <= 0:
-        raise InputError(f"k must be a positive number of people, not {k!r}")
+        raise InputError(_("k must be a positive number of people, not {value}").format(value=repr(k)))
     return value
 
 
@@ -113,9 +117,10 @@ def check_coverage(q) -> float:
     try:
         value = float(q)
     except (TypeError, ValueError):
-        raise InputError(f"coverage {q!r} is not a number") from None
+        raise InputError(_("coverage {value} is not a number").format(value=repr(q))) from None
     if not math.isfinite(value) or not (0 < value <= 1):
-        raise InputError(f"coverage must lie in (0, 1] (a share of people, e.g. 0.95), not {q!r}")
+        raise InputError(_("coverage must lie in (0, 1] (a share of people, e.g. 0.95), not {value}").format(
+            value=repr(q)))
     return value
 
 
@@ -786,7 +791,7 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
     short_rec = tuple(int(d) for d in np.flatnonzero(dcov < q))
     pd_advice = _per_district(eng, q, district_res, district_cov, dcov) if per_district else None
     notes = [
-        "Coverage counts everyone in the study range (no BMI filter); bits are the entropy of the released profile.",
+        COVERAGE_NOTE,
         f"Bits certified to within ±{BITS_TOL:g}.",
     ]
     if m.body_note:

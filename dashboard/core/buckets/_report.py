@@ -11,48 +11,81 @@ import numpy as np
 
 from ..groups import format_age_band
 from ..text import (
+    current_language,
+    district_word,
+    local_number,
+    ngettext,
+    percent_text,
     plural,  # noqa: F401 - part of this module's interface (br.plural)
     share_setting,
 )
+from ..text import gettext as _
 from ._advisor import Advice
 
 
 def recommendation_text(advice: Advice) -> str:
-    """The recommendation in words, e.g. "Collect age in 10-year groups, height in 10 cm, …"."""
+    """The recommendation in words, e.g. "Collect age in 10-year groups, height in 10 cm, …" (in the current
+    language: the CLI's is English)."""
     e = advice.recommended
     if e is None:
-        return (f"No configuration on the ladder gives {share_setting(advice.q)} of people an anonymity set of at least "
-                f"{advice.k:g}; even withholding everything but sex leaves too few people.")
+        return _("No configuration on the ladder gives {share} of people an anonymity set of at least {k}; even "
+                 "withholding everything but sex leaves too few people.").format(
+            share=_share(advice.q), k=local_number(f"{advice.k:g}"))
     c = e.config
-    age = {"census": "in the census age groups", "withheld": "not at all (withhold age)"}.get(
-        c.age, f"in {c.age}-year groups")
-    parts = [f"age {age}"]
-    parts.append("height not at all (withhold it)" if c.height is None else f"height in {c.height} cm bands")
-    parts.append("weight not at all (withhold it)" if c.weight is None else f"weight in {c.weight} kg bands")
+    dl, rl = district_word(advice.district_label), district_word(advice.region_label)
+    if c.age == "census":
+        age = _("age in the census age groups")
+    elif c.age == "withheld":
+        age = _("age not at all (withhold age)")
+    else:
+        age = _("age in {n}-year groups").format(n=c.age)
+    height = _("height not at all (withhold it)") if c.height is None else _("height in {n} cm bands").format(
+        n=local_number(f"{c.height:g}"))
+    weight = _("weight not at all (withhold it)") if c.weight is None else _("weight in {n} kg bands").format(
+        n=local_number(f"{c.weight:g}"))
     where = {
-        "district": f"with the {advice.district_label}",
-        "region": f"with the {advice.region_label} instead of the {advice.district_label}",
-        "withheld": f"without any place (withhold the {advice.district_label})",
-        "district_or_region": f"with the {advice.district_label}",
-    }[c.area]
-    text = f"Collect {parts[0]}, {parts[1]}, {parts[2]}, {where}"
+        "district": _("with the {district}"),
+        "region": _("with the {region} instead of the {district}"),
+        "withheld": _("without any place (withhold the {district})"),
+        "district_or_region": _("with the {district}"),
+    }[c.area].format(district=dl, region=rl)
+    text = _("Collect {age}, {height}, {weight}, {where}").format(age=age, height=height, weight=weight, where=where)
     if c.area == "district_or_region":
         n = len(e.short_districts)
         D = len(advice.district_ids)
-        dl, rl = advice.district_label, advice.region_label
         if 2 * n > D:  # mostly withheld: say it the other way round
             kept = sorted(set(range(D)) - set(e.short_districts.tolist()), key=lambda d: -advice.district_people[d])
             names = ", ".join(advice.district_names[d] for d in kept[:3]) + (" …" if len(kept) > 3 else "")
-            label = dl if len(kept) == 1 else plural(dl)
-            text = (f"Collect {parts[0]}, {parts[1]}, {parts[2]}, with the {rl} instead of the {dl}, except in the "
-                    f"{len(kept)} {label} where at least {share_setting(advice.q)} stay safe with the {dl} itself ({names})")
+            text = ngettext(
+                "Collect {age}, {height}, {weight}, with the {region} instead of the {district}, except in the {n} "
+                "{districts} where at least {share} stay safe with the {district} itself ({names})",
+                "Collect {age}, {height}, {weight}, with the {region} instead of the {district}, except in the {n} "
+                "{districts} where at least {share} stay safe with the {district} itself ({names})", len(kept)).format(
+                age=age, height=height, weight=weight, region=rl, district=dl, n=len(kept),
+                districts=district_word(advice.district_label, plural=len(kept) != 1), share=_share(advice.q),
+                names=names)
         else:
-            label = dl if n == 1 else plural(dl)
-            text += (f"; in the {n} {label} (of {D}) where fewer than {share_setting(advice.q)} would be safe, withhold the "
-                     f"{dl} and give only the {rl}")
-    text += (f". Then {e.coverage:.1%} of people have an anonymity set of at least {advice.k:g} "
-             f"and the release keeps {e.bits:.1f} bits per person.")
+            text += ngettext(
+                "; in the {n} {districts} (of {total}) where fewer than {share} would be safe, withhold the "
+                "{district} and give only the {region}",
+                "; in the {n} {districts} (of {total}) where fewer than {share} would be safe, withhold the "
+                "{district} and give only the {region}", n).format(
+                n=n, districts=district_word(advice.district_label, plural=n != 1), total=D,
+                share=_share(advice.q), district=dl, region=rl)
+    text += _(". Then {coverage} of people have an anonymity set of at least {k} and the release keeps {bits} bits per "
+              "person.").format(coverage=_percent(e.coverage), k=local_number(f"{advice.k:g}"),
+                                bits=local_number(f"{e.bits:.1f}"))
     return text
+
+
+def _share(q: float) -> str:
+    """A coverage someone set, with their digits: "95%" (English, as the CLI always wrote it), "95 %" in German."""
+    return share_setting(q) if current_language() == "en" else percent_text(f"{float(f'{100 * float(q):.6g}'):g}")
+
+
+def _percent(share: float) -> str:
+    """A reached coverage to a tenth of a percent: "95.3%" (English, as before), "95,3 %" in German."""
+    return f"{share:.1%}" if current_language() == "en" else percent_text(f"{100 * share:.1f}")
 
 
 def export_json(advice: Advice) -> str:

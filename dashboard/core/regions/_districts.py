@@ -12,6 +12,7 @@ import pandas as pd
 from .. import text as formatting
 from ..errors import InputError
 from ..groups import format_age_band
+from ..text import gettext as _
 from ._cdfs import country_cdf
 from ._cells import Bound, bind
 from ._memos import STATS_MEMO
@@ -215,21 +216,30 @@ def scenario_notes(scenario: Scenario, code: str, *, root: Path | None = None) -
     if scenario.include_body and m.body_note:
         notes.append(m.body_note)
     if scenario.include_body and m.borrowed_from:
-        notes.append(f"{m.name} has no body statistics of its own; those of {m.prior_country_name or m.borrowed_from} are used.")
+        notes.append(_("{name} has no body statistics of its own; those of {source} are used.").format(
+            name=m.name, source=m.prior_country_name or m.borrowed_from))
     if scenario.include_body and m.nearest_body.any():
-        notes.append("Some age groups reach beyond the body statistics; the nearest body group is used for them.")
+        notes.append(_("Some age groups reach beyond the body statistics; the nearest body group is used for them."))
     trimmed = [g.label for g in m.age_groups if g.trimmed]
     if trimmed:
-        notes.append(f"Age groups trimmed to the study range {format_age_band(*m.study)}: {', '.join(trimmed)}.")
+        notes.append(_("Age groups trimmed to the study range {ages}: {groups}.").format(
+            ages=format_age_band(*m.study), groups=", ".join(trimmed)))
     if m.filled.any():
-        notes.append(f"{int(m.filled.sum())} {formatting.plural(m.district_label)} are filled from their {m.region_label}'s remainder (SPEC §1.4).")
+        n = int(m.filled.sum())
+        notes.append(formatting.ngettext(
+            "{n} {districts}: filled from the remainder of its {region} (SPEC §1.4).",
+            "{n} {districts}: filled from the remainder of their {region} (SPEC §1.4).", n).format(
+            n=n, districts=formatting.district_word(m.district_label, plural=n != 1),
+            region=formatting.district_word(m.region_label)))
     if scenario.include_body and scenario.model == "paper":
-        notes.append(f"Cells with a BMI outside {scenario.bmi_range[0]:g}–{scenario.bmi_range[1]:g} at their centre are left out.")
+        notes.append(_("Cells with a BMI outside {lo}–{hi} at their centre are left out.").format(
+            lo=formatting.local_number(f"{scenario.bmi_range[0]:g}"),
+            hi=formatting.local_number(f"{scenario.bmi_range[1]:g}")))
     if scenario.include_body:
         notes.extend(m.model_notes()[1:] if scenario.model == "paper" else m.model_notes())
         c = country_cdf(scenario, code, root=root)
-        notes.append(f"Shares are of the people the model covers: {c.covered_share:.1%} of the "
-                     f"{formatting.format_count(c.people)} people described.")
+        notes.append(_("Shares are of the people the model covers: {share} of the {count} people described.").format(
+            share=formatting.percent_text(f"{100 * c.covered_share:.1f}"), count=formatting.format_count(c.people)))
     for fa in b.aux:
         notes.extend(fa.gaps)
         if fa.note:

@@ -42,6 +42,7 @@ from ..body import BAND_WIDTHS, DEFAULT_BMI_RANGE, DEFAULT_MODEL, check_model
 from ..errors import InputError
 from ..groups import DEFAULT_STUDY, OPEN_GROUP_END, SEXES, format_age_band
 from ..parsing import OPEN_PATTERN, RANGE_PATTERN, SEX_ALIASES
+from ..text import gettext as _
 
 #: Countries shown when a link names none.
 DEFAULT_COUNTRIES: tuple[str, ...] = ("DE",)
@@ -69,9 +70,9 @@ def _parse_number(text: str, what: str) -> float:
     try:
         value = float(str(text).strip())
     except ValueError:
-        raise InputError(f"{what} {text!r} is not a number") from None
+        raise InputError(_("{what} {value} is not a number").format(what=what, value=repr(text))) from None
     if not math.isfinite(value):
-        raise InputError(f"{what} {text!r} is not a finite number")
+        raise InputError(_("{what} {value} is not a finite number").format(what=what, value=repr(text)))
     return value
 
 
@@ -82,13 +83,15 @@ def parse_range(text: str, what: str, allow_open: bool = False) -> tuple[float, 
     if m:
         lo, hi = float(m.group(1)), float(m.group(2))
         if hi <= lo:
-            raise InputError(f"{what} {text.strip()!r} is reversed or empty: give from-to with from < to, e.g. 18-75")
+            raise InputError(_("{what} {value} is reversed or empty: give from-to with from < to, e.g. 18-75").format(
+                what=what, value=repr(text.strip())))
         return lo, hi
     m = OPEN_PATTERN.match(text)
     if m and allow_open:
         return float(m.group(1)), math.inf
-    example = "18-75 or 18+" if allow_open else "17-30"
-    raise InputError(f"{what} {text.strip()!r} is not a range like {example}")
+    example = _("18-75 or 18+") if allow_open else "17-30"
+    raise InputError(_("{what} {value} is not a range like {example}").format(
+        what=what, value=repr(text.strip()), example=example))
 
 
 def format_range(r: tuple[float, float]) -> str:
@@ -101,16 +104,15 @@ def check_ages(ages) -> tuple[float, float]:
     try:
         lo, hi = (float(x) for x in ages)
     except (TypeError, ValueError):
-        raise InputError(f"the age range must be two ages, e.g. 18-75, not {ages!r}") from None
+        raise InputError(_("the age range must be two ages, e.g. 18-75, not {value}").format(value=repr(ages))) from None
     if math.isnan(lo) or math.isnan(hi):
-        raise InputError("the age range must be two ages, e.g. 18-75")
+        raise InputError(_("the age range must be two ages, e.g. 18-75"))
     if hi <= lo:
-        raise InputError(f"the age range {_num(lo)}-{_num(hi)} is reversed or empty: give from-to with from < to")
+        raise InputError(_("the age range {ages} is reversed or empty: give from-to with from < to").format(
+            ages=f"{_num(lo)}-{_num(hi)}"))
     if lo < 0 or lo >= AGE_LIMIT or (math.isfinite(hi) and hi > AGE_LIMIT):
-        raise InputError(
-            f"the age range {format_age_band(lo, hi)} lies outside the census data "
-            f"(ages 0–{_num(AGE_LIMIT)}; use e.g. 85+ for the oldest)"
-        )
+        raise InputError(_("the age range {ages} lies outside the census data (ages 0–{limit}; use e.g. 85+ for the "
+                           "oldest)").format(ages=format_age_band(lo, hi), limit=_num(AGE_LIMIT)))
     return lo, hi
 
 
@@ -118,9 +120,10 @@ def _check_width(value, what: str) -> int:
     try:
         w = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"{what} {value!r} is not a number") from None
+        raise InputError(_("{what} {value} is not a number").format(what=what, value=repr(value))) from None
     if not any(abs(w - x) < 1e-9 for x in BAND_WIDTHS):
-        raise InputError(f"{what} {value!r} is not offered; choose {', '.join(map(str, BAND_WIDTHS))}")
+        raise InputError(_("{what} {value} is not offered; choose {choices}").format(
+            what=what, value=repr(value), choices=", ".join(map(str, BAND_WIDTHS))))
     return round(w)
 
 
@@ -143,12 +146,12 @@ class UserPercent:
     def __post_init__(self):
         name = str(self.name).strip()
         if not name:
-            raise InputError("give your auxiliary knowledge a name, e.g. 'Runs marathons=2.5'")
+            raise InputError(_("give your auxiliary knowledge a name, e.g. 'Runs marathons=2.5'"))
         if ";" in name:
-            raise InputError(f"the name {name!r} may not contain ';'")
+            raise InputError(_("the name {name} may not contain ';'").format(name=repr(name)))
         object.__setattr__(self, "name", name)
         if (self.percent is None) == (not self.by_age):
-            raise InputError(f"{name!r}: give either one percentage or one per age band")
+            raise InputError(_("{name}: give either one percentage or one per age band").format(name=repr(name)))
         if self.percent is not None:
             object.__setattr__(self, "percent", self._pct(self.percent))
         rows = []
@@ -159,18 +162,21 @@ class UserPercent:
                 raise InputError(f"{name!r}: each age band needs (from, to, percent), not {row!r}") from None
             lo, hi = float(lo), math.inf if hi is None else float(hi)
             if not (0 <= lo < hi) or math.isnan(hi):
-                raise InputError(f"{name!r}: age band {format_age_band(lo, hi)} is not a valid band [from, to)")
+                raise InputError(_("{name}: age band {band} is not a valid band [from, to)").format(
+                    name=repr(name), band=format_age_band(lo, hi)))
             rows.append((lo, hi, self._pct(pct)))
         rows.sort()
-        for (l0, h0, _), (l1, h1, _) in itertools.pairwise(rows):
+        for (l0, h0, _p0), (l1, h1, _p1) in itertools.pairwise(rows):
             if l1 < h0:
-                raise InputError(f"{name!r}: age bands {format_age_band(l0, h0)} and {format_age_band(l1, h1)} overlap")
+                raise InputError(_("{name}: age bands {first} and {second} overlap").format(
+                    name=repr(name), first=format_age_band(l0, h0), second=format_age_band(l1, h1)))
         object.__setattr__(self, "by_age", tuple(rows))
 
     def _pct(self, value) -> float:
-        v = _parse_number(value, f"{self.name!r}: the percentage") if isinstance(value, str) else float(value)
+        v = _parse_number(value, _("{name}: the percentage").format(name=repr(self.name))) if isinstance(value, str) else float(value)
         if not (math.isfinite(v) and 0 <= v <= 100):
-            raise InputError(f"{self.name!r}: a percentage must lie between 0 and 100, not {value!r}")
+            raise InputError(_("{name}: a percentage must lie between 0 and 100, not {value}").format(
+                name=repr(self.name), value=repr(value)))
         return v
 
     @property
@@ -183,17 +189,20 @@ class UserPercent:
     def parse(cls, text: str) -> UserPercent:
         name, sep, value = str(text).rpartition("=")
         if not sep or not name.strip():
-            raise InputError(f"auxiliary knowledge {text!r} must look like NAME=PERCENT or NAME=18-30:10,30+:5")
+            raise InputError(_("auxiliary knowledge {value} must look like NAME=PERCENT or NAME=18-30:10,30+:5").format(
+                value=repr(text)))
         value = value.strip()
         if ":" not in value:
-            return cls(name, percent=_parse_number(value.rstrip("%"), f"{name.strip()!r}: the percentage"))
+            return cls(name, percent=_parse_number(value.rstrip("%"), _("{name}: the percentage").format(
+                name=repr(name.strip()))))
         rows = []
         for part in value.split(","):
             band, colon, pct = part.rpartition(":")
             if not colon:
-                raise InputError(f"{name.strip()!r}: {part!r} must look like 18-30:10")
-            lo, hi = parse_range(band, f"{name.strip()!r}: age band", allow_open=True)
-            rows.append((lo, hi, _parse_number(pct.strip().rstrip("%"), f"{name.strip()!r}: the percentage")))
+                raise InputError(_("{name}: {value} must look like 18-30:10").format(name=repr(name.strip()), value=repr(part)))
+            lo, hi = parse_range(band, _("{name}: age band").format(name=repr(name.strip())), allow_open=True)
+            rows.append((lo, hi, _parse_number(pct.strip().rstrip("%"), _("{name}: the percentage").format(
+                name=repr(name.strip())))))
         return cls(name, by_age=tuple(rows))
 
     def table(self):
@@ -214,11 +223,11 @@ def _aux_item(item) -> str | UserPercent:
         return item
     text = str(item).strip()
     if not text:
-        raise InputError("an empty auxiliary-knowledge entry")
+        raise InputError(_("an empty auxiliary-knowledge entry"))
     if "=" in text:
         return UserPercent.parse(text)
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", text):
-        raise InputError(f"auxiliary knowledge {text!r} is neither a preset id nor NAME=PERCENT")
+        raise InputError(_("auxiliary knowledge {value} is neither a preset id nor NAME=PERCENT").format(value=repr(text)))
     return text
 
 
@@ -265,42 +274,44 @@ class Scenario:
         countries = (self.countries,) if isinstance(self.countries, str) else tuple(self.countries)
         countries = tuple(dict.fromkeys(str(c).strip().upper() for c in countries if str(c).strip()))
         if not countries:
-            raise InputError("choose at least one country")
+            raise InputError(_("choose at least one country"))
         set_("countries", countries)
         sexes = (self.sexes,) if isinstance(self.sexes, str) else tuple(self.sexes)
         chosen = set()
         for s in sexes:
             sex = SEX_ALIASES.get(str(s).strip().lower())
             if sex is None:
-                raise InputError(f"unknown sex {s!r}: use female and/or male")
+                raise InputError(_("unknown sex {value}: use female and/or male").format(value=repr(s)))
             chosen.add(sex)
         if not chosen:
-            raise InputError("choose at least one sex")
+            raise InputError(_("choose at least one sex"))
         set_("sexes", tuple(s for s in SEXES if s in chosen))
         set_("ages", check_ages(self.ages))
         if not isinstance(self.include_body, bool):
             raise InputError(f"include_body must be True or False, not {self.include_body!r}")
-        set_("height_width", _check_width(self.height_width, "height width"))
-        set_("weight_width", _check_width(self.weight_width, "weight width"))
+        set_("height_width", _check_width(self.height_width, _("height width")))
+        set_("weight_width", _check_width(self.weight_width, _("weight width")))
         aux = (self.aux,) if isinstance(self.aux, (str, UserPercent)) else tuple(self.aux)
         set_("aux", tuple(dict.fromkeys(_aux_item(a) for a in aux)))
         try:
             lo, hi = (float(x) for x in self.bmi_range)
         except (TypeError, ValueError):
-            raise InputError(f"the BMI range must be two numbers, e.g. 17-30, not {self.bmi_range!r}") from None
+            raise InputError(_("the BMI range must be two numbers, e.g. 17-30, not {value}").format(
+                value=repr(self.bmi_range))) from None
         if not (math.isfinite(lo) and math.isfinite(hi) and 0 < lo < hi):
-            raise InputError(f"the BMI range {lo:g}-{hi:g} must satisfy 0 < from < to")
+            raise InputError(_("the BMI range {range} must satisfy 0 < from < to").format(range=f"{lo:g}-{hi:g}"))
         set_("bmi_range", (lo, hi))
         k = _parse_number(self.k, "k") if isinstance(self.k, str) else self.k
         try:
             k = float(k)
         except (TypeError, ValueError):
-            raise InputError(f"k {self.k!r} is not a number") from None
+            raise InputError(_("k {value} is not a number").format(value=repr(self.k))) from None
         if not math.isfinite(k) or k <= 0:
-            raise InputError(f"k must be a positive number of people, not {k:g}")
+            raise InputError(_("k must be a positive number of people, not {value}").format(value=f"{k:g}"))
         set_("k", k)
         if self.stat not in STATS:
-            raise InputError(f"unknown statistic {self.stat!r}; choose one of {', '.join(STATS)}")
+            raise InputError(_("unknown statistic {value}; choose one of {choices}").format(
+                value=repr(self.stat), choices=", ".join(STATS)))
         set_("model", check_model(self.model))
         if not isinstance(self.self_report, bool):
             raise InputError(f"self_report must be True or False, not {self.self_report!r}")
@@ -353,25 +364,25 @@ class Scenario:
         if "country" in q:
             kw["countries"] = tuple(items("country"))
             if not kw["countries"]:
-                raise InputError("choose at least one country")
+                raise InputError(_("choose at least one country"))
         if "sex" in q:
             kw["sexes"] = tuple(items("sex"))
             if not kw["sexes"]:
-                raise InputError("choose at least one sex")
+                raise InputError(_("choose at least one sex"))
         if "ages" in q:
-            kw["ages"] = parse_range(q["ages"], "age range", allow_open=True)
+            kw["ages"] = parse_range(q["ages"], _("age range"), allow_open=True)
         if "body" in q:
             v = q["body"].strip().lower()
             if v not in _TRUE | _FALSE:
-                raise InputError(f"body {q['body']!r} must be 1 (height × weight included) or 0")
+                raise InputError(_("body {value} must be 1 (height × weight included) or 0").format(value=repr(q["body"])))
             kw["include_body"] = v in _TRUE
         for key in ("height_width", "weight_width"):
             if key in q:
-                kw[key] = _check_width(q[key].strip(), key.replace("_", " "))
+                kw[key] = _check_width(q[key].strip(), _("height width") if key == "height_width" else _("weight width"))
         if "aux" in q:
             kw["aux"] = tuple(_aux_item(a) for a in items("aux", ";"))
         if "bmi" in q:
-            kw["bmi_range"] = parse_range(q["bmi"], "BMI range")
+            kw["bmi_range"] = parse_range(q["bmi"], _("BMI range"))
         if "k" in q:
             kw["k"] = _parse_number(q["k"], "k")
         if "stat" in q:
@@ -381,7 +392,8 @@ class Scenario:
         if "sr" in q:
             v = q["sr"].strip().lower()
             if v not in _TRUE | _FALSE:
-                raise InputError(f"sr {q['sr']!r} must be 1 (self-reported body statistics corrected) or 0")
+                raise InputError(_("sr {value} must be 1 (self-reported body statistics corrected) or 0").format(
+                    value=repr(q["sr"])))
             kw["self_report"] = v in _TRUE
         scenario = cls(**kw)
         if check_data:

@@ -76,7 +76,15 @@ from ._numbers import (
     share_setting,
     short_number,
 )
-from ._sentences import adult_height_refusal, first_question, has_answer, own_headline, tenths, verdict
+from ._sentences import (
+    adult_height_refusal,
+    body_source_note,
+    first_question,
+    has_answer,
+    own_headline,
+    tenths,
+    verdict,
+)
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -127,6 +135,7 @@ __all__ = [
     "VERDICT",
     "adult_height_refusal",
     "below_percent_floor",
+    "body_source_note",
     "client_text",
     "first_question",
     "has_answer",

@@ -9,9 +9,10 @@ so the two faces cannot drift apart.
 from __future__ import annotations
 
 import math
+import re
 
 from ._data import ADULT_HEIGHT_REFUSAL, FIRST_QUESTION, HEADLINE, VERDICT
-from ._i18n import gettext, translate_marked
+from ._i18n import DEFAULT_LANGUAGE, current_language, gettext, translate_marked
 from ._numbers import format_count, local_number, percent_text
 
 
@@ -75,3 +76,25 @@ def _typed(x) -> str:
         return x
     x = math.floor(float(x) * 1e6 + 0.5) / 1e6
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.6g}"
+
+
+#: The body statistics' two usual source notes (the core writes them in English into shared tables and memos;
+#: assets/anonset_engine.js reads the same two forms).
+_OWN_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): .*'s own table \((.*)\)\.$")
+_NCD_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): NCD-RisC prior for (\d{4}) \(mean height of the birth "
+                         r"cohorts, NCD-RisC BMI (\d{4}); spread and height–BMI dependence of the measured NHANES "
+                         r"2017–2018 adults\)\.$")
+
+
+def body_source_note(note: str) -> str | None:
+    """A body statistics' source note in the current language, or None when ``note`` is not one of its two usual
+    forms (the page then quotes it in English)."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return None
+    if m := _OWN_SOURCE.match(str(note)):
+        return gettext("Body statistics of {code}: its own table ({source}).").format(code=m[1], source=m[2])
+    if m := _NCD_SOURCE.match(str(note)):
+        return gettext("Body statistics of {code}: NCD-RisC estimates for {year} (mean height of the birth cohorts, "
+                       "NCD-RisC BMI {bmi_year}; spread and height–BMI dependence of the measured NHANES 2017–2018 "
+                       "adults).").format(code=m[1], year=m[2], bmi_year=m[3])
+    return None
