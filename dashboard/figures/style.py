@@ -9,6 +9,7 @@ from dashboard.core.text import (  # noqa: F401 - log_ticks, short_number: part 
     below_percent_floor,
     current_language,
     log_ticks,
+    number_marks,
     percent_floor_text,
     percent_text,
     short_number,
@@ -53,10 +54,7 @@ def graph_config(**extra) -> dict:
 def separators() -> str:
     """plotly's ``layout.separators`` (decimal, then thousands) in the request's language: ".," in English, ",." in
     German, ", " (a narrow no-break space) in French — Babel's CLDR symbols, as the browser's Intl writes them."""
-    from babel.numbers import get_decimal_symbol, get_group_symbol
-
-    lang = current_language()
-    return get_decimal_symbol(lang) + get_group_symbol(lang) if lang != "en" else ".,"
+    return "".join(number_marks())
 
 
 def series_style(i: int) -> tuple[str, str]:

@@ -25,7 +25,7 @@ from dash import (
 
 import census_loaders as cl
 from dashboard import reports
-from dashboard.components import error_box, model_help, model_switch
+from dashboard.components import error_box, model_help, model_switch, table_locale
 from dashboard.core.errors import InputError
 from dashboard.core.text import N_, language, with_language
 from dashboard.core.text import gettext as _
@@ -33,7 +33,6 @@ from dashboard.figures.style import graph_config, message_figure
 from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views import buckets as vb
-from dashboard.views.explorer_tables import table_locale
 
 #: What a chart says before the advice is on the page (an empty chart showed bare axes while the server was busy).
 NOT_YET = N_("The chart appears here once the advice is computed.")

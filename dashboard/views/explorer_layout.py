@@ -8,7 +8,15 @@ from dash import dash_table, dcc, html
 
 import census_loaders as cl
 from dashboard import forms
-from dashboard.components import TABLE_STYLE, chart_reading, command_snippet, field, model_help, model_switch
+from dashboard.components import (
+    TABLE_STYLE,
+    chart_reading,
+    command_snippet,
+    field,
+    model_help,
+    model_switch,
+    table_locale,
+)
 from dashboard.core import country as catalog
 from dashboard.core.regions import Scenario
 from dashboard.core.text import N_, with_language
@@ -28,7 +36,7 @@ from dashboard.views.explorer import (
     table_query,
     translated_options,
 )
-from dashboard.views.explorer_tables import country_data_table, table_locale
+from dashboard.views.explorer_tables import country_data_table
 
 #: What the detail panel says before a district is chosen (the page's callback says it again after a change).
 CLICK_HINT = N_("Click a district on the map (or a row of the district table) to see its detail.")

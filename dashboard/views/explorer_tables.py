@@ -13,13 +13,12 @@ import unicodedata
 from dash import dash_table
 
 from dashboard import ids
-from dashboard.components import TABLE_STYLE
+from dashboard.components import TABLE_STYLE, table_locale
 from dashboard.core import country, regions
 from dashboard.core.groups import format_age_band
 from dashboard.core.memo import Memo
 from dashboard.core.text import N_, current_language, translate_marked
 from dashboard.core.text import gettext as _
-from dashboard.figures.style import separators
 
 #: The country tables compare whole 5-year age groups by default (:mod:`dashboard.core.regions`).
 DEFAULT_TABLE_GRAIN = "5"
@@ -165,12 +164,6 @@ COUNTRY_SCREEN_COLUMNS = [
      "type": "numeric", "format": {"specifier": ".1f"}},
 ]
 
-
-
-def table_locale() -> dict:
-    """A DataTable's decimal and thousands separators in the page's language (the charts' :func:`separators`)."""
-    marks = separators()
-    return {"decimal": marks[0], "group": marks[1:]}
 
 
 def translated_columns(columns: list[dict]) -> list[dict]:
