@@ -2,6 +2,8 @@
 citation stays as published, our own words are translated)."""
 from __future__ import annotations
 
+import json
+
 import dash
 from dash import dcc, html
 
@@ -108,4 +110,6 @@ def layout(**_query) -> html.Div:
                        class_names={"sha256": "sha256", "file": "path"}, headers=SOURCE_COLUMNS),
         ],
         className="prose about",
+        # the tables' own "Export" button is DataTable's word: assets/explorer.css writes this one in its place
+        style={"--export-label": json.dumps(_("Export"))},
     )
