@@ -84,11 +84,28 @@ def english_words(lang: str) -> list[str]:
     return out
 
 
-def _load(browser, app_url, path: str, size: dict, lang: str):
+def _context(browser, size: dict, timeout_ms: int = 60_000):
+    """A fresh browser context at ``size`` (a phone below 500 px) and its recorded page."""
     ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
     rec = PageRecorder(ctx.new_page())
+    rec.page.set_default_timeout(timeout_ms)
+    return ctx, rec
+
+
+def _page_problems(rec, where: str, words: list[str]) -> list[str]:
+    """What every translated page is checked for: clipped or overlapping labels, chart texts outside or on top of
+    each other, English words whose translation differs, console errors and requests to another host."""
     pg = rec.page
-    pg.set_default_timeout(60_000)
+    return ([f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
+            + [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
+            + [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
+            + [f"{where}: console {e}" for e in rec.console_errors]
+            + [f"{where}: fetched {u}" for u in rec.foreign_requests()])
+
+
+def _load(browser, app_url, path: str, size: dict, lang: str):
+    ctx, rec = _context(browser, size)
+    pg = rec.page
     pg.goto(app_url.url + path.format(lang=lang))
     pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 6")
     pg.wait_for_function("() => document.querySelector('#me-reid .card') && document.querySelector('#me-funnel .main-svg')")
@@ -112,12 +129,8 @@ def test_personal_page_in_every_language(browser, app_url):
                 problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
             if not pg.inner_text("#me-headline").startswith(headline_start):
                 problems.append(f"{where}: headline {pg.inner_text('#me-headline')!r}")
-            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
             problems += [f"{where}: {p}" for p in pg.evaluate(TOGGLE_CLIPPED)]
-            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
-            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
-            problems += [f"{where}: console {e}" for e in rec.console_errors]
-            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            problems += _page_problems(rec, where, words)
             if size["width"] < 500 and lang in ("de", "pt"):
                 rec.screenshot(f"personal-{lang}-phone")
             ctx.close()
@@ -125,10 +138,8 @@ def test_personal_page_in_every_language(browser, app_url):
 
 
 def _load_explorer(browser, app_url, size: dict, lang: str):
-    ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
-    rec = PageRecorder(ctx.new_page())
+    ctx, rec = _context(browser, size)
     pg = rec.page
-    pg.set_default_timeout(60_000)
     pg.goto(app_url.url + EXPLORER.format(lang=lang))
     pg.wait_for_selector("#explore-readouts .readout")
     pg.wait_for_function("(() => { const td = document.querySelector(\"#explore-country-table td[data-dash-column='country']\");"
@@ -163,11 +174,7 @@ def test_explorer_in_every_language(browser, app_url):
             shares = [b.inner_text() for b in pg.query_selector_all("#explore-readouts .readout b")]
             if not shares or not all(decimal in x or "." not in x and "," not in x for x in shares):
                 problems.append(f"{where}: readout shares {shares} not written with {decimal!r}")
-            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
-            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
-            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
-            problems += [f"{where}: console {e}" for e in rec.console_errors]
-            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            problems += _page_problems(rec, where, words)
             if lang in ("de", "pt"):
                 rec.screenshot(f"explorer-{lang}-{size['width']}")
             ctx.close()
@@ -190,10 +197,8 @@ def test_bucket_advisor_in_every_language(browser, app_url):
         with text.language(lang):
             heading, sentence = text.gettext("For app developers: safe bucket sizes"), bk.recommendation_text(advice)
         for size in SIZES:
-            ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
-            rec = PageRecorder(ctx.new_page())
+            ctx, rec = _context(browser, size, 90_000)
             pg, where = rec.page, f"buckets {lang} {size['width']}px"
-            pg.set_default_timeout(90_000)
             pg.goto(app_url.url + BUCKETS.format(lang=lang))
             pg.wait_for_function("() => (document.querySelector('#buckets-sentence') || {}).innerText")
             pg.wait_for_selector("#buckets-front .main-svg")
@@ -203,11 +208,7 @@ def test_bucket_advisor_in_every_language(browser, app_url):
                 problems.append(f"{where}: <html lang> {pg.get_attribute('html', 'lang')}, heading {pg.inner_text('h1')!r}")
             if pg.inner_text("#buckets-sentence").strip() != sentence:
                 problems.append(f"{where}: sentence {pg.inner_text('#buckets-sentence')!r}, not {sentence!r}")
-            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
-            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
-            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
-            problems += [f"{where}: console {e}" for e in rec.console_errors]
-            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            problems += _page_problems(rec, where, words)
             if lang in ("de", "pt"):
                 rec.screenshot(f"buckets-{lang}-{size['width']}")
             ctx.close()
@@ -248,10 +249,8 @@ def test_about_page_in_every_language(browser, app_url):
         with text.language(lang):
             heading, population = text.gettext("About AnonSet"), text.gettext("population")
         for size in SIZES:
-            ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
-            rec = PageRecorder(ctx.new_page())
+            ctx, rec = _context(browser, size)
             pg, where = rec.page, f"about {lang} {size['width']}px"
-            pg.set_default_timeout(60_000)
             pg.goto(app_url.url + f"/about?lang={lang}")
             pg.wait_for_selector("#about-sources td[data-dash-column='sha256']")
             if pg.get_attribute("html", "lang") != lang:
@@ -261,10 +260,7 @@ def test_about_page_in_every_language(browser, app_url):
             headings = [t.strip() for t in pg.locator("#about-datasets th").all_inner_texts()]
             if population not in headings:
                 problems.append(f"{where}: the data-set table's headings {headings}")
-            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
-            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
-            problems += [f"{where}: console {e}" for e in rec.console_errors]
-            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            problems += _page_problems(rec, where, words)
             if size["width"] < 500 and lang in ("de", "pt"):
                 rec.screenshot(f"about-{lang}-phone")
             ctx.close()
@@ -282,10 +278,8 @@ def test_world_page_in_every_language(browser, app_url):
             germany = "Germany" if lang == "en" else {"de": "Deutschland", "fr": "Allemagne", "it": "Germania",
                                                       "es": "Alemania", "pt": "Alemanha"}[lang]
         for size in SIZES:
-            ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
-            rec = PageRecorder(ctx.new_page())
+            ctx, rec = _context(browser, size)
             pg, where = rec.page, f"world {lang} {size['width']}px"
-            pg.set_default_timeout(60_000)
             pg.goto(app_url.url + f"/explore/world?lang={lang}&stat=share_below")
             pg.wait_for_selector("#world-table td[data-dash-column='country']")
             pg.wait_for_selector("#world-map .js-plotly-plot .colorbar")
@@ -299,11 +293,7 @@ def test_world_page_in_every_language(browser, app_url):
             headings = [t.strip() for t in pg.locator("#world-table th").all_inner_texts()]
             if country not in headings:
                 problems.append(f"{where}: the table's headings {headings}")
-            problems += [f"{where}: {p}" for p in pg.evaluate(LAYOUT_PROBLEMS)]
-            problems += [f"{where}: {p}" for p in pg.evaluate(CHART_TEXT_PROBLEMS)]
-            problems += [f"{where}: untranslated {p!r}" for p in pg.evaluate(UNTRANSLATED, words)]
-            problems += [f"{where}: console {e}" for e in rec.console_errors]
-            problems += [f"{where}: fetched {u}" for u in rec.foreign_requests()]
+            problems += _page_problems(rec, where, words)
             if size["width"] < 500 and lang in ("de", "pt"):
                 rec.screenshot(f"world-{lang}-phone")
             ctx.close()
