@@ -1,0 +1,72 @@
+"""The personal page in all six languages, and the language switch (issue 31). What every page is checked for: ``support.languages``."""
+from __future__ import annotations
+
+import pytest
+from support.browser import PageRecorder
+from support.languages import SIZES, TOGGLE_CLIPPED, english_words, new_context, page_problems
+
+from dashboard.core import text
+
+pytestmark = pytest.mark.browser
+
+#: The personal page with an answer (every result drawn: funnel, cards, what-ifs, advice).
+PERSONAL = "/?lang={lang}&country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70"
+
+
+def _load(browser, app_url, path: str, size: dict, lang: str):
+    ctx, rec = new_context(browser, size)
+    pg = rec.page
+    pg.goto(app_url.url + path.format(lang=lang))
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 6")
+    pg.wait_for_function("() => document.querySelector('#me-reid .card') && document.querySelector('#me-funnel .main-svg')")
+    pg.wait_for_timeout(400)
+    return ctx, rec
+
+
+def test_personal_page_in_every_language(browser, app_url):
+    problems = []
+    for lang in text.LANGUAGES:
+        words = english_words(lang) if lang != "en" else []
+        with text.language(lang):
+            question = text.gettext("How many people are like you?")
+            headline_start = text.gettext("You and about {count} others share these attributes").split("{")[0][:8]
+        for size in SIZES:
+            ctx, rec = _load(browser, app_url, PERSONAL, size, lang)
+            pg, where = rec.page, f"{lang} {size['width']}px"
+            if pg.get_attribute("html", "lang") != lang:
+                problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
+            if pg.inner_text("h1").strip() != question:
+                problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
+            if not pg.inner_text("#me-headline").startswith(headline_start):
+                problems.append(f"{where}: headline {pg.inner_text('#me-headline')!r}")
+            problems += [f"{where}: {p}" for p in pg.evaluate(TOGGLE_CLIPPED)]
+            problems += page_problems(rec, where, words)
+            if size["width"] < 500 and lang in ("de", "pt"):
+                rec.screenshot(f"personal-{lang}-phone")
+            ctx.close()
+    assert problems == [], "\n".join(problems[:60])
+
+
+def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(browser, app_url):
+    """The switch changes only ?lang= (the #fragment stays); a link from a translated page to one not
+    translated yet loads it afresh, English shell and all, and its links still carry the language asked for."""
+    ctx = browser.newnew_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
+    rec = PageRecorder(ctx.new_page())
+    pg = rec.page
+    pg.set_default_timeout(60_000)
+    pg.goto(app_url.url + "/?country=DE#district=11000&sex=female")
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 3")
+    with pg.expect_navigation():
+        pg.click(".lang-switch a[data-lang='de']")
+    # the switch keeps the address, its #fragment included (a fragment holding the page's defaults beside the
+    # answers loses the answers on any reload: reported, not this issue's)
+    assert "lang=de" in pg.url and "country=DE" in pg.url and "district=11000" in pg.url
+    pg.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert pg.inner_text("h1").startswith("Wie viele Menschen")
+    pg.click(".navbar a.nav-link[href^='/scaling']")
+    pg.wait_for_url("**/scaling?lang=de")
+    pg.wait_for_function("() => document.documentElement.lang === 'en' && !!document.querySelector('.navbar')")
+    assert "Explore regions" in pg.inner_text(".navbar")
+    assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"
+    assert rec.console_errors == [] and rec.foreign_requests() == []
+    ctx.close()
