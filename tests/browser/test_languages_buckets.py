@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from support.languages import SIZES, english_words, new_context, page_problems
+from support.languages import each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -12,6 +12,13 @@ pytestmark = pytest.mark.browser
 BUCKETS = "/explore/buckets?lang={lang}&country=MT&k=10&coverage=0.95&per_district=1"
 
 
+def _ready(pg, size):
+    pg.wait_for_function("() => (document.querySelector('#buckets-sentence') || {}).innerText")
+    pg.wait_for_selector("#buckets-front .main-svg")
+    pg.wait_for_selector("#buckets-per-district-table td[data-dash-column='district']")
+    pg.wait_for_timeout(400)
+
+
 def test_bucket_advisor_in_every_language(browser, app_url):
     """The bucket advisor in six languages at phone and desktop width: the recommendation the core writes in that
     language, its cards, charts and tables, nothing clipped, overlapping or left in English."""
@@ -19,24 +26,14 @@ def test_bucket_advisor_in_every_language(browser, app_url):
 
     advice = bk.advise("MT", 10, 0.95, per_district=True)
     problems = []
-    for lang in text.LANGUAGES:
-        words = english_words(lang) if lang != "en" else []
+    for lang, size, rec, where, words in each_language_and_width(browser, app_url, "buckets", BUCKETS, _ready, 90_000):
+        pg = rec.page
         with text.language(lang):
             heading, sentence = text.gettext("For app developers: safe bucket sizes"), bk.recommendation_text(advice)
-        for size in SIZES:
-            ctx, rec = new_context(browser, size, 90_000)
-            pg, where = rec.page, f"buckets {lang} {size['width']}px"
-            pg.goto(app_url.url + BUCKETS.format(lang=lang))
-            pg.wait_for_function("() => (document.querySelector('#buckets-sentence') || {}).innerText")
-            pg.wait_for_selector("#buckets-front .main-svg")
-            pg.wait_for_selector("#buckets-per-district-table td[data-dash-column='district']")
-            pg.wait_for_timeout(400)
-            if pg.get_attribute("html", "lang") != lang or pg.inner_text("h1").strip() != heading:
-                problems.append(f"{where}: <html lang> {pg.get_attribute('html', 'lang')}, heading {pg.inner_text('h1')!r}")
-            if pg.inner_text("#buckets-sentence").strip() != sentence:
-                problems.append(f"{where}: sentence {pg.inner_text('#buckets-sentence')!r}, not {sentence!r}")
-            problems += page_problems(rec, where, words)
-            if lang in ("de", "pt"):
-                rec.screenshot(f"buckets-{lang}-{size['width']}")
-            ctx.close()
+        problems += heading_problems(pg, lang, where, heading)
+        if pg.inner_text("#buckets-sentence").strip() != sentence:
+            problems.append(f"{where}: sentence {pg.inner_text('#buckets-sentence')!r}, not {sentence!r}")
+        problems += page_problems(rec, where, words)
+        if lang in ("de", "pt"):
+            rec.screenshot(f"buckets-{lang}-{size['width']}")
     assert problems == [], "\n".join(problems[:60])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from support.languages import SIZES, english_words, new_context, page_problems
+from support.languages import each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -12,10 +12,7 @@ pytestmark = pytest.mark.browser
 EXPLORER = "/explore?lang={lang}&country=DE&district=11000"
 
 
-def _load_explorer(browser, app_url, size: dict, lang: str):
-    ctx, rec = new_context(browser, size)
-    pg = rec.page
-    pg.goto(app_url.url + EXPLORER.format(lang=lang))
+def _ready(pg, size):
     pg.wait_for_selector("#explore-readouts .readout")
     pg.wait_for_function("(() => { const td = document.querySelector(\"#explore-country-table td[data-dash-column='country']\");"
                          " return td !== null && td.innerText.trim() !== ''; })()")
@@ -27,30 +24,24 @@ def _load_explorer(browser, app_url, size: dict, lang: str):
         pg.check("#explore-show-table input")
         pg.wait_for_selector("#explore-district-table td[data-dash-column='district']")
     pg.wait_for_timeout(400)
-    return ctx, rec
 
 
 def test_explorer_in_every_language(browser, app_url):
     """The explorer in six languages at phone and desktop width: its words (page, map, legend, detail, curves,
     country and district tables), its numbers in the language's format, nothing clipped or overlapping."""
     problems = []
-    for lang in text.LANGUAGES:
-        words = english_words(lang) if lang != "en" else []
+    for lang, size, rec, where, words in each_language_and_width(browser, app_url, "explorer", EXPLORER, _ready):
+        pg = rec.page
         with text.language(lang):
             heading, tables = text.gettext("Explore regions"), text.gettext("Country tables")
             decimal = text.local_number("1.5")[1]
-        for size in SIZES:
-            ctx, rec = _load_explorer(browser, app_url, size, lang)
-            pg, where = rec.page, f"explorer {lang} {size['width']}px"
-            if pg.get_attribute("html", "lang") != lang:
-                problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
-            if pg.inner_text("h1").strip() != heading or tables not in pg.inner_text(".explorer-tables h2"):
-                problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
-            shares = [b.inner_text() for b in pg.query_selector_all("#explore-readouts .readout b")]
-            if not shares or not all(decimal in x or "." not in x and "," not in x for x in shares):
-                problems.append(f"{where}: readout shares {shares} not written with {decimal!r}")
-            problems += page_problems(rec, where, words)
-            if lang in ("de", "pt"):
-                rec.screenshot(f"explorer-{lang}-{size['width']}")
-            ctx.close()
+        problems += heading_problems(pg, lang, where, heading)
+        if tables not in pg.inner_text(".explorer-tables h2"):
+            problems.append(f"{where}: tables heading {pg.inner_text('.explorer-tables h2')!r}")
+        shares = [b.inner_text() for b in pg.query_selector_all("#explore-readouts .readout b")]
+        if not shares or not all(decimal in x or "." not in x and "," not in x for x in shares):
+            problems.append(f"{where}: readout shares {shares} not written with {decimal!r}")
+        problems += page_problems(rec, where, words)
+        if lang in ("de", "pt"):
+            rec.screenshot(f"explorer-{lang}-{size['width']}")
     assert problems == [], "\n".join(problems[:60])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from support.browser import PageRecorder
-from support.languages import SIZES, TOGGLE_CLIPPED, english_words, new_context, page_problems
+from support.languages import TOGGLE_CLIPPED, each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -13,44 +13,33 @@ pytestmark = pytest.mark.browser
 PERSONAL = "/?lang={lang}&country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70"
 
 
-def _load(browser, app_url, path: str, size: dict, lang: str):
-    ctx, rec = new_context(browser, size)
-    pg = rec.page
-    pg.goto(app_url.url + path.format(lang=lang))
+def _ready(pg, size):
     pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 6")
     pg.wait_for_function("() => document.querySelector('#me-reid .card') && document.querySelector('#me-funnel .main-svg')")
     pg.wait_for_timeout(400)
-    return ctx, rec
 
 
 def test_personal_page_in_every_language(browser, app_url):
     problems = []
-    for lang in text.LANGUAGES:
-        words = english_words(lang) if lang != "en" else []
+    for lang, size, rec, where, words in each_language_and_width(browser, app_url, "personal", PERSONAL, _ready):
+        pg = rec.page
         with text.language(lang):
             question = text.gettext("How many people are like you?")
             headline_start = text.gettext("You and about {count} others share these attributes").split("{")[0][:8]
-        for size in SIZES:
-            ctx, rec = _load(browser, app_url, PERSONAL, size, lang)
-            pg, where = rec.page, f"{lang} {size['width']}px"
-            if pg.get_attribute("html", "lang") != lang:
-                problems.append(f"{where}: <html lang> is {pg.get_attribute('html', 'lang')}")
-            if pg.inner_text("h1").strip() != question:
-                problems.append(f"{where}: heading {pg.inner_text('h1')!r}")
-            if not pg.inner_text("#me-headline").startswith(headline_start):
-                problems.append(f"{where}: headline {pg.inner_text('#me-headline')!r}")
-            problems += [f"{where}: {p}" for p in pg.evaluate(TOGGLE_CLIPPED)]
-            problems += page_problems(rec, where, words)
-            if size["width"] < 500 and lang in ("de", "pt"):
-                rec.screenshot(f"personal-{lang}-phone")
-            ctx.close()
+        problems += heading_problems(pg, lang, where, question)
+        if not pg.inner_text("#me-headline").startswith(headline_start):
+            problems.append(f"{where}: headline {pg.inner_text('#me-headline')!r}")
+        problems += [f"{where}: {p}" for p in pg.evaluate(TOGGLE_CLIPPED)]
+        problems += page_problems(rec, where, words)
+        if size["width"] < 500 and lang in ("de", "pt"):
+            rec.screenshot(f"personal-{lang}-phone")
     assert problems == [], "\n".join(problems[:60])
 
 
 def test_the_switch_keeps_the_address_and_a_link_to_an_english_page_reloads(browser, app_url):
     """The switch changes only ?lang= (the #fragment stays); a link from a translated page to one not
     translated yet loads it afresh, English shell and all, and its links still carry the language asked for."""
-    ctx = browser.newnew_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
     rec = PageRecorder(ctx.new_page())
     pg = rec.page
     pg.set_default_timeout(60_000)

@@ -100,19 +100,27 @@ def page_problems(rec, where: str, words: list[str]) -> list[str]:
 
 def each_language_and_width(browser, app_url, page: str, path: str, ready: Callable, timeout_ms: int = 60_000
                             ) -> Iterator[tuple[str, dict, PageRecorder, str, list[str]]]:
-    """Opens ``path`` (``{lang}`` filled in) in every language at phone and desktop width, each in a fresh context,
-    waits with ``ready(pg, size)`` and yields ``(lang, size, recorder, where, english words)``; the context is
-    closed when the caller moves on."""
-    for lang in text.LANGUAGES:
-        words = english_words(lang) if lang != "en" else []
-        for size in SIZES:
-            ctx, rec = new_context(browser, size, timeout_ms)
-            try:
-                rec.page.goto(app_url.url + path.format(lang=lang))
-                ready(rec.page, size)
-                yield lang, size, rec, f"{page} {lang} {size['width']}px", words
-            finally:
-                ctx.close()
+    """Opens ``path`` (``{lang}`` filled in) in every language at phone and desktop width, waits with
+    ``ready(pg, size)`` and yields ``(lang, size, recorder, where, english words)``.
+
+    One browser context per width, a fresh tab per language (its own recorder; the tab is closed when the caller
+    moves on): the tabs share the context's HTTP and code caches as one visitor's do, so the six loads of a width
+    cost about what two fresh visits would (issue 25: the suite's time)."""
+    for size in SIZES:
+        ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+        try:
+            for lang in text.LANGUAGES:
+                words = english_words(lang) if lang != "en" else []
+                rec = PageRecorder(ctx.new_page())
+                rec.page.set_default_timeout(timeout_ms)
+                try:
+                    rec.page.goto(app_url.url + path.format(lang=lang))
+                    ready(rec.page, size)
+                    yield lang, size, rec, f"{page} {lang} {size['width']}px", words
+                finally:
+                    rec.page.close()
+        finally:
+            ctx.close()
 
 
 def heading_problems(pg, lang: str, where: str, heading: str) -> list[str]:
