@@ -38,6 +38,7 @@ from .style import (
     separators,
     thinned_ticks,
     vline,
+    wrap_title,
 )
 
 #: Which census a chart shows: the plain one, the Laplace-noised one, or both.
@@ -45,6 +46,8 @@ CENSUSES = ("plain", "noisy", "both")
 #: Divergences above this are drawn on the chart's top edge (as triangles) so the ±25 % band stays visible.
 DIVERGENCE_CAP = 2.0
 BAND_COLOUR = "#009E73"
+#: An axis title's line, at most (longer ones are broken: German's ran past a phone's chart).
+AXIS_TITLE_CHARS = 32
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -206,16 +209,18 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
     tickvals, ticktext = log_ticks(max(lo_x, 1), x_hi)
     y_lo = min(lo_y, -threshold) - 0.08
     y_ticks = [t / 2 for t in range(math.floor(y_lo * 2), math.floor(top * 2) + 1)]
-    return figure(data, _layout(
+    legend = dict(title=dict(text=_("district class")), orientation="h", yanchor="bottom", y=1.01, x=0,
+                  itemsizing="constant")
+    layout = _layout(
         460,
         xaxis=axis(_("real anonymity set RAS<br>(log scale)"), type="log", range=[math.log10(x_lo), math.log10(x_hi)],
                    tickvals=[10 ** v for v in tickvals], ticktext=ticktext),
         yaxis=axis(_("divergence (CAS − RAS) / RAS"), zeroline=False, range=[y_lo, top + (0.18 if n_clipped else 0.08)],
                    tickvals=y_ticks, ticktext=[percent(t, 0) if t else "0" for t in y_ticks]),
-        legend=dict(title=dict(text=_("district class")), orientation="h", yanchor="bottom", y=1.01, x=0,
-                    itemsizing="constant"),
-        shapes=shapes, annotations=annotations,
-    ))
+        legend=legend, shapes=shapes, annotations=annotations,
+    )
+    # a phone: the legend's title above its entries (beside them, a longer title pushed the entries past the edge)
+    return figure(data, on_narrow(layout, legend={**legend, "title": {**legend["title"], "side": "top"}}))
 
 
 def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
@@ -269,7 +274,7 @@ def box_figure(summary: dict, census: str = "plain") -> dict:
     return figure(data, _layout(
         400,
         boxmode="group" if len(which) > 1 else "overlay",
-        xaxis=axis(_("real anonymity set RAS (people)"), range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
+        xaxis=axis(wrap_title(_("real anonymity set RAS (people)"), AXIS_TITLE_CHARS)[0], range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
                    zeroline=False),
         yaxis=axis(_("estimated anonymity set CAS"), rangemode="tozero", range=[0, max(top, limit + 0.5) * 1.05]),
         legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0),

@@ -438,7 +438,7 @@ def test_the_anonland_page_in_german(page_module, shipped):
     # the charts: German words, German separators, the classes by their German names
     div, box, diff = view["divergence"], view["box"], view["difference"]
     assert div["layout"]["separators"] == ",." and box["layout"]["separators"] == ",."
-    assert div["layout"]["xaxis"]["title"]["text"] == "wirkliche Anonymitätsmenge RAS<br>(log. Skala)"
+    assert div["layout"]["xaxis"]["title"]["text"] == "wirkliche Anonymitätsmenge<br>RAS (log. Skala)"
     assert div["layout"]["legend"]["title"]["text"] == "Kreisklasse"
     assert [t["name"] for t in div["data"] if t.get("showlegend")][:5] == [
         "Metropole", "Großstadt", "Landkreis", "Kleinstadt", "Dorf"]
