@@ -98,6 +98,11 @@ def threshold_percent(t: float) -> str:
     return local_number(f"{t * 100:g}") + percent_suffix().replace(" ", "\u00a0")
 
 
+def plain_percent(t: float) -> str:
+    """25 % of a share, the language's way (a chart's note, a column heading)."""
+    return local_number(f"{t * 100:g}") + percent_suffix()
+
+
 def threshold_label(t: float) -> str:
     """|divergence| > 25 % (a column heading)."""
     return _("|divergence| > {percent}").format(percent=threshold_percent(t))
@@ -190,7 +195,7 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
 
     shapes = [hrect(-threshold, threshold, fillcolor=BAND_COLOUR, opacity=0.14, layer="below"),
               hline(0, dict(color="#1b1f24", width=1))]
-    annotations = [dict(xref="paper", x=0.995, y=threshold, yref="y", text=_("±{percent} band").format(percent=threshold_percent(threshold)),
+    annotations = [dict(xref="paper", x=0.995, y=threshold, yref="y", text=_("±{percent} band").format(percent=plain_percent(threshold)),
                         showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=12, color="#0b5e45"))]
     lo_x, hi_x = (float(ras.min()), float(ras.max())) if ras.size else (1.0, 10.0)
     all_div = citizens[[main_div] + (["divergence_noisy"] if census == "both" else [])].to_numpy(float)
@@ -203,7 +208,7 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
             xref="paper", x=0.995, y=cap, yref="y", xanchor="right", yanchor="bottom", showarrow=False,
             text="▲ " + ngettext("{count} point above {percent}, drawn at the edge",
                                  "{count} points above {percent}, drawn at the edge", n_clipped).format(
-                count=local_number(f"{n_clipped:,}"), percent="+" + threshold_percent(cap)),
+                count=local_number(f"{n_clipped:,}"), percent="+" + plain_percent(cap)),
             font=dict(size=12, color=MUTED)))
     x_lo, x_hi = max(lo_x, 1) * 0.8, max(hi_x, 10) * 1.25
     tickvals, ticktext = log_ticks(max(lo_x, 1), x_hi)
@@ -287,8 +292,8 @@ def box_rows(summary: dict, census: str = "plain") -> list[dict]:
     df = box_frame(summary, key)
     return [
         {"RAS": int(r.ras), _("citizens"): int(r.n), _("lowest CAS"): number(r["min"]),
-         threshold_percent(0.25): number(r.q1), _("median CAS"): number(r["median"]),
-         threshold_percent(0.75): number(r.q3), _("highest CAS"): number(r["max"]), _("mean CAS"): number(r["mean"])}
+         plain_percent(0.25): number(r.q1), _("median CAS"): number(r["median"]),
+         plain_percent(0.75): number(r.q3), _("highest CAS"): number(r["max"]), _("mean CAS"): number(r["mean"])}
         for _row, r in df.iterrows()
     ]
 
