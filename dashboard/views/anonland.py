@@ -149,7 +149,7 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
 
 def _table(rows: list[dict], caption: str | None = None):
     """A plain accessible table (scrolls sideways when narrow)."""
-    return table(rows, caption, class_name="table anonland-table", wrap_class="anonland-scroll")
+    return table(rows, caption, class_name="table anonland-table", wrap_class="anonland-scroll", empty=_("No data."))
 
 
 def _kv_table(pairs: list[tuple[str, str]], caption: str) -> html.Table:
