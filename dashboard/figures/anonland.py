@@ -13,13 +13,15 @@ census, and a ``go.Figure`` or lists of lists would cost more than the run.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 
-from dashboard.core.anonland import DIVERGENCE_THRESHOLD, box_frame
+from dashboard.core.anonland import DIVERGENCE_THRESHOLD, box_frame, class_label
 from dashboard.core.ras_ranges import ras_range_label, ras_range_masks
-from dashboard.core.text import format_small
+from dashboard.core.text import format_small, local_number, ngettext, percent_suffix
+from dashboard.core.text import gettext as _
 
 from .style import (
     MUTED,
@@ -33,8 +35,10 @@ from .style import (
     labels,
     log_ticks,
     on_narrow,
+    separators,
     thinned_ticks,
     vline,
+    wrap_title,
 )
 
 #: Which census a chart shows: the plain one, the Laplace-noised one, or both.
@@ -42,6 +46,8 @@ CENSUSES = ("plain", "noisy", "both")
 #: Divergences above this are drawn on the chart's top edge (as triangles) so the ±25 % band stays visible.
 DIVERGENCE_CAP = 2.0
 BAND_COLOUR = "#009E73"
+#: An axis title's line, at most (longer ones are broken: German's ran past a phone's chart).
+AXIS_TITLE_CHARS = 32
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -59,43 +65,69 @@ def class_colours(citizens: pd.DataFrame) -> dict[str, str]:
 
 
 def percent(x: float | None, digits: int = 1) -> str:
-    """−61.8 %, +3.0 %, 0 %: signed, with a space before % like the rest of the app."""
+    """−61.8 %, +3.0 %, 0 %: signed, with the language's decimal mark and percent sign (English: " %")."""
     if x is None or not math.isfinite(x):
         return "–"
     v = x * 100
     if v == 0:
-        return "0 %"
+        return "0" + percent_suffix()
+    sign = "+" if v > 0 else "−"
     if abs(v) < 10 ** -digits:  # −0.02 %, not −0.0 %
-        return f"{v:+.1g} %".replace("-", "−")
-    return f"{v:+.{digits}f} %".replace("-", "−")
+        return sign + local_number(f"{abs(v):.1g}") + percent_suffix()
+    return sign + local_number(f"{abs(v):.{digits}f}") + percent_suffix()
 
 
 def share(x: float | None, digits: int = 1) -> str:
-    """An unsigned share: 81.7 %."""
+    """An unsigned share: 81.7 % (81,7 % in German)."""
     if x is None or not math.isfinite(x):
         return "–"
-    return f"{x * 100:.{digits}f} %"
+    return local_number(f"{x * 100:.{digits}f}") + percent_suffix()
 
 
 def number(x: float | None, digits: int = 3) -> str:
-    """A CAS or a difference in people, to ``digits`` significant figures (1,234 stays whole)."""
+    """A CAS or a difference in people, to ``digits`` significant figures (1,234 stays whole), the language's way."""
     if x is None or not math.isfinite(x):
         return "–"
     if abs(x) >= 10 ** digits:
-        return f"{x:,.0f}"
-    return f"{x:,.{digits}g}" if abs(x) >= 1e-4 or x == 0 else format_small(x, 2)
+        return local_number(f"{x:,.0f}")
+    return local_number(f"{x:,.{digits}g}") if abs(x) >= 1e-4 or x == 0 else format_small(x, 2)
+
+
+def threshold_percent(t: float) -> str:
+    """25 % of a threshold, the language's way, kept on one line (a no-break space before % in English)."""
+    return local_number(f"{t * 100:g}") + percent_suffix().replace(" ", "\u00a0")
+
+
+def plain_percent(t: float) -> str:
+    """25 % of a share, the language's way (a chart's note, a column heading)."""
+    return local_number(f"{t * 100:g}") + percent_suffix()
 
 
 def threshold_label(t: float) -> str:
-    """|divergence| > 25 % (a column heading; the no-break space keeps "25 %" on one line)."""
-    return f"|divergence| > {t * 100:g}\u00a0%"
+    """|divergence| > 25 % (a column heading)."""
+    return _("|divergence| > {percent}").format(percent=threshold_percent(t))
 
 
 def power_of_ten(e: int) -> str:
     """10⁻³ for -3; plain 1, 10, 100 for small non-negative powers."""
     if 0 <= e <= 3:
-        return f"{10 ** e:,}"
+        return local_number(f"{10 ** e:,}")
     return "10" + str(e).translate(_SUPERSCRIPT)
+
+
+def _count(n: int) -> str:
+    """A whole number of citizens with the language's thousands separator."""
+    return local_number(f"{int(n):,}")
+
+
+def range_label(label: str) -> str:
+    """A RAS range's label ("100–999", "≥1000") with the language's digits ("≥1.000" in German)."""
+    return re.sub(r"\d+", lambda m: local_number(m.group()), label)
+
+
+def census_label(key: str) -> str:
+    """"CAS, plain census" / "CAS, noisy census" (the box plot's legend)."""
+    return {"cas": _("CAS, plain census"), "cas_noisy": _("CAS, noisy census")}[key]
 
 
 # --------------------------------------------------------------------------- divergence against RAS
@@ -103,7 +135,7 @@ def power_of_ten(e: int) -> str:
 
 def _layout(height: int, **extra) -> dict:
     """The shared look plus what plotly's default template gave these charts (plain dicts carry no template)."""
-    return base_layout(margin=dict(l=10, r=10, t=30, b=10), height=height,
+    return base_layout(margin=dict(l=10, r=10, t=30, b=10), height=height, separators=separators(),
                        hoverlabel=dict(font=dict(size=14), align="left"), **extra)
 
 
@@ -123,7 +155,10 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
     colours = class_colours(citizens)
     ras = citizens["ras"].to_numpy(float)
     classes = labels(citizens["district_class"])  # a string array: the overlay's text goes out in one step
+    shown_classes = np.asarray([class_label(c) for c in classes.tolist()], dtype=str)
     data = []
+    hover = ("<br>RAS %{x:,}<br>CAS %{customdata[0]:,.3g}<br>"
+             + _("divergence {value}").format(value="%{customdata[1]:+.1f}" + percent_suffix()))
 
     def add(div_col: str, cas_col: str, name: str, mask: np.ndarray, marker: dict, legendgroup: str,
             label: str | None):
@@ -140,27 +175,27 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
                 legendgroup=legendgroup, showlegend=not clipped,
                 marker={**marker, **({"symbol": "triangle-up", "size": 9} if clipped else {})},
                 customdata=column(np.column_stack([cas[part], div[part] * 100])),
-                hovertemplate=first + "<br>RAS %{x:,}<br>CAS %{customdata[0]:,.3g}"
-                                      "<br>divergence %{customdata[1]:+.1f} %<extra>" + name + "</extra>",
+                hovertemplate=first + hover + "<extra>" + name + "</extra>",
             )
             if label is None:
-                trace["text"] = classes[part]
+                trace["text"] = shown_classes[part]
             data.append(trace)
 
     main_div, main_cas = ("divergence_noisy", "cas_noisy") if census == "noisy" else ("divergence", "cas")
-    suffix = " (noisy census)" if census == "noisy" else ""
     for name, colour in colours.items():
         mask = classes == name
         if mask.any():
-            add(main_div, main_cas, f"{name}{suffix}", mask, dict(color=colour, size=6, opacity=0.55,
-                                                                   line=dict(width=0)), name, name)
+            shown = class_label(name)
+            trace_name = _("{district_class} (noisy census)").format(district_class=shown) if census == "noisy" else shown
+            add(main_div, main_cas, trace_name, mask, dict(color=colour, size=6, opacity=0.55,
+                                                           line=dict(width=0)), name, shown)
     if census == "both":
-        add("divergence_noisy", "cas_noisy", "noisy census (all classes)", np.ones(len(citizens), bool),
+        add("divergence_noisy", "cas_noisy", _("noisy census (all classes)"), np.ones(len(citizens), bool),
             dict(color="#000000", size=7, opacity=0.5, symbol="circle-open", line=dict(width=1)), "noisy", None)
 
     shapes = [hrect(-threshold, threshold, fillcolor=BAND_COLOUR, opacity=0.14, layer="below"),
               hline(0, dict(color="#1b1f24", width=1))]
-    annotations = [dict(xref="paper", x=0.995, y=threshold, yref="y", text=f"±{threshold * 100:g} % band",
+    annotations = [dict(xref="paper", x=0.995, y=threshold, yref="y", text=_("±{percent} band").format(percent=plain_percent(threshold)),
                         showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=12, color="#0b5e45"))]
     lo_x, hi_x = (float(ras.min()), float(ras.max())) if ras.size else (1.0, 10.0)
     all_div = citizens[[main_div] + (["divergence_noisy"] if census == "both" else [])].to_numpy(float)
@@ -171,22 +206,26 @@ def divergence_figure(citizens: pd.DataFrame, census: str = "plain", *, cap: flo
     if n_clipped:
         annotations.append(dict(
             xref="paper", x=0.995, y=cap, yref="y", xanchor="right", yanchor="bottom", showarrow=False,
-            text=f"▲ {n_clipped} point{'s' if n_clipped != 1 else ''} above +{cap * 100:g} %, drawn at the edge",
+            text="▲ " + ngettext("{count} point above {percent}, drawn at the edge",
+                                 "{count} points above {percent}, drawn at the edge", n_clipped).format(
+                count=local_number(f"{n_clipped:,}"), percent="+" + plain_percent(cap)),
             font=dict(size=12, color=MUTED)))
     x_lo, x_hi = max(lo_x, 1) * 0.8, max(hi_x, 10) * 1.25
     tickvals, ticktext = log_ticks(max(lo_x, 1), x_hi)
     y_lo = min(lo_y, -threshold) - 0.08
     y_ticks = [t / 2 for t in range(math.floor(y_lo * 2), math.floor(top * 2) + 1)]
-    return figure(data, _layout(
+    legend = dict(title=dict(text=_("district class")), orientation="h", yanchor="bottom", y=1.01, x=0,
+                  itemsizing="constant")
+    layout = _layout(
         460,
-        xaxis=axis("real anonymity set RAS<br>(log scale)", type="log", range=[math.log10(x_lo), math.log10(x_hi)],
+        xaxis=axis(_("real anonymity set RAS<br>(log scale)"), type="log", range=[math.log10(x_lo), math.log10(x_hi)],
                    tickvals=[10 ** v for v in tickvals], ticktext=ticktext),
-        yaxis=axis("divergence (CAS − RAS) / RAS", zeroline=False, range=[y_lo, top + (0.18 if n_clipped else 0.08)],
+        yaxis=axis(_("divergence (CAS − RAS) / RAS"), zeroline=False, range=[y_lo, top + (0.18 if n_clipped else 0.08)],
                    tickvals=y_ticks, ticktext=[percent(t, 0) if t else "0" for t in y_ticks]),
-        legend=dict(title=dict(text="district class"), orientation="h", yanchor="bottom", y=1.01, x=0,
-                    itemsizing="constant"),
-        shapes=shapes, annotations=annotations,
-    ))
+        legend=legend, shapes=shapes, annotations=annotations,
+    )
+    # a phone: the legend's title above its entries (beside them, a longer title pushed the entries past the edge)
+    return figure(data, on_narrow(layout, legend={**legend, "title": {**legend["title"], "side": "top"}}))
 
 
 def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
@@ -200,8 +239,8 @@ def divergence_rows(citizens: pd.DataFrame, census: str = "plain",
         d = div[m]
         q10, med, q90 = np.quantile(d, [0.1, 0.5, 0.9]) if d.size else (None, None, None)
         rows.append({
-            "RAS": ras_range_label(lo, hi), "citizens": int(m.sum()), "median": percent(med),
-            "10th percentile": percent(q10), "90th percentile": percent(q90),
+            "RAS": range_label(ras_range_label(lo, hi)), _("citizens"): int(m.sum()), _("median"): percent(med),
+            _("10th percentile"): percent(q10), _("90th percentile"): percent(q90),
             threshold_label(threshold): share(float(np.mean(np.abs(d) > threshold))) if d.size else "–",
         })
     return rows
@@ -219,7 +258,6 @@ def box_figure(summary: dict, census: str = "plain") -> dict:
     """
     census = _check_census(census)
     which = {"plain": ["cas"], "noisy": ["cas_noisy"], "both": ["cas", "cas_noisy"]}[census]
-    names = {"cas": "CAS, plain census", "cas_noisy": "CAS, noisy census"}
     colours = {"cas": QUALITATIVE[0], "cas_noisy": QUALITATIVE[1]}
     data = []
     top, max_ras = 1.0, 1
@@ -230,20 +268,20 @@ def box_figure(summary: dict, census: str = "plain") -> dict:
         data.append(dict(
             type="box", x=column(df["ras"]), q1=column(df["q1"]), median=column(df["median"]), q3=column(df["q3"]),
             lowerfence=column(df["whisker_lo"]), upperfence=column(df["whisker_hi"]), mean=column(df["mean"]),
-            name=names[key], marker=dict(color=colours[key]), boxpoints=False, offsetgroup=key,
+            name=census_label(key), marker=dict(color=colours[key]), boxpoints=False, offsetgroup=key,
             customdata=column(df["n"]),
         ))
         top = max(top, float(df["whisker_hi"].max()))
         max_ras = max(max_ras, int(df["ras"].max()))
     limit = max(max_ras, 2)
-    data.append(dict(type="scatter", x=[0.5, limit + 0.5], y=[0.5, limit + 0.5], mode="lines", name="ideal: CAS = RAS",
+    data.append(dict(type="scatter", x=[0.5, limit + 0.5], y=[0.5, limit + 0.5], mode="lines", name=_("ideal: CAS = RAS"),
                      line=dict(color="#1b1f24", dash="dash", width=1.5), hoverinfo="skip"))
     return figure(data, _layout(
         400,
         boxmode="group" if len(which) > 1 else "overlay",
-        xaxis=axis("real anonymity set RAS (people)", range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
+        xaxis=axis(wrap_title(_("real anonymity set RAS (people)"), AXIS_TITLE_CHARS)[0], range=[0.4, limit + 0.6], dtick=2 if limit > 12 else 1,
                    zeroline=False),
-        yaxis=axis("estimated anonymity set CAS", rangemode="tozero", range=[0, max(top, limit + 0.5) * 1.05]),
+        yaxis=axis(_("estimated anonymity set CAS"), rangemode="tozero", range=[0, max(top, limit + 0.5) * 1.05]),
         legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0),
     ))
 
@@ -253,10 +291,10 @@ def box_rows(summary: dict, census: str = "plain") -> list[dict]:
     key = "cas_noisy" if _check_census(census) == "noisy" else "cas"
     df = box_frame(summary, key)
     return [
-        {"RAS": int(r.ras), "citizens": int(r.n), "lowest CAS": number(r["min"]), "25 %": number(r.q1),
-         "median CAS": number(r["median"]), "75 %": number(r.q3), "highest CAS": number(r["max"]),
-         "mean CAS": number(r["mean"])}
-        for _, r in df.iterrows()
+        {"RAS": int(r.ras), _("citizens"): int(r.n), _("lowest CAS"): number(r["min"]),
+         plain_percent(0.25): number(r.q1), _("median CAS"): number(r["median"]),
+         plain_percent(0.75): number(r.q3), _("highest CAS"): number(r["max"]), _("mean CAS"): number(r["mean"])}
+        for _row, r in df.iterrows()
     ]
 
 
@@ -287,13 +325,15 @@ def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> dict:
         counts, edges = np.histogram(logs, np.linspace(lo, hi, max(int(bins), 1) + 1))
         centres = (edges[:-1] + edges[1:]) / 2
         peak = int(counts.max())
-        hover = [f"{number(10 ** a)}–{number(10 ** b)} people: {c:,} citizens" for a, b, c in zip(edges[:-1], edges[1:], counts)]
+        hover = [ngettext("{low}–{high} people: {count} citizen", "{low}–{high} people: {count} citizens", int(c)).format(
+            low=number(10 ** a), high=number(10 ** b), count=_count(int(c))) for a, b, c in zip(edges[:-1], edges[1:], counts)]
         data.append(dict(type="bar", x=column(centres), y=column(counts), width=float(edges[1] - edges[0]),
                          marker=dict(color=QUALITATIVE[0], line=dict(width=0.5, color="white")), hovertext=hover,
-                         hoverinfo="text", name="test citizens"))
+                         hoverinfo="text", name=_("test citizens")))
         ticks = list(range(math.ceil(lo), math.floor(hi) + 1))
         med, top = float(np.median(diff)), float(diff.max())
-        marks = ((med, f"median {number(med)}", "right"), (top, f"largest {number(top)}", "right"))
+        marks = ((med, _("median {value}").format(value=number(med)), "right"),
+                 (top, _("largest {value}").format(value=number(top)), "right"))
         for row, (value, label, anchor) in enumerate(marks):
             if value > 0:
                 shapes.append(vline(math.log10(value), dict(color="#D55E00", width=2, dash="dot")))
@@ -301,18 +341,20 @@ def difference_figure(citizens: pd.DataFrame, bins: int = 40) -> dict:
                 annotations.append(dict(x=math.log10(value), y=1, yref="paper", text=label, showarrow=False,
                                         xanchor=anchor, yanchor="top", xshift=-4, yshift=-18 * row,
                                         font=dict(size=12, color="#8a3300"), bgcolor="rgba(255,255,255,0.8)"))
-        xaxis = axis("|CAS noisy − CAS plain|<br>(people, log scale)", tickvals=ticks,
+        xaxis = axis(_("|CAS noisy − CAS plain|<br>(people, log scale)"), tickvals=ticks,
                      ticktext=[power_of_ten(t) for t in ticks], range=[lo - 0.1, hi + 0.1])
     else:
-        xaxis = axis("|CAS noisy − CAS plain| (people)", visible=True)
-        annotations.append(dict(text="no test citizen's estimate changed", xref="paper", yref="paper", x=0.5, y=0.5,
+        xaxis = axis(_("|CAS noisy − CAS plain| (people)"), visible=True)
+        annotations.append(dict(text=_("no test citizen's estimate changed"), xref="paper", yref="paper", x=0.5, y=0.5,
                                 showarrow=False))
     zeros = int(np.count_nonzero(diff == 0))
     if zeros:
-        annotations.append(dict(text=f"{zeros:,} citizen(s) with no difference at all (not drawn)", xref="paper",
+        annotations.append(dict(text=ngettext("{count} citizen with no difference at all (not drawn)",
+                                              "{count} citizens with no difference at all (not drawn)", zeros).format(
+                                     count=_count(zeros)), xref="paper",
                                 yref="paper", x=0, y=1.08, showarrow=False, xanchor="left",
                                 font=dict(size=12, color=MUTED)))
-    yaxis = axis("test citizens", rangemode="tozero")
+    yaxis = axis(_("test citizens"), rangemode="tozero")
     if peak:
         yaxis["range"] = [0, peak * 1.2]  # headroom for the median/largest labels
     layout = _layout(340, bargap=0, xaxis=xaxis, yaxis=yaxis, showlegend=False, shapes=shapes, annotations=annotations)
@@ -327,13 +369,14 @@ def difference_rows(citizens: pd.DataFrame) -> list[dict]:
     rows = []
     zeros = int(np.count_nonzero(diff == 0))
     if zeros:
-        rows.append({"difference (people)": "0", "citizens": zeros})
+        rows.append({_("difference (people)"): "0", _("citizens"): zeros})
     positive = diff[diff > 0]
     if positive.size:
         decades = np.floor(np.log10(positive)).astype(int)
         for e in range(int(decades.min()), int(decades.max()) + 1):
             n = int(np.count_nonzero(decades == e))
-            rows.append({"difference (people)": f"{power_of_ten(e)} to {power_of_ten(e + 1)}", "citizens": n})
+            rows.append({_("difference (people)"): _("{low} to {high}").format(low=power_of_ten(e), high=power_of_ten(e + 1)),
+                         _("citizens"): n})
     return rows
 
 
@@ -344,11 +387,11 @@ def summary_rows(summary: dict) -> list[dict]:
     """The SPEC §4 table: per RAS range, citizens, share outside ±25 % and the median divergence, both censuses."""
     t = summary.get("divergence_threshold", DIVERGENCE_THRESHOLD)
     return [
-        {"RAS": r["range"], "citizens": r["n"],
-         threshold_label(t) + ", plain": share(r["share_diverging"]),
-         threshold_label(t) + ", noisy": share(r["share_diverging_noisy"]),
-         "median divergence, plain": percent(r["median_divergence"]),
-         "median divergence, noisy": percent(r["median_divergence_noisy"])}
+        {"RAS": range_label(r["range"]), _("citizens"): r["n"],
+         _("{heading}, plain").format(heading=threshold_label(t)): share(r["share_diverging"]),
+         _("{heading}, noisy").format(heading=threshold_label(t)): share(r["share_diverging_noisy"]),
+         _("median divergence, plain"): percent(r["median_divergence"]),
+         _("median divergence, noisy"): percent(r["median_divergence_noisy"])}
         for r in summary.get("by_ras_range", [])
     ]
 
@@ -357,9 +400,11 @@ def class_rows(summary: dict) -> list[dict]:
     """Headline numbers per district class (crowd size grows with the district)."""
     t = summary.get("divergence_threshold", DIVERGENCE_THRESHOLD)
     return [
-        {"district class": c["district_class"], "citizens": c["n"], "median RAS": number(c["median_ras"]),
-         "median CAS": number(c["median_cas"]), threshold_label(t): share(c["share_diverging"]),
-         "median divergence, RAS > 25": percent(c["median_divergence_large_ras"], 2),
-         "largest |noisy − plain|": number(c["max_noisy_minus_plain"])}
+        {_("district class"): class_label(c["district_class"]), _("citizens"): c["n"],
+         _("median RAS"): number(c["median_ras"]), _("median CAS"): number(c["median_cas"]),
+         threshold_label(t): share(c["share_diverging"]),
+         _("median divergence, RAS > {count}").format(count=local_number("25")):
+             percent(c["median_divergence_large_ras"], 2),
+         _("largest |noisy − plain|"): number(c["max_noisy_minus_plain"])}
         for c in summary.get("by_class", [])
     ]

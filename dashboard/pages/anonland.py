@@ -9,17 +9,19 @@ import dash
 from dash import Input, Output, State, callback, dcc, html, no_update
 
 from dashboard.components import error_box
+from dashboard.core.text import N_, local_number
+from dashboard.core.text import gettext as _
 from dashboard.figures import anonland as figs
 from dashboard.guard import guarded
 from dashboard.server.jobs import job_result, request_cancel, start_job, valid_job
 from dashboard.views.anonland import (
     CLASS_NAMES,
-    EXPLAIN,
     ID,
     LOG,
     RESULT_KEYS,
     Poll,
     build_rerun,
+    explain_text,
     poll_job,
     render,
     render_full,
@@ -37,12 +39,13 @@ def layout(**_query):
     results = results_section(view)
     return html.Div(
         [
-            html.H1("AnonLand: checking the estimate on a synthetic country"),
-            html.P("Does the conditional anonymity set AnonSet computes from census tables match the real number of "
-                   "people? On a made-up country where every person is known, we can count and compare.",
+            html.H1(_("AnonLand: checking the estimate on a synthetic country")),
+            html.P(_("Does the conditional anonymity set AnonSet computes from census tables match the real number of "
+                     "people? On a made-up country where every person is known, we can count and compare."),
                    className="lead"),
-            html.Details([html.Summary("What AnonLand is, and how to read the charts"),
-                          dcc.Markdown(EXPLAIN, mathjax=False)], open=True, className="details anonland-explain intro"),
+            html.Details([html.Summary(_("What AnonLand is, and how to read the charts")),
+                          dcc.Markdown(explain_text(), mathjax=False)], open=True,
+                         className="details anonland-explain intro"),
             html.Div([results, rerun_panel()], className="anonland-grid"),
             dcc.Store(id=ID["view"], data={"source": "full"}, storage_type="memory"),
         ],
@@ -74,13 +77,14 @@ SIZE_STATES = [State(ID[f"size-{name}"], "value") for name in CLASS_NAMES]
     prevent_initial_call=True,
 )
 @guarded(lambda message: (no_update, True, False, True, error_box(message), no_update, no_update, no_update),
-         log=LOG, where="anonland starting a rerun", sorry="Sorry — the rerun could not be started.")
+         log=LOG, where="anonland starting a rerun", sorry=N_("Sorry — the rerun could not be started."))
 def on_start(_clicks, scale, epsilon, height_width, weight_width, citizens, seed, model, *sizes):
     """Validate the form and start a rerun in the background; bad input → a message beside the button."""
     cfg = build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, sizes, model)
     job = start_job(cfg)
     return ({"job": job}, False, True, False, None, "0",
-            f"Starting: {cfg.population:,} people, {cfg.n_citizens:,} test citizens…", False)
+            _("Starting: {people} people, {citizens} test citizens…").format(
+                people=local_number(f"{cfg.population:,}"), citizens=local_number(f"{cfg.n_citizens:,}")), False)
 
 
 @callback(
@@ -96,7 +100,7 @@ def on_start(_clicks, scale, epsilon, height_width, weight_width, citizens, seed
     prevent_initial_call=True,
 )
 @guarded(lambda message: tuple(Poll("0", "", True, False, True, no_update, error_box(message))), log=LOG,
-         where="anonland polling a rerun", sorry="Sorry — the rerun's progress could not be read.", input_errors=False)
+         where="anonland polling a rerun", sorry=N_("Sorry — the rerun's progress could not be read."), input_errors=False)
 def on_poll(_n, job_data):
     """Progress of the running rerun; when it is done, switch the charts to it."""
     return tuple(poll_job(job_data))
@@ -110,14 +114,14 @@ def on_poll(_n, job_data):
     prevent_initial_call=True,
 )
 @guarded(lambda message: (message, False), log=LOG, where="anonland cancelling a rerun",
-         sorry="Sorry — the rerun could not be cancelled.", input_errors=False)
+         sorry=N_("Sorry — the rerun could not be cancelled."), input_errors=False)
 def on_cancel(_clicks, job_data):
     """Ask the running rerun to stop (it checks between districts)."""
     job = valid_job(job_data)
     if not job:
         return no_update, True
     request_cancel(job)
-    return "Cancelling…", True
+    return _("Cancelling…"), True
 
 
 @callback(
@@ -143,14 +147,14 @@ VIEW_OUTPUTS = [Output(ID[k], "figure" if k in ("divergence", "box", "difference
     prevent_initial_call=True,
 )
 @guarded(lambda message: (*[no_update] * len(RESULT_KEYS), no_update, error_box(message), no_update), log=LOG,
-         where="anonland drawing a result", sorry="Sorry — this result could not be drawn.", input_errors=False)
+         where="anonland drawing a result", sorry=N_("Sorry — this result could not be drawn."), input_errors=False)
 def on_view(view, census):
     """Draw the shipped result or a finished rerun (an expired rerun falls back to the shipped one)."""
     note = None
     job = valid_job(view) if isinstance(view, dict) and view.get("source") == "job" else None
     stored = job_result(job) if job else None
     if job and stored is None:
-        note = html.Div("Your rerun has expired on the server; showing the full-scale result.", className="warning")
+        note = html.Div(_("Your rerun has expired on the server; showing the full-scale result."), className="warning")
     if stored is not None:
         out = render(stored[0], stored[1], census, rerun=True)
     else:

@@ -32,6 +32,8 @@ from flask import current_app, has_app_context
 
 from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
+from dashboard.core.text import N_, current_language, language, local_number, ngettext, translate_marked
+from dashboard.core.text import gettext as _
 
 from . import cache as cache_module
 from .cache import cache
@@ -48,8 +50,8 @@ JOB_TIMEOUT = 3600
 STALE_AFTER = 60.0
 
 _JOB_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-CACHE_UNWRITABLE = ("The server's cache cannot be written, so reruns are unavailable right now "
-                    "(the site's operator can see why in the server log).")
+CACHE_UNWRITABLE = N_("The server's cache cannot be written, so reruns are unavailable right now "
+                      "(the site's operator can see why in the server log).")
 #: Columns of a rerun kept in the cache (what the charts need).
 _KEEP = ("citizen", "district_class", "ras", "cas", "cas_noisy", "divergence", "divergence_noisy", "noisy_minus_plain")
 
@@ -146,7 +148,7 @@ def job_status(job: str) -> dict | None:
     if not _valid_status(status):
         return None
     if status["state"] == "running" and time.time() - status.get("updated", 0) > STALE_AFTER:
-        return {**status, "state": "lost", "message": "The run stopped answering (the server may have restarted)."}
+        return {**status, "state": "lost", "message": _("The run stopped answering (the server may have restarted).")}
     return status
 
 
@@ -163,8 +165,14 @@ def request_cancel(job: str) -> None:
     cache.set(_key(job, "cancel"), True, timeout=JOB_TIMEOUT)
 
 
-def _run_job(job: str, cfg: core.AnonLandConfig, slot: _Slot) -> None:
-    """The thread body: run AnonLand, reporting progress (and honouring Cancel) through the cache."""
+def _run_job(job: str, cfg: core.AnonLandConfig, slot: _Slot, lang: str = "en") -> None:
+    """The thread body: run AnonLand, reporting progress (and honouring Cancel) through the cache, in ``lang``
+    (the language of the page that started it: a thread does not inherit the request's)."""
+    with language(lang):
+        _run_job_here(job, cfg, slot)
+
+
+def _run_job_here(job: str, cfg: core.AnonLandConfig, slot: _Slot) -> None:
     last = [0.0]
 
     def progress(fraction: float, message: str) -> None:
@@ -181,13 +189,14 @@ def _run_job(job: str, cfg: core.AnonLandConfig, slot: _Slot) -> None:
         citizens = result.citizens.loc[:, list(_KEEP)].copy()
         cache.set(_key(job, "result"), {"citizens": citizens, "summary": result.summary}, timeout=JOB_TIMEOUT)
         run = result.summary["run"]
-        _set_status(job, "done", 1.0, f"Done: {cfg.population:,} people and {cfg.n_citizens:,} test citizens "
-                                      f"in {run['runtime_seconds']:.2f} s.")
+        _set_status(job, "done", 1.0, _("Done: {people} people and {citizens} test citizens in {seconds} s.").format(
+            people=local_number(f"{cfg.population:,}"), citizens=local_number(f"{cfg.n_citizens:,}"),
+            seconds=local_number(f"{run['runtime_seconds']:.2f}")))
     except _Cancelled:
-        _set_status(job, "cancelled", 0.0, "Cancelled.")
+        _set_status(job, "cancelled", 0.0, _("Cancelled."))
     except Exception as exc:  # noqa: BLE001 - never a traceback in the page or the log
         LOG.error("anonland rerun failed: %s", type(exc).__name__)
-        _set_status(job, "error", 0.0, "Sorry — this rerun failed. Please try other parameters.")
+        _set_status(job, "error", 0.0, _("Sorry — this rerun failed. Please try other parameters."))
     finally:
         slot.release()
 
@@ -214,17 +223,19 @@ def start_job(cfg: core.AnonLandConfig) -> str:
         slot = acquire_slot()
     except cache_module.CacheFault as exc:
         LOG.warning("anonland: the cache (%s) cannot be written (%s); rerun refused", cache_module.describe(), exc)
-        raise InputError(CACHE_UNWRITABLE) from None
+        raise InputError(translate_marked(CACHE_UNWRITABLE)) from None
     if slot is None:
         n = max_running()
-        raise InputError(f"{n} reruns are already running on this server (its limit for all visitors together); "
-                         "please try again in a moment.")
+        raise InputError(ngettext("{count} rerun is already running on this server (its limit for all visitors "
+                                  "together); please try again in a moment.",
+                                  "{count} reruns are already running on this server (its limit for all visitors "
+                                  "together); please try again in a moment.", n).format(count=local_number(f"{n:,}")))
     job = secrets.token_urlsafe(18)
     try:
-        if not _set_status(job, "running", 0.0, "Starting…"):
+        if not _set_status(job, "running", 0.0, _("Starting…")):
             LOG.warning("anonland: the cache (%s) cannot be written; rerun refused", cache_module.describe())
-            raise InputError(CACHE_UNWRITABLE)
-        threading.Thread(target=_with_app_context(_run_job), args=(job, cfg, slot), name=f"anonland-{job[:6]}", daemon=True).start()
+            raise InputError(translate_marked(CACHE_UNWRITABLE))
+        threading.Thread(target=_with_app_context(_run_job), args=(job, cfg, slot, current_language()), name=f"anonland-{job[:6]}", daemon=True).start()
     except Exception:
         slot.release()
         raise

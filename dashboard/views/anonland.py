@@ -29,8 +29,10 @@ from dashboard.core import anonland as core
 from dashboard.core import memo
 from dashboard.core.body import MODEL_LABELS
 from dashboard.core.errors import InputError
+from dashboard.core.text import N_, current_language, gettext, local_number, ngettext, pgettext
+from dashboard.core.text import gettext as _
 from dashboard.figures import anonland as figs
-from dashboard.figures.style import GRAPH_CONFIG
+from dashboard.figures.style import graph_config
 from dashboard.server import limits
 from dashboard.server.jobs import job_status, valid_job
 
@@ -81,8 +83,13 @@ def full_result() -> core.AnonLandResult | None:
 
 
 def _plain(x: float) -> str:
-    """10,250,000 rather than 1.025e+07 in a message; fractions as typed."""
-    return f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+    """10,250,000 rather than 1.025e+07 in a message; fractions as typed (the language's digits)."""
+    return local_number(f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}")
+
+
+def _whole(n: int) -> str:
+    """A whole number with the language's thousands separator."""
+    return local_number(f"{int(n):,}")
 
 
 def _number(value, field: str, lo: float, hi: float, *, whole: bool = False, required: bool = True,
@@ -92,11 +99,13 @@ def _number(value, field: str, lo: float, hi: float, *, whole: bool = False, req
     if x is None:
         return None
     if whole and not float(x).is_integer():
-        raise InputError(f"{field}: please enter a whole number, not {x:g}")
+        raise InputError(_("{field}: please enter a whole number, not {value}").format(field=field, value=_plain(x)))
     if lo_open and x <= lo:
-        raise InputError(f"{field}: must be greater than {lo:g} (got {x:g})")
+        raise InputError(_("{field}: must be greater than {low} (got {value})").format(
+            field=field, low=_plain(lo), value=_plain(x)))
     if x < lo or x > hi:
-        raise InputError(f"{field}: {_plain(x)} is outside the allowed range {_plain(lo)} to {_plain(hi)}")
+        raise InputError(_("{field}: {value} is outside the allowed range {low} to {high}").format(
+            field=field, value=_plain(x), low=_plain(lo), high=_plain(hi)))
     return int(x) if whole else x
 
 
@@ -108,26 +117,29 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
     is given (empty = scaled).  The numbers of districts stay as in SPEC §4.
     """
     sizes = list(sizes) + [None] * (len(core.DEFAULT_CLASSES) - len(sizes))
-    f = _number(scale, "Scale", *SCALE_RANGE)
+    f = _number(scale, _("Scale"), *SCALE_RANGE)
     classes = []
     for c, given in zip(core.DEFAULT_CLASSES, sizes):
-        size = _number(given, f"People per {c.name}", 1, MAX_PEOPLE, whole=True, required=False)
+        size = _number(given, _("People per {district_class}").format(district_class=core.class_label(c.name)),
+                       1, MAX_PEOPLE, whole=True, required=False)
         if size is None:
             size = round(c.size * f)
             if size < 1:
-                raise InputError(f"Scale: at {f:g} a {c.name} of {c.size:,} people would be empty")
+                raise InputError(_("Scale: at {scale} a {district_class} of {people} people would be empty").format(scale=_plain(f), district_class=core.class_label(c.name),
+                                                            people=_whole(c.size)))
         classes.append(core.DistrictClass(c.name, int(size), c.number))
-    eps = _number(epsilon, "ε (privacy parameter)", 0, EPSILON_MAX, lo_open=True)
-    hw = _number(height_width, "Height band (cm)", *WIDTH_RANGE)
-    ww = _number(weight_width, "Weight band (kg)", *WIDTH_RANGE)
-    k = _number(citizens, "Test citizens per class", 1, MAX_CITIZENS_PER_CLASS, whole=True)
-    s = _number(seed, "Seed", 0, SEED_MAX, whole=True)
+    eps = _number(epsilon, _("ε (privacy parameter)"), 0, EPSILON_MAX, lo_open=True)
+    hw = _number(height_width, _("Height band (cm)"), *WIDTH_RANGE)
+    ww = _number(weight_width, _("Weight band (kg)"), *WIDTH_RANGE)
+    k = _number(citizens, _("Test citizens per class"), 1, MAX_CITIZENS_PER_CLASS, whole=True)
+    s = _number(seed, _("Seed"), 0, SEED_MAX, whole=True)
     population = sum(c.size * c.number for c in classes)
     if population > MAX_PEOPLE:
         cmd = limits.anonland_command(1, eps, hw, ww, k, s, model or "v2")  # only custom sizes get here
-        raise limits.CostError(f"This AnonLand would have {population:,} people; reruns are limited to "
-                               f"{MAX_PEOPLE:,} people on the page. Choose a smaller scale or smaller districts, "
-                               f"or run the full AnonLand (no limit) on your own machine with: {cmd}")
+        raise limits.CostError(_("This AnonLand would have {people} people; reruns are limited to {limit} people on "
+                                 "the page. Choose a smaller scale or smaller districts, or run the full AnonLand "
+                                 "(no limit) on your own machine with: {command}").format(
+            people=_whole(population), limit=_whole(MAX_PEOPLE), command=cmd))
     return core.AnonLandConfig(classes=tuple(classes), epsilon=eps, height_width=hw, weight_width=ww,
                                citizens_per_class=k, seed=s, body_model=model or "v2")
 
@@ -137,15 +149,16 @@ def build_rerun(scale, epsilon, height_width, weight_width, citizens, seed, size
 
 def _table(rows: list[dict], caption: str | None = None):
     """A plain accessible table (scrolls sideways when narrow)."""
-    return table(rows, caption, class_name="table anonland-table", wrap_class="anonland-scroll")
+    return table(rows, caption, class_name="table anonland-table", wrap_class="anonland-scroll", empty=_("No data."))
 
 
 def _kv_table(pairs: list[tuple[str, str]], caption: str) -> html.Table:
     return kv_table(pairs, caption, class_name="table anonland-table anonland-kv")
 
 
-def _details(rows: list[dict], summary: str = "The numbers behind this chart (table)") -> html.Details:
-    return html.Details([html.Summary(summary), _table(rows)], className="details anonland-details")
+def _details(rows: list[dict], summary: str | None = None) -> html.Details:
+    return html.Details([html.Summary(summary or _("The numbers behind this chart (table)")), _table(rows)],
+                        className="details anonland-details")
 
 
 def _pooled_share(summary: dict, keep) -> tuple[float | None, int]:
@@ -174,87 +187,127 @@ def headline_cards(summary: dict, citizens: pd.DataFrame | None = None) -> list:
     small_share, small_n = _pooled_share(summary, lambda r: r["ras_hi"] is not None and r["ras_hi"] < 5)
     big_share, big_n = _pooled_share(summary, lambda r: r["ras_lo"] >= 100)
     above = large.get("ras_above", core.LARGE_RAS)
+    off = figs.threshold_percent(t)
+    five, hundred, above_text = _whole(5), _whole(100), _whole(above)
+    large_n = large.get("n", 0)
     cards = [
-        (f"Off by more than {t * 100:g} %, real crowd under 5", figs.share(small_share),
-         f"Of the {small_n:,} test citizens who really share their attributes with fewer than 5 people (themselves "
-         "included), this many get an estimate more than a quarter off." if small_n else
-         "No test citizen here has a real crowd under 5."),
-        (f"Off by more than {t * 100:g} %, real crowd 100 or more", figs.share(big_share),
-         f"The same for the {big_n:,} test citizens in real crowds of at least 100 people." if big_n else
-         "No test citizen here has a real crowd of 100 or more: try a larger scale."),
-        (f"Median divergence, real crowd over {above}", figs.percent(large.get("plain"), 2),
-         f"The typical error for the {large.get('n', 0):,} test citizens in real crowds of more than {above} people "
-         f"(noisy census: {figs.percent(large.get('noisy'), 2)})." if large.get("n") else
-         f"No test citizen here has a real crowd of more than {above}: try a larger scale."),
-        ("Largest change from the privacy noise, in people", figs.number(nvp.get("max")),
-         f"The most the noisy census (ε = {eps:g}) moved any test citizen's estimate; the median change is "
-         f"{figs.number(nvp.get('median'))} people." if eps is not None else ""),
+        (_("Off by more than {percent}, real crowd under {count}").format(percent=off, count=five),
+         figs.share(small_share),
+         ngettext("Of the {n} test citizen who really shares their attributes with fewer than {count} people "
+                  "(themselves included), this many get an estimate more than a quarter off.",
+                  "Of the {n} test citizens who really share their attributes with fewer than {count} people "
+                  "(themselves included), this many get an estimate more than a quarter off.", small_n).format(
+             n=_whole(small_n), count=five) if small_n else
+         _("No test citizen here has a real crowd under {count}.").format(count=five)),
+        (_("Off by more than {percent}, real crowd {count} or more").format(percent=off, count=hundred),
+         figs.share(big_share),
+         ngettext("The same for the {n} test citizen in real crowds of at least {count} people.",
+                  "The same for the {n} test citizens in real crowds of at least {count} people.", big_n).format(
+             n=_whole(big_n), count=hundred) if big_n else
+         _("No test citizen here has a real crowd of {count} or more: try a larger scale.").format(count=hundred)),
+        (_("Median divergence, real crowd over {count}").format(count=above_text),
+         figs.percent(large.get("plain"), 2),
+         ngettext("The typical error for the {n} test citizen in real crowds of more than {count} people "
+                  "(noisy census: {noisy}).",
+                  "The typical error for the {n} test citizens in real crowds of more than {count} people "
+                  "(noisy census: {noisy}).", large_n).format(
+             n=_whole(large_n), count=above_text, noisy=figs.percent(large.get("noisy"), 2)) if large_n else
+         _("No test citizen here has a real crowd of more than {count}: try a larger scale.").format(count=above_text)),
+        (_("Largest change from the privacy noise, in people"), figs.number(nvp.get("max")),
+         _("The most the noisy census (ε = {epsilon}) moved any test citizen's estimate; the median change is "
+           "{median} people.").format(epsilon=_plain(eps), median=figs.number(nvp.get("median")))
+         if eps is not None else ""),
         model_card(summary),
     ]
     if citizens is not None and "census_count" in citizens.columns:
         one = next((r for r in core.own_set_divergence(citizens) if r["range"] == "1"), None)
         if one and one["n"]:
             cards.append((
-                "Alone in the real crowd: CAS vs your own set",
-                f"{figs.percent(one['median_divergence_cas'], 2)} vs {figs.percent(one['median_divergence_expected'], 2)}",
-                f"For the {one['n']:,} test citizens nobody else shares attributes with, the median divergence of CAS "
-                "and of the expected own set 1 + (N − 1)·CAS/N (SPEC §1.7): a citizen who has the profile is one of "
-                "its people for certain, which CAS alone does not count."))
+                _("Alone in the real crowd: CAS vs your own set"),
+                _("{cas} vs {own}").format(cas=figs.percent(one["median_divergence_cas"], 2),
+                                           own=figs.percent(one["median_divergence_expected"], 2)),
+                ngettext("For the {n} test citizen nobody else shares attributes with, the median divergence of CAS "
+                         "and of the expected own set 1 + (N − 1)·CAS/N (SPEC §1.7): a citizen who has the profile "
+                         "is one of its people for certain, which CAS alone does not count.",
+                         "For the {n} test citizens nobody else shares attributes with, the median divergence of CAS "
+                         "and of the expected own set 1 + (N − 1)·CAS/N (SPEC §1.7): a citizen who has the profile "
+                         "is one of its people for certain, which CAS alone does not count.", one["n"]).format(
+                    n=_whole(one["n"]))))
     return [card(title, value, explain) for title, value, explain in cards]
+
+
+def _unit(value, unit: str) -> str:
+    """``175 cm``: a value the language's way and its unit."""
+    return f"{_plain(value)} {unit}"
 
 
 def parameter_tables(summary: dict) -> list:
     """The parameters of a run: district classes, then everything else."""
     p = summary.get("parameters", {})
     classes = [
-        {"district class": c["name"], "districts": c["number"], "people each": c["size"],
-         "people": c["size"] * c["number"], "test citizens": p.get("citizens_per_class", 0)}
+        {_("district class"): core.class_label(c["name"]), _("districts"): c["number"], _("people each"): c["size"],
+         _("people"): c["size"] * c["number"], _("test citizens"): p.get("citizens_per_class", 0)}
         for c in p.get("classes", [])
     ]
     sexes = p.get("sexes", ["female", "male"])
+    sex_words = {"female": _("women"), "male": _("men")}
+    nan = float("nan")
 
     def per_sex(key, unit):
-        return ", ".join(f"{s} {v:g} {unit}" for s, v in zip(sexes, p.get(key, [])))
+        return ", ".join(f"{sex_words.get(s, s)} {_unit(v, unit)}" for s, v in zip(sexes, p.get(key, [])))
 
     other = [
-        ("people in all", f"{p.get('population', 0):,} in {p.get('n_districts', 0):,} districts"),
-        ("test citizens", f"{p.get('n_citizens', 0):,}"),
-        ("privacy parameter ε", (f"{p.get('epsilon', float('nan')):g} (Laplace noise of scale "
-                                 f"{p.get('laplace_scale', float('nan')):g} on every census head count)")),
-        ("height band", f"{p.get('height_width', float('nan')):g} cm"),
-        ("weight band", f"{p.get('weight_width', float('nan')):g} kg"),
-        ("age", (f"0–{p.get('age_max')}: equally likely up to {p.get('age_plateau')}, then falling to none at "
-                 f"{p.get('age_max')}; census groups of {p.get('age_group_width')} years")),
-        ("share of men", figs.share(p.get("male_share"), 0)),
-        ("height (normal)", f"mean {per_sex('height_mean', 'cm')}; sd {per_sex('height_sd', 'cm')}"),
-        ("weight (normal)", f"mean {per_sex('weight_mean', 'kg')}; sd {per_sex('weight_sd', 'kg')}"),
-        ("seed", str(p.get("seed"))),
-        ("body model of the CAS", MODEL_LABELS.get(p.get("body_model", "paper"), str(p.get("body_model")))),
+        (_("people in all"), ngettext("{people} in {districts} district", "{people} in {districts} districts",
+                                      p.get("n_districts", 0)).format(people=_whole(p.get("population", 0)),
+                                                                      districts=_whole(p.get("n_districts", 0)))),
+        (_("test citizens"), _whole(p.get("n_citizens", 0))),
+        (_("privacy parameter ε"), _("{epsilon} (Laplace noise of scale {scale} on every census head count)").format(
+            epsilon=_plain(p.get("epsilon", nan)), scale=_plain(p.get("laplace_scale", nan)))),
+        (_("height band"), _unit(p.get("height_width", nan), "cm")),
+        (_("weight band"), _unit(p.get("weight_width", nan), "kg")),
+        (_("age"), _("0–{max}: equally likely up to {plateau}, then falling to none at {max}; census groups of "
+                     "{width} years").format(max=p.get("age_max"), plateau=p.get("age_plateau"),
+                                             width=p.get("age_group_width"))),
+        (_("share of men"), figs.share(p.get("male_share"), 0)),
+        (_("height (normal)"), _("mean {means}; sd {sds}").format(means=per_sex("height_mean", "cm"),
+                                                                  sds=per_sex("height_sd", "cm"))),
+        (_("weight (normal)"), _("mean {means}; sd {sds}").format(means=per_sex("weight_mean", "kg"),
+                                                                  sds=per_sex("weight_sd", "kg"))),
+        (_("seed"), str(p.get("seed"))),
+        (_("body model of the CAS"), gettext(MODEL_LABELS.get(p.get("body_model", "paper"), str(p.get("body_model"))))),
     ]
-    return [_table(classes, "District classes"), _kv_table(other, "Everything else")]
+    return [_table(classes, _("District classes")), _kv_table(other, _("Everything else"))]
 
 
 def run_table(summary: dict) -> html.Table:
     """How long the run took and how much memory the process needed."""
     r = summary.get("run", {})
+    nan = float("nan")
+    seconds, memory = r.get("runtime_seconds", nan), r.get("peak_memory_mb", nan)
     pairs = [
-        ("time", f"{r.get('runtime_seconds', float('nan')):.2f} s"),
-        ("peak memory", f"{r.get('peak_memory_mb', float('nan')):,.0f} MB (of the whole process that ran it)"),
-        ("people drawn", f"{r.get('people_drawn', 0):,}"),
-        ("census cells holding test citizens", f"{r.get('cells_with_citizens', 0):,}"),
-        ("processor cores / numpy", f"{r.get('cpus')} / {r.get('numpy')}"),
+        (_("time"), local_number(f"{seconds:.2f}") + " s"),
+        (_("peak memory"), _("{megabytes} MB (of the whole process that ran it)").format(
+            megabytes=local_number(f"{memory:,.0f}"))),
+        (_("people drawn"), _whole(r.get("people_drawn", 0))),
+        (_("census cells holding test citizens"), _whole(r.get("cells_with_citizens", 0))),
+        (_("processor cores / numpy"), f"{r.get('cpus')} / {r.get('numpy')}"),
     ]
-    return _kv_table(pairs, "The run")
+    return _kv_table(pairs, _("The run"))
 
 
 def describe(summary: dict, rerun: bool) -> str:
     """The label above the charts: which AnonLand they show."""
     p = summary.get("parameters", {})
-    sizes = " · ".join(f"{c['name']} {c['size']:,}" for c in p.get("classes", []))
-    common = (f"{p.get('population', 0):,} people (per district: {sizes}), ε = {p.get('epsilon', float('nan')):g}, "
-              f"bands {p.get('height_width', float('nan')):g} cm / {p.get('weight_width', float('nan')):g} kg, "
-              f"{p.get('citizens_per_class', 0):,} test citizens per class, seed {p.get('seed')}")
-    return f"Your rerun: parameters — {common}." if rerun else f"The precomputed full-scale AnonLand: {common}."
+    nan = float("nan")
+    sizes = " · ".join(f"{core.class_label(c['name'])} {_whole(c['size'])}" for c in p.get("classes", []))
+    common = _("{people} people (per district: {sizes}), ε = {epsilon}, bands {height} cm / {weight} kg, "
+               "{citizens} test citizens per class, seed {seed}").format(
+        people=_whole(p.get("population", 0)), sizes=sizes, epsilon=_plain(p.get("epsilon", nan)),
+        height=_plain(p.get("height_width", nan)), weight=_plain(p.get("weight_width", nan)),
+        citizens=_whole(p.get("citizens_per_class", 0)), seed=p.get("seed"))
+    if rerun:
+        return _("Your rerun: parameters — {parameters}.").format(parameters=common)
+    return _("The precomputed full-scale AnonLand: {parameters}.").format(parameters=common)
 
 
 RESULT_KEYS = ("label", "cards", "divergence", "divergence-table", "box", "box-table", "difference",
@@ -269,11 +322,12 @@ def model_rows(summary: dict) -> list[dict]:
     names = list(models)
     rows = []
     for i, r in enumerate(models[names[0]]):
-        row = {"real crowd (RAS)": r["range"], "test citizens": f"{r['n']:,}"}
+        row = {_("real crowd (RAS)"): figs.range_label(r["range"]), _("test citizens"): _whole(r["n"])}
         for name in names:
             m = models[name][i]
-            row[f"{name}: median |divergence|"] = figs.share(m["median_abs_divergence"])
-            row[f"{name}: off by > 25 %"] = figs.share(m["share_diverging"])
+            row[_("{model}: median |divergence|").format(model=name)] = figs.share(m["median_abs_divergence"])
+            row[_("{model}: off by > {percent}").format(model=name, percent=figs.threshold_percent(0.25))] = figs.share(
+                m["share_diverging"])
         rows.append(row)
     return rows
 
@@ -284,19 +338,21 @@ def model_card(summary: dict):
     used = summary.get("body_model", summary.get("parameters", {}).get("body_model", "paper"))
     mid = {name: next((r for r in rows if r["range"] == "100–999"), None) for name, rows in models.items()}
     if len(mid) < 2 or any(v is None or v["median_abs_divergence"] is None for v in mid.values()):
-        return ("Body model of these estimates", used, "")
+        return (_("Body model of these estimates"), used, "")
     parts = " · ".join(f"{name} {figs.share(v['median_abs_divergence'])}" for name, v in mid.items())
-    return ("Body model of these estimates", used,
-            f"Median |divergence| in real crowds of 100–999: {parts}. AnonLand's heights and weights are independent "
-            "(the paper model's world), so v2's correlation costs accuracy here; on real people it gains it.")
+    return (_("Body model of these estimates"), used,
+            _("Median |divergence| in real crowds of {range}: {models}. AnonLand's heights and weights are independent "
+              "(the paper model's world), so v2's correlation costs accuracy here; on real people it gains it.").format(
+                range=figs.range_label("100–999"), models=parts))
 
 
 def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "plain", rerun: bool = False) -> dict:
     """Everything the results column shows for one AnonLand result (pure; tested without a browser)."""
     census = census if census in figs.CENSUSES else "plain"
     if citizens is None or summary is None:
-        missing = html.P("No precomputed AnonLand result is installed (run: anonset anonland). "
-                         "You can still rerun a smaller AnonLand.", className="warning")
+        missing = html.P(_("No precomputed AnonLand result is installed (run: {command}). "
+                           "You can still rerun a smaller AnonLand.").format(command="anonset anonland"),
+                         className="warning")
         return {k: ({} if k in ("divergence", "box", "difference") else None) for k in RESULT_KEYS} | {"label": missing}
     return {
         "label": describe(summary, rerun),
@@ -315,61 +371,105 @@ def render(citizens: pd.DataFrame | None, summary: dict | None, census: str = "p
     }
 
 
-@memo.lru(len(figs.CENSUSES))
 def render_full(census: str = "plain") -> dict:
-    """:func:`render` of the shipped result, once per census choice (the page opens without computing).
+    """:func:`render` of the shipped result, once per census choice and language (the page opens without computing).
 
     The figures are plain dicts of float arrays, so serving the memoised values
     again costs one cheap JSON encoding per request.
     """
+    return _render_full(census, current_language())
+
+
+@memo.lru(2 * len(figs.CENSUSES))
+def _render_full(census: str, lang: str) -> dict:
+    """:func:`render_full`'s memo: ``lang`` is in the key (the words and numbers are the language's)."""
     result = full_result()
     return render(result.citizens if result else None, result.summary if result else None, census)
 
 
 # --------------------------------------------------------------------------- layout
 
-EXPLAIN = """
-**What is AnonLand?** AnonSet estimates how many people share your district, sex, age group, height
-and weight from census tables alone — the *conditional anonymity set* (CAS). To check that estimate we
-need a country where the true answer is known, so we made one up: **AnonLand**, 102.5 million people in
-5 metropolises of 5 million, 25 cities of 1 million, 250 counties of 100,000, 2,500 towns of 10,000 and
-2,500 villages of 1,000. Each person gets a sex (a coin toss), an age (equally likely up to 40, then ever
-rarer up to 90), a height and a weight (bell curves around 175 cm / 70 kg for women, 180 cm / 80 kg for men).
-
-AnonLand then publishes a census the way a statistics office would: head counts per district, sex and
-5-year age group, and the average and spread of height and weight per sex and age group. A second,
-privacy-protected census adds random *Laplace noise* (ε = 2) to every head count.
-
-Finally we pick **5,000 test citizens**, 1,000 from each kind of district. For each we count the
-**real anonymity set (RAS)** — the people who really share the citizen's district, sex, age group, 5-cm
-height band and 5-kg weight band, the citizen included — and compare it with the CAS from each census.
-
-**Which body model?** AnonLand's heights and weights are independent bell curves — exactly what the
-*paper* body model assumes. The estimates here use AnonSet's default, body model *v2*, which assumes
-height and weight are correlated as they are in real people (NHANES) and that weight is skewed. In AnonLand
-that assumption is wrong, so v2 lands further from the truth than the paper model does (see "Both body
-models" below); on real people it is the other way round (the *Real people* page). A rerun can use either.
-"""
-
-READ_DIVERGENCE = (
-    "Each dot is one test citizen. Left to right: how many people really share their attributes (log scale). "
-    "Up and down: how far the estimate is off, as a share of the truth — 0 is exact, −50 % means half the true "
-    "number, +100 % twice it. The green band is ±25 %. Under the paper model, whose assumptions AnonLand follows, "
-    "crowds of a hundred or more sit inside it; under v2 they spread wider, because v2 expects height and weight "
-    "to go together as in real people and AnonLand's do not. Small crowds scatter and the estimate tends to be too low — the true count always "
-    "includes the citizen, and someone who is really alone is usually alone because they are unusual, which an "
-    "average-based estimate cannot know."
+#: What AnonLand is, paragraph by paragraph (Markdown; the numbers are filled in by :func:`explain_text`).
+EXPLAIN = (
+    N_("**What is AnonLand?** AnonSet estimates how many people share your district, sex, age group, height and "
+       "weight from census tables alone — the *conditional anonymity set* (CAS). To check that estimate we need a "
+       "country where the true answer is known, so we made one up: **AnonLand**, {population} people in "
+       "{metropolises} metropolises of {metropolis_size}, {cities} cities of {city_size}, {counties} counties of "
+       "{county_size}, {towns} towns of {town_size} and {villages} villages of {village_size}. Each person gets a sex "
+       "(a coin toss), an age (equally likely up to {plateau}, then ever rarer up to {age_max}), a height and a weight "
+       "(bell curves around {women_height} / {women_weight} for women, {men_height} / {men_weight} for men)."),
+    N_("AnonLand then publishes a census the way a statistics office would: head counts per district, sex and 5-year "
+       "age group, and the average and spread of height and weight per sex and age group. A second, "
+       "privacy-protected census adds random *Laplace noise* (ε = {epsilon}) to every head count."),
+    N_("Finally we pick **{citizens} test citizens**, {per_class} from each kind of district. For each we count the "
+       "**real anonymity set (RAS)** — the people who really share the citizen's district, sex, age group, "
+       "{height_band} height band and {weight_band} weight band, the citizen included — and compare it with the CAS "
+       "from each census."),
+    N_("**Which body model?** AnonLand's heights and weights are independent bell curves — exactly what the *paper* "
+       "body model assumes. The estimates here use AnonSet's default, body model *v2*, which assumes height and weight "
+       "are correlated as they are in real people (NHANES) and that weight is skewed. In AnonLand that assumption is "
+       "wrong, so v2 lands further from the truth than the paper model does (see “{both_models}” below); on real "
+       "people it is the other way round (the *{real_people}* page). A rerun can use either."),
 )
-READ_BOX = (
-    "Only real crowds smaller than 25. For each true size, the box holds the middle half of the estimates, the "
+
+
+def explain_text() -> str:
+    """:data:`EXPLAIN` in the page's language, its numbers the language's way (the full-scale AnonLand of SPEC §4)."""
+    c = {k.name: k for k in core.DEFAULT_CLASSES}
+    cfg = core.AnonLandConfig()
+
+    def size(name):
+        return figs.number(c[name].size) if c[name].size < 1_000_000 else _millions(c[name].size)
+
+    return "\n\n".join(gettext(p) for p in EXPLAIN).format(both_models=_("Both body models"),
+                                                          real_people=_("Real people"),
+        population=_millions(sum(k.size * k.number for k in core.DEFAULT_CLASSES)),
+        metropolises=_whole(c["metropolis"].number), metropolis_size=size("metropolis"),
+        cities=_whole(c["city"].number), city_size=size("city"), counties=_whole(c["county"].number),
+        county_size=size("county"), towns=_whole(c["town"].number), town_size=size("town"),
+        villages=_whole(c["village"].number), village_size=size("village"),
+        plateau=cfg.age_plateau, age_max=cfg.age_max,
+        women_height=_unit(cfg.height_mean[0], "cm"), women_weight=_unit(cfg.weight_mean[0], "kg"),
+        men_height=_unit(cfg.height_mean[1], "cm"), men_weight=_unit(cfg.weight_mean[1], "kg"),
+        epsilon=_plain(cfg.epsilon), citizens=_whole(cfg.n_citizens), per_class=_whole(cfg.citizens_per_class),
+        height_band=_unit(cfg.height_width, "cm"), weight_band=_unit(cfg.weight_width, "kg"))
+
+
+def _millions(n: float) -> str:
+    """102.5 million, 5 million (the language's words and digits)."""
+    m = n / 1e6
+    return ngettext("{count} million", "{count} million", 1 if m == 1 else 2).format(count=_plain(m))
+
+
+READ_DIVERGENCE = N_(
+    "Each dot is one test citizen. Left to right: how many people really share their attributes (log scale). "
+    "Up and down: how far the estimate is off, as a share of the truth — 0 is exact, {minus_half} means half the true "
+    "number, {plus_double} twice it. The green band is {band}. Under the paper model, whose assumptions AnonLand "
+    "follows, crowds of a hundred or more sit inside it; under v2 they spread wider, because v2 expects height and "
+    "weight to go together as in real people and AnonLand's do not. Small crowds scatter and the estimate tends to be "
+    "too low — the true count always includes the citizen, and someone who is really alone is usually alone because "
+    "they are unusual, which an average-based estimate cannot know."
+)
+READ_BOX = N_(
+    "Only real crowds smaller than {limit}. For each true size, the box holds the middle half of the estimates, the "
     "line in it is the median, the whiskers reach the furthest estimates within one and a half box lengths. The "
     "dashed line is where estimate and truth agree; boxes below it mean the estimate is too small."
 )
-READ_DIFFERENCE = (
+READ_DIFFERENCE = N_(
     "How much the privacy noise moves each test citizen's estimate, in people (log scale). The noise on a head "
     "count is about 1/ε people, and the estimate multiplies that count by a small probability, so the change is "
     "a small fraction of a person: the noisy census gives practically the same answers."
 )
+
+
+def reading(which: str) -> str:
+    """How to read one chart, in the page's language."""
+    if which == "divergence":
+        return gettext(READ_DIVERGENCE).format(minus_half=figs.percent(-0.5, 0), plus_double=figs.percent(1.0, 0),
+                                               band="±" + figs.threshold_percent(core.DIVERGENCE_THRESHOLD))
+    if which == "box":
+        return gettext(READ_BOX).format(limit=_whole(core.BOX_RAS_LIMIT))
+    return gettext(READ_DIFFERENCE)
 
 
 def _num_input(key: str, value=None, **kw):
@@ -379,57 +479,66 @@ def _num_input(key: str, value=None, **kw):
     return dcc.Input(id=ID[key], type="number", value=value, inputMode="decimal", debounce=False, **kw)
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def rerun_panel():
     sizes = [
-        field(f"{c.name.capitalize()} ({c.number:,} districts)",
-               _num_input(f"size-{c.name}", min=1, step=1, placeholder=f"scaled from {c.size:,}"),
-               control_id=ID[f"size-{c.name}"])
+        field(_capital(ngettext("{district_class} ({count} district)", "{district_class} ({count} districts)",
+                                c.number).format(district_class=core.class_label(c.name), count=_whole(c.number))),
+              _num_input(f"size-{c.name}", min=1, step=1,
+                         placeholder=_("scaled from {people}").format(people=_whole(c.size))),
+              control_id=ID[f"size-{c.name}"])
         for c in core.DEFAULT_CLASSES
     ]
+    default_people = round(sum(c.size * c.number for c in core.DEFAULT_CLASSES) * DEFAULTS["scale"])
     return html.Section(
         [
-            html.H2("Rerun a smaller AnonLand", className="panel-title"),
+            html.H2(_("Rerun a smaller AnonLand"), className="panel-title"),
             html.P(
-                f"Up to {MAX_PEOPLE:,} people (a tenth of AnonLand) and {MAX_CITIZENS_PER_CLASS:,} test citizens per "
-                f"district class ({MAX_CITIZENS_PER_CLASS * len(CLASS_NAMES):,} in all). A run takes a second or two "
-                "and happens on the server in the background; the page stays usable.",
+                _("Up to {people} people (a tenth of AnonLand) and {citizens} test citizens per district class "
+                  "({total} in all). A run takes a second or two and happens on the server in the background; the "
+                  "page stays usable.").format(people=_whole(MAX_PEOPLE), citizens=_whole(MAX_CITIZENS_PER_CLASS),
+                                               total=_whole(MAX_CITIZENS_PER_CLASS * len(CLASS_NAMES))),
                 className="field-help",
             ),
-            field("Scale", _num_input("scale", DEFAULTS["scale"], min=SCALE_RANGE[0], max=SCALE_RANGE[1], step="any"),
-                   f"Every district's size times this ({SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g}); 0.01 gives "
-                   "1,025,000 people.", ID["scale"]),
-            html.Details([html.Summary("People per district, by class (optional)"),
-                          html.Div("Leave empty to use the scaled size.", className="field-help"), *sizes],
+            field(_("Scale"), _num_input("scale", DEFAULTS["scale"], min=SCALE_RANGE[0], max=SCALE_RANGE[1], step="any"),
+                  _("Every district's size times this ({low} to {high}); {example} gives {people} people.").format(
+                      low=_plain(SCALE_RANGE[0]), high=_plain(SCALE_RANGE[1]), example=_plain(DEFAULTS["scale"]),
+                      people=_whole(default_people)), ID["scale"]),
+            html.Details([html.Summary(_("People per district, by class (optional)")),
+                          html.Div(_("Leave empty to use the scaled size."), className="field-help"), *sizes],
                          className="details"),
-            field("ε, the privacy parameter", _num_input("epsilon", DEFAULTS["epsilon"], min=0, step="any"),
-                   "Greater than 0. Smaller ε = more noise on the noisy census.", ID["epsilon"]),
+            field(_("ε, the privacy parameter"), _num_input("epsilon", DEFAULTS["epsilon"], min=0, step="any"),
+                  _("Greater than 0. Smaller ε = more noise on the noisy census."), ID["epsilon"]),
             html.Div(
                 [
-                    field("Height band (cm)", _num_input("height-width", DEFAULTS["height_width"],
-                                                          min=WIDTH_RANGE[0], max=WIDTH_RANGE[1], step="any"),
-                           control_id=ID["height-width"]),
-                    field("Weight band (kg)", _num_input("weight-width", DEFAULTS["weight_width"],
-                                                          min=WIDTH_RANGE[0], max=WIDTH_RANGE[1], step="any"),
-                           control_id=ID["weight-width"]),
+                    field(_("Height band (cm)"), _num_input("height-width", DEFAULTS["height_width"],
+                                                             min=WIDTH_RANGE[0], max=WIDTH_RANGE[1], step="any"),
+                          control_id=ID["height-width"]),
+                    field(_("Weight band (kg)"), _num_input("weight-width", DEFAULTS["weight_width"],
+                                                             min=WIDTH_RANGE[0], max=WIDTH_RANGE[1], step="any"),
+                          control_id=ID["weight-width"]),
                 ],
                 className="row2",
             ),
             html.Div(
                 [
-                    field("Test citizens per class", _num_input("citizens", DEFAULTS["citizens"], min=1,
-                                                                 max=MAX_CITIZENS_PER_CLASS, step=1),
-                           control_id=ID["citizens"]),
-                    field("Seed", _num_input("seed", DEFAULTS["seed"], min=0, max=SEED_MAX, step=1),
-                           control_id=ID["seed"]),
+                    field(_("Test citizens per class"), _num_input("citizens", DEFAULTS["citizens"], min=1,
+                                                                    max=MAX_CITIZENS_PER_CLASS, step=1),
+                          control_id=ID["citizens"]),
+                    field(_("Seed"), _num_input("seed", DEFAULTS["seed"], min=0, max=SEED_MAX, step=1),
+                          control_id=ID["seed"]),
                 ],
                 className="row2",
             ),
-            field("Body model of the CAS", model_switch(ID["model"], "v2", class_name="radio"),
-                  "v2 is AnonSet's default; paper matches how AnonLand's people are drawn.", ID["model"]),
+            field(_("Body model of the CAS"), model_switch(ID["model"], "v2", class_name="radio"),
+                  _("v2 is AnonSet's default; paper matches how AnonLand's people are drawn."), ID["model"]),
             html.Div(
                 [
-                    html.Button("Run", id=ID["start"], className="button", n_clicks=0),
-                    html.Button("Cancel", id=ID["cancel"], className="button secondary", n_clicks=0, disabled=True),
+                    html.Button(pgettext("start a computation", "Run"), id=ID["start"], className="button", n_clicks=0),
+                    html.Button(_("Cancel"), id=ID["cancel"], className="button secondary", n_clicks=0, disabled=True),
                 ],
                 className="buttons",
             ),
@@ -437,7 +546,7 @@ def rerun_panel():
             html.Div(
                 [
                     html.Progress(id=ID["progress"], value="0", max="100", className="anonland-progress",
-                                  **{"aria-label": "Progress of the rerun"}),
+                                  **{"aria-label": _("Progress of the rerun")}),
                     html.Div("", id=ID["progress-text"], className="field-help", **{"aria-live": "polite"}),
                 ],
                 id=ID["progress-box"], hidden=True,
@@ -446,17 +555,17 @@ def rerun_panel():
             dcc.Store(id=ID["job"], storage_type="memory"),
         ],
         className="panel anonland-form",
-        **{"aria-label": "Rerun AnonLand"},
+        **{"aria-label": _("Rerun AnonLand")},
     )
 
 
-def _chart(key: str, title: str, reading: str, view: dict) -> html.Section:
+def _chart(key: str, title: str, view: dict) -> html.Section:
     """One chart: title, how to read it, the graph, and its table alternative."""
     return html.Section(
         [
             html.H2(title),
-            html.P(reading, className="anonland-reading"),
-            dcc.Graph(id=ID[key], figure=view[key], config=GRAPH_CONFIG),
+            html.P(reading(key), className="anonland-reading"),
+            dcc.Graph(id=ID[key], figure=view[key], config=graph_config()),
             html.Div(view[f"{key}-table"], id=ID[f"{key}-table"]),
         ],
         className="anonland-chart",
@@ -469,39 +578,40 @@ def results_section(view: dict) -> html.Section:
             html.Div(
                 [
                     html.P(view["label"], id=ID["label"], className="anonland-label", **{"aria-live": "polite"}),
-                    html.Button("Back to the full-scale result", id=ID["back"], className="button secondary",
+                    html.Button(_("Back to the full-scale result"), id=ID["back"], className="button secondary",
                                 n_clicks=0, style={"display": "none"}),
                     html.Div(id=ID["view-note"]),
                 ],
                 className="anonland-banner",
             ),
-            field("Census shown in the charts",
-                   dcc.RadioItems(id=ID["census"], value="plain", inline=True, className="radio",
-                                  options=[{"label": " plain", "value": "plain"},
-                                           {"label": " noisy (Laplace, ε)", "value": "noisy"},
-                                           {"label": " both", "value": "both"}]),
-                   control_id=ID["census"]),
+            field(_("Census shown in the charts"),
+                  dcc.RadioItems(id=ID["census"], value="plain", inline=True, className="radio",
+                                 options=[{"label": " " + _("plain"), "value": "plain"},
+                                          {"label": " " + _("noisy (Laplace, ε)"), "value": "noisy"},
+                                          {"label": " " + _("both"), "value": "both"}]),
+                  control_id=ID["census"]),
             html.Div(view["cards"], id=ID["cards"], className="cards"),
-            _chart("divergence", "How far is the estimate from the truth?", READ_DIVERGENCE, view),
-            _chart("box", "Small crowds: estimate against truth", READ_BOX, view),
-            _chart("difference", "What the privacy noise changes", READ_DIFFERENCE, view),
-            html.H2("Summary by size of the real crowd"),
+            _chart("divergence", _("How far is the estimate from the truth?"), view),
+            _chart("box", _("Small crowds: estimate against truth"), view),
+            _chart("difference", _("What the privacy noise changes"), view),
+            html.H2(_("Summary by size of the real crowd")),
             html.Div(view["summary-table"], id=ID["summary-table"]),
-            html.H2("Both body models"),
-            html.P("The same test citizens, their CAS from the plain census under each body model.",
+            html.H2(_("Both body models")),
+            html.P(_("The same test citizens, their CAS from the plain census under each body model."),
                    className="anonland-reading"),
             html.Div(view["models-table"], id=ID["models-table"]),
-            html.H2("By district class"),
+            html.H2(_("By district class")),
             html.Div(view["class-table"], id=ID["class-table"]),
-            html.H2("Parameters"),
+            html.H2(_("Parameters")),
             html.Div(view["parameters"], id=ID["parameters"], className="anonland-params"),
-            html.H2("Time and memory"),
+            html.H2(_("Time and memory")),
             html.Div(view["run"], id=ID["run"]),
         ],
         id=ID["results"],
         className="anonland-results",
-        **{"aria-label": "AnonLand results"},
+        **{"aria-label": _("AnonLand results")},
     )
+
 
 
 # --------------------------------------------------------------------------- callbacks
@@ -525,8 +635,8 @@ def poll_job(job_data) -> Poll:
     status = job_status(job) if job else None
     if status is None:
         return Poll("0", "", True, False, True, no_update,
-                    html.Div("This rerun is no longer known to the server; please run it again.", className="error"))
-    pct = f"{100 * status['fraction']:.0f}"
+                    html.Div(_("This rerun is no longer known to the server; please run it again."), className="error"))
+    pct = f"{100 * status['fraction']:.0f}"  # the progress bar's value, not shown as text
     state = status["state"]
     if state == "running":
         return Poll(pct, status["message"], False, True, False, no_update, None)

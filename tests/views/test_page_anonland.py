@@ -7,7 +7,7 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from dash import html, no_update
+from dash import dcc, html, no_update
 from support.page_checks import checked_figure, component_text
 
 from dashboard.core import anonland as core
@@ -370,3 +370,95 @@ def test_both_body_models_are_compared_and_a_rerun_can_choose(shipped):
     cfg = V.build_rerun(0.01, 2, 5, 5, 20, 7, model="paper")
     assert cfg.body_model == "paper"
     assert "--model paper" in limits.anonland_command(1, 2, 5, 5, 20, 7, "paper")
+
+
+# --------------------------------------------------------------------------- languages (issue 31)
+
+
+def _texts(component) -> list[str]:
+    """Every string a reader sees in a component tree: children, labels and placeholders of controls."""
+    if component is None or isinstance(component, (int, float)):
+        return []
+    if isinstance(component, str):
+        return [component.strip()]
+    if isinstance(component, (list, tuple)):
+        return [t for c in component for t in _texts(c)]
+    out = [o["label"].strip() for o in getattr(component, "options", None) or []]
+    out += [getattr(component, "placeholder", None) or ""]
+    if isinstance(component, dcc.Markdown):
+        return out + [component.children]
+    return out + _texts(getattr(component, "children", None))
+
+
+def _english_left(texts: list[str], lang: str) -> list[str]:
+    """Texts equal to an English message whose translation in ``lang`` differs (what the browser check looks for)."""
+    from support.languages import english_words
+
+    words = set(english_words(lang))
+    return [t for t in texts if t in words]
+
+
+def test_the_anonland_page_in_german(page_module, shipped):
+    """Issue 31: the page, its cards, tables, charts and the rerun's messages in German, numbers the German way
+    (102.500.000, 84,1 %); the data keep their English class names, the CLI command stays English."""
+    from dashboard.core import text
+
+    P = page_module
+    with text.language("de"):
+        page = P.layout()
+        view = V.render_full("both")
+        bad = _start(P, sizes=(None, None, -5, None, None))[4].children
+        too_big = _start(P, sizes=(3_000_000, None, None, None, None))[4].children
+        out = _start(P, scale=0.001, citizens=15, epsilon=0.5, seed=11)
+        started = out[6]
+        done, seen = _wait_for(P, out[0])
+        rerun = dict(zip(V.RESULT_KEYS, P.on_view(done.view, "plain")))
+    texts = _texts(page)
+    assert "AnonLand: die Schätzung an einem erfundenen Land prüfen" in texts
+    assert "102,5 Millionen Menschen in 5 Metropolen" in component_text(page) and "2.500 Dörfern mit je 1.000" in \
+        component_text(page)
+    assert "Ein kleineres AnonLand neu rechnen" in texts and "Starten" in texts and "Abbrechen" in texts
+    assert "Landkreis (250 Kreise)" in texts and "skaliert aus 100.000" in texts
+    assert {"einfach", "verrauscht (Laplace, ε)", "beide"} <= set(texts)  # the census switch
+    assert _english_left(texts, "de") == [], _english_left(texts, "de")
+    # the shipped result: label, cards and tables in German, numbers the German way
+    assert view["label"].startswith("Das vorab gerechnete AnonLand in voller Größe: 102.500.000 Menschen (je Kreis: "
+                                    "Metropole 5.000.000")
+    cards = component_text(view["cards"])
+    assert "Mehr als 25 % daneben, wirkliche Menge unter 5" in cards  # (component_text: one space for any)
+    big = sum(r["n"] for r in shipped.summary["by_ras_range"] if r["ras_lo"] >= 100)
+    assert f"Dasselbe für die {big:,} Testpersonen".replace(",", ".") in cards
+    assert "|Abweichung| > 25 %, einfach" in component_text(view["summary-table"])
+    assert "Kreisklasse" in component_text(view["class-table"]) and "Dorf" in component_text(view["class-table"])
+    assert "Menschen insgesamt" in component_text(view["parameters"]) and "102.500.000 in 5.280 Kreisen" in \
+        component_text(view["parameters"])
+    assert "Spitzenspeicher" in component_text(view["run"])
+    for key in RESULT_TEXTS:
+        assert _english_left(_texts(view[key]), "de") == [], (key, _english_left(_texts(view[key]), "de"))
+    # the charts: German words, German separators, the classes by their German names
+    div, box, diff = view["divergence"], view["box"], view["difference"]
+    assert div["layout"]["separators"] == ",." and box["layout"]["separators"] == ",."
+    assert div["layout"]["xaxis"]["title"]["text"] == "wirkliche Anonymitätsmenge<br>RAS (log. Skala)"
+    assert div["layout"]["legend"]["title"]["text"] == "Kreisklasse"
+    assert [t["name"] for t in div["data"] if t.get("showlegend")][:5] == [
+        "Metropole", "Großstadt", "Landkreis", "Kleinstadt", "Dorf"]
+    assert "Abweichung %{customdata[1]:+.1f}\u00a0%" in div["data"][0]["hovertemplate"]
+    assert "+100\u00a0%" in div["layout"]["yaxis"]["ticktext"]
+    assert [t["name"] for t in box["data"]] == ["CAS, einfacher Zensus", "CAS, verrauschter Zensus", "ideal: CAS = RAS"]
+    assert diff["layout"]["annotations"][0]["text"].startswith("Median 0,")
+    assert "Testpersonen" in diff["data"][0]["hovertext"][-1]
+    # the data keep their English names; the rerun's messages are German, its command English
+    assert list(shipped.citizens["district_class"].cat.categories)[0] == "metropolis"
+    assert bad.startswith("Menschen je Landkreis: −5 liegt außerhalb des erlaubten Bereichs 1 bis 10.250.000")
+    assert "auf 10.250.000 Menschen begrenzt" in too_big and "anonset anonland --scale 1 " in too_big
+    assert started == "Start: 102.500 Menschen, 75 Testpersonen …"
+    assert done.text.startswith("Fertig: 102.500 Menschen und 75 Testpersonen in ")
+    assert all(p.message is None for p in seen)  # the thread wrote its messages in the page's language (above)
+    assert rerun["label"].startswith("Ihr neuer Lauf: Parameter – 102.500 Menschen") and "ε = 0,5" in rerun["label"]
+    with text.language("en"):  # the memo keeps each language's page apart
+        assert V.render_full("both")["label"].startswith("The precomputed full-scale AnonLand: 102,500,000 people")
+
+
+#: The result parts whose texts are checked for English left over.
+RESULT_TEXTS = ("cards", "divergence-table", "box-table", "difference-table", "summary-table", "models-table",
+                "class-table", "parameters", "run")

@@ -79,6 +79,8 @@ from ..body import (
 from ..errors import InputError
 from ..groups import SEXES, format_age_band
 from ..ras_ranges import ras_range_label, ras_range_masks
+from ..text import gettext as _
+from ..text import local_number, ngettext, pgettext
 
 #: ``progress(fraction in [0, 1], message)``; it may raise to cancel a run.
 Progress = Callable[[float, str], None]
@@ -99,6 +101,20 @@ _STAGE_COUNTS, _STAGE_NOISE, _STAGE_CITIZENS, _STAGE_AGES, _STAGE_BODY = range(5
 _BAND_EPS = 1e-9
 
 
+
+
+def _count(n: int) -> str:
+    """A whole number the language's way (1,234 in English, 1.234 in German)."""
+    return local_number(f"{int(n):,}")
+
+
+def class_label(name: str) -> str:
+    """A district class's name in the current language (results and the CLI keep the English name)."""
+    return {"metropolis": pgettext("AnonLand district class", "metropolis"),
+            "city": pgettext("AnonLand district class", "city"),
+            "county": pgettext("AnonLand district class", "county"),
+            "town": pgettext("AnonLand district class", "town"),
+            "village": pgettext("AnonLand district class", "village")}.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -203,9 +219,9 @@ class AnonLandConfig:
         object.__setattr__(self, "citizens_per_class", k)
         for c in checked:
             if k > c.size * c.number:
-                raise InputError(
-                    f"{k:,} test citizens per class exceed the {c.size * c.number:,} people of the {c.name} class"
-                )
+                raise InputError(_("{citizens} test citizens per class exceed the {people} people of the {district_class} "
+                                   "class").format(citizens=_count(k), people=_count(c.size * c.number),
+                                                                    district_class=class_label(c.name)))
         object.__setattr__(self, "seed", _whole(self.seed, "the seed", 0))
         object.__setattr__(self, "body_model", check_model(self.body_model))
 
@@ -474,8 +490,9 @@ def _population_pass(cfg: AnonLandConfig, counts: np.ndarray, cit: pd.DataFrame,
         done_people += int(sizes[d])
         frac = done_people / total_people
         if frac >= next_report or d == n_d - 1:
-            report(frac, f"drawing the people of AnonLand: {cfg.classes[classes[d]].name} districts "
-                         f"({done_people:,} of {total_people:,} people)")
+            report(frac, _("drawing the people of AnonLand: district class {district_class} ({done} of {total} "
+                           "people)").format(district_class=class_label(cfg.classes[classes[d]].name),
+                                             done=_count(done_people), total=_count(total_people)))
             next_report = frac + 0.01
     return sums, ras, height, weight
 
@@ -565,16 +582,18 @@ def run_anonland(cfg: AnonLandConfig | None = None, progress: Progress | None = 
     cfg = cfg or AnonLandConfig()
     started = time.perf_counter()
     report = progress or (lambda f, m: None)
-    report(0.0, f"census counts of {cfg.n_districts:,} districts")
+    report(0.0, ngettext("census counts of {count} district", "census counts of {count} districts",
+                         cfg.n_districts).format(count=_count(cfg.n_districts)))
     counts = draw_counts(cfg)
     noise = draw_noise(cfg, counts.shape)
     noisy = np.maximum(counts + noise, 0.0)
-    report(0.02, f"choosing {cfg.n_citizens:,} test citizens")
+    report(0.02, ngettext("choosing {count} test citizen", "choosing {count} test citizens",
+                          cfg.n_citizens).format(count=_count(cfg.n_citizens)))
     cit = draw_citizens(cfg, counts)
     sums, ras, height, weight = _population_pass(
         cfg, counts, cit, lambda f, m: report(0.03 + 0.94 * f, m))
     census = Census(counts=counts, noise=noise, noisy_counts=noisy, **_census_body(cfg, counts, sums))
-    report(0.98, "CAS from both censuses")
+    report(0.98, _("CAS from both censuses"))
     table = _citizen_table(cfg, cit, census, ras, height, weight)
     summary = summarise(table, cfg, census)
     summary["run"] = {
@@ -586,7 +605,7 @@ def run_anonland(cfg: AnonLandConfig | None = None, progress: Progress | None = 
         "people_drawn": cfg.population,
         "cells_with_citizens": int(table.groupby(["district", "sex", "age_group"], observed=True).ngroups),
     }
-    report(1.0, "done")
+    report(1.0, _("done"))
     return AnonLandResult(table, summary, census)
 
 
