@@ -278,10 +278,10 @@ def band_text(fc: scaling.Forecast, holdout: int) -> str:
         parts.append(_("No PYC-MB band: {reason}.").format(reason=fc.band.reason))
     if holdout:
         parts.append(ngettext(
-            "Held-out RMSE: each model refitted without the largest-n point and scored on it (a check of "
+            "Held-out RMSE: each model refitted without the {count} point of largest n and scored on it (a check of "
             "extrapolation).",
-            "Held-out RMSE: each model refitted without the {count} largest-n points and scored on them (a check of "
-            "extrapolation).", holdout).format(count=holdout))
+            "Held-out RMSE: each model refitted without the {count} points of largest n and scored on them (a check "
+            "of extrapolation).", holdout).format(count=holdout))
     else:
         parts.append(_("No points held out (choose 1–3 to check how each model extrapolates)."))
     parts.append(_("Weights ln(n) as in the paper; the paper's supplement, which defines its own EXP and POL, is not "
