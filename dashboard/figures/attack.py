@@ -14,7 +14,7 @@ from dashboard.core.text import N_, format_count, ngettext, translate_marked
 from dashboard.core.text import gettext as _
 
 from .scaling import forecast_figure  # noqa: F401  (re-exported: the attack page's forecast chart)
-from .style import QUALITATIVE, axis, base_layout, column, figure, separators, short_number
+from .style import QUALITATIVE, axis, base_layout, column, figure, on_narrow, separators, short_number, wrap_title
 
 SHARE_COLOURS = {"identified": QUALITATIVE[0], "no match": QUALITATIVE[1], "wrong": QUALITATIVE[5]}
 SHARE_DASH = {"identified": "solid", "no match": "dash", "wrong": "dot"}
@@ -41,13 +41,30 @@ def _n_axis(ns) -> dict:
 LEGEND_ROOM = 130
 
 
+#: Characters per line of a chart's title and axis title on a phone (a 390 px chart holds about 40 at 14–15 px).
+PHONE_CHARS = 36
+
+
 def _layout(height: int, y: dict, x: dict, title: str) -> dict:
-    return base_layout(
+    """The layout of every chart of the page; on a phone a long title or x axis title (French, Italian) is broken
+    into lines, the title's room above the plot grown to match."""
+    margin = dict(l=10, r=10, t=64, b=LEGEND_ROOM)
+    layout = base_layout(
         height=height + LEGEND_ROOM - 40, xaxis=x, yaxis=y, hovermode="x unified",
         title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
         legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, x=0, xanchor="left"),
-        margin=dict(l=10, r=10, t=64, b=LEGEND_ROOM), separators=separators(),
+        margin=margin, separators=separators(),
     )
+    narrow = {}
+    head, sep, sub = title.partition("<br>")
+    wrapped, lines = wrap_title(head, PHONE_CHARS)
+    if lines > 1:
+        narrow["title"] = {**layout["title"], "text": wrapped + sep + sub}
+        narrow["margin"] = {**margin, "t": margin["t"] + 20 * (lines - 1)}
+    x_title, x_lines = wrap_title(x.get("title", {}).get("text", ""), PHONE_CHARS)
+    if x_lines > 1:
+        narrow["xaxis"] = {"title": {**x["title"], "text": x_title}}
+    return on_narrow(layout, **narrow) if narrow else layout
 
 
 def _share_traces(x, rows: list[dict], hover_x: str, sd: bool = True) -> list[dict]:

@@ -31,12 +31,15 @@ from .style import (
     separators,
     short_number,
     thinned_ticks,
+    wrap_title,
 )
 
 WORLD = 8e9
 #: Ticks of every n axis: the powers of ten and the world population.
 N_TICKS = [10.0 ** e for e in range(10)] + [WORLD]
 N_TICKS = [v for v in N_TICKS if v <= WORLD]
+#: Characters per line of an n axis's title on a phone (a 390 px chart holds about 40 at 14 px).
+PHONE_AXIS_CHARS = 36
 #: Indices of the cursor traces in :func:`law_figure`.
 CURSOR_LINE = 3
 CURSOR_MARKERS = 4
@@ -121,7 +124,11 @@ def _layout(height: int, share_title: str) -> dict:
     layout = base_layout(margin=dict(l=10, r=20, t=50, b=10), height=height, legend=_legend(), hovermode="closest",
                          hoverlabel=dict(font=dict(size=14), align="left"),
                          xaxis=n_axis, yaxis=_share_axis(share_title), separators=separators())
-    return on_narrow(layout, xaxis=thinned_ticks(n_axis["tickvals"], n_axis["ticktext"]))
+    narrow = thinned_ticks(n_axis["tickvals"], n_axis["ticktext"])
+    title, lines = wrap_title(n_axis["title"]["text"], PHONE_AXIS_CHARS)
+    if lines > 1:  # a long title (French, Italian) ran past a phone's chart: two lines there
+        narrow["title"] = {**n_axis["title"], "text": title}
+    return on_narrow(layout, xaxis=narrow)
 
 
 def _hover(name: str) -> str:
