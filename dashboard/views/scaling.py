@@ -29,7 +29,7 @@ from dash.exceptions import PreventUpdate
 import census_loaders as cl
 from dashboard import forms, ids
 from dashboard.components import command_block
-from dashboard.core import country, memo, regions, scaling
+from dashboard.core import country, memo, scaling
 from dashboard.core.errors import InputError
 from dashboard.core.memo import Memo
 from dashboard.core.regions import Scenario
@@ -48,6 +48,7 @@ from .scaling_text import (  # noqa: F401 - band_text … tail_text: part of thi
     law_params,
     models_table,
     readout_cards,
+    scenario_notes,
     tail_text,
 )
 
@@ -495,7 +496,7 @@ def _census_view(scenario: Scenario, code: str, part: scaling.CensusPartition, a
     rows = scaling.gallery_sizes(population, app_n)
     values = scaling.census_values(population, rows)
     sc = scaling.with_gallery_size(population, app_n, *values[float(app_n)])
-    notes = regions.scenario_notes(scenario, code)
+    notes = scenario_notes(scenario, code)
     return {
         "c-sentence": census_sentence(sc, app_n, values),
         "c-summary": census_summary(sc),

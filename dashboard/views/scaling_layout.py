@@ -18,7 +18,7 @@ from dashboard.core import country
 from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.groups import SEXES
 from dashboard.core.regions import Scenario
-from dashboard.core.text import format_count, local_number, short_number, translate_marked
+from dashboard.core.text import format_count, local_number, ngettext, short_number, translate_marked
 from dashboard.core.text import gettext as _
 from dashboard.figures import scaling as figs
 from dashboard.figures.style import graph_config, message_figure
@@ -68,7 +68,8 @@ def _graph(graph_id: str) -> dcc.Graph:
 
 
 def explore_section(h_bits, gamma, k, cursor):
-    marks_n = {e: short_number(10.0 ** e) for e in (0, 3, 6, 9)}
+    # the cursor's marks: a billion's label ("1Mrd.", "1Mln") beside a million's ran together on a phone's slider
+    marks_n = {e: short_number(10.0 ** e) for e in ((0, 3, 6, 9) if len(short_number(1e9)) <= 3 else (0, 3, 6))}
     controls = html.Section([
         _sliderfield(_("Entropy h (bits)"), ID["h-slider"], ID["h-input"], *H_SLIDER, 0.1, h_bits,
                      {v: f"{v:g}" for v in (1, 10, 20, 30, 40)},
@@ -160,7 +161,7 @@ def census_section(scenario: Scenario, code: str, users: float):
             html.Div(id=ID["c-summary"], className="cards"),
             chart_reading(translate_marked(figs.READING["census"])),
             _graph(ID["c-graph"]),
-            html.Div(id=ID["c-table"]),
+            html.Div(id=ID["c-table"], className="table-wrap"),
             html.Ul(id=ID["c-notes"], className="notes"),
         ]), type="default", delay_show=300),
         html.H2(_("Reproduce this")),
@@ -176,7 +177,7 @@ def census_section(scenario: Scenario, code: str, users: float):
 
 
 def _holdout_label(h: int) -> str:
-    return _("none") if h == 0 else _("the {count} largest n").format(count=h)
+    return _("none") if h == 0 else ngettext("the {count} largest n", "the {count} largest n", h).format(count=h)
 
 
 def forecast_section(rows: list[dict], holdout: int):

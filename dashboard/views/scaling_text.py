@@ -13,9 +13,18 @@ from dash import html
 
 from dashboard import ids
 from dashboard.components import card
-from dashboard.core import country, scaling
+from dashboard.core import country, regions, scaling
 from dashboard.core.regions import Scenario
-from dashboard.core.text import format_count, format_number, format_small, local_number, ngettext
+from dashboard.core.text import (
+    body_source_note,
+    current_language,
+    format_count,
+    format_number,
+    format_small,
+    language,
+    local_number,
+    ngettext,
+)
 from dashboard.core.text import gettext as _
 from dashboard.figures import scaling as figs
 
@@ -195,6 +204,21 @@ def fit_message(fit) -> str:
         else:
             out.append(piece)
     return "; ".join(out)
+
+
+def scenario_notes(scenario: Scenario, code: str) -> list:
+    """The scenario's notes as the explorer shows them: ours in the page's language, a body source note said in
+    it, any other text of the data's own quoted in English (``lang="en"``, GLOSSARY.md)."""
+    notes = regions.scenario_notes(scenario, code)
+    if current_language() == "en":
+        return list(notes)
+    with language("en"):
+        english = regions.scenario_notes(scenario, code)
+    out = []
+    for note, en in zip(notes, english, strict=True):
+        said = body_source_note(note) if note == en else None
+        out.append(note if note != en else said or html.Span(note, lang="en"))
+    return out
 
 
 def census_notes(sc: scaling.CensusScaling, notes) -> list:
