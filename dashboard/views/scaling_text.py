@@ -129,6 +129,7 @@ def census_summary(sc: scaling.CensusScaling) -> list:
 
 def census_table(sc: scaling.CensusScaling, app_n: float, values: dict) -> html.Table:
     """κ at the table's gallery sizes (``values`` from :func:`scaling.census_values`)."""
+    head = [_("Gallery of n residents"), _("exact κ"), _("PYC κ"), _("PYC − exact (pp)")]
     body = []
     for n in scaling.gallery_sizes(sc, app_n):
         exact, law = values[n]
@@ -142,13 +143,14 @@ def census_table(sc: scaling.CensusScaling, app_n: float, values: dict) -> html.
         label = figs.n_label(n) + (f" ({', '.join(tags)})" if tags else "")
         diff = "–" if exact is None else _g(100 * (law - exact), "+.1f")
         diff = local_number("0.0") if diff.lstrip("+-−") == local_number("0.0") else diff
-        body.append(html.Tr([html.Td(label), html.Td(figs.pct(exact), className="num"),
-                             html.Td(figs.pct(law), className="num"), html.Td(diff, className="num")]))
+        cells = [label, figs.pct(exact), figs.pct(law), diff]
+        # on a phone each row is a block, each value under its column's name (four columns ran off a 390 px screen)
+        body.append(html.Tr([html.Td(v, className="num" if i else None, **{"data-label": head[i]})
+                             for i, v in enumerate(cells)]))
     return html.Table([
-        html.Thead(html.Tr([html.Th(_("Gallery of n residents")), html.Th(_("exact κ"), className="num"),
-                            html.Th(_("PYC κ"), className="num"), html.Th(_("PYC − exact (pp)"), className="num")])),
+        html.Thead(html.Tr([html.Th(h, className="num" if i else None) for i, h in enumerate(head)])),
         html.Tbody(body),
-    ], className="table")
+    ], className="table stack-on-phone")
 
 
 def _attributes(s: Scenario) -> str:
