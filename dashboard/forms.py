@@ -14,6 +14,7 @@ import numpy as np
 
 from dashboard.core import scaling as pyc_fit
 from dashboard.core.errors import InputError
+from dashboard.core.text import format_count, local_number
 from dashboard.core.text import gettext as _
 
 #: Imperial units of the personal page, converted in the browser (``assets/personal_page.js``, same factors).
@@ -131,22 +132,25 @@ def _cell_number(value, row: int, column: str) -> float | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
-        raise InputError(f"Row {row}: {value!r} in column {column} is not a number")
+        raise InputError(_("Row {row}: {value} in column {column} is not a number").format(
+            row=row, value=repr(value), column=column))
     if isinstance(value, (int, float)):
         return float(value)
     text = str(value).strip().replace("_", "")
     try:
         return float(text)
     except ValueError:
-        raise InputError(f"Row {row}: {text[:30]!r} in column {column} is not a number") from None
+        raise InputError(_("Row {row}: {value} in column {column} is not a number").format(
+            row=row, value=repr(text[:30]), column=column)) from None
 
 
 def rows_to_points(rows) -> tuple[np.ndarray, np.ndarray]:
     """Table rows ({"n": …, "kappa": …}) → validated (n, κ); blank rows are skipped."""
     if not isinstance(rows, list):
-        raise InputError("Enter at least two measurements (n, κ̂)")
+        raise InputError(_("Enter at least two measurements (n, κ̂)"))
     if len(rows) > MAX_POINTS:
-        raise InputError(f"At most {MAX_POINTS:,} measurements are accepted (got {len(rows):,} rows)")
+        raise InputError(_("At most {limit} measurements are accepted (got {count} rows)").format(
+            limit=format_count(MAX_POINTS), count=format_count(len(rows))))
     n, k = [], []
     for i, row in enumerate(rows, start=1):
         row = row if isinstance(row, dict) else {}
@@ -154,7 +158,7 @@ def rows_to_points(rows) -> tuple[np.ndarray, np.ndarray]:
         if a is None and b is None:
             continue
         if a is None or b is None:
-            raise InputError(f"Row {i}: give both the gallery size n and the measured κ̂")
+            raise InputError(_("Row {row}: give both the gallery size n and the measured κ̂").format(row=i))
         n.append(a)
         k.append(b)
     return pyc_fit.check_points(n, k)
@@ -168,33 +172,34 @@ def parse_points_text(text: str) -> list[dict]:
     """Pasted measurements, one ``n,kappa`` per line (or ``n:kappa,n:kappa``) → table rows."""
     text = str(text or "")
     if len(text) > MAX_CSV_BYTES:
-        raise InputError("The pasted text is larger than 1 MB; upload a CSV of at most 10,000 points instead")
+        raise InputError(_("The pasted text is larger than 1 MB; upload a CSV of at most {count} points instead").format(
+            count=format_count(10_000)))
     if ":" in text:
         pairs = [p.strip() for p in re.split(r"[,;\n]+", text) if p.strip()]
         lines = [p.replace(":", ",") for p in pairs]
     else:
         lines = text.splitlines()
-    return _rows_from_lines(lines, "pasted text", line_word="Line")
+    return _rows_from_lines(lines, _("pasted text"), line_word="Line")
 
 
 def parse_csv(contents: str | None, filename: str | None = None) -> list[dict]:
     """An uploaded CSV (columns n,kappa; header optional) → table rows, within the stated limits."""
-    name = str(filename or "the file")[:80]
+    name = str(filename or _("the file"))[:80]
     if not contents or "," not in contents:
-        raise InputError(f"{name}: the upload is empty")
+        raise InputError(_("{file}: the upload is empty").format(file=name))
     head, b64 = contents.split(",", 1)
     if len(b64) * 3 // 4 > MAX_CSV_BYTES + 3:
         size = len(b64) * 3 // 4
-        raise InputError(f"{name} is {size / 1e6:.1f} MB; files of at most 1 MB "
-                         f"(and {MAX_POINTS:,} points) are accepted")
+        raise InputError(_("{file} is {size} MB; files of at most 1 MB (and {count} points) are accepted").format(
+            file=name, size=local_number(f"{size / 1e6:.1f}"), count=format_count(MAX_POINTS)))
     try:
         raw = base64.b64decode(b64, validate=True)
     except (binascii.Error, ValueError):
-        raise InputError(f"{name}: the upload could not be read") from None
+        raise InputError(_("{file}: the upload could not be read").format(file=name)) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"{name} is not a UTF-8 text (CSV) file") from None
+        raise InputError(_("{file} is not a UTF-8 text (CSV) file").format(file=name)) from None
     return _rows_from_lines(text.splitlines(), name, line_word="Line")
 
 
@@ -203,33 +208,40 @@ def points_from_lines(lines, source: str) -> list[dict]:
     return _rows_from_lines(lines, source, line_word="Line")
 
 
+def _too_many_rows(source: str, rows: int) -> str:
+    return _("{source} has {count} rows; at most {limit} measurements are accepted").format(
+        source=source, count=format_count(rows), limit=format_count(MAX_POINTS))
+
+
 def _rows_from_lines(lines, source: str, line_word: str) -> list[dict]:
     numbered = [(i, ln.split("#", 1)[0].strip()) for i, ln in enumerate(lines, start=1)]
     numbered = [(i, ln) for i, ln in numbered if ln]
     if not numbered:
-        raise InputError(f"{source} holds no measurements")
+        raise InputError(_("{source} holds no measurements").format(source=source))
     if len(numbered) > MAX_POINTS + 1:
-        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
+        raise InputError(_too_many_rows(source, len(numbered)))
     cols = (0, 1)
     first = [c.strip().strip('"').lower() for c in _SEP.split(numbered[0][1]) if c.strip()]
     if first and not all(_is_number(c) for c in first):
         try:
             cols = (first.index("n"), next(i for i, c in enumerate(first) if c in _KAPPA_NAMES))
         except (ValueError, StopIteration):
-            raise InputError(f"{source}: the header must name the columns n and kappa "
-                             f"(found {', '.join(first)[:60]})") from None
+            raise InputError(_("{source}: the header must name the columns n and kappa (found {found})").format(
+                source=source, found=", ".join(first)[:60])) from None
         numbered = numbered[1:]
     if len(numbered) > MAX_POINTS:
-        raise InputError(f"{source} has {len(numbered):,} rows; at most {MAX_POINTS:,} measurements are accepted")
+        raise InputError(_too_many_rows(source, len(numbered)))
     rows = []
     for i, ln in numbered:
         cells = [c.strip().strip('"') for c in _SEP.split(ln) if c.strip()]
         if len(cells) <= max(cols):
-            raise InputError(f"{line_word} {i} of {source}: expected two columns n,kappa, found {ln[:40]!r}")
+            raise InputError(_("Line {line} of {source}: expected two columns n,kappa, found {found}").format(
+                line=i, source=source, found=repr(ln[:40])))
         values = []
         for c in (cells[cols[0]], cells[cols[1]]):
             if not _is_number(c):
-                raise InputError(f"{line_word} {i} of {source}: {c[:30]!r} is not a number")
+                raise InputError(_("Line {line} of {source}: {value} is not a number").format(
+                    line=i, source=source, value=repr(c[:30])))
             values.append(float(c))
         rows.append({"n": values[0], "kappa": values[1]})
     return rows

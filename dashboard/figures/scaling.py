@@ -15,7 +15,8 @@ import math
 
 import numpy as np
 
-from dashboard.core.text import PERCENT_FLOOR_TEXT, below_percent_floor
+from dashboard.core.text import N_, below_percent_floor, local_number, percent_floor_text, percent_text
+from dashboard.core.text import gettext as _
 
 from .style import (
     HIGHLIGHT,
@@ -27,14 +28,18 @@ from .style import (
     figure,
     labels,
     on_narrow,
+    separators,
     short_number,
     thinned_ticks,
+    wrap_title,
 )
 
 WORLD = 8e9
 #: Ticks of every n axis: the powers of ten and the world population.
 N_TICKS = [10.0 ** e for e in range(10)] + [WORLD]
 N_TICKS = [v for v in N_TICKS if v <= WORLD]
+#: Characters per line of an n axis's title on a phone (a 390 px chart holds about 40 at 14 px).
+PHONE_AXIS_CHARS = 36
 #: Indices of the cursor traces in :func:`law_figure`.
 CURSOR_LINE = 3
 CURSOR_MARKERS = 4
@@ -46,14 +51,14 @@ MODEL_DASH = {"PYC-MB": "solid", "ENT": "dash", "EXP": "dot", "POL": "dashdot"}
 
 #: One plain-language sentence per chart of the page (what it shows, how to read it), shown above it.
 READING = {
-    "law": ("How the risk grows with the size of the gallery: left to right the number of records n (log "
+    "law": N_("How the risk grows with the size of the gallery: left to right the number of records n (log "
              "scale), up the share of records; the blue line is the chance exact matching picks the right "
              "person, the dashed one the share that are unique, the dotted one the share in sets smaller than "
              "k."),
-    "census": ("The thick line is the correctness computed exactly from the country's own anonymity sets (up to "
+    "census": N_("The thick line is the correctness computed exactly from the country's own anonymity sets (up to "
              "its population), the dashed one the scaling law fitted to them, carried on to the world's "
              "population: where the two lines agree, the law describes this census."),
-    "forecast": ("Dots are the correctness you measured at small n; each line is a model fitted to them and "
+    "forecast": N_("Dots are the correctness you measured at small n; each line is a model fitted to them and "
              "extended to larger n (right of the dotted line is extrapolation). The shaded band is PYC-MB's "
              "uncertainty; hollow diamonds are held-out points the models did not see."),
 }
@@ -64,7 +69,7 @@ def n_label(n: float) -> str:
     if not math.isfinite(n):
         return "–"
     if n < 1e5:
-        return f"{n:,.0f}"
+        return local_number(f"{n:,.0f}")
     return short_number(float(f"{n:.3g}"))
 
 
@@ -73,13 +78,13 @@ def pct(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "–"
     if x == 0:
-        return "0 %"
+        return percent_text("0")
     v = 100 * x
     if below_percent_floor(v):
-        return PERCENT_FLOOR_TEXT
+        return percent_floor_text()
     if v < 1:
-        return f"{v:.2g} %"
-    return f"{v:.{digits}f} %"
+        return percent_text(f"{v:.2g}")
+    return percent_text(f"{v:.{digits}f}")
 
 
 def sci(x: float, digits: int = 4) -> str:
@@ -87,15 +92,16 @@ def sci(x: float, digits: int = 4) -> str:
     if not math.isfinite(x):
         return "–"
     if 1e3 <= abs(x) < 1e6:
-        return f"{x:,.0f}"
+        return local_number(f"{x:,.0f}")
     if x == 0 or 1e-3 <= abs(x) < 1e3:
-        return f"{x:.{digits}g}"
+        return local_number(f"{x:.{digits}g}")
     mant, exp = f"{x:.{digits - 1}e}".split("e")
     sup = str(int(exp)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-    return f"{mant.rstrip('0').rstrip('.')} × 10{sup}"
+    return f"{local_number(mant.rstrip('0').rstrip('.'))} × 10{sup}"
 
 
-def _n_axis(title: str = "gallery size n (records, log scale)", hi: float = WORLD) -> dict:
+def _n_axis(title: str = "", hi: float = WORLD) -> dict:
+    title = title or _("gallery size n (records, log scale)")
     ticks = [v for v in N_TICKS if v <= hi * 1.0001]
     return axis(title, type="log", range=[-0.05, math.log10(hi) + 0.05],
                 tickvals=ticks, ticktext=[short_number(v) for v in ticks],
@@ -117,8 +123,12 @@ def _layout(height: int, share_title: str) -> dict:
     n_axis = _n_axis()
     layout = base_layout(margin=dict(l=10, r=20, t=50, b=10), height=height, legend=_legend(), hovermode="closest",
                          hoverlabel=dict(font=dict(size=14), align="left"),
-                         xaxis=n_axis, yaxis=_share_axis(share_title))
-    return on_narrow(layout, xaxis=thinned_ticks(n_axis["tickvals"], n_axis["ticktext"]))
+                         xaxis=n_axis, yaxis=_share_axis(share_title), separators=separators())
+    narrow = thinned_ticks(n_axis["tickvals"], n_axis["ticktext"])
+    title, lines = wrap_title(n_axis["title"]["text"], PHONE_AXIS_CHARS)
+    if lines > 1:  # a long title (French, Italian) ran past a phone's chart: two lines there
+        narrow["title"] = {**n_axis["title"], "text": title}
+    return on_narrow(layout, xaxis=narrow)
 
 
 def _hover(name: str) -> str:
@@ -153,15 +163,15 @@ def law_figure(n: np.ndarray, kappa: np.ndarray, xi: np.ndarray, viol: np.ndarra
     :data:`CURSOR_MARKERS` its three readout markers (moved by :func:`cursor_patch_values`).
     """
     n_text = n_labels(n)
-    names = {"kappa": "correctness κ(n)", "xi": "uniqueness Ξ(n)",
-             "viol": f"violating {k}-anonymity"}
+    names = {"kappa": _("correctness κ(n)"), "xi": _("uniqueness Ξ(n)"),
+             "viol": _("violating {k}-anonymity").format(k=k)}
     data = [
         _line(n, values, names[key], LAW_COLOURS[key], width=3 if key == "kappa" else 2,
               dash="solid" if key == "kappa" else ("dash" if key == "xi" else "dot"), n_text=n_text)
         for key, values in (("kappa", kappa), ("xi", xi), ("viol", viol))
     ]
     data += cursor_traces(cursor, at_cursor)
-    return figure(data, _layout(420, "share of records"))
+    return figure(data, _layout(420, _("share of records")))
 
 
 def _label_side(x: float) -> str:
@@ -196,20 +206,21 @@ def census_figure(n: np.ndarray, exact: np.ndarray, law: np.ndarray, population:
     n_text = n_labels(n)
     ok = np.isfinite(exact)
     data = [
-        _line(n[ok], exact[ok], f"exact, {name}'s own sets", QUALITATIVE[5], width=4, n_text=n_text[ok],
-              hover="exact κ"),
-        _line(n, law, "Pitman–Yor fit (PYC)", QUALITATIVE[0], dash="dash", n_text=n_text, hover="PYC κ"),
-        _marker_line(population, f"population {n_label(population)}", _label_side(population)),
+        _line(n[ok], exact[ok], _("exact: the sets of {name}").format(name=name), QUALITATIVE[5], width=4,
+              n_text=n_text[ok], hover=_("exact κ")),
+        _line(n, law, _("Pitman–Yor fit (PYC)"), QUALITATIVE[0], dash="dash", n_text=n_text, hover=_("PYC κ")),
+        _marker_line(population, _("population {count}").format(count=n_label(population)), _label_side(population)),
     ]
     if app_n is not None and math.isfinite(app_n):
         y = float(np.interp(math.log(app_n), np.log(n), law))
         data.append(dict(
             type="scatter", x=column([app_n]), y=column([y]), mode="markers+text", showlegend=False,
-            text=[f"app of {n_label(app_n)}"], textposition="middle right",
+            text=[_("app of {count}").format(count=n_label(app_n))], textposition="middle right",
             marker=dict(size=11, color=HIGHLIGHT, line=dict(color="white", width=1.5)),
-            hovertemplate=f"app of {n_label(app_n)} users<br>PYC κ %{{y:.2%}}<extra></extra>",
+            hovertemplate=_("app of {count} users").format(count=n_label(app_n))
+            + "<br>" + _("PYC κ") + " %{y:.2%}<extra></extra>",
         ))
-    return figure(data, _layout(420, "correctness κ(n)"))
+    return figure(data, _layout(420, _("correctness κ(n)")))
 
 
 def forecast_figure(points_n: np.ndarray, points_kappa: np.ndarray, at: np.ndarray,
@@ -224,26 +235,26 @@ def forecast_figure(points_n: np.ndarray, points_kappa: np.ndarray, at: np.ndarr
         data.append(dict(type="scatter", x=at, y=column(hi), mode="lines", line=dict(width=0), showlegend=False,
                          hoverinfo="skip"))
         data.append(dict(type="scatter", x=at, y=column(lo), mode="lines", line=dict(width=0), fill="tonexty",
-                         fillcolor="rgba(0,114,178,0.18)", name="PYC-MB band (jackknife)", hoverinfo="skip"))
+                         fillcolor="rgba(0,114,178,0.18)", name=_("PYC-MB band (jackknife)"), hoverinfo="skip"))
     for name, pred in predictions.items():
         if pred is None:
             continue
-        data.append(_line(at, pred, name + (" (ours)" if name in ("EXP", "POL") else ""),
+        data.append(_line(at, pred, _("{model} (ours)").format(model=name) if name in ("EXP", "POL") else name,
                           MODEL_COLOURS.get(name, MUTED), dash=MODEL_DASH.get(name, "solid"),
                           width=3 if name == "PYC-MB" else 2, n_text=n_text, hover=name))
     points_n, points_kappa = column(points_n), column(points_kappa)
     fit_n, fit_k = points_n[: points_n.size - held_out], points_kappa[: points_kappa.size - held_out]
     data.append(dict(
-        type="scatter", x=fit_n, y=fit_k, mode="markers", name="measured (fitted)",
-        customdata=n_labels(fit_n), hovertemplate=_hover("measured κ̂"),
+        type="scatter", x=fit_n, y=fit_k, mode="markers", name=_("measured (fitted)"),
+        customdata=n_labels(fit_n), hovertemplate=_hover(_("measured κ̂")),
         marker=dict(size=9, color="#1b1f24", line=dict(color="white", width=1)),
     ))
     if held_out:
         hn, hk = points_n[-held_out:], points_kappa[-held_out:]
         data.append(dict(
-            type="scatter", x=hn, y=hk, mode="markers", name="measured (held out)", customdata=n_labels(hn),
-            hovertemplate=_hover("held-out κ̂"),
+            type="scatter", x=hn, y=hk, mode="markers", name=_("measured (held out)"), customdata=n_labels(hn),
+            hovertemplate=_hover(_("held-out κ̂")),
             marker=dict(size=11, color="white", symbol="diamond", line=dict(color="#1b1f24", width=2)),
         ))
-    data.append(_marker_line(float(points_n.max()), " extrapolation →", "bottom right"))
-    return figure(data, _layout(440, "correctness κ(n)"))
+    data.append(_marker_line(float(points_n.max()), " " + _("extrapolation →"), "bottom right"))
+    return figure(data, _layout(440, _("correctness κ(n)")))

@@ -24,16 +24,15 @@ from dash.exceptions import PreventUpdate
 import census_loaders as cl
 from dashboard import forms
 from dashboard.components import error_box
+from dashboard.core.text import N_
+from dashboard.core.text import gettext as _
 from dashboard.guard import guarded
 from dashboard.views.scaling import (
     ID,
     LOG,
     census_query,
-    census_section,
     client_config,
-    explore_section,
     forecast_query,
-    forecast_section,
     points_from_source,
     render_census,
     render_cursor,
@@ -41,6 +40,7 @@ from dashboard.views.scaling import (
     render_law,
     settings_from_link,
 )
+from dashboard.views.scaling_layout import census_section, explore_section, forecast_section
 
 dash.register_page(__name__, path="/scaling", name="Scaling law",
                    title="AnonSet — the scaling law of re-identification", order=30)
@@ -50,13 +50,14 @@ def layout(**query):
     """The page; every view's settings come from the link (bad values are reported, not fatal)."""
     link = settings_from_link(**query)
     return html.Div([
-        html.H1("The scaling law of re-identification"),
+        html.H1(_("The scaling law of re-identification")),
         *[html.Div(msg, className="warning", role="status") for msg in link.notices],
         dcc.Tabs(id=ID["tabs"], value=link.view, className="scaling-tabs", mobile_breakpoint=0, children=[
-            dcc.Tab(explore_section(link.h_bits, link.gamma, link.k, link.cursor), label="Explore the law",
+            dcc.Tab(explore_section(link.h_bits, link.gamma, link.k, link.cursor), label=_("Explore the law"),
                     value="explore"),
-            dcc.Tab(census_section(link.scenario, link.code, link.app_users), label="From a census", value="census"),
-            dcc.Tab(forecast_section(link.rows, link.holdout), label="Forecast a technique", value="forecast"),
+            dcc.Tab(census_section(link.scenario, link.code, link.app_users), label=_("From a census"),
+                    value="census"),
+            dcc.Tab(forecast_section(link.rows, link.holdout), label=_("Forecast a technique"), value="forecast"),
         ]),
         dcc.Store(id=ID["query"]),
         dcc.Store(id=ID["config"], data=client_config()),
@@ -69,7 +70,7 @@ def layout(**query):
 def _guard(answer, where: str):
     """Bad input → its message; anything else → an apology, its class logged (never a traceback in the page)."""
     return guarded(answer, log=LOG, where=f"scaling page {where}",
-                   sorry="Sorry — this could not be computed. Please check the values.")
+                   sorry=N_("Sorry — this could not be computed. Please check the values."))
 
 
 # Interface synchronisation runs in the browser (assets/scaling.js): no request per slider move.

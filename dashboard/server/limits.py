@@ -58,8 +58,8 @@ from contextlib import AbstractContextManager, contextmanager
 from dashboard.core.body import BAND_WIDTHS
 from dashboard.core.country import load_country_model
 from dashboard.core.errors import InputError
+from dashboard.core.text import format_count, local_number, ngettext
 from dashboard.core.text import gettext as _
-from dashboard.core.text import local_number, ngettext
 
 from . import cache as cache_module
 from . import jobs
@@ -168,12 +168,14 @@ def check_scenario(scenario, command: str | None = None, *, what: str | None = N
             weight=local_number(f"{ww:g}"), limit=_millions(MAX_BAND_CELLS), hint=hint, command=cmd))
 
 
-def check_points(n_points: int, what: str = "The forecast") -> None:
+def check_points(n_points: int, what: str | None = None) -> None:
     """Refuse a forecast of more than :data:`MAX_FORECAST_POINTS` measurements (the CLI fits up to 10,000)."""
     if n_points > MAX_FORECAST_POINTS:
-        raise CostError(f"{what} has {n_points:,} measurements; the page fits at most {MAX_FORECAST_POINTS:,}. "
-                        "Fit them all with: anonset pyc forecast --csv points.csv --at 1e9 "
-                        "(a CSV with columns n,kappa)")
+        what = what or _("The forecast")
+        raise CostError(_("{what} has {count} measurements; the page fits at most {limit}. Fit them all with: "
+                          "{command} (a CSV with columns n,kappa)").format(
+            what=what, count=format_count(n_points), limit=format_count(MAX_FORECAST_POINTS),
+            command="anonset pyc forecast --csv points.csv --at 1e9"))
 
 
 def anonland_command(scale: float, epsilon: float, height_width: float, weight_width: float,

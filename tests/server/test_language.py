@@ -13,16 +13,25 @@ def translated_home(monkeypatch):
     monkeypatch.setattr("dashboard.core.text._i18n.TRANSLATED_PATHS", ("/",))
 
 
+@pytest.fixture
+def anonland_untranslated(monkeypatch):
+    """Every page is translated today: AnonLand stands for a page added later whose words are not all in the
+    catalogues yet (the list is the one switch)."""
+    from dashboard.core.text import _i18n
+
+    monkeypatch.setattr(_i18n, "TRANSLATED_PATHS", tuple(p for p in _i18n.TRANSLATED_PATHS if p != "/anonland"))
+
+
 def _html_lang(resp) -> str:
     head = resp.get_data(as_text=True)
     return head[head.index("<html"):head.index(">", head.index("<html")) + 1]
 
 
-def test_no_page_is_offered_half_translated(client):
+def test_no_page_is_offered_half_translated(client, anonland_untranslated):
     """Until a page is translated completely it is English, whatever is asked."""
-    for path in ("/attack", "/scaling", "/dataset"):
-        r = client.get(path + "?lang=de", headers={"Accept-Language": "fr"})
-        assert 'lang="en" data-asked="de"' in _html_lang(r)
+    r = client.get("/anonland?lang=de", headers={"Accept-Language": "fr"})
+    assert 'lang="en" data-asked="de"' in _html_lang(r)
+    assert 'lang="de" data-asked="de"' in _html_lang(client.get("/explore?lang=de"))
 
 
 def test_lang_wins_then_accept_language_then_english(client, translated_home):
@@ -33,7 +42,7 @@ def test_lang_wins_then_accept_language_then_english(client, translated_home):
     for bad in ("de;q=abc,,;;", "\x00\xff", "*", "q=1;de", "a" * 500):
         r = client.get("/", headers={"Accept-Language": bad})
         assert r.status_code == 200 and 'lang="' in _html_lang(r)
-    assert 'lang="en"' in _html_lang(client.get("/scaling?lang=de"))  # not translated: English, shell included
+    assert 'lang="en"' in _html_lang(client.get("/dataset?lang=de"))  # not translated: English, shell included
 
 
 def _layout(client, lang=None, asked=None):
@@ -74,7 +83,7 @@ def test_every_page_name_is_in_the_catalogues():
     assert {p["name"] for p in dash.page_registry.values() if p.get("nav", True)} <= set(PAGE_NAMES)
 
 
-def test_a_callback_answers_in_its_pages_language_and_the_response_cache_keeps_them_apart(client):
+def test_a_callback_answers_in_its_pages_language_and_the_response_cache_keeps_them_apart(client, anonland_untranslated):
     """The personal page's one server callback (a new country) in German, French and English: the language comes
     with the request's header (never from another tab's request), and the router's kept answers are per language."""
     from support.dash_protocol import ROUTER_OUTPUT, callback_body
@@ -89,11 +98,12 @@ def test_a_callback_answers_in_its_pages_language_and_the_response_cache_keeps_t
 
     assert "Bevölkerung:" in note("de") and "Population :" in note("fr") and "Population:" in note(None)
     router = next(d for d in deps if d["output"] == ROUTER_OUTPUT)
-    page = callback_body(router, {("_pages_location", "pathname"): "/scaling", ("_pages_location", "search"): ""},
+    # a page not translated (yet): English in every language
+    page = callback_body(router, {("_pages_location", "pathname"): "/anonland", ("_pages_location", "search"): ""},
                          changed=["_pages_location.pathname"])
     de = client.post("/_dash-update-component", json=page, headers={"X-AnonSet-Lang": "de"}).get_data()
     en = client.post("/_dash-update-component", json=page).get_data()
-    assert de == en  # /scaling is English in every language (not translated yet), and both answers are kept
+    assert de == en  # English in every language, and both answers are kept
     # the explorer is translated: its layout speaks the header's language, its numbers the language's format
     page = callback_body(router, {("_pages_location", "pathname"): "/explore", ("_pages_location", "search"): ""},
                          changed=["_pages_location.pathname"])

@@ -94,3 +94,51 @@ def test_callback_maps_outputs(dash_page):
     layout = page.layout(known="8", nonsense="1")
     text = component_text(layout)
     assert "GroupLens" in text and "Harper" in text
+
+
+def test_the_attack_lab_in_portuguese(dash_page):
+    """Issue 31: the form, the cards, the measured table, the hold-out text, the charts' titles, axes and names and
+    the explanation in Portuguese, numbers its way; the data's attribution stays as published (lang="en"), the CLI
+    commands stay English; the experiment is measured once for every language."""
+    from support.languages import english_words
+
+    from dashboard.core import text
+
+    page = dash_page("attack")
+    with text.language("pt"):
+        layout = page.layout()
+        out = page.on_run(1, *FORM.values())
+        bad = page.on_run(1, *{**FORM, "known": 40}.values())
+        words = set(english_words("pt"))
+    results = dict(zip(V.RESULT_KEYS, out[:-1], strict=True))
+    shown = component_text(layout) + " " + component_text([results[k] for k in results if "graph" not in k])
+    assert "Laboratório de ataque: desanonimizar dados esparsos" in shown and "Executar o ataque" in shown
+    assert "Identificados em n = 300" in shown and "Previsão com" in shown
+    assert "Proporções medidas, agregadas sobre as repetições" in shown and "Reservado: n = 300" in shown
+    assert "Como funcionam o ataque e as medições" in shown and "O ataque." in shown
+    assert "Avaliações conhecidas m: 40 está fora do intervalo 1–20" in bad[-1].children
+    n_graph = results["n-graph"]
+    assert n_graph["layout"]["title"]["text"].startswith("Identificação segundo o tamanho da galeria")
+    assert n_graph["layout"]["separators"] == ",." and n_graph["data"][0]["name"] == "identificados"
+    assert n_graph["layout"]["xaxis"]["title"]["text"] == "tamanho da galeria n (usuários, escala log.)"
+    import re
+
+    assert re.search(r"\d,\d\d%", component_text(results["measured"])), component_text(results["measured"])
+    attribution = next(c for c in layout.children if getattr(c, "id", None) == V.ID["attribution"])
+    assert attribution.children[1].lang == "en" and "GroupLens" in attribution.children[1].children
+    def texts(c):
+        if isinstance(c, str):
+            return [c.strip()]
+        if isinstance(c, (list, tuple)):
+            return [t for x in c for t in texts(x)]
+        found = texts(getattr(c, "children", None) or [])
+        for prop in ("label", "placeholder"):
+            found += texts(getattr(c, prop, None) or [])
+        return found + [t for o in (getattr(c, "options", None) or []) for t in texts(o.get("label") or [])]
+
+    seen = texts(layout) + texts([results[k] for k in results if "graph" not in k])
+    assert sorted({t for t in seen if t in words}) == []
+    assert "anonset attack --known 3" in component_text(results["command"])
+    with text.language("en"):  # the same measurement, written in English again
+        english = page.on_run(1, *FORM.values())
+    assert "Identified at n = 300" in component_text(english[0])

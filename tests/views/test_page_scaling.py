@@ -5,6 +5,7 @@ import base64
 import json
 import logging
 import math
+import re
 import shlex
 
 import numpy as np
@@ -591,3 +592,69 @@ def test_layout_reports_bad_link_values(S):
                  "Ignoring the points", "Ignoring holdout"):
         assert part in text
     assert next(c for c in page.children if type(c).__name__ == "Tabs").value == "explore"
+
+
+# --------------------------------------------------------------------------- issue 31: six languages
+
+
+def _strings(component) -> list[str]:
+    """Every text a component tree shows: children, labels of options, placeholders, tab labels, table headings."""
+    out = []
+    if component is None:
+        return out
+    if isinstance(component, str):
+        return [component]
+    if isinstance(component, (list, tuple)):
+        for c in component:
+            out += _strings(c)
+        return out
+    if isinstance(component, dict):
+        return _strings(component.get("label")) + _strings(component.get("name"))
+    for prop in ("children", "label", "placeholder", "options", "columns"):
+        out += _strings(getattr(component, prop, None))
+    return out
+
+
+def _figure_texts(fig: dict) -> list[str]:
+    layout = fig["layout"]
+    texts = [t["name"] for t in fig["data"] if t.get("name") and t.get("showlegend", True)]
+    texts += [a["title"]["text"] for a in (layout["xaxis"], layout["yaxis"]) if a.get("title")]
+    return texts + [str(x) for t in fig["data"] for x in (t.get("text") or []) if x]
+
+
+def test_the_scaling_page_in_german(S):
+    """Issue 31: the page's words, the three views' forms, readouts, census sentence, cards, table and notes, the
+    forecast's models table and band text, the charts' names and axes in German, numbers the German way; no
+    English message whose translation differs; the CLI commands stay English; English again afterwards."""
+    from support.languages import english_words
+
+    from dashboard.core import text
+
+    with text.language("de"):
+        page = S.layout(view="census", country="LI", users="5000")
+        law = V.render_law(V.DEFAULT_H_BITS, V.DEFAULT_GAMMA, V.DEFAULT_K, 1e6)
+        census = V.render_census("LI", ["female", "male"], "18-75", ["body"], 5, 5, [], 5000)
+        forecast = V.render_forecast(_rows(V.EXAMPLE_POINTS), 1)
+        words = english_words("de")
+    shown = _strings(page) + _strings(list(law.values())) + _strings([census[k] for k in census if k != "c-graph"])
+    shown += _strings([forecast[k] for k in forecast if k != "f-graph"])
+    figures = [law["figure"], census["c-graph"], forecast["f-graph"]]
+    shown += [t for f in figures for t in _figure_texts(f)]
+    text_all = " ".join(shown)
+    assert "Das Skalierungsgesetz der Reidentifikation" in shown
+    assert {"Das Gesetz erkunden", "Aus einem Zensus", "Eine Technik prognostizieren"} <= set(shown)
+    assert "Korrektheit" in shown and "Verschiedene Mengen" in shown and "Angepasste Entropie" in shown
+    assert "In einer App mit 5.000 Nutzern aus den Einwohnern von Liechtenstein im Alter von 18–75" in text_all
+    assert "Kreis, Geschlecht, Altersgruppe, Größenklasse 5 cm, Gewichtsklasse 5 kg" in text_all
+    assert "Galerie aus n Einwohnern" in shown and "Modell" in shown and "RMSE zurückgehalten" in shown
+    assert "Gewichte ln(n) wie im Paper" in component_text(forecast["f-band"])
+    assert re.search(r"\d,\d\s%", component_text(law["readouts"])), component_text(law["readouts"])
+    assert "Korrektheit κ(n)" in _figure_texts(law["figure"]) and law["figure"]["layout"]["separators"] == ",."
+    assert forecast["f-graph"]["layout"]["xaxis"]["title"]["text"] == "Galeriegröße n (Einträge, log. Skala)"
+    english = sorted({s.strip() for s in shown if s.strip() in set(words)})
+    assert english == [], english
+    assert component_text(census["c-command"]).startswith("anonset pyc census --country LI")  # the CLI: English
+    with text.language("en"):  # memoised per language: English again after German
+        again = V.render_law(V.DEFAULT_H_BITS, V.DEFAULT_GAMMA, V.DEFAULT_K, 1e6)
+        assert "Correctness" in _strings(again["readouts"])
+        assert "correctness κ(n)" in _figure_texts(again["figure"])

@@ -69,6 +69,7 @@ from census_loaders.paths import cache_dir
 from .. import memo
 from .. import scaling as pyc_fit
 from ..errors import InputError
+from ..text import gettext as _
 
 SECONDS_PER_DAY = 86_400
 #: The eccentricity threshold of the paper's Netflix Prize experiments.
@@ -143,7 +144,7 @@ def _cache_stamp() -> tuple[str, int]:
 def _movielens(path: str, stamp: int) -> Ratings:
 
     if stamp < 0:
-        raise InputError("the MovieLens ratings are not in the data cache: build it with `anonset data build`")
+        raise InputError(_("the MovieLens ratings are not in the data cache: build it with `anonset data build`"))
     return ratings_from_frame(cl.cache.microdata(DATASET_ID))
 
 
@@ -378,7 +379,7 @@ def make_aux(data: Ratings, targets: np.ndarray, cfg: AttackConfig, rng: np.rand
         rows = np.repeat(np.arange(t), w)
         cols = slots.ravel()
         new = rng.integers(0, data.n_items, size=rows.size)
-        for _ in range(100):  # redraw items the target did rate (rare: users rate few of 9,066 items)
+        for _attempt in range(100):  # redraw items the target did rate (rare: users rate few of 9,066 items)
             clash = np.asarray(sub_r[rows, new]).ravel() > 0
             clash |= _duplicates(items, rows, cols, new)
             if not clash.any():
@@ -497,21 +498,29 @@ def run_experiment(data: Ratings, cfg: AttackConfig, at=FORECAST_AT, band: bool 
     started = time.perf_counter()
     cfg = check_config(cfg, data.n_users)
     measured, runs = measure(data, cfg)
+    return finish_experiment(data, cfg, measured, runs, at, band, time.perf_counter() - started)
+
+
+def finish_experiment(data: Ratings, cfg: AttackConfig, measured: list[Measured], runs: list[RunResult],
+                      at=FORECAST_AT, band: bool = False, measured_in: float = 0.0) -> Experiment:
+    """The forecast and notes of measured shares (:func:`measure`), their words in the current language: a page
+    measures once (seconds) and writes the experiment in each language asked for (a fit, a fraction of that)."""
+    started = time.perf_counter()
     n = np.array([m.n for m in measured], dtype=float)
     k = np.array([m.kappa for m in measured])
     fc, reason = None, ""
     notes = []
     if n.size < 3:
-        reason = "the forecast needs at least three gallery sizes (two to fit, the largest held out)"
+        reason = _("the forecast needs at least three gallery sizes (two to fit, the largest held out)")
     else:
         try:
             fc = pyc_fit.forecast((n, k), at=np.asarray(at, dtype=float), holdout=1, band=band)
         except InputError as exc:
             reason = str(exc)
     if np.any(np.diff(k) > 0):
-        notes.append("the measured correctness rises between some gallery sizes: sampling noise; more repetitions "
-                     "smooth it")
-    return Experiment(cfg, measured, runs, fc, reason, time.perf_counter() - started,
+        notes.append(_("the measured correctness rises between some gallery sizes: sampling noise; more repetitions "
+                       "smooth it"))
+    return Experiment(cfg, measured, runs, fc, reason, measured_in + time.perf_counter() - started,
                       data.n_users, data.n_items, data.n_ratings, notes)
 
 

@@ -38,6 +38,7 @@ import numpy as np
 from ..errors import InputError
 from ..memo import Memo
 from ..regions import Scenario, bind, format_range
+from ..text import gettext as _
 from ._law import as_n, kappa_finite_population
 from ._partition_fit import FitResult, fit_partition
 
@@ -210,7 +211,7 @@ def census_fit(partition: CensusPartition) -> FitResult:
     person alone in a set).
     """
     if partition.records == 0:
-        raise InputError("no whole person remains in any plausible cell: every expected set rounds to 0")
+        raise InputError(_("no whole person remains in any plausible cell: every expected set rounds to 0"))
     return _FITS.get(id(partition), lambda: (partition, fit_partition(
         partition.sizes, partition.multiplicities)))[1]
 
@@ -248,7 +249,7 @@ def census_scaling(scenario: Scenario, code: str | None = None, n=None, *, root:
     """Partition, fit and both κ curves for a scenario (``n`` defaults to :data:`DEFAULT_NS`)."""
     part = census_partition(scenario, code, root=root)
     fit = census_fit(part)
-    ns, _ = as_n(DEFAULT_NS if n is None else n, "gallery sizes n")
+    ns, _scalar = as_n(DEFAULT_NS if n is None else n, "gallery sizes n")
     ns = np.atleast_1d(ns)
     exact = np.full(ns.shape, np.nan)
     inside = ns <= part.records

@@ -11,6 +11,8 @@ import numpy as np
 from scipy import optimize
 
 from ..errors import InputError
+from ..text import N_, format_count, local_number, ngettext
+from ..text import gettext as _
 from . import _law as pyc
 
 #: Most measurements (n, κ) accepted by the fits.
@@ -23,31 +25,32 @@ def check_points(n_points, kappa_points) -> tuple[np.ndarray, np.ndarray]:
         n = np.asarray(n_points, dtype=float)
         k = np.asarray(kappa_points, dtype=float)
     except (TypeError, ValueError):
-        raise InputError("measurements must be numbers") from None
+        raise InputError(_("measurements must be numbers")) from None
     if n.ndim != 1 or k.ndim != 1 or n.shape != k.shape:
-        raise InputError("give one correctness value per gallery size (two lists of equal length)")
+        raise InputError(_("give one correctness value per gallery size (two lists of equal length)"))
     if n.size < 2:
-        raise InputError(f"at least two measurements (n, kappa) are needed (got {n.size})")
+        raise InputError(_("at least two measurements (n, kappa) are needed (got {count})").format(count=n.size))
     if n.size > MAX_POINTS:
-        raise InputError(f"at most {MAX_POINTS:,} measurements are accepted (got {n.size:,})")
+        raise InputError(_("at most {limit} measurements are accepted (got {count})").format(
+            limit=format_count(MAX_POINTS), count=format_count(n.size)))
     if not (np.all(np.isfinite(n)) and np.all(np.isfinite(k))):
-        raise InputError("measurements must be finite numbers")
+        raise InputError(_("measurements must be finite numbers"))
     if n.min() <= 0:
-        raise InputError(f"gallery sizes n must be positive (got {n.min():g})")
+        raise InputError(_("gallery sizes n must be positive (got {value})").format(value=_g(n.min())))
     if n.min() < 1:
-        raise InputError(f"gallery sizes n must be at least 1 (got {n.min():g})")
+        raise InputError(_("gallery sizes n must be at least 1 (got {value})").format(value=_g(n.min())))
     bad = np.flatnonzero((k < 0) | (k > 1))
     if bad.size:
         i = bad[0]
-        raise InputError(f"correctness kappa must lie in [0, 1] (got {k[i]:g} at n = {n[i]:g})")
+        raise InputError(_("correctness kappa must lie in [0, 1] (got {kappa} at n = {n})").format(
+            kappa=_g(k[i]), n=_g(n[i])))
     order = np.argsort(n, kind="stable")
     n, k = n[order], k[order]
     dup = np.flatnonzero(np.diff(n) == 0)
     if dup.size:
-        raise InputError(f"gallery size n = {n[dup[0]]:g} appears twice; give one kappa per n")
+        raise InputError(_("gallery size n = {n} appears twice; give one kappa per n").format(n=_g(n[dup[0]])))
     if np.count_nonzero(n > 1) < 2:
-        raise InputError("at least two measurements with n > 1 are needed "
-                         "(a point at n = 1 has weight ln 1 = 0)")
+        raise InputError(_("at least two measurements with n > 1 are needed (a point at n = 1 has weight ln 1 = 0)"))
     return n, k
 
 
@@ -58,12 +61,13 @@ def parse_points(text: str) -> tuple[np.ndarray, np.ndarray]:
     for p in pairs:
         parts = p.split(":")
         if len(parts) != 2:
-            raise InputError(f"measurement {p!r} is not of the form n:kappa (e.g. 1000:0.8)")
+            raise InputError(_("measurement {value} is not of the form n:kappa (e.g. 1000:0.8)").format(value=repr(p)))
         try:
             n.append(float(parts[0]))
             k.append(float(parts[1]))
         except ValueError:
-            raise InputError(f"measurement {p!r} is not of the form n:kappa (e.g. 1000:0.8)") from None
+            raise InputError(_("measurement {value} is not of the form n:kappa (e.g. 1000:0.8)").format(
+                value=repr(p))) from None
     return check_points(n, k)
 
 
@@ -148,8 +152,15 @@ def _unavailable(name: str, formula: str, reason: str) -> ModelFit:
     return ModelFit(name, {}, formula, math.nan, math.nan, False, reason)
 
 
-NO_DECAY = ("kappa = 1 at every measured n: the measurements show no decay of correctness, "
-            "so there is nothing to extrapolate")
+NO_DECAY = N_("kappa = 1 at every measured n: the measurements show no decay of correctness, so there is nothing "
+              "to extrapolate")
+#: Why a model's optimiser found nothing (the same words for every model).
+NO_START = N_("no start point gave a finite residual")
+
+
+def _g(x: float) -> str:
+    """A number as ``f"{x:g}"`` writes it, in the current language's digits (English: unchanged, the CLI)."""
+    return local_number(f"{x:g}")
 
 
 def _no_decay(n: np.ndarray, k: np.ndarray) -> bool:
@@ -165,7 +176,7 @@ def _decay_scale(n: np.ndarray, k: np.ndarray) -> float:
 def _finish(name, formula, params, curve, n, k, w, res, checks, note: str = "") -> ModelFit:
     """A ModelFit from an optimiser result, with the region checks applied."""
     if res is None or not math.isfinite(res.fun):
-        return _unavailable(name, formula, "the fit failed: no finite residual was found")
+        return _unavailable(name, formula, _("the fit failed: no finite residual was found"))
     params = {key: float(v) for key, v in params.items()}
     for bad, why in checks:
         if bad:
@@ -173,7 +184,7 @@ def _finish(name, formula, params, curve, n, k, w, res, checks, note: str = "") 
     pred = curve(n)
     if not np.all(np.isfinite(pred)):
         return ModelFit(name, params, formula, float(res.fun), math.nan, False,
-                        "the fitted curve is not finite at the measured n")
+                        _("the fitted curve is not finite at the measured n"))
     rmse = float(np.sqrt(np.mean((k - pred) ** 2)))
     return ModelFit(name, params, formula, float(res.fun), rmse, True, "", note, curve)
 
@@ -185,6 +196,11 @@ H_MAX = 50.0
 GAMMA_MAX = 40.0
 HG_MIN = -19.0
 H_MIN = 1e-6
+
+
+def _entropy_limit() -> str:
+    return _("the entropy ran to the search limit ({limit} nats): the measurements decay too little to identify "
+             "it").format(limit=_g(H_MAX))
 
 PYC_FORMULA = ("E[kappa(n) | d, alpha] = alpha*expm1(Delta)/(n*d), Delta = [lnG(n+alpha+d) - "
                "lnG(n+alpha)] - [lnG(alpha+d) - lnG(alpha)], with (d, alpha) from entropy h and "
@@ -209,7 +225,7 @@ def fit_pyc_mb(n_points, kappa_points, start: tuple[float, float] | None = None)
     """
     n, k = check_points(n_points, kappa_points)
     if _no_decay(n, k):
-        return _unavailable("PYC-MB", PYC_FORMULA, NO_DECAY)
+        return _unavailable("PYC-MB", PYC_FORMULA, _(NO_DECAY))
     w = np.log(n)
 
     def objective(theta):                              # theta = (h, t = h·γ)
@@ -231,24 +247,25 @@ def fit_pyc_mb(n_points, kappa_points, start: tuple[float, float] | None = None)
         starts, keep = [(start[0], start[0] * start[1])], 1
     res = _nelder_mead(objective, starts, steps=(0.3, 0.3), scale=_decay_scale(n, k), keep=keep)
     if res is None:
-        return _unavailable("PYC-MB", PYC_FORMULA, "no start point gave a finite residual")
+        return _unavailable("PYC-MB", PYC_FORMULA, _(NO_START))
     h, g = float(res.x[0]), float(res.x[1]) / float(res.x[0])
     params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "gamma": g}
     checks = [
-        (h >= H_MAX * 0.999, (f"the entropy ran to the search limit ({H_MAX:g} nats): the "
-                              "measurements decay too little to identify it")),
-        (h <= H_MIN, ("the entropy ran to 0: the measurements lie at or below 1/n, "
-                      "below what exact matching on a single set gives")),
-        (g >= GAMMA_MAX * 0.999, f"the tail complexity ran to the search limit (gamma = {GAMMA_MAX:g})"),
+        (h >= H_MAX * 0.999, _entropy_limit()),
+        (h <= H_MIN, _("the entropy ran to 0: the measurements lie at or below 1/n, below what exact matching on "
+                       "a single set gives")),
+        (g >= GAMMA_MAX * 0.999, _("the tail complexity ran to the search limit (gamma = {limit})").format(
+            limit=_g(GAMMA_MAX))),
     ]
     note = ""
     if h * g <= HG_MIN * 0.99:
-        note = ("the tail ran to the uniform limit (d below about -1e8): PYC-MB here is the "
-                "uniform distribution over e^h sets, i.e. ENT")
+        note = _("the tail ran to the uniform limit (d below about -1e8): PYC-MB here is the uniform distribution "
+                 "over e^h sets, i.e. ENT")
     try:
         d, alpha = pyc.from_h_gamma(h, g)
     except InputError as exc:
-        return _unavailable("PYC-MB", PYC_FORMULA, f"the optimum left the valid region: {exc}")
+        return _unavailable("PYC-MB", PYC_FORMULA, _("the optimum left the valid region: {problem}").format(
+            problem=exc))
     params.update({"d": d, "alpha": alpha})
     return _finish("PYC-MB", PYC_FORMULA, params, lambda x: pyc.kappa(x, d, alpha), n, k, w, res,
                    checks, note)
@@ -273,7 +290,7 @@ def fit_ent(n_points, kappa_points) -> ModelFit:
     """
     n, k = check_points(n_points, kappa_points)
     if _no_decay(n, k):
-        return _unavailable("ENT", ENT_FORMULA, NO_DECAY)
+        return _unavailable("ENT", ENT_FORMULA, _(NO_DECAY))
     w = np.log(n)
 
     def objective(theta):
@@ -285,11 +302,10 @@ def fit_ent(n_points, kappa_points) -> ModelFit:
     res = _nelder_mead(objective, [(h,) for h in np.linspace(0.5, 45.0, 30)], steps=(0.5,),
                        scale=_decay_scale(n, k))
     if res is None:
-        return _unavailable("ENT", ENT_FORMULA, "no start point gave a finite residual")
+        return _unavailable("ENT", ENT_FORMULA, _(NO_START))
     h = float(res.x[0])
     params = {"h_nats": h, "h_bits": pyc.nats_to_bits(h), "K": math.exp(h)}
-    checks = [(h >= H_MAX * 0.999, (f"the entropy ran to the search limit ({H_MAX:g} nats): "
-                                    "the measurements decay too little to identify it"))]
+    checks = [(h >= H_MAX * 0.999, _entropy_limit())]
     return _finish("ENT", ENT_FORMULA, params, _ent_curve(h), n, k, w, res, checks)
 
 
@@ -308,7 +324,7 @@ def fit_exp(n_points, kappa_points) -> ModelFit:
     """
     n, k = check_points(n_points, kappa_points)
     if _no_decay(n, k):
-        return _unavailable("EXP", EXP_FORMULA, NO_DECAY)
+        return _unavailable("EXP", EXP_FORMULA, _(NO_DECAY))
     w = np.log(n)
 
     def objective(theta):
@@ -321,7 +337,7 @@ def fit_exp(n_points, kappa_points) -> ModelFit:
     starts = [(c, ll) for c in (0.0, 0.05, 0.3, 0.6, 0.9) for ll in lls]
     res = _nelder_mead(objective, starts, steps=(0.05, 0.5), scale=_decay_scale(n, k))
     if res is None:
-        return _unavailable("EXP", EXP_FORMULA, "no start point gave a finite residual")
+        return _unavailable("EXP", EXP_FORMULA, _(NO_START))
     c, lam = float(res.x[0]), math.exp(float(res.x[1]))
     params = {"c": c, "lambda": lam}
     return _finish("EXP", EXP_FORMULA, params, _exp_curve(c, lam), n, k, w, res, [])
@@ -342,7 +358,7 @@ def fit_pol(n_points, kappa_points) -> ModelFit:
     """
     n, k = check_points(n_points, kappa_points)
     if _no_decay(n, k):
-        return _unavailable("POL", POL_FORMULA, NO_DECAY)
+        return _unavailable("POL", POL_FORMULA, _(NO_DECAY))
     w = np.log(n)
 
     def objective(theta):
@@ -358,11 +374,11 @@ def fit_pol(n_points, kappa_points) -> ModelFit:
         starts.append((float(icpt), max(0.0, float(-slope))))
     res = _nelder_mead(objective, starts, steps=(0.2, 0.05), scale=_decay_scale(n, k))
     if res is None:
-        return _unavailable("POL", POL_FORMULA, "no start point gave a finite residual")
+        return _unavailable("POL", POL_FORMULA, _(NO_START))
     a, b = math.exp(float(res.x[0])), float(res.x[1])
     params = {"a": a, "b": b}
-    checks = [(b >= 50.0 * 0.999, ("the exponent b ran to the search limit (50): the "
-                                   "measurements are not a power law"))]
+    checks = [(b >= 50.0 * 0.999, _("the exponent b ran to the search limit ({limit}): the measurements are not a "
+                                    "power law").format(limit=_g(50.0)))]
     return _finish("POL", POL_FORMULA, params, _pol_curve(a, b), n, k, w, res, checks)
 
 
@@ -432,19 +448,24 @@ MIN_BAND_POINTS = 4
 #: Above this many points the jackknife deletes interleaved groups instead of single points.
 JACKKNIFE_GROUPS = 20
 
-BAND_METHOD = (f"jackknife: PYC-MB refitted without each measurement (or, above "
-               f"{JACKKNIFE_GROUPS} points, without each of {JACKKNIFE_GROUPS} interleaved "
-               f"groups); band = forecast ± {BAND_Z} jackknife standard errors, clipped to [0, 1]")
+def band_method() -> str:
+    """How the band is made, in words (the current language)."""
+    return _("jackknife: PYC-MB refitted without each measurement (or, above {groups} points, without each of "
+             "{groups} interleaved groups); band = forecast ± {z} jackknife standard errors, clipped to [0, 1]").format(
+        groups=JACKKNIFE_GROUPS, z=local_number(f"{BAND_Z}"))
+
+
 
 
 def _jackknife_band(n, k, at, full: ModelFit) -> Band:
     if not full.available:
-        return Band(None, None, BAND_METHOD, False, f"PYC-MB is not available: {full.reason}")
+        return Band(None, None, band_method(), False, _("PYC-MB is not available: {reason}").format(
+            reason=full.reason))
     if n.size < MIN_BAND_POINTS:
-        return Band(None, None, BAND_METHOD, False,
-                    f"the band needs at least {MIN_BAND_POINTS} measurements: with {n.size}, a jackknife refit has "
-                    f"{max(n.size - 1, 0)} points for PYC-MB's two parameters and passes through them exactly, "
-                    "so its spread says nothing about the forecast")
+        return Band(None, None, band_method(), False, _(
+            "the band needs at least {least} measurements: with {count}, a jackknife refit has {left} points for "
+            "PYC-MB's two parameters and passes through them exactly, so its spread says nothing about the "
+            "forecast").format(least=MIN_BAND_POINTS, count=n.size, left=max(n.size - 1, 0)))
     groups = min(n.size, JACKKNIFE_GROUPS)
     label = np.arange(n.size) % groups
     start = (full.params["h_nats"], full.params["gamma"])
@@ -460,13 +481,13 @@ def _jackknife_band(n, k, at, full: ModelFit) -> Band:
         if fit.available:
             reps.append(fit.predict(at))
     if len(reps) < 2:
-        return Band(None, None, BAND_METHOD, False, "fewer than two jackknife refits succeeded")
+        return Band(None, None, band_method(), False, _("fewer than two jackknife refits succeeded"))
     reps = np.array(reps)
     m = reps.shape[0]
     se = np.sqrt((m - 1) / m * np.sum((reps - reps.mean(axis=0)) ** 2, axis=0))
     centre = full.predict(at)
     return Band(np.clip(centre - BAND_Z * se, 0.0, 1.0), np.clip(centre + BAND_Z * se, 0.0, 1.0),
-                BAND_METHOD, True)
+                band_method(), True)
 
 
 def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool = True) -> Forecast:
@@ -475,10 +496,10 @@ def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool =
     ``points``: (n, κ) pairs, or a pair of sequences (n_list, κ_list).  ``holdout``: how many
     of the largest-n points to hold out for the out-of-sample check — every model is refitted
     on the others and scored by RMSE on them (0 skips it).  ``band``: the PYC-MB jackknife
-    band (see :data:`BAND_METHOD`).
+    band (see :func:`band_method`).
     """
     n, k = _points_arrays(points)
-    at_arr, _ = pyc.as_n(at, "the forecast sizes (at)")
+    at_arr, _scalar = pyc.as_n(at, "the forecast sizes (at)")
     at_arr = np.atleast_1d(at_arr)
     if at_arr.size == 0:
         raise InputError("give at least one gallery size to forecast")
@@ -492,9 +513,10 @@ def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool =
         enough = holdout < n.size and np.count_nonzero(train_n > 1) >= 2
         for name, fitter in FITTERS.items():
             if not enough:
-                scores[name] = HoldoutScore(test_n, test_k, None, None, False,
-                                            f"holding out {holdout} point(s) leaves fewer than two "
-                                            "measurements with n > 1 to fit")
+                scores[name] = HoldoutScore(test_n, test_k, None, None, False, ngettext(
+                    "holding out {count} point leaves fewer than two measurements with n > 1 to fit",
+                    "holding out {count} points leaves fewer than two measurements with n > 1 to fit",
+                    holdout).format(count=holdout))
                 continue
             fit = fitter(train_n, train_k)
             if not fit.available:
@@ -503,22 +525,22 @@ def forecast(points, at: Sequence[float] | float, holdout: int = 1, band: bool =
             pred = fit.predict(test_n)
             note = ""
             if np.count_nonzero(train_n > 1) <= 2:
-                note = (f"fitted on {np.count_nonzero(train_n > 1)} measurements, as many as the model's parameters: "
-                        "it passes through them exactly, so the score checks one extrapolation, not the fit — "
-                        "give at least four points")
+                note = _("fitted on {count} measurements, as many as the model's parameters: it passes through "
+                         "them exactly, so the score checks one extrapolation, not the fit — give at least four "
+                         "points").format(count=np.count_nonzero(train_n > 1))
             scores[name] = HoldoutScore(test_n, test_k, pred,
                                         float(np.sqrt(np.mean((pred - test_k) ** 2))), True, note=note)
         pyc_mb, ent = scores.get("PYC-MB"), scores.get("ENT")
         if (pyc_mb and ent and pyc_mb.available and ent.available
                 and np.allclose(pyc_mb.predicted, ent.predicted, atol=1e-4)):
-            alike = ("PYC-MB's best fit on these points is its uniform limit, which is ENT's model: "
-                     "the two predict the same")
+            alike = _("PYC-MB's best fit on these points is its uniform limit, which is ENT's model: the two "
+                      "predict the same")
             for sc in (pyc_mb, ent):
                 sc.note = f"{sc.note}; {alike}" if sc.note else alike
     if band:
         band_result = _jackknife_band(n, k, at_arr, models["PYC-MB"])
     else:
-        band_result = Band(None, None, BAND_METHOD, False, "not requested")
+        band_result = Band(None, None, band_method(), False, _("not requested"))
     return Forecast(n, k, at_arr, models, predictions, scores, band_result)
 
 
