@@ -23,7 +23,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ["ANONSET_FLASK_CACHE_DIR"] = tempfile.mkdtemp(
         prefix=f"anonset-{os.environ['PYTEST_XDIST_WORKER']}-", dir=_base if _base and os.path.isdir(_base) else None)
 
-from census_loaders.paths import cache_dir, raw_dir
+from census_loaders.paths import cache_dir, raw_dir  # noqa: E402  (after the environment above is set)
 
 #: Processes for ``-n auto`` (the default, see pyproject's addopts): both cores of the 2-core machine the
 #: suite is sized for.  Each test file runs in one process (``--dist loadfile``).
