@@ -25,7 +25,7 @@ def test_prior_section_matches_the_prior_validation():
     ll = p["us"]["heldout_loglik_per_person"]
     assert f"{ll['ncdrisc']:.3f} vs {ll['v2']:.3f} vs {ll['paper']:.3f}" in str(out["cards"])
     assert len(out["de_rows"]) == 24 and out["de_rows"][0]["height, Mikrozensus"] == f"{p['de']['groups'][0]['height_mean_mikrozensus']:.1f}"
-    assert out["us_rows"][0]["observed"] == f"{p['us']['cells'][0]['observed']:.2%}"
+    assert out["us_rows"][0]["observed"] == f"{100 * p['us']['cells'][0]['observed']:.2f} %"  # the page's percent, as every other
     assert out["summaries"] == [p["us"]["summary"], p["de"]["summary"]]
     assert out["command"] == "anonset validate prior --json"
 
