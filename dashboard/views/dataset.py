@@ -118,6 +118,17 @@ def _count(n) -> str:
     return local_number(f"{int(n):,}")
 
 
+def _quoted(table_: microdata.Table) -> dict:
+    """A shipped data set's column names are its own English words, quoted as they are (``lang="en"``); an
+    upload's are in whatever language its author wrote them."""
+    return {"lang": "en"} if table_.source in SHIPPED_SOURCES else {}
+
+
+def column_name(name: str, source: str):
+    """A column's name in a results table: quoted in English for the shipped data sets (see :func:`_quoted`)."""
+    return html.Span(name, lang="en") if source in SHIPPED_SOURCES else name
+
+
 def default_columns(table_: microdata.Table) -> list[str]:
     if table_.source in DEFAULTS:
         return list(DEFAULTS[table_.source][0])
@@ -159,7 +170,7 @@ def bin_boxes(table_: microdata.Table) -> list:
         box_id = {"type": BIN_TYPE, "column": col}
         value = SUGGESTED_BINS.get(col) if table_.source == "nhanes" else None
         boxes.append(html.Label([
-            html.Span(col, className="bin-label"),
+            html.Span(col, className="bin-label", **_quoted(table_)),
             dcc.Input(id=box_id, type="text", inputMode="decimal", value=None if value is None else str(value),
                       placeholder=_("exact"), debounce=True, className="bin-input"),
         ], className="bin-row"))
@@ -281,13 +292,13 @@ def plan_section(result: dict, req: Request) -> list:
     for row in c["columns"]:
         w, g = row["withheld"], row["generalised"]
         contrib_rows.append({
-            column: row["column"], now: row["now"],
+            column: column_name(row["column"], req.source), now: row["now"],
             _("withheld: unique"): percent(w["uniqueness"]), _("withheld: < k"): percent(w["share_below_k"]),
             coarser: g["step"] if g else _("(none)"),
             _("coarser: unique"): percent(g["uniqueness"]) if g else "–",
             _("coarser: < k"): percent(g["share_below_k"]) if g else "–"})
     generalisation = _("generalisation")
-    step_rows = [{_("step"): i, column: s["column"], generalisation: s["action"],
+    step_rows = [{_("step"): i, column: column_name(s["column"], req.source), generalisation: s["action"],
                   _("records below k = {k}").format(k=k_p): percent(s["share_below_k"]),
                   _("unique"): percent(s["uniqueness"]), _("bits kept"): local_number(f"{s['bits']:.2f}")}
                  for i, s in enumerate(p["steps"], 1)]

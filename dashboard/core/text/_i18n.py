@@ -162,7 +162,8 @@ def client_catalogue(msgids) -> dict:
 #: is English, shell included, whatever was asked (never half and half); its links still carry the language
 #: asked, so the next translated page speaks it again.  One source of truth for the server, the shell's links,
 #: the switch and the tests.
-TRANSLATED_PATHS: tuple[str, ...] = ("/", "/explore", "/explore/buckets", "/explore/world", "/about")
+TRANSLATED_PATHS: tuple[str, ...] = ("/", "/explore", "/explore/buckets", "/explore/world", "/about", "/dataset",
+                                     "/real-people")
 
 #: The language the visitor asked for (``?lang=``, else Accept-Language), carried in every internal link;
 #: None: nothing to carry (English asked, and the browser asks for English anyway).
