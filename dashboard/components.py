@@ -6,8 +6,8 @@ views (:mod:`dashboard.views`) so every page draws these the same way.
 from __future__ import annotations
 
 from dash import dash_table, dcc, html
-from dash.development.base_component import Component
 from dash.dash_table.Format import Format, Group
+from dash.development.base_component import Component
 
 from dashboard.core.body import DEFAULT_MODEL, MODEL_LABELS, MODELS
 from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN, N_, gettext, local_number, number_marks

@@ -17,8 +17,8 @@ from dashboard.components import card, command_block, table
 from dashboard.core import memo
 from dashboard.core.body import de_summary, us_summary, validate_nhanes, validate_prior
 from dashboard.core.errors import InputError
-from dashboard.core.text import local_number, percent_suffix, translate_marked
 from dashboard.core.text import gettext as _
+from dashboard.core.text import local_number, percent_suffix, translate_marked
 from dashboard.figures.real_people import MODEL_NAMES, calibration_figure, divergence_figure
 from dashboard.figures.style import graph_config
 

@@ -48,10 +48,10 @@ from ._models import (
     MODEL_NAMES,
     MODELS,
     check_classes_rule,
-    model_name,
     check_model,
     choose,
     fit_model,
+    model_name,
     validate_model,
 )
 from ._plan import DEFAULT_K, DEFAULT_TARGET, check_k, check_target, contributions, plan

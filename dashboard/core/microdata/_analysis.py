@@ -36,8 +36,8 @@ from . import _copula as copula
 from . import _latent as latent
 from . import _models as models
 from . import _tfrr as tfrr
-from ._words import num, pct
 from ._records import KS, Prepared, Table, empirical, prepare, roc_curve
+from ._words import num, pct
 
 DEFAULT_FRACTION = 0.1
 DEFAULT_TRIALS = 3

@@ -31,8 +31,8 @@ from scipy.stats import rankdata
 from census_loaders import cache
 
 from ..errors import InputError
-from ..text import N_, gettext, ngettext, translate_marked
 from ..memo import Memo
+from ..text import N_, gettext, ngettext, translate_marked
 from ._words import num, pct
 
 #: Largest CSV accepted (bytes). The page also keeps it under the server's request limit.
