@@ -8,7 +8,18 @@ import numpy as np
 from dashboard.core.text import gettext as _
 from dashboard.core.text import local_number
 
-from .style import GRID, MUTED, QUALITATIVE, base_layout, log_ticks, on_narrow, separators, thinned_ticks
+from .style import (
+    GRID,
+    MUTED,
+    NARROW_TITLE_CHARS,
+    QUALITATIVE,
+    base_layout,
+    log_ticks,
+    narrow_titles,
+    on_narrow,
+    separators,
+    thinned_ticks,
+)
 
 COPULA, PY, EMPIRICAL, TFRR_EXACT, TFRR_BINOMIAL = QUALITATIVE[0], QUALITATIVE[1], QUALITATIVE[5], QUALITATIVE[0], QUALITATIVE[1]
 LATENT = QUALITATIVE[2]
@@ -20,8 +31,18 @@ def _log_axis(lo: float, hi: float, title: str) -> dict:
 
 
 def _layout(**extra) -> dict:
-    """:func:`base_layout` with the page's decimal and thousands marks."""
-    return base_layout(separators=separators(), **extra)
+    """:func:`base_layout` with the page's decimal and thousands marks; a title longer than a phone's chart is
+    broken into lines there (:func:`~.style.narrow_titles`: German and French run ~30 % longer)."""
+    layout = base_layout(separators=separators(), **extra)
+    long_axes = {key: _text(extra[key].get("title")) for key in ("xaxis", "yaxis")
+                 if isinstance(extra.get(key), dict) and len(_text(extra[key].get("title"))) > NARROW_TITLE_CHARS}
+    title = _text(extra.get("title"))
+    return narrow_titles(layout, title if len(title) > NARROW_TITLE_CHARS else None, **long_axes)
+
+
+def _text(title) -> str:
+    """A plotly title's text (a string or ``{"text": …}``)."""
+    return (title.get("text") or "") if isinstance(title, dict) else (title or "")
 
 
 def uniqueness_curve(grid, copula_curve, py_curve, n_records: int, empirical: float, population: float,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dashboard.core.text import N_, local_number, translate_marked
 from dashboard.core.text import gettext as _
 
-from .style import QUALITATIVE, axis, base_layout, figure, separators
+from .style import QUALITATIVE, axis, base_layout, figure, narrow_titles, separators
 
 #: One colour per body model, the same in every figure of the page.
 MODEL_COLOURS = {"v2": QUALITATIVE[0], "paper": QUALITATIVE[1]}
@@ -35,12 +35,13 @@ def calibration_figure(report: dict) -> dict:
     top *= 1.08
     traces.insert(0, dict(type="scatter", mode="lines", x=[0, top], y=[0, top], name=_("perfect calibration"),
                           line=dict(color="#9AA5B1", dash="dash", width=1.5), hoverinfo="skip"))
-    return figure(traces, base_layout(
+    x_title, y_title = _("predicted cell probability (%)"), _("observed (%)")
+    return figure(traces, narrow_titles(base_layout(
         height=400, margin=dict(l=10, r=10, t=60, b=10), separators=separators(),
-        xaxis=axis(_("predicted cell probability (%)"), rangemode="tozero"),
-        yaxis=axis(_("observed (%)"), rangemode="tozero"),
+        xaxis=axis(x_title, rangemode="tozero"),
+        yaxis=axis(y_title, rangemode="tozero"),
         legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"),
-    ))
+    ), xaxis=x_title, yaxis=y_title))
 
 
 def divergence_figure(report: dict) -> dict:
@@ -54,9 +55,10 @@ def divergence_figure(report: dict) -> dict:
             marker=dict(color=MODEL_COLOURS.get(name)),
             hovertemplate=_("{model}<br>real set {range}<br>median {median} %").format(
                 model=_name(name), range="%{x}", median="%{y:+.0f}") + "<extra></extra>"))
-    return figure(traces, base_layout(
+    x_title, y_title = _("real anonymity set (people in it)"), _("median divergence (%)")
+    return figure(traces, narrow_titles(base_layout(
         height=380, barmode="group", margin=dict(l=10, r=10, t=60, b=10), separators=separators(),
-        xaxis=axis(_("real anonymity set (people in it)")),
-        yaxis=axis(_("median divergence (%)"), zeroline=True, zerolinecolor="#4a5562"),
+        xaxis=axis(x_title),
+        yaxis=axis(y_title, zeroline=True, zerolinecolor="#4a5562"),
         legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"),
-    ))
+    ), xaxis=x_title, yaxis=y_title))
