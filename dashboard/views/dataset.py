@@ -124,9 +124,10 @@ def _quoted(table_: microdata.Table) -> dict:
     return {"lang": "en"} if table_.source in SHIPPED_SOURCES else {}
 
 
-def column_name(name: str, source: str):
-    """A column's name in a results table: quoted in English for the shipped data sets (see :func:`_quoted`)."""
-    return html.Span(name, lang="en") if source in SHIPPED_SOURCES else name
+def quoted_value(value: str, source: str):
+    """A column name or a record's values in a results table: quoted in English for the shipped data sets (see
+    :func:`_quoted`)."""
+    return html.Span(value, lang="en") if source in SHIPPED_SOURCES else value
 
 
 def default_columns(table_: microdata.Table) -> list[str]:
@@ -292,13 +293,13 @@ def plan_section(result: dict, req: Request) -> list:
     for row in c["columns"]:
         w, g = row["withheld"], row["generalised"]
         contrib_rows.append({
-            column: column_name(row["column"], req.source), now: row["now"],
+            column: quoted_value(row["column"], req.source), now: row["now"],
             _("withheld: unique"): percent(w["uniqueness"]), _("withheld: < k"): percent(w["share_below_k"]),
             coarser: g["step"] if g else _("(none)"),
             _("coarser: unique"): percent(g["uniqueness"]) if g else "–",
             _("coarser: < k"): percent(g["share_below_k"]) if g else "–"})
     generalisation = _("generalisation")
-    step_rows = [{_("step"): i, column: column_name(s["column"], req.source), generalisation: s["action"],
+    step_rows = [{_("step"): i, column: quoted_value(s["column"], req.source), generalisation: s["action"],
                   _("records below k = {k}").format(k=k_p): percent(s["share_below_k"]),
                   _("unique"): percent(s["uniqueness"]), _("bits kept"): local_number(f"{s['bits']:.2f}")}
                  for i, s in enumerate(p["steps"], 1)]
@@ -471,7 +472,8 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
         val_text = v.get("reason") or _("The validation was not run.")
     greedy = c.get("one_more_attribute", [])
     risky = microdata.riskiest(analysis, 10)
-    risky_rows = [{_("record"): " · ".join(str(r[col]) for col in s["columns"]), "ξ": chance(r["xi"]),
+    risky_rows = [{_("record"): quoted_value(" · ".join(str(r[col]) for col in s["columns"]), req.source),
+                   "ξ": chance(r["xi"]),
                    "κ": _fmt(r["kappa"]), _("class size"): r["class_size"],
                    _("TFRR risk"): _fmt(r["tfrr_risk"])} for r in risky]
     integ = c["integration"]

@@ -238,7 +238,7 @@ def test_the_data_set_page_in_german(dash_page):
     assert any("Verallgemeinerungsschritt" in t or "erreicht das Ziel bereits" in t for t in shown)
     curve = next(c for c in _walk(html_div(results)) if getattr(c, "id", None) == V._id("curve-graph"))
     assert curve.figure["layout"]["separators"] == ",." and curve.config["locale"] == "de"
-    assert curve.figure["layout"]["title"]["text"] == "Eindeutigkeit in der Population Ξ(N)"
+    assert curve.figure["layout"]["title"]["text"] == "Populationseindeutigkeit Ξ(N)"
     own = {"age", "sex", "zip"}  # the upload's own column names, as its author wrote them
     english = [t for t in shown + form if t in text.translations("de")._catalog and t not in words | own]
     assert english == [], english
