@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dash import dash_table, dcc, html
 from dash.dash_table.Format import Format, Group
+from dash.development.base_component import Component
 
 from dashboard.core.body import DEFAULT_MODEL, MODEL_LABELS, MODELS
 from dashboard.core.text import BODY_MODEL_DETAILS, BODY_MODEL_PLAIN, N_, gettext, local_number, number_marks
@@ -43,7 +44,7 @@ def command_block(cmd: str | None, note: str = "", *, none_note: str = "Too many
     if cmd is None:
         return [html.P(note or none_note, className="field-help")]
     return [html.Div([html.Pre(html.Code(cmd), className="snippet"),
-                      dcc.Clipboard(content=cmd, title="copy the command", className="snippet-copy")],
+                      dcc.Clipboard(content=cmd, title=gettext("copy the command"), className="snippet-copy")],
                      className="snippet-row")] + ([html.P(note, className="field-help")] if note else [])
 
 
@@ -98,11 +99,15 @@ def table(rows: list[dict], caption: str | None = None, *, class_name: str = "ta
     def kind(c):
         return None if c in text_columns else "num"
 
+    def cell(v):  # a whole number the language's way; a component (e.g. a quoted name) as it is; else its text
+        if isinstance(v, int):
+            return local_number(f"{v:,}")
+        return v if isinstance(v, Component) else str(v)
+
     head = html.Thead(html.Tr([html.Th(c, scope="col", className=kind(c) if i else None) for i, c in enumerate(cols)]))
     body = html.Tbody([
-        html.Tr([html.Th(str(r[cols[0]]), scope="row")]
-                + [html.Td(local_number(f"{r[c]:,}") if isinstance(r[c], int) else str(r[c]), className=kind(c))
-                   for c in cols[1:]])
+        html.Tr([html.Th(cell(r[cols[0]]) if isinstance(r[cols[0]], Component) else str(r[cols[0]]), scope="row")]
+                + [html.Td(cell(r[c]), className=kind(c)) for c in cols[1:]])
         for r in rows
     ])
     out = html.Table(([html.Caption(caption)] if caption else []) + [head, body], className=class_name)

@@ -1,11 +1,22 @@
 """Figures of the real-people validation (plain dicts): calibration by decile, divergence by real-set size."""
 from __future__ import annotations
 
-from .style import QUALITATIVE, axis, base_layout, figure
+from dashboard.core.text import N_, local_number, translate_marked
+from dashboard.core.text import gettext as _
+
+from .style import QUALITATIVE, axis, base_layout, figure, narrow_titles, separators
 
 #: One colour per body model, the same in every figure of the page.
 MODEL_COLOURS = {"v2": QUALITATIVE[0], "paper": QUALITATIVE[1]}
-MODEL_NAMES = {"v2": "v2 (default)", "paper": "paper model"}
+MODEL_NAMES = {"v2": N_("v2 (default)"), "paper": N_("paper model")}
+
+
+def _name(model: str) -> str:
+    return translate_marked(MODEL_NAMES[model]) if model in MODEL_NAMES else model
+
+
+def _count(n: int) -> str:
+    return local_number(f"{n:,}")
 
 
 def calibration_figure(report: dict) -> dict:
@@ -17,19 +28,20 @@ def calibration_figure(report: dict) -> dict:
         ys = [c["mean_observed"] * 100 for c in m["calibration"]]
         top = max(top, *xs, *ys)
         traces.append(dict(
-            type="scatter", mode="lines+markers", x=xs, y=ys, name=MODEL_NAMES.get(name, name),
+            type="scatter", mode="lines+markers", x=xs, y=ys, name=_name(name),
             line=dict(color=MODEL_COLOURS.get(name), width=3), marker=dict(size=9),
-            hovertemplate=(f"{MODEL_NAMES.get(name, name)}<br>predicted %{{x:.2f}} %<br>"
-                           "observed %{y:.2f} %<extra></extra>")))
+            hovertemplate=_("{model}<br>predicted {predicted} %<br>observed {observed} %").format(
+                model=_name(name), predicted="%{x:.2f}", observed="%{y:.2f}") + "<extra></extra>"))
     top *= 1.08
-    traces.insert(0, dict(type="scatter", mode="lines", x=[0, top], y=[0, top], name="perfect calibration",
+    traces.insert(0, dict(type="scatter", mode="lines", x=[0, top], y=[0, top], name=_("perfect calibration"),
                           line=dict(color="#9AA5B1", dash="dash", width=1.5), hoverinfo="skip"))
-    return figure(traces, base_layout(
-        height=400, margin=dict(l=10, r=10, t=60, b=10),
-        xaxis=axis("predicted cell probability (%)", rangemode="tozero"),
-        yaxis=axis("observed (%)", rangemode="tozero"),
+    x_title, y_title = _("predicted cell probability (%)"), _("observed (%)")
+    return figure(traces, narrow_titles(base_layout(
+        height=400, margin=dict(l=10, r=10, t=60, b=10), separators=separators(),
+        xaxis=axis(x_title, rangemode="tozero"),
+        yaxis=axis(y_title, rangemode="tozero"),
         legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"),
-    ))
+    ), xaxis=x_title, yaxis=y_title))
 
 
 def divergence_figure(report: dict) -> dict:
@@ -38,13 +50,15 @@ def divergence_figure(report: dict) -> dict:
     for name, m in report["models"].items():
         rows = [r for r in m["by_ras"] if r["n"]]
         traces.append(dict(
-            type="bar", x=[f"{r['range']} ({r['n']:,})" for r in rows],
-            y=[100 * r["median_divergence_expected"] for r in rows], name=MODEL_NAMES.get(name, name),
+            type="bar", x=[f"{r['range']} ({_count(r['n'])})" for r in rows],
+            y=[100 * r["median_divergence_expected"] for r in rows], name=_name(name),
             marker=dict(color=MODEL_COLOURS.get(name)),
-            hovertemplate=f"{MODEL_NAMES.get(name, name)}<br>real set %{{x}}<br>median %{{y:+.0f}} %<extra></extra>"))
-    return figure(traces, base_layout(
-        height=380, barmode="group", margin=dict(l=10, r=10, t=60, b=10),
-        xaxis=axis("real anonymity set (people in it)"),
-        yaxis=axis("median divergence (%)", zeroline=True, zerolinecolor="#4a5562"),
+            hovertemplate=_("{model}<br>real set {range}<br>median {median} %").format(
+                model=_name(name), range="%{x}", median="%{y:+.0f}") + "<extra></extra>"))
+    x_title, y_title = _("real anonymity set (people in it)"), _("median divergence (%)")
+    return figure(traces, narrow_titles(base_layout(
+        height=380, barmode="group", margin=dict(l=10, r=10, t=60, b=10), separators=separators(),
+        xaxis=axis(x_title),
+        yaxis=axis(y_title, zeroline=True, zerolinecolor="#4a5562"),
         legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"),
-    ))
+    ), xaxis=x_title, yaxis=y_title))

@@ -12,6 +12,8 @@ from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
 from dashboard import reports
 from dashboard.components import error_box, field
 from dashboard.core import microdata as M
+from dashboard.core.text import DEFAULT_LANGUAGE, N_, current_language, gettext, language, local_number
+from dashboard.core.text import gettext as _
 from dashboard.guard import guarded
 from dashboard.server import limits
 from dashboard.views.dataset import (
@@ -40,9 +42,12 @@ from dashboard.views.dataset import (
 dash.register_page(__name__, path="/dataset", name="Data set",
                    title="AnonSet — how identifiable is a data set?", order=40)
 
-PRIVACY = ("Your file stays in this browser tab. When you choose it (to list its columns) and each time you press "
+PRIVACY = N_("Your file stays in this browser tab. When you choose it (to list its columns) and each time you press "
            "Analyse, it is sent to this AnonSet server with that one request, read in memory and forgotten: it is never "
            "written to disk, logged or cached, and no other host is contacted.")
+#: The lead under the heading.
+LEAD = N_("Uniqueness, correctness and risk of record-level data: empirical classes, the Gaussian-copula model of "
+          "Rocher et al. (2019), the tuple-frequency risk (TFRR) of Yang et al. (2021) and the Pitman–Yor law.")
 
 
 #: Where a refused upload's message sits: it concerns the upload box and greys every result of the previous file.
@@ -54,76 +59,85 @@ def layout(**query):
     nhanes = M.nhanes_table()
     limit = upload_limit()
     form = html.Div([
-        html.H2("Data", className="panel-title"),
-        field("Records", dcc.RadioItems(id=ID["source"], options=[
-            {"label": "NHANES 2017–2018 sample (8,366 real records, CDC)", "value": "nhanes"},
-            {"label": "UCI Adult, 1994 (32,561 real records, US Census Bureau; the paper's ADULT)", "value": "adult"},
-            {"label": "my CSV file", "value": "upload"}], value="nhanes", className="radio-stack"),
+        html.H2(_("Data"), className="panel-title"),
+        field(_("Records"), dcc.RadioItems(id=ID["source"], options=[
+            {"label": _("NHANES 2017–2018 sample ({records} real records, CDC)").format(records=local_number("8,366")),
+             "value": "nhanes"},
+            {"label": _("UCI Adult, 1994 ({records} real records, US Census Bureau; the paper's ADULT)").format(
+                records=local_number("32,561")), "value": "adult"},
+            {"label": _("my CSV file"), "value": "upload"}], value="nhanes", className="radio-stack"),
             control_id=ID["source"]),
-        html.Div(dcc.Upload(id=ID["upload"], children=html.Div(["Drop a CSV here or ", html.U("choose a file"),
-                                                                 f" (at most {limit / 1e6:.0f} MB)"]),
+        html.Div(dcc.Upload(id=ID["upload"], children=html.Div([_("Drop a CSV here or") + " ", html.U(_("choose a file")),
+                                                                 " " + _("(at most {size} MB)").format(
+                                                                     size=local_number(f"{limit / 1e6:.0f}"))]),
                             className="upload-box", accept=".csv,.tsv,.txt,text/csv,text/plain", max_size=limit),
-                 id=ID["upload-wrap"], **{"data-max-bytes": str(limit)}),
+                 id=ID["upload-wrap"], **{"data-max-bytes": str(limit), "data-lang": current_language(),
+                                           # what assets/dataset.js says of a file refused before the upload (the
+                                           # core's sentence, its numbers filled in by Intl in the page's language)
+                                           "data-too-large": _("{name} is {size} MB; files of at most {limit} MB are "
+                                                               "accepted")}),
         # a refused file greys the analysis and the column list of the previous one (assets/shell/fields.js)
         html.Div(id=ID["upload-refused"], role="alert", **REFUSED_UPLOAD_GREYS),
         html.Div(id=ID["load-message"], className="field-help", role="status", **REFUSED_UPLOAD_GREYS),
-        html.P(PRIVACY, className="privacy-note", id=ID["privacy"]),
-        field("Quasi-identifier columns", dcc.Checklist(id=ID["columns"], options=column_options(nhanes),
-                                                         value=default_columns(nhanes), className="checklist"),
-              "What an attacker could know about a person.", control_id=ID["columns"]),
-        html.Details([html.Summary("Bin widths of numeric columns"),
-                      html.P("Blank: exact values. A width w groups x into [k·w, (k+1)·w).", className="field-help"),
+        html.P(gettext(PRIVACY), className="privacy-note", id=ID["privacy"]),
+        field(_("Quasi-identifier columns"), dcc.Checklist(id=ID["columns"], options=column_options(nhanes),
+                                                            value=default_columns(nhanes), className="checklist"),
+              _("What an attacker could know about a person."), control_id=ID["columns"]),
+        html.Details([html.Summary(_("Bin widths of numeric columns")),
+                      html.P(_("Blank: exact values. A width w groups x into [k·w, (k+1)·w)."), className="field-help"),
                       html.Div(bin_boxes(nhanes), id=ID["bins"], className="bin-grid")], className="details", open=True),
-        field("Missing values", dcc.RadioItems(id=ID["missing"], options=[
-            {"label": "leave those records out", "value": "drop"},
-            {"label": "“missing” is a value", "value": "value"}], value="drop", className="radio-stack"),
+        field(_("Missing values"), dcc.RadioItems(id=ID["missing"], options=[
+            {"label": _("leave those records out"), "value": "drop"},
+            {"label": _("“missing” is a value"), "value": "value"}], value="drop", className="radio-stack"),
             control_id=ID["missing"]),
-        field("Population N", dcc.Input(id=ID["population"], type="text", inputMode="decimal", placeholder="the data set's size",
-                                        debounce=True),
-              "How many people the records were drawn from (e.g. 330,000,000). ξ and κ are computed at this N.",
+        field(_("Population N"), dcc.Input(id=ID["population"], type="text", inputMode="decimal",
+                                           placeholder=_("the data set's size"), debounce=True),
+              _("How many people the records were drawn from (e.g. {example}). ξ and κ are computed at this N.").format(
+                  example=local_number("330,000,000")),
               control_id=ID["population"]),
-        field("Model", dcc.RadioItems(id=ID["model"], options=[
-            {"label": "the one that validates better (default)", "value": "auto"},
-            {"label": "Gaussian copula (Rocher et al. 2019)", "value": "copula"},
-            {"label": "latent class model (for unordered categories)", "value": "latent-class"}],
+        field(_("Model"), dcc.RadioItems(id=ID["model"], options=[
+            {"label": _("the one that validates better (default)"), "value": "auto"},
+            {"label": _("Gaussian copula (Rocher et al. 2019)"), "value": "copula"},
+            {"label": _("latent class model (for unordered categories)"), "value": "latent-class"}],
             value="auto", className="radio-stack"),
-            "Both are fitted and validated; this one gives each record's ξ and κ.", control_id=ID["model"]),
-        field("Latent classes", dcc.Dropdown(id=ID["classes-rule"], options=classes_rule_options(),
-                                             value=DEFAULT_CLASSES_RULE, clearable=False, searchable=False),
-              "How the latent class model chooses its number of classes (each rule's sentence: on hover, and "
-              "with the results).", control_id=ID["classes-rule"]),
-        html.Div([field("Validation fraction", dcc.Input(id=ID["fraction"], type="text", value="0.1", debounce=True),
+            _("Both are fitted and validated; this one gives each record's ξ and κ."), control_id=ID["model"]),
+        field(_("Latent classes"), dcc.Dropdown(id=ID["classes-rule"], options=classes_rule_options(),
+                                                value=DEFAULT_CLASSES_RULE, clearable=False, searchable=False),
+              _("How the latent class model chooses its number of classes (each rule's sentence: on hover, and "
+                "with the results)."), control_id=ID["classes-rule"]),
+        html.Div([field(_("Validation fraction"), dcc.Input(id=ID["fraction"], type="text", value=local_number("0.1"),
+                                                            debounce=True),
                         control_id=ID["fraction"]),
-                  field("Trials", dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),
+                  field(_("Trials"), dcc.Input(id=ID["trials"], type="text", value="3", debounce=True),
                         control_id=ID["trials"])], className="row2"),
-        html.Div([field("Plan: k", dcc.Input(id=ID["plan-k"], type="text", inputMode="numeric", value="5", debounce=True),
+        html.Div([field(_("Plan: k"), dcc.Input(id=ID["plan-k"], type="text", inputMode="numeric", value="5",
+                                                debounce=True),
                         control_id=ID["plan-k"]),
-                  field("Plan: target share below k", dcc.Input(id=ID["plan-target"], type="text", inputMode="decimal",
-                                                                value="0.05", debounce=True),
+                  field(_("Plan: target share below k"), dcc.Input(id=ID["plan-target"], type="text",
+                                                                   inputMode="decimal", value=local_number("0.05"),
+                                                                   debounce=True),
                         control_id=ID["plan-target"])], className="row2"),
-        html.Button("Analyse", id=ID["analyse"], n_clicks=0, className="button"),
+        html.Button(_("Analyse"), id=ID["analyse"], n_clicks=0, className="button"),
         html.Div(id=ID["message"], role="status"),
         html.Details([
-            html.Summary("Download each record's ξ, κ and risk (CSV)"),
-            html.P("One row per analysed record: its row number, class size, p, ξ, κ and TFRR risk, for the settings "
-                   "above. Without the quasi-identifier values unless you tick the box.", className="field-help"),
-            dcc.Checklist(id=ID["download-values"], options=[{"label": "include the quasi-identifier values",
+            html.Summary(_("Download each record's ξ, κ and risk (CSV)")),
+            html.P(_("One row per analysed record: its row number, class size, p, ξ, κ and TFRR risk, for the settings "
+                     "above. Without the quasi-identifier values unless you tick the box."), className="field-help"),
+            dcc.Checklist(id=ID["download-values"], options=[{"label": _("include the quasi-identifier values"),
                                                               "value": "values"}], value=[], className="checklist"),
-            html.Button("Download CSV", id=ID["download"], n_clicks=0, className="button secondary"),
+            html.Button(_("Download CSV"), id=ID["download"], n_clicks=0, className="button secondary"),
             html.Div(id=ID["download-message"], role="status"),
             dcc.Download(id=ID["download-csv"]),
         ], className="details"),
-        html.Div([html.Button("Download report", id=ID["report"], n_clicks=0, className="button secondary",
-                              title="one HTML file of aggregates only (no record values): the charts, their numbers, "
-                                    "the sources and the commands; it opens offline and prints to PDF"),
+        html.Div([html.Button(_("Download report"), id=ID["report"], n_clicks=0, className="button secondary",
+                              title=_("one HTML file of aggregates only (no record values): the charts, their numbers, "
+                                      "the sources and the commands; it opens offline and prints to PDF (in English)")),
                   dcc.Download(id=ID["download-report"])], className="link-row"),
         html.Div(id=ID["report-message"], role="status"),
     ], className="panel dataset-form")
     return html.Div([
-        html.H1("How identifiable is a data set?"),
-        html.P("Uniqueness, correctness and risk of record-level data: empirical classes, the Gaussian-copula model of "
-               "Rocher et al. (2019), the tuple-frequency risk (TFRR) of Yang et al. (2021) and the Pitman–Yor law.",
-               className="lead"),
+        html.H1(_("How identifiable is a data set?")),
+        html.P(gettext(LEAD), className="lead"),
         html.Div([form, dcc.Loading(html.Div(id=ID["results"], className="dataset-results"), type="default")],
                  className="dataset-grid"),
     ], className="dataset-page")
@@ -152,11 +166,14 @@ def on_source(source, contents, filename):
 
 
 @guarded(lambda message: (no_update, no_update, no_update, error_box(message), no_update), log=LOG,
-         where="dataset page reading a table", sorry="Sorry — this file could not be read.")
+         where="dataset page reading a table", sorry=N_("Sorry — this file could not be read."))
 def _columns_of(source, contents, filename) -> tuple:
     """The table's column choices, bin boxes, a note and its missing-value policy (or why it cannot be read)."""
     table_ = table_for(source, contents, filename)
-    note = " ".join(table_.notes[:2]) if table_.source == "upload" else f"The shipped {table_.name}: {table_.notes[0]}"
+    if table_.source == "upload":
+        note = " ".join(table_.notes[:2])
+    else:  # the shipped data's own documentation: quoted in English (GLOSSARY.md)
+        note = [_("The shipped {name}:").format(name=table_.name) + " ", html.Span(table_.notes[0], lang="en")]
     return column_options(table_), default_columns(table_), bin_boxes(table_), note, default_missing(table_)
 
 
@@ -186,7 +203,7 @@ FORM_STATES = [
     State(ID["plan-target"], "value"),
 )
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_analyse",
-         sorry="Sorry — this could not be computed. Please check the choices.")
+         sorry=N_("Sorry — this could not be computed. Please check the choices."))
 def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
                model, classes_rule, plan_k, plan_target):
     """Analyse (also on first load, for the NHANES defaults); a bad choice is a message, never a traceback."""
@@ -206,7 +223,7 @@ def on_analyse(_clicks, source, contents, filename, columns, bin_values, bin_ids
     prevent_initial_call=True,
 )
 @guarded(lambda message: (no_update, error_box(message)), log=LOG, where="dataset page on_download",
-         sorry="Sorry — the records could not be prepared. Please check the choices.")
+         sorry=N_("Sorry — the records could not be prepared. Please check the choices."))
 def on_download(clicks, values, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction,
                 trials, model, classes_rule):
     """The per-record CSV for the current settings (the same analysis as "Analyse"; memoised for shipped data)."""
@@ -227,8 +244,8 @@ def on_download(clicks, values, source, contents, filename, columns, bin_values,
     State(ID["plan-target"], "value"),
     prevent_initial_call=True,
 )
-@guarded(lambda message: (no_update, error_box(f"No report: {message}")), log=LOG, where="dataset page on_report",
-         sorry="Sorry — the report could not be made. Please check the choices.")
+@guarded(lambda message: (no_update, error_box(_("No report: {message}").format(message=message))), log=LOG,
+         where="dataset page on_report", sorry=N_("Sorry — the report could not be made. Please check the choices."))
 def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
               model, classes_rule, plan_k, plan_target):
     """The report of the form as it is now (the same parsing and analysis as "Analyse"; aggregates only)."""
@@ -244,7 +261,10 @@ def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, 
         with limits.report_slot(reports.report_command("dataset", command(req, filename), plan)):
             return reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
 
-    # a shipped data set's report is kept for the next visitor; a person's upload never is
-    text = reports.rendered("dataset", (req.key(), req.plan_key()), make) if req.source in SHIPPED_SOURCES else make()
+    # a shipped data set's report is kept for the next visitor; a person's upload never is. The report is an English
+    # document on every page (as the explorer's and the advisor's): its analysis and its sentences are made in English
+    with language(DEFAULT_LANGUAGE):
+        text = (reports.rendered("dataset", (req.key(), req.plan_key()), make) if req.source in SHIPPED_SOURCES
+                else make())
     stem = req.source if req.source in ("nhanes", "adult") else "upload"
     return dcc.send_string(text, reports.file_name("dataset", stem), type="text/html"), None

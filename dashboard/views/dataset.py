@@ -21,9 +21,19 @@ from dashboard.components import card, command_block, table
 from dashboard.core import microdata
 from dashboard.core.errors import InputError
 from dashboard.core.memo import Memo
-from dashboard.core.text import format_number
+from dashboard.core.text import (
+    N_,
+    current_language,
+    format_number,
+    local_number,
+    ngettext,
+    number_marks,
+    percent_text,
+    translate_marked,
+)
+from dashboard.core.text import gettext as _
 from dashboard.figures import dataset as figs
-from dashboard.figures.style import GRAPH_CONFIG, percent
+from dashboard.figures.style import graph_config, percent
 from dashboard.server import limits
 
 PAGE = "dataset"
@@ -68,32 +78,56 @@ def upload_limit(max_body_bytes: int | None = None) -> int:
 def table_for(source: str | None, contents: str | None, filename: str | None) -> microdata.Table:
     """The shipped sample, or the uploaded file decoded in memory (never stored)."""
     if source not in SOURCES:
-        raise InputError("choose a shipped data set (NHANES, ADULT) or upload a CSV file")
+        raise InputError(_("choose a shipped data set (NHANES, ADULT) or upload a CSV file"))
     if source in SHIPPED_SOURCES:
         return microdata.shipped_table(source)
-    name = str(filename or "the file")[:80]
+    name = str(filename or _("the file"))[:80]
     if not contents:
-        raise InputError("upload a CSV file first (or choose a shipped data set)")
+        raise InputError(_("upload a CSV file first (or choose a shipped data set)"))
     if not isinstance(contents, str) or "," not in contents:
-        raise InputError(f"{name}: the upload could not be read")
+        raise InputError(_("{name}: the upload could not be read").format(name=name))
     b64 = contents.split(",", 1)[1]
     limit = upload_limit()
     if len(b64) * 3 // 4 > limit + 3:
-        raise InputError(f"{name} is {len(b64) * 3 / 4 / 1e6:.1f} MB; files of at most {limit / 1e6:.0f} MB are accepted")
+        raise InputError(microdata.too_large(name, len(b64) * 3 // 4, limit))
     try:
         raw = base64.b64decode(b64, validate=True)
     except (binascii.Error, ValueError):
-        raise InputError(f"{name}: the upload could not be read") from None
+        raise InputError(_("{name}: the upload could not be read").format(name=name)) from None
     return microdata.read_csv(raw, name, max_bytes=limit)
 
 
 def column_options(table_: microdata.Table) -> list[dict]:
+    """Each column with its kind and counts, in the page's language (the column's own name as it is)."""
     out = []
     for row in table_.describe():
-        kind = "numeric" if row["kind"] == "numeric" else "text"
-        label = f"{row['name']} — {kind}, {row['distinct']:,} values" + (f", {row['missing']:,} missing" if row["missing"] else "")
+        kind = _("numeric") if row["kind"] == "numeric" else _("text")
+        values = dict(name=row["name"], kind=kind, distinct=_count(row["distinct"]), missing=_count(row["missing"]))
+        if row["missing"]:
+            label = ngettext("{name} — {kind}, {distinct} value, {missing} missing",
+                             "{name} — {kind}, {distinct} values, {missing} missing", row["distinct"]).format(**values)
+        else:
+            label = ngettext("{name} — {kind}, {distinct} value", "{name} — {kind}, {distinct} values",
+                             row["distinct"]).format(**values)
         out.append({"label": label, "value": row["name"]})
     return out
+
+
+def _count(n) -> str:
+    """A whole number the language's way ("8,366", "8.366", "8 366")."""
+    return local_number(f"{int(n):,}")
+
+
+def _quoted(table_: microdata.Table) -> dict:
+    """A shipped data set's column names are its own English words, quoted as they are (``lang="en"``); an
+    upload's are in whatever language its author wrote them."""
+    return {"lang": "en"} if table_.source in SHIPPED_SOURCES else {}
+
+
+def quoted_value(value: str, source: str):
+    """A column name or a record's values in a results table: quoted in English for the shipped data sets (see
+    :func:`_quoted`)."""
+    return html.Span(value, lang="en") if source in SHIPPED_SOURCES else value
 
 
 def default_columns(table_: microdata.Table) -> list[str]:
@@ -105,14 +139,24 @@ def default_columns(table_: microdata.Table) -> list[str]:
 
 
 #: Short names of the latent class model's rules for its number of classes (the sentence is its RULE_TEXT).
-CLASSES_RULE_LABELS = {"unique-shares": "unique shares (validated)", "bic": "BIC", "heldout": "held-out likelihood"}
+CLASSES_RULE_LABELS = {"unique-shares": N_("unique shares (validated)"), "bic": "BIC",
+                       "heldout": N_("held-out likelihood")}
 DEFAULT_CLASSES_RULE = microdata.DEFAULT_CLASSES_RULE
 
 
 def classes_rule_options() -> list[dict]:
     """The select's options: each rule's short name, its sentence as the option's title."""
-    return [{"label": CLASSES_RULE_LABELS[r], "value": r, "title": f"Number of classes {microdata.CLASSES_RULE_TEXT[r]}."}
+    return [{"label": translate_marked(CLASSES_RULE_LABELS[r]), "value": r, "title": rule_sentence(r)}
             for r in microdata.CLASSES_RULES]
+
+
+def rule_text(rule: str) -> str:
+    """How the latent class model chose its number of classes, in the page's language (the core keeps the CLI's)."""
+    return translate_marked(microdata.CLASSES_RULE_TEXT.get(rule, rule))
+
+
+def rule_sentence(rule: str) -> str:
+    return _("Number of classes {rule}.").format(rule=rule_text(rule))
 
 
 def default_missing(table_: microdata.Table) -> str:
@@ -127,9 +171,9 @@ def bin_boxes(table_: microdata.Table) -> list:
         box_id = {"type": BIN_TYPE, "column": col}
         value = SUGGESTED_BINS.get(col) if table_.source == "nhanes" else None
         boxes.append(html.Label([
-            html.Span(col, className="bin-label"),
+            html.Span(col, className="bin-label", **_quoted(table_)),
             dcc.Input(id=box_id, type="text", inputMode="decimal", value=None if value is None else str(value),
-                      placeholder="exact", debounce=True, className="bin-input"),
+                      placeholder=_("exact"), debounce=True, className="bin-input"),
         ], className="bin-row"))
     return boxes
 
@@ -159,12 +203,12 @@ class Request:
 def parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model=None,
                   k=None, target=None, classes_rule=None) -> Request:
     if source not in SOURCES:
-        raise InputError("choose a shipped data set (NHANES, ADULT) or upload a CSV file")
+        raise InputError(_("choose a shipped data set (NHANES, ADULT) or upload a CSV file"))
     if isinstance(columns, str):
         columns = [columns]
     cols = tuple(str(c) for c in (columns or []) if isinstance(c, (str, int, float)))
     if not cols:
-        raise InputError("Choose at least one quasi-identifier column.")
+        raise InputError(_("Choose at least one quasi-identifier column."))
     bins = []
     for value, bid in zip(bin_values or [], bin_ids or []):
         col = bid.get("column") if isinstance(bid, dict) else None
@@ -174,22 +218,40 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
     pop = None
     if population not in (None, ""):
         try:
-            pop = float(str(population).replace(",", "").replace("_", "").strip())
+            pop = float(_plain_number(str(population)))
         except ValueError:
-            raise InputError(f"Population N: {str(population)[:20]!r} is not a number (e.g. 330,000,000)") from None
+            raise InputError(_("Population N: {value} is not a number (e.g. {example})").format(
+                value=repr(str(population)[:20]), example=_count(330_000_000))) from None
         if not math.isfinite(pop):
-            raise InputError("Population N: please enter a finite number")
+            raise InputError(_("Population N: please enter a finite number"))
     return Request(source=source, columns=cols, bins=tuple(sorted(bins)), missing=miss, population=pop,
-                   fraction=microdata.check_fraction(fraction if fraction not in (None, "") else microdata.DEFAULT_FRACTION),
+                   fraction=microdata.check_fraction(_decimal(fraction) if fraction not in (None, "")
+                                                     else microdata.DEFAULT_FRACTION),
                    trials=microdata.check_trials(trials if trials not in (None, "") else microdata.DEFAULT_TRIALS),
                    model=microdata.check_model(model),
                    classes_rule=microdata.check_classes_rule(classes_rule),
                    k=microdata.check_k(k if k not in (None, "") else microdata.DEFAULT_K),
-                   target=microdata.check_target(str(target).strip().rstrip("%") if target not in (None, "")
+                   target=microdata.check_target(_decimal(str(target).strip().rstrip("%").strip())
+                                                 if target not in (None, "")
                                                  else microdata.DEFAULT_TARGET))
 
 
-#: Results for the shipped data sets only, keyed by the settings (never by an upload's content).
+def _plain_number(text: str) -> str:
+    """A number as typed in the page's language ("330.000.000", "1,5e6" in German) as Python reads it."""
+    decimal, group = number_marks()
+    for mark in {group, "\u202f", "\u00a0", " ", "_"}:
+        text = text.replace(mark, "")
+    return text.replace(decimal, ".").strip()
+
+
+def _decimal(value):
+    """A decimal typed with the language's mark ("0,1" in German) as Python reads it; English as it was."""
+    decimal = number_marks()[0]
+    return str(value).strip().replace(decimal, ".") if isinstance(value, str) and decimal != "." else value
+
+
+#: Results for the shipped data sets only, keyed by the settings and the language (their sentences: the model's
+#: reason, warnings, the plan's steps) — never by an upload's content.
 _NHANES_MEMO = Memo(16, name="views.dataset.nhanes", max_bytes=256 * 2**20)
 
 
@@ -199,12 +261,13 @@ def analyse(req: Request, table_: microdata.Table) -> microdata.Analysis:
                                  req.fraction, req.trials, model=req.model, classes_rule=req.classes_rule)
 
     if req.source in SHIPPED_SOURCES:
-        known = _NHANES_MEMO.peek(req.key())
+        key = (*req.key(), current_language())
+        known = _NHANES_MEMO.peek(key)
         if known is not None:
             return known
-        with limits.heavy_slot("This analysis", command(req)):
-            return _NHANES_MEMO.get(req.key(), run)
-    with limits.heavy_slot("This analysis", command(req)):
+        with limits.heavy_slot(_("This analysis"), command(req)):
+            return _NHANES_MEMO.get(key, run)
+    with limits.heavy_slot(_("This analysis"), command(req)):
         return run()
 
 
@@ -216,7 +279,7 @@ def coarsening(req: Request, table_: microdata.Table) -> dict:
                 "plan": microdata.plan(table_, cols, bins, req.missing, req.k, req.target)}
 
     if req.source in SHIPPED_SOURCES:
-        return _NHANES_MEMO.get(req.plan_key(), run)
+        return _NHANES_MEMO.get((*req.plan_key(), current_language()), run)
     return run()
 
 
@@ -224,34 +287,41 @@ def plan_section(result: dict, req: Request) -> list:
     """The "which columns to coarsen" part of the results: contributions, then the plan or why there is none."""
     c, p = result["contributions"], result["plan"]
     rel = c["release"]
+    k_c, k_p = _count(c["k"]), _count(p["k"])
+    column, now, coarser = _("column"), _("now"), _("one step coarser")
     contrib_rows = []
     for row in c["columns"]:
         w, g = row["withheld"], row["generalised"]
         contrib_rows.append({
-            "column": row["column"], "now": row["now"],
-            "withheld: unique": percent(w["uniqueness"]), "withheld: < k": percent(w["share_below_k"]),
-            "one step coarser": g["step"] if g else "(none)",
-            "coarser: unique": percent(g["uniqueness"]) if g else "–",
-            "coarser: < k": percent(g["share_below_k"]) if g else "–"})
-    step_rows = [{"step": i, "column": s["column"], "generalisation": s["action"],
-                  f"records below k = {p['k']}": percent(s["share_below_k"]), "unique": percent(s["uniqueness"]),
-                  "bits kept": f"{s['bits']:.2f}"} for i, s in enumerate(p["steps"], 1)]
+            column: quoted_value(row["column"], req.source), now: row["now"],
+            _("withheld: unique"): percent(w["uniqueness"]), _("withheld: < k"): percent(w["share_below_k"]),
+            coarser: g["step"] if g else _("(none)"),
+            _("coarser: unique"): percent(g["uniqueness"]) if g else "–",
+            _("coarser: < k"): percent(g["share_below_k"]) if g else "–"})
+    generalisation = _("generalisation")
+    step_rows = [{_("step"): i, column: quoted_value(s["column"], req.source), generalisation: s["action"],
+                  _("records below k = {k}").format(k=k_p): percent(s["share_below_k"]),
+                  _("unique"): percent(s["uniqueness"]), _("bits kept"): local_number(f"{s['bits']:.2f}")}
+                 for i, s in enumerate(p["steps"], 1)]
     return [
-        html.H2("Which columns to coarsen"),
-        html.P(f"As released: {percent(rel['uniqueness'])} of records unique, {percent(rel['share_below_k'])} in a class "
-               f"of fewer than k = {c['k']} records, {rel['bits']:.2f} bits of information (entropy of the records' "
-               "value combinations).", className="field-help"),
-        html.Div(table(contrib_rows, f"Each column's contribution: the share unique and the share in a class below "
-                                     f"k = {c['k']} (< k) with the column withheld, or one step coarser",
-                       text_columns=("now", "one step coarser")),
+        html.H2(_("Which columns to coarsen")),
+        html.P(_("As released: {unique} of records unique, {below} in a class of fewer than k = {k} records, {bits} "
+                 "bits of information (entropy of the records' value combinations).").format(
+            unique=percent(rel["uniqueness"]), below=percent(rel["share_below_k"]), k=k_c,
+            bits=local_number(f"{rel['bits']:.2f}")), className="field-help"),
+        html.Div(table(contrib_rows, _("Each column's contribution: the share unique and the share in a class below "
+                                       "k = {k} (< k) with the column withheld, or one step coarser").format(k=k_c),
+                       text_columns=(now, coarser)),
                  className="table-wrap", tabIndex="0"),
-        html.H3(f"Coarsening plan: at most {percent(p['target'])} of records below k = {p['k']}"),
+        html.H3(_("Coarsening plan: at most {target} of records below k = {k}").format(target=percent(p["target"]),
+                                                                                      k=k_p)),
         html.Div(p["message"], id=_id("plan-message"),
                  className="plan-message" + ("" if p["reached"] else " warning"), role="status"),
-        html.Div(table(step_rows, "The plan, step by step (greedy: the most records protected per bit lost)",
-                       text_columns=("column", "generalisation")),
+        html.Div(table(step_rows, _("The plan, step by step (greedy: the most records protected per bit lost)"),
+                       text_columns=(column, generalisation)),
                  className="table-wrap", id=_id("plan-steps"), tabIndex="0") if step_rows else None,
-        *command_block(command(req) + f" --plan --k {p['k']} --target {p['target']:g}", "The plan from the command line."),
+        *command_block(command(req) + f" --plan --k {p['k']} --target {p['target']:g}",
+                       _("The plan from the command line.")),
     ]
 
 
@@ -284,7 +354,7 @@ def command(req: Request, filename: str | None = None) -> str:
 
 
 def _fmt(x, digits=3) -> str:
-    return "–" if x is None else f"{x:.{digits}f}"
+    return "–" if x is None else local_number(f"{x:.{digits}f}")
 
 
 def chance(x) -> str:
@@ -296,8 +366,8 @@ def chance(x) -> str:
     if x <= 0:
         return "0"
     if x >= 0.001:
-        return f"{x:.3f}"
-    return f"1 in {float(f'{1 / x:.2g}'):,.0f}"
+        return local_number(f"{x:.3f}")
+    return _("1 in {count}").format(count=_count(float(f"{1 / x:.2g}")))
 
 
 #: Below this many records the Pitman–Yor law is fitted to a handful of class counts: shown with a warning.
@@ -307,14 +377,72 @@ FEW_RECORDS_FOR_A_FIT = 100
 def _validation_rows(s: dict) -> list[dict]:
     """One row per model: its validation (fit on a fraction, predict the whole) side by side."""
     rows = []
-    for key, name in (("copula", "Gaussian copula"), ("latent_class", "latent class model")):
+    for key, model in (("copula", microdata.COPULA), ("latent_class", microdata.LATENT_CLASS)):
         v = s[key].get("validation", {})
         if v.get("mae") is None:
             continue
-        rows.append({"model": name, "predicted Ξ": percent(v["predicted_mean"]), "empirical Ξ": percent(v["empirical"]),
-                     "mean absolute error": f"{_fmt(v['mae'])} ± {_fmt(v['mae_sd'])}",
-                     "AUC of ξ": _fmt(v["auc"]), "calibration error of ξ": _fmt(v["calibration"]["error"])})
+        rows.append({_("model"): microdata.model_name(model), _("predicted Ξ"): percent(v["predicted_mean"]),
+                     _("empirical Ξ"): percent(v["empirical"]),
+                     _("mean absolute error"): f"{_fmt(v['mae'])} ± {_fmt(v['mae_sd'])}",
+                     _("AUC of ξ"): _fmt(v["auc"]), _("calibration error of ξ"): _fmt(v["calibration"]["error"])})
     return rows
+
+
+def _population(N: float) -> str:
+    return local_number(f"{N:,.0f}")
+
+
+def _cards(s: dict, analysis: microdata.Analysis) -> list:
+    """The headline numbers: records, uniqueness in the data and in the population, TFRR's AUC, the Pitman–Yor fit."""
+    e, t, p = s["empirical"], s["tfrr"], s["pyc"]
+    c = analysis.chosen
+    model = s["model"]
+    n, N = s["n_records"], analysis.population
+    copula_chosen = model["chosen"] == microdata.COPULA
+    if p.get("available"):
+        h = _("h = {h} bits").format(h=local_number(f"{p['h_bits']:.3g}"))
+        gamma = _("γ = {gamma}").format(gamma=local_number(f"{p['gamma']:.2g}"))
+        pyc_text = (_("γ = {gamma}; from only {records} records: a rough fit").format(
+            gamma=local_number(f"{p['gamma']:.2g}"), records=_count(n)) if n < FEW_RECORDS_FOR_A_FIT else gamma)
+    else:
+        h, pyc_text = _("not available"), p.get("reason", "")
+    if t["auc"] is not None:
+        auc_text = _("binomial approximation {auc}").format(auc=_fmt(t["auc_binomial"]))
+    else:
+        auc_text = (_("undefined: no record is unique") if e["uniqueness"] == 0
+                    else _("undefined: every record is unique"))
+    return [
+        card(_("Records analysed"), _count(n),
+             _("of {records}; columns: {columns}").format(records=_count(s["n_input"]), columns=", ".join(s["columns"])),
+             value_id=_id("n")),
+        card(_("Unique in the data set"), percent(e["uniqueness"]), _("records no other record shares (empirical)"),
+             value_id=_id("emp-unique")),
+        card(_("Copula: unique at this size") if copula_chosen else _("Latent class: unique at this size"),
+             percent(c["uniqueness"]),
+             _("the prediction of the {model} for a data set of this size, fitted on all records").format(
+                 model=microdata.model_name(model["chosen"])),
+             value_id=_id("cop-unique")),
+        card((_("Copula: unique among N = {population}") if copula_chosen
+              else _("Latent class: unique among N = {population}")).format(population=_population(N)),
+             percent(c["uniqueness_at_population"]),
+             _("of the records would be alone in a population of that size; exact matching would identify {share} "
+               "of them correctly").format(share=percent(c["correctness_at_population"])), value_id=_id("cop-pop"),
+             formula=_("mean uniqueness ξ and mean correctness κ of the records at N")),
+        card(_("TFRR AUC"), _fmt(t["auc"]), auc_text, value_id=_id("tfrr-auc")),
+        card(_("Pitman–Yor fit"), h, pyc_text, value_id=_id("pyc")),
+    ]
+
+
+def _latent_text(s: dict) -> str:
+    lc_fit = s["latent_class"]["fit"]
+    companions = " ".join(f"{t[0].upper()}{t[1:]}." for t in lc_fit.get("companion_text", []))
+    return _("Latent class model: {classes} ({parameters}), {rule}. {companions}Unique at this size: {unique}; "
+             "Gaussian copula: {copula}.").format(
+        classes=ngettext("{count} class", "{count} classes", lc_fit["classes"]).format(count=_count(lc_fit["classes"])),
+        parameters=ngettext("{count} parameter", "{count} parameters", lc_fit["parameters"]).format(
+            count=_count(lc_fit["parameters"])),
+        rule=rule_text(lc_fit["rule"]), companions=companions + " " if companions else "",
+        unique=percent(s["latent_class"]["uniqueness"]), copula=percent(s["copula"]["uniqueness"]))
 
 
 def render(analysis: microdata.Analysis, req: Request, filename: str | None = None) -> dict:
@@ -323,56 +451,38 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
     e, t, p = s["empirical"], s["tfrr"], s["pyc"]
     c = analysis.chosen
     model = s["model"]
-    label = "Copula" if model["chosen"] == "copula" else "Latent class"
     v = c.get("validation", {})
     n, N = s["n_records"], analysis.population
-    cards = [
-        card("Records analysed", f"{n:,}", f"of {s['n_input']:,}; columns: {', '.join(s['columns'])}", value_id=_id("n")),
-        card("Unique in the data set", percent(e["uniqueness"]), "records no other record shares (empirical)",
-             value_id=_id("emp-unique")),
-        card(f"{label}: unique at this size", percent(c["uniqueness"]),
-             f"the {model['name']}'s prediction for a data set of this size, fitted on all records",
-             value_id=_id("cop-unique")),
-        card(f"{label}: unique among N = {N:,.0f}", percent(c["uniqueness_at_population"]),
-             f"of the records would be alone in a population of that size; exact matching would identify "
-             f"{percent(c['correctness_at_population'])} of them correctly", value_id=_id("cop-pop"),
-             formula="mean uniqueness ξ and mean correctness κ of the records at N"),
-        card("TFRR AUC", _fmt(t["auc"]),
-             f"binomial approximation {_fmt(t['auc_binomial'])}" if t["auc"] is not None else
-             "undefined: " + ("no record is unique" if e["uniqueness"] == 0 else "every record is unique"),
-             value_id=_id("tfrr-auc")),
-        card("Pitman–Yor fit", f"h = {p['h_bits']:.3g} bits" if p.get("available") else "not available",
-             (f"γ = {p['gamma']:.2g}" + (f"; from only {n:,} records: a rough fit" if n < FEW_RECORDS_FOR_A_FIT else ""))
-             if p.get("available") else p.get("reason", ""), value_id=_id("pyc")),
-    ]
-    few = [f"Only {n:,} records: the Pitman–Yor fit rests on a handful of class sizes, so its h and γ are rough "
-           f"(a fit needs about {FEW_RECORDS_FOR_A_FIT} records or more)."] if p.get("available") and n < FEW_RECORDS_FOR_A_FIT else []
-    k_rows = [{"k": f"k = {k}", "records in classes below k": val["records"], "share": percent(val["share"]),
-               "classes below k": val["classes"]} for k, val in e["k_anonymity"].items()]
+    few = [_("Only {records} records: the Pitman–Yor fit rests on a handful of class sizes, so its h and γ are rough "
+             "(a fit needs about {needed} records or more).").format(records=_count(n), needed=FEW_RECORDS_FOR_A_FIT)
+           ] if p.get("available") and n < FEW_RECORDS_FOR_A_FIT else []
+    records_below = _("records in classes below k")
+    k_rows = [{"k": f"k = {k}", records_below: val["records"], _("share"): percent(val["share"]),
+               _("classes below k"): val["classes"]} for k, val in e["k_anonymity"].items()]
     val_rows = _validation_rows(s)
     if val_rows:
-        val_text = (f"Each model fitted {v['trials']} times on a random {v['fraction']:.0%} of the records "
-                    f"({v['train_records']:,} each), predicting the whole data set's share of unique records; "
-                    "AUC and calibration of ξ on records left out of the fit.")
+        val_text = ngettext(
+            "Each model fitted {trials} time on a random {fraction} of the records ({records} each), predicting the "
+            "whole data set's share of unique records; AUC and calibration of ξ on records left out of the fit.",
+            "Each model fitted {trials} times on a random {fraction} of the records ({records} each), predicting "
+            "the whole data set's share of unique records; AUC and calibration of ξ on records left out of the fit.",
+            v["trials"]).format(trials=v["trials"], fraction=percent_text(f"{100 * v['fraction']:.0f}"),
+                                records=_count(v["train_records"]))
     else:
-        val_text = v.get("reason", "The validation was not run.")
+        val_text = v.get("reason") or _("The validation was not run.")
     greedy = c.get("one_more_attribute", [])
     risky = microdata.riskiest(analysis, 10)
-    risky_rows = [{"record": " · ".join(str(r[col]) for col in s["columns"]), "ξ": chance(r["xi"]),
-                   "κ": _fmt(r["kappa"]), "class size": r["class_size"],
-                   "TFRR risk": _fmt(r["tfrr_risk"])} for r in risky]
+    risky_rows = [{_("record"): quoted_value(" · ".join(str(r[col]) for col in s["columns"]), req.source),
+                   "ξ": chance(r["xi"]),
+                   "κ": _fmt(r["kappa"]), _("class size"): r["class_size"],
+                   _("TFRR risk"): _fmt(r["tfrr_risk"])} for r in risky]
     integ = c["integration"]
-    lc_fit = s["latent_class"]["fit"]
     return {
-        "cards": cards,
-        "model_text": f"Model shown: {model['reason']}.",
-        "latent_text": (f"Latent class model: {lc_fit['classes']} classes ({lc_fit['parameters']:,} parameters), "
-                        f"{lc_fit['rule_text']}. "
-                        + "".join(f"{t[0].upper()}{t[1:]}. " for t in lc_fit.get("companion_text", []))
-                        + f"Unique at this size: {percent(s['latent_class']['uniqueness'])}; Gaussian copula: "
-                          f"{percent(s['copula']['uniqueness'])}."),
+        "cards": _cards(s, analysis),
+        "model_text": _("Model shown: {reason}.").format(reason=model["reason"]),
+        "latent_text": _latent_text(s),
         "warnings": list(s["warnings"]) + few,
-        "k_table": table(k_rows, "k-anonymity violations: records whose class has fewer than k records"),
+        "k_table": table(k_rows, _("k-anonymity violations: records whose class has fewer than k records")),
         "figures": {
             "curve": figs.uniqueness_curve(analysis.curves["grid"], analysis.curves["copula"],
                                            p.get("curve") if p.get("available") else None, n, e["uniqueness"], N,
@@ -382,15 +492,19 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
             "greedy": figs.one_more_attribute(greedy, N) if greedy else None,
             "roc": figs.roc(t["roc"], t["auc"], t["auc_binomial"]),
         },
-        "validation_table": table(val_rows, "Validation of both models (Rocher et al. 2019)") if val_rows else None,
+        "validation_table": table(val_rows, _("Validation of both models (Rocher et al. 2019)")) if val_rows else None,
         "validation_text": val_text,
-        "riskiest": table(risky_rows, f"The records most likely unique among N = {N:,.0f} ({model['name']})"),
-        "integration": (f"Cell probabilities: {integ['method']}; relative standard error median "
-                        f"{percent(integ['rel_se_median'])}, largest {percent(integ['rel_se_max'])}."),
-        "tfrr_text": (f"Mean risk of being unique: {percent(t['mean_risk'])} (exact), {percent(t['mean_risk_binomial'])} "
-                      f"(binomial); largest difference between the two forms for one record "
-                      f"{format_number(t['max_abs_difference'], 2)}. AUC for k = 5: {_fmt(t['auc_k'].get('5'))}, "
-                      f"k = 10: {_fmt(t['auc_k'].get('10'))}."),
+        "riskiest": table(risky_rows, _("The records most likely unique among N = {population} ({model})").format(
+            population=_population(N), model=microdata.model_name(model["chosen"]))),
+        "integration": _("Cell probabilities: {method}; relative standard error median {median}, largest "
+                         "{largest}.").format(method=integ["method"], median=percent(integ["rel_se_median"]),
+                                              largest=percent(integ["rel_se_max"])),
+        "tfrr_text": _("Mean risk of being unique: {exact} (exact), {binomial} (binomial); largest difference "
+                       "between the two forms for one record {difference}. AUC for k = 5: {auc5}, k = 10: "
+                       "{auc10}.").format(
+            exact=percent(t["mean_risk"]), binomial=percent(t["mean_risk_binomial"]),
+            difference=format_number(t["max_abs_difference"], 2), auc5=_fmt(t["auc_k"].get("5")),
+            auc10=_fmt(t["auc_k"].get("10"))),
         "pyc": p,
         "scaling_url": p.get("scaling_url"),
         "command": command(req, filename),
@@ -401,7 +515,7 @@ def render(analysis: microdata.Analysis, req: Request, filename: str | None = No
 def graph(figure: dict | None, graph_id: str, label: str):
     if figure is None:
         return None
-    return html.Div(dcc.Graph(id=graph_id, figure=figure, config=GRAPH_CONFIG), className="dataset-graph",
+    return html.Div(dcc.Graph(id=graph_id, figure=figure, config=graph_config()), className="dataset-graph",
                     role="figure", **{"aria-label": label})
 
 
@@ -409,43 +523,45 @@ def results_section(out: dict) -> list:
     """The results area from :func:`render`'s dict (components only; the page maps it to one output)."""
     f = out["figures"]
     p = out["pyc"]
-    py_children = [html.P("The class sizes' counts of counts fitted by the Pitman–Yor law (SPEC §3).")]
+    py_children = [html.P(_("The class sizes' counts of counts fitted by the Pitman–Yor law (SPEC §3)."))]
     if p.get("available"):
-        py_children.append(html.P(f"h = {p['h_bits']:.4g} bits, γ = {p['gamma']:.4g} (d = {p['d']:.4g}, "
-                                  f"α = {p['alpha']:.4g}); the law's uniqueness at this size "
-                                  f"{percent(p['uniqueness_at_n'])}."))
+        py_children.append(html.P(_("h = {h} bits, γ = {gamma} (d = {d}, α = {alpha}); the law's uniqueness at this "
+                                    "size {unique}.").format(
+            h=local_number(f"{p['h_bits']:.4g}"), gamma=local_number(f"{p['gamma']:.4g}"),
+            d=local_number(f"{p['d']:.4g}"), alpha=local_number(f"{p['alpha']:.4g}"),
+            unique=percent(p["uniqueness_at_n"]))))
         if out["scaling_url"]:
-            py_children.append(dcc.Link("Open the scaling page on these parameters →", href=out["scaling_url"],
+            py_children.append(dcc.Link(_("Open the scaling page on these parameters →"), href=out["scaling_url"],
                                         id=_id("scaling-link"), className="button secondary"))
     else:
-        py_children.append(html.P(f"Not available: {p.get('reason', '')}", className="muted"))
+        py_children.append(html.P(_("Not available: {reason}").format(reason=p.get("reason", "")), className="muted"))
     return [
         *[html.Div(w, className="warning", role="status") for w in out["warnings"]],
         html.Div(out["cards"], className="cards"),
-        html.H2("Empirical"),
-        html.Div([graph(f["classes"], _id("classes-graph"), "records by the size of their class"),
+        html.H2(_("Empirical")),
+        html.Div([graph(f["classes"], _id("classes-graph"), _("records by the size of their class")),
                   html.Div(out["k_table"], className="table-wrap", tabIndex="0")], className="grid"),
-        html.H2("Models: Gaussian copula (Rocher et al. 2019) and latent class"),
+        html.H2(_("Models: Gaussian copula (Rocher et al. 2019) and latent class")),
         html.P(out["model_text"], id=_id("model-text"), className="model-choice"),
         html.P(out["latent_text"], className="field-help"),
-        html.Div([graph(f["curve"], _id("curve-graph"), "population uniqueness over N"),
-                  graph(f["records"], _id("records-graph"), "distribution of ξ and κ")], className="grid"),
-        graph(f["greedy"], _id("greedy-graph"), "uniqueness as attributes are added"),
-        html.H3("Validation"),
+        html.Div([graph(f["curve"], _id("curve-graph"), _("population uniqueness over N")),
+                  graph(f["records"], _id("records-graph"), _("distribution of ξ and κ"))], className="grid"),
+        graph(f["greedy"], _id("greedy-graph"), _("uniqueness as attributes are added")),
+        html.H3(_("Validation")),
         html.P(out["validation_text"], id=_id("validation-text")),
         html.Div(out["validation_table"], className="table-wrap", id=_id("validation"), tabIndex="0"),
         html.P(out["integration"], className="field-help"),
         html.Div(out["riskiest"], className="table-wrap", tabIndex="0"),
-        html.H2("TFRR (Yang et al. 2021)"),
-        html.Div([graph(f["roc"], _id("roc-graph"), "ROC of the TFRR risk"),
-                  html.Div([html.P("Each record's risk from the per-attribute counts alone: the tuple frequency is "
-                                   "recursive hypergeometric (exact) or binomial (approximation); the AUC measures how "
-                                   "well the risk picks out the records that are really unique here."),
+        html.H2(_("TFRR (Yang et al. 2021)")),
+        html.Div([graph(f["roc"], _id("roc-graph"), _("ROC of the TFRR risk")),
+                  html.Div([html.P(_("Each record's risk from the per-attribute counts alone: the tuple frequency is "
+                                     "recursive hypergeometric (exact) or binomial (approximation); the AUC measures "
+                                     "how well the risk picks out the records that are really unique here.")),
                             html.P(out["tfrr_text"], id=_id("tfrr-text"))])], className="grid"),
-        html.H2("Pitman–Yor fit"),
+        html.H2(_("Pitman–Yor fit")),
         html.Div(py_children, id=_id("pyc-section")),
-        html.H2("Reproduce this"),
-        *command_block(out["command"], "The same figures from the command line."),
+        html.H2(_("Reproduce this")),
+        *command_block(out["command"], _("The same figures from the command line.")),
     ]
 
 

@@ -108,7 +108,7 @@ def test_adult_source_model_choice_and_plan(cache_root):
     assert out["command"].startswith("anonset dataset adult --columns age,sex,race,marital_status --missing value")
     section = V.plan_section(V.coarsening(req, table), req)
     text = str(section)
-    assert "Which columns to coarsen" in text and "generalisation step(s) bring" in text
+    assert "Which columns to coarsen" in text and ("generalisation steps bring" in text or "generalisation step brings" in text)
     with pytest.raises(InputError, match="k must"):
         V.parse_request("adult", ["age"], [], [], "value", None, None, None, None, "1", None)
     with pytest.raises(InputError, match="model must be one of"):
@@ -196,3 +196,60 @@ def _walk(component):
     for child in children if isinstance(children, (list, tuple)) else [children] if children is not None else []:
         if hasattr(child, "to_plotly_json"):
             yield from _walk(child)
+
+
+def _texts(component) -> list[str]:
+    """Every visible string of a component tree: children, option labels, titles and placeholders."""
+    out = []
+    for c in _walk(component):
+        if isinstance(getattr(c, "children", None), str):
+            out.append(c.children)
+        for prop in ("title", "placeholder"):
+            if isinstance(getattr(c, prop, None), str):
+                out.append(getattr(c, prop))
+        for o in getattr(c, "options", None) or []:
+            if isinstance(o, dict):
+                out += [v for k, v in o.items() if k in ("label", "title") and isinstance(v, str)]
+    return out
+
+
+def test_the_data_set_page_in_german(dash_page):
+    """Issue 31: the form, an analysis's results (cards, model choice, plan, tables, charts) and a bad setting's message
+    in German, numbers the German way; the shipped data's note quoted in English; the CLI command stays English; an
+    unknown language is English."""
+    from dashboard.core import text
+
+    page = dash_page("dataset")
+    states = ("upload", _upload(CSV), "mine.csv", ["age", "sex", "zip"], ["10"],
+              [{"type": V.BIN_TYPE, "column": "age"}], "drop", "1.000", "0,2", "1", "auto", "unique-shares")
+    with text.language("de"):
+        layout = page.layout()
+        results, message = page.on_analyse(1, *states, "5", "0,05")
+        _, bad = page.on_analyse(1, *states[:8], "abc", *states[9:], "5", "0,05")
+        note = page._columns_of("nhanes", None, None)[3]
+        words = set(text.translations("de")._catalog.values())
+    form, shown = _texts(layout), _texts(html_div(results))
+    assert "Wie identifizierbar ist ein Datensatz?" in form and "Analysieren" in form
+    assert any("8.366 echte Einträge" in t for t in form) and any(t.startswith("Ihre Datei bleibt") for t in form)
+    assert any(t.startswith("age — numerisch, ") for t in form) and "exakt" in form
+    assert message is None and "Analysierte Einträge" in shown and "Welche Spalten vergröbern" in shown
+    assert any(t.startswith("Gezeigtes Modell: ") for t in shown)
+    assert any(re.search(r"\d,\d\u00a0%", t) for t in shown)  # a German percentage: "73,2 %"
+    assert any("Verallgemeinerungsschritt" in t or "erreicht das Ziel bereits" in t for t in shown)
+    curve = next(c for c in _walk(html_div(results)) if getattr(c, "id", None) == V._id("curve-graph"))
+    assert curve.figure["layout"]["separators"] == ",." and curve.config["locale"] == "de"
+    assert curve.figure["layout"]["title"]["text"] == "Populationseindeutigkeit Ξ(N)"
+    own = {"age", "sex", "zip"}  # the upload's own column names, as its author wrote them
+    english = [t for t in shown + form if t in text.translations("de")._catalog and t not in words | own]
+    assert english == [], english
+    assert "der Validierungsanteil muss eine Zahl sein" in str(bad)
+    assert "anonset dataset mine.csv --columns age,sex,zip --bins age=10 --population 1000 --fraction 0.2" in str(results)
+    assert "Mitgeliefert: NHANES" in str(note) and "lang='en'" in str(note)
+    with text.language("xx"):
+        assert "How identifiable is a data set?" in _texts(page.layout())
+
+
+def html_div(children):
+    from dash import html
+
+    return html.Div(children)

@@ -40,7 +40,7 @@ from ._ncdrisc import (
     nhanes_stats,
     weight_moments,
 )
-from ._prior_validation import validate_de, validate_prior, validate_us
+from ._prior_validation import de_summary, us_summary, validate_de, validate_prior, validate_us
 from ._priors import BodyPriors, body_group_weights
 from ._probabilities import V2_EDGE_SDS, BandProbabilities
 from ._v2 import (
@@ -101,6 +101,8 @@ __all__ = [
     "rho_for_groups",
     "safe_log",
     "self_report_offsets",
+    "de_summary",
+    "us_summary",
     "validate_de",
     "validate_nhanes",
     "validate_prior",

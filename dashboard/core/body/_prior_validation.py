@@ -29,6 +29,14 @@ from census_loaders.paths import cache_dir
 from .. import bvn
 from ..groups import SEXES, format_age_band, open_group_end
 from ..memo import lru
+from ..text import (
+    DEFAULT_LANGUAGE,
+    current_language,
+    gettext,
+    language,
+    local_number,
+    percent_text,
+)
 from ._correlation import RHO_GROUPS, correlation_table, nhanes_correlation, rho_for_groups
 from ._ncdrisc import (
     NHANES_GROUPS,
@@ -137,8 +145,7 @@ def validate_us(root: Path | None = None, height_width: float = 5, weight_width:
     cells.sort(key=lambda c: -c["observed"])
     tv = {"ncdrisc": 0.5 * float(np.abs(predicted - observed).sum()),
           "v2": 0.5 * float(np.abs(predicted_v2 - observed).sum())}
-    worse = loglik["v2"] - loglik["ncdrisc"]
-    return {
+    out = {
         "population": people.n,
         "height_width": height_width,
         "weight_width": weight_width,
@@ -148,14 +155,44 @@ def validate_us(root: Path | None = None, height_width: float = 5, weight_width:
         "cell_share_total_variation": tv,
         "cells": cells,
         "ras_1_people": int((real_sets(people, height_width, weight_width) == 1).sum()),
-        "summary": (f"US: the NCD-RisC prior scores {loglik['ncdrisc']:.3f} nats per person against "
-                    f"{loglik['v2']:.3f} for v2 fitted on NHANES itself and {loglik['paper']:.3f} for the paper model: "
-                    + (f"{worse:.3f} nats per person worse than the own fit (each person's cell "
-                       f"{math.exp(worse):.2f}× less probable on average)" if worse > 0 else
-                       f"{-worse:.3f} nats per person better than the own fit")
-                    + f"; the predicted cell shares differ from the observed by {tv['ncdrisc']:.1%} "
-                    f"(total variation; v2's own fit {tv['v2']:.1%})."),
     }
+    out["summary"] = english(us_summary, out)
+    return out
+
+
+def english(sentence, result: dict) -> str:
+    """``sentence(result)`` in English: the report's own summary (``--json``) never depends on who asked first."""
+    with language(DEFAULT_LANGUAGE):
+        return sentence(result)
+
+
+def _n(x: float, spec: str) -> str:
+    return local_number(format(x, spec))
+
+
+def _signed(x: float, spec: str) -> str:
+    """``+1.2`` / ``-1.2`` (English as the CLI always wrote it), ``+1,2`` / ``−1,2`` elsewhere."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return format(x, "+" + spec)
+    return ("+" if x >= 0 else "−") + local_number(format(abs(x), spec))
+
+
+def _pct(share: float, digits: int) -> str:
+    return f"{share:.{digits}%}" if current_language() == DEFAULT_LANGUAGE else percent_text(f"{100 * share:.{digits}f}")
+
+
+def us_summary(us: dict) -> str:
+    """The US check in one sentence, in the current language (the page writes it in the visitor's)."""
+    loglik, tv = us["heldout_loglik_per_person"], us["cell_share_total_variation"]
+    worse = loglik["v2"] - loglik["ncdrisc"]
+    gap = (gettext("{worse} nats per person worse than the own fit (each person's cell {factor}× less probable on "
+                   "average)").format(worse=_n(worse, ".3f"), factor=_n(math.exp(worse), ".2f")) if worse > 0 else
+           gettext("{better} nats per person better than the own fit").format(better=_n(-worse, ".3f")))
+    return gettext("US: the NCD-RisC prior scores {prior} nats per person against {v2} for v2 fitted on NHANES itself "
+                   "and {paper} for the paper model: {gap}; the predicted cell shares differ from the observed by "
+                   "{tv} (total variation; v2's own fit {tv_v2}).").format(
+        prior=_n(loglik["ncdrisc"], ".3f"), v2=_n(loglik["v2"], ".3f"), paper=_n(loglik["paper"], ".3f"), gap=gap,
+        tv=_pct(tv["ncdrisc"], 1), tv_v2=_pct(tv["v2"], 1))
 
 
 def _own_group_params(people):
@@ -217,8 +254,7 @@ def validate_de(root: Path | None = None, height_width: float = 5, weight_width:
     dh = np.array([r["height_mean_prior"] - r["height_mean_mikrozensus"] for r in rows])
     dw = np.array([r["weight_mean_prior"] - r["weight_mean_mikrozensus"] for r in rows])
     tvs = np.array([r["band_total_variation"] for r in rows])
-    worst = rows[int(np.argmax(tvs))]
-    return {
+    out = {
         "prior_year": DE_YEAR,
         "height_width": height_width,
         "weight_width": weight_width,
@@ -226,13 +262,28 @@ def validate_de(root: Path | None = None, height_width: float = 5, weight_width:
         "mean_abs_height_gap_cm": float(np.mean(np.abs(dh))),
         "mean_abs_weight_gap_kg": float(np.mean(np.abs(dw))),
         "median_band_total_variation": float(np.median(tvs)),
-        "summary": (f"DE: against the Mikrozensus 2017 (self-reported), the NCD-RisC prior's mean heights differ by "
-                    f"{dh.min():+.1f} to {dh.max():+.1f} cm (mean |gap| {np.mean(np.abs(dh)):.1f} cm) and its mean "
-                    f"weights by {dw.min():+.1f} to {dw.max():+.1f} kg (mean |gap| {np.mean(np.abs(dw)):.1f} kg); the "
-                    f"5 cm × 5 kg band distributions differ by a median {np.median(tvs):.0%} (total variation), most "
-                    f"for {worst['sex']} {worst['age']} ({worst['band_total_variation']:.0%}). Self-reports run taller "
-                    "and lighter than measurements, so part of each gap is the survey's."),
     }
+    out["summary"] = english(de_summary, out)
+    return out
+
+
+def de_summary(de: dict) -> str:
+    """The German check in one sentence, in the current language (from the groups' own numbers)."""
+    rows = de["groups"]
+    dh = np.array([r["height_mean_prior"] - r["height_mean_mikrozensus"] for r in rows])
+    dw = np.array([r["weight_mean_prior"] - r["weight_mean_mikrozensus"] for r in rows])
+    tvs = np.array([r["band_total_variation"] for r in rows])
+    worst = rows[int(np.argmax(tvs))]
+    return gettext("DE: against the Mikrozensus 2017 (self-reported), the NCD-RisC prior's mean heights differ by "
+                   "{height_lo} to {height_hi} cm (mean |gap| {height_gap} cm) and its mean weights by {weight_lo} to "
+                   "{weight_hi} kg (mean |gap| {weight_gap} kg); the 5 cm × 5 kg band distributions differ by a median "
+                   "{median} (total variation), most for {group} ({worst}). Self-reports run taller and lighter "
+                   "than measurements, so part of each gap is the survey's.").format(
+        height_lo=_signed(dh.min(), ".1f"), height_hi=_signed(dh.max(), ".1f"),
+        height_gap=_n(float(np.mean(np.abs(dh))), ".1f"), weight_lo=_signed(dw.min(), ".1f"),
+        weight_hi=_signed(dw.max(), ".1f"), weight_gap=_n(float(np.mean(np.abs(dw))), ".1f"),
+        median=_pct(float(np.median(tvs)), 0), group=(gettext("female {age}") if worst["sex"] == "female" else gettext("male {age}")).format(age=worst["age"]),
+        worst=_pct(worst["band_total_variation"], 0))
 
 
 def validate_prior(root: Path | None = None, height_width: float = 5, weight_width: float = 5) -> dict:

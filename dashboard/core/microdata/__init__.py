@@ -51,6 +51,7 @@ from ._models import (
     check_model,
     choose,
     fit_model,
+    model_name,
     validate_model,
 )
 from ._plan import DEFAULT_K, DEFAULT_TARGET, check_k, check_target, contributions, plan
@@ -74,6 +75,7 @@ from ._records import (
     roc_auc,
     roc_curve,
     shipped_table,
+    too_large,
 )
 from ._tfrr import analyse_tfrr
 
@@ -83,6 +85,7 @@ __all__ = [
     "ColumnError",
     "adult_table",
     "shipped_table",
+    "too_large",
     "Analysis",
     "DEFAULT_K",
     "DEFAULT_TARGET",
@@ -103,6 +106,7 @@ __all__ = [
     "COMPANION_TEXT",
     "DEFAULT_CLASSES_RULE",
     "check_classes_rule",
+    "model_name",
     "check_model",
     "choose",
     "companions",

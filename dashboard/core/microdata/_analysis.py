@@ -30,11 +30,14 @@ import numpy as np
 
 from .. import scaling as pyc_fit
 from ..errors import InputError
+from ..text import gettext as _
+from ..text import translate_marked
 from . import _copula as copula
 from . import _latent as latent
 from . import _models as models
 from . import _tfrr as tfrr
 from ._records import KS, Prepared, Table, empirical, prepare, roc_curve
+from ._words import num, pct
 
 DEFAULT_FRACTION = 0.1
 DEFAULT_TRIALS = 3
@@ -71,9 +74,11 @@ def check_fraction(value) -> float:
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"the validation fraction must be a number, not {str(value)[:20]!r}") from None
+        raise InputError(_("the validation fraction must be a number, not {value}").format(
+            value=repr(str(value)[:20]))) from None
     if not (math.isfinite(f) and 0 < f < 1):
-        raise InputError(f"the validation fraction must lie between 0 and 1 (e.g. 0.1), not {value}")
+        raise InputError(_("the validation fraction must lie between 0 and 1 (e.g. {example}), not {value}").format(
+            example=num(0.1, "g"), value=str(value)[:20]))
     return f
 
 
@@ -81,9 +86,11 @@ def check_trials(value) -> int:
     try:
         t = int(value)
     except (TypeError, ValueError):
-        raise InputError(f"the number of validation trials must be a whole number, not {str(value)[:20]!r}") from None
+        raise InputError(_("the number of validation trials must be a whole number, not {value}").format(
+            value=repr(str(value)[:20]))) from None
     if not 1 <= t <= MAX_TRIALS:
-        raise InputError(f"the number of validation trials must lie between 1 and {MAX_TRIALS}, not {t}")
+        raise InputError(_("the number of validation trials must lie between 1 and {most}, not {value}").format(
+            most=MAX_TRIALS, value=t))
     return t
 
 
@@ -134,20 +141,21 @@ def _model_block(name: str, model, prep, n: int, N: float, seed: int) -> tuple[d
             "pairwise_correlation": model.pairwise.round(6).tolist(),
             "projection_change": model.projection_change,
             "integration": {
-                "method": ("exact marginal" if prep.codes.shape[1] == 1 else "exact bivariate normal (Genz)"
+                "method": (_("exact marginal") if prep.codes.shape[1] == 1 else _("exact bivariate normal (Genz)")
                            if prep.codes.shape[1] == 2 else
-                           f"Genz separation of variables, randomised QMC: {copula.N_REP} scrambled Sobol sets "
-                           f"of {copula.N_POINTS} points"),
+                           _("Genz separation of variables, randomised QMC: {sets} scrambled Sobol sets of {points} "
+                             "points").format(sets=copula.N_REP, points=num(copula.N_POINTS, "d"))),
                 "rel_se_median": float(np.median(rel)), "rel_se_max": float(np.max(rel)),
             },
             "notes": list(model.notes),
         })
     else:
         fit = model.to_dict()
-        fit["companion_text"] = [latent.COMPANION_TEXT.format(child=prep.columns[c], partner=prep.columns[q])
+        fit["companion_text"] = [translate_marked(latent.COMPANION_TEXT).format(child=prep.columns[c],
+                                                                                 partner=prep.columns[q])
                                  for c, q in fit["companions"]]
         out.update({"fit": fit, "notes": list(model.notes),
-                    "integration": {"method": "exact (a sum over the latent classes)", "rel_se_median": 0.0,
+                    "integration": {"method": _("exact (a sum over the latent classes)"), "rel_se_median": 0.0,
                                     "rel_se_max": 0.0}})
     out["_curve"] = curve
     return out, p
@@ -174,8 +182,9 @@ def analyse(table: Table, columns, bins=None, missing: str = "drop", population=
     n = prep.n
     N = float(n) if population in (None, "") else copula.check_population(population, n)
     if explicit_fraction and validation and int(round(fraction * n)) < 50:
-        raise copula.FractionError(f"a validation fraction of {fraction:.0%} leaves {int(round(fraction * n))} of "
-                                   f"{n:,} records to fit on; at least 50 are needed: choose a larger fraction")
+        raise copula.FractionError(_("a validation fraction of {fraction} leaves {fit} of {records} records to fit "
+                                     "on; at least 50 are needed: choose a larger fraction").format(
+            fraction=pct(fraction), fit=num(int(round(fraction * n))), records=num(n)))
     timing: dict[str, float] = {}
 
     t0 = time.perf_counter()
@@ -198,10 +207,13 @@ def analyse(table: Table, columns, bins=None, missing: str = "drop", population=
     if model == "auto":
         chosen, why = models.choose({m: b.get("validation", {}) for m, b in blocks.items()}, prep.ordinal)
     else:
-        chosen, why = model, f"{models.MODEL_NAMES[model]}: chosen by you"
+        chosen = model
         auto, auto_why = models.choose({m: b.get("validation", {}) for m, b in blocks.items()}, prep.ordinal)
         if auto != model:
-            why += f" (the default here would be the {models.MODEL_NAMES[auto]}: {auto_why.split(': ', 1)[1]})"
+            why = _("{model}: chosen by you (the default here would be the {default}: {reason})").format(
+                model=models.model_name(model), default=models.model_name(auto), reason=auto_why.split(": ", 1)[1])
+        else:
+            why = _("{model}: chosen by you").format(model=models.model_name(model))
     p = probs[chosen]
     xi = copula.uniqueness(p, N)
     kappa = copula.correctness(p, N)

@@ -45,7 +45,9 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import qmc
 
 from ..errors import InputError
+from ..text import gettext
 from ._records import class_ids, roc_auc
+from ._words import num, pct
 
 WORLD = 8e9
 TWO_PI = 2.0 * math.pi
@@ -374,14 +376,17 @@ def check_population(population, n_records: int | None = None) -> float:
     try:
         N = float(population)
     except (TypeError, ValueError):
-        raise InputError(f"the population size must be a number, not {str(population)[:20]!r}") from None
+        raise InputError(gettext("the population size must be a number, not {value}").format(
+            value=repr(str(population)[:20]))) from None
     if not math.isfinite(N) or N < 1:
-        raise InputError(f"the population size must be at least 1, not {population}")
+        raise InputError(gettext("the population size must be at least 1, not {value}").format(
+            value=str(population)[:20]))
     if N > 1e12:
-        raise InputError(f"the population size must be at most 1e12, not {N:g}")
+        raise InputError(gettext("the population size must be at most 1e12, not {value}").format(value=num(N, "g")))
     if n_records is not None and N < n_records:
-        raise InputError(f"the population ({N:,.0f}) cannot be smaller than the data set ({n_records:,} records): "
-                         "the records are people of that population")
+        raise InputError(gettext("the population ({population}) cannot be smaller than the data set ({records} "
+                                 "records): the records are people of that population").format(
+            population=num(N, ",.0f"), records=num(n_records)))
     return N
 
 
@@ -472,10 +477,11 @@ def validate(codes: np.ndarray, cards, unique_in_data: np.ndarray, fraction: flo
         raise InputError(f"the validation fraction must lie strictly between 0 and 1, not {fraction:g}")
     m = int(round(fraction * n))
     if m < 50:
-        raise FractionError(f"the validation needs at least 50 training records: {fraction:.0%} of {n:,} records "
-                            f"is {m}; choose a larger fraction")
+        raise FractionError(gettext("the validation needs at least 50 training records: {fraction} of {records} "
+                                    "records is {fit}; choose a larger fraction").format(
+            fraction=pct(fraction), records=num(n), fit=num(m)))
     if n - m < 2:
-        raise FractionError("the validation needs records left out of training; choose a smaller fraction")
+        raise FractionError(gettext("the validation needs records left out of training; choose a smaller fraction"))
     truth = np.asarray(unique_in_data, dtype=bool)
     emp = float(truth.mean())
 

@@ -80,6 +80,7 @@ from scipy import optimize, sparse
 from scipy.special import logsumexp
 
 from ..errors import InputError
+from ..text import N_
 from ._records import class_ids
 
 #: Pseudo-records of the Dirichlet prior on each class's column distribution.
@@ -103,17 +104,17 @@ SELECTIONS = ("unique-shares", "bic", "heldout")
 DEFAULT_SELECTION = SELECTIONS[0]
 #: How each rule chooses the number of classes, in a sentence (the page and the CLI show it).
 RULE_TEXT = {
-    "unique-shares": ("chosen so that the model reproduces the fitted records' own shares of unique records on "
-                      "all the chosen columns and on every set with one or two of them left out (and three or "
-                      "more while nearly all the records are unique on those sets)"),
-    "bic": "chosen by the Bayesian information criterion",
-    "heldout": "chosen by the likelihood of 20 % of the records held out of the fit",
-    "given": "given",
+    "unique-shares": N_("chosen so that the model reproduces the fitted records' own shares of unique records on "
+                         "all the chosen columns and on every set with one or two of them left out (and three or "
+                         "more while nearly all the records are unique on those sets)"),
+    "bic": N_("chosen by the Bayesian information criterion"),
+    "heldout": N_("chosen by the likelihood of 20 % of the records held out of the fit"),
+    "given": N_("given"),
 }
 #: Why two columns are modelled as one (the page and the CLI show it with the columns' names).
-COMPANION_TEXT = ("{child} is modelled together with {partner}: in the fitted records each value of either is "
-                  "seen with a single value of the other, so the model keeps that pairing rather than drawing "
-                  "the two independently within a class")
+COMPANION_TEXT = N_("{child} is modelled together with {partner}: in the fitted records each value of either is "
+                     "seen with a single value of the other, so the model keeps that pairing rather than drawing "
+                     "the two independently within a class")
 #: Numbers of classes the "unique-shares" rule doubles through before it bisects between the last two.
 UNIQUENESS_GRID = (1, 2, 4, 8, 16, 32, 64)
 #: Pairs of left-out columns (a seeded sample) among the sub-tuples the rule "unique-shares" checks.

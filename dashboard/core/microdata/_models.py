@@ -10,15 +10,18 @@ from __future__ import annotations
 import functools
 
 from ..errors import InputError
+from ..text import N_, local_number, translate_marked
+from ..text import gettext as _
 from . import _copula as copula
 from . import _latent as latent
+from ._words import pct
 
 COPULA = "copula"
 LATENT_CLASS = "latent-class"
 MODELS = (COPULA, LATENT_CLASS)
 #: "auto" = the model that validates better on this data set.
 MODEL_CHOICES = ("auto", *MODELS)
-MODEL_NAMES = {COPULA: "Gaussian copula", LATENT_CLASS: "latent class model"}
+MODEL_NAMES = {COPULA: N_("Gaussian copula"), LATENT_CLASS: N_("latent class model")}
 
 
 def check_model(value) -> str:
@@ -69,16 +72,24 @@ def choose(validations: dict[str, dict], ordinal: list[bool]) -> tuple[str, str]
         best = min(MODELS, key=lambda m: (round(ok[m]["mae"], 4), -(ok[m].get("auc") or 0.0)))
         other = next(m for m in MODELS if m != best)
         v, w = ok[best], ok[other]
-        return best, (f"{MODEL_NAMES[best]}: it validates better here — fitted {v['trials']}× on "
-                      f"{v['fraction']:.0%} of the records to predict the whole data set's share of unique records, "
-                      f"its mean absolute error is {v['mae']:.3f} against {w['mae']:.3f} for the "
-                      f"{MODEL_NAMES[other]} (AUC of ξ {_fmt(v.get('auc'))} against {_fmt(w.get('auc'))})")
+        return best, _("{model}: it validates better here — fitted {trials}× on {fraction} of the records to predict "
+                       "the whole data set's share of unique records, its mean absolute error is {mae} against "
+                       "{other_mae} for the {other} (AUC of ξ {auc} against {other_auc})").format(
+            model=model_name(best), trials=v["trials"], fraction=pct(v["fraction"]),
+            mae=_fmt(v["mae"]), other_mae=_fmt(w["mae"]), other=model_name(other), auc=_fmt(v.get("auc")),
+            other_auc=_fmt(w.get("auc")))
     if not all(ordinal):
-        return LATENT_CLASS, (f"{MODEL_NAMES[LATENT_CLASS]}: the validation could not run, and a chosen column is "
-                              "unordered, which the latent class model represents without an arbitrary order")
-    return COPULA, (f"{MODEL_NAMES[COPULA]}: the validation could not run, and every chosen column is ordered "
-                    "(the copula's setting)")
+        return LATENT_CLASS, _("{model}: the validation could not run, and a chosen column is unordered, which the "
+                               "latent class model represents without an arbitrary order").format(
+            model=model_name(LATENT_CLASS))
+    return COPULA, _("{model}: the validation could not run, and every chosen column is ordered (the copula's "
+                     "setting)").format(model=model_name(COPULA))
+
+
+def model_name(model: str) -> str:
+    """The model's name in the current language (the CLI's English: :data:`MODEL_NAMES`)."""
+    return translate_marked(MODEL_NAMES[model])
 
 
 def _fmt(x) -> str:
-    return "–" if x is None else f"{x:.3f}"
+    return "–" if x is None else local_number(f"{x:.3f}")

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..text import gettext, ngettext
 from ._records import Table, class_ids, prepare
+from ._words import num, pct
 
 #: Rare-value thresholds (share of records) of a categorical column's generalisation steps.
 MERGE_SHARES = (0.01, 0.05, 0.20)
@@ -41,9 +43,9 @@ def check_k(value) -> int:
     try:
         k = int(value)
     except (TypeError, ValueError):
-        raise InputError(f"k must be a whole number, not {str(value)[:20]!r}") from None
+        raise InputError(gettext("k must be a whole number, not {value}").format(value=repr(str(value)[:20]))) from None
     if not 2 <= k <= 1000:
-        raise InputError(f"k must lie between 2 and 1,000, not {k}")
+        raise InputError(gettext("k must lie between 2 and {most}, not {value}").format(most=num(1000), value=k))
     return k
 
 
@@ -51,9 +53,11 @@ def check_target(value) -> float:
     try:
         t = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"the target share must be a number, not {str(value)[:20]!r}") from None
+        raise InputError(gettext("the target share must be a number, not {value}").format(
+            value=repr(str(value)[:20]))) from None
     if not (math.isfinite(t) and 0 <= t < 1):
-        raise InputError(f"the target share must lie in [0, 1) (e.g. 0.05), not {value}")
+        raise InputError(gettext("the target share must lie in [0, 1) (e.g. {example}), not {value}").format(
+            example=num(0.05, "g"), value=str(value)[:20]))
     return t
 
 
@@ -84,10 +88,10 @@ def _ladder(table: Table, column: str, rows: np.ndarray, width: float | None) ->
             codes = np.empty(v.size, dtype=np.int64)
             if w is None:
                 _, inv = np.unique(finite, return_inverse=True)
-                labels.append("exact values")
+                labels.append(gettext("exact values"))
             else:
                 _, inv = np.unique(np.floor(finite / w), return_inverse=True)
-                labels.append(f"bins of {w:g}")
+                labels.append(gettext("bins of {width}").format(width=num(w, "g")))
             codes[~miss] = inv
             codes[miss] = -1
             levels.append(codes)
@@ -99,7 +103,7 @@ def _ladder(table: Table, column: str, rows: np.ndarray, width: float | None) ->
         base[~miss] = inv
         base[miss] = -1
         levels.append(base)
-        labels.append("every value")
+        labels.append(gettext("every value"))
         for t in MERGE_SHARES:
             rare = share < t
             if not rare.any():
@@ -107,9 +111,9 @@ def _ladder(table: Table, column: str, rows: np.ndarray, width: float | None) ->
             mapped = np.where(rare, uniq.size, np.arange(uniq.size))
             codes = np.where(base >= 0, mapped[np.maximum(base, 0)], -1)
             levels.append(codes)
-            labels.append(f"values under {t:.0%} merged")
+            labels.append(gettext("values under {share} merged").format(share=pct(t)))
     levels.append(np.zeros(rows.size, dtype=np.int64))
-    labels.append("withheld")
+    labels.append(gettext("withheld"))
     # dense codes (missing = its own value), and no level repeated
     out_levels, out_labels = [], []
     for codes, lab in zip(levels, labels):
@@ -195,18 +199,23 @@ def plan(table: Table, columns, bins=None, missing: str = "drop", k: int = DEFAU
     reached = now["share_below_k"] <= target
     release = {lad.name: lad.labels[lv] for lad, lv in zip(ladders, level)}
     if not steps and reached:
-        message = (f"The release as chosen already meets the target: {start['share_below_k']:.1%} of records are "
-                   f"in a class below k = {k} (target {target:.1%}).")
+        message = gettext("The release as chosen already meets the target: {share} of records are in a class below "
+                          "k = {k} (target {target}).").format(share=pct(start["share_below_k"], 1), k=k,
+                                                               target=pct(target, 1))
     elif reached:
-        message = (f"{len(steps)} generalisation step(s) bring the records in a class below k = {k} from "
-                   f"{start['share_below_k']:.1%} to {now['share_below_k']:.1%} (target {target:.1%}), keeping "
-                   f"{now['bits']:.1f} of {start['bits']:.1f} bits.")
+        message = ngettext(
+            "{steps} generalisation step brings the records in a class below k = {k} from {before} to {after} "
+            "(target {target}), keeping {bits} of {all_bits} bits.",
+            "{steps} generalisation steps bring the records in a class below k = {k} from {before} to {after} "
+            "(target {target}), keeping {bits} of {all_bits} bits.", len(steps)).format(
+            steps=len(steps), k=k, before=pct(start["share_below_k"], 1), after=pct(now["share_below_k"], 1),
+            target=pct(target, 1), bits=num(now["bits"], ".1f"), all_bits=num(start["bits"], ".1f"))
     else:
-        message = (f"No plan reaches the target: with every column generalised as far as it goes, one column at "
-                   f"least still released ({', '.join(f'{c}: {v}' for c, v in release.items())}), "
-                   f"{now['share_below_k']:.1%} of records "
-                   f"are in a class below k = {k} (target {target:.1%}). Lower k, raise the target, or release "
-                   "fewer records.")
+        message = gettext("No plan reaches the target: with every column generalised as far as it goes, one column "
+                          "at least still released ({release}), {share} of records are in a class below k = {k} "
+                          "(target {target}). Lower k, raise the target, or release fewer records.").format(
+            release=", ".join(f"{c}: {v}" for c, v in release.items()), share=pct(now["share_below_k"], 1), k=k,
+            target=pct(target, 1))
     return {"k": k, "target": target, "n_records": n, "before": start, "after": now, "reached": reached,
             "steps": steps, "release": release, "message": message}
 

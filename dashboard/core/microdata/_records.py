@@ -32,6 +32,8 @@ from census_loaders import cache
 
 from ..errors import InputError
 from ..memo import Memo
+from ..text import N_, gettext, ngettext, translate_marked
+from ._words import num, pct
 
 #: Largest CSV accepted (bytes). The page also keeps it under the server's request limit.
 MAX_BYTES = 10_000_000
@@ -52,7 +54,7 @@ MISSING_POLICIES = ("drop", "value")
 MISSING_LABEL = "(missing)"
 #: Cell texts read as "missing" (case-insensitive, after trimming spaces).
 MISSING_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", ".", "?", "-", "missing", "#n/a"})
-DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "bar"}
+DELIMITERS = {",": N_("comma"), ";": N_("semicolon"), "\t": N_("tab"), "|": N_("bar")}
 NHANES_ID = "nhanes"
 ADULT_ID = "adult"
 
@@ -103,15 +105,32 @@ class Table:
 
 
 
+def too_large(name: str, size: int, limit: int) -> str:
+    """Why a file is refused for its size (the page says it before the upload too)."""
+    return gettext("{name} is {size} MB; files of at most {limit} MB are accepted").format(
+        name=name, size=num(size / 1e6, ".1f"), limit=num(limit / 1e6, ".0f"))
+
+
+def too_wide(name: str, columns: int) -> str:
+    return gettext("{name} has {columns} columns; at most {most} are accepted").format(
+        name=name, columns=num(columns), most=num(MAX_COLUMNS))
+
+
+def unreadable(name: str, delim: str) -> str:
+    return gettext("{name} could not be read as a {delimiter}-separated table").format(
+        name=name, delimiter=translate_marked(DELIMITERS[delim]))
+
+
 def _decode(raw: bytes, name: str) -> tuple[str, str]:
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return raw.decode("utf-16"), "UTF-16"
         except UnicodeDecodeError:
-            raise InputError(f"{name}: starts like a UTF-16 text but could not be decoded") from None
+            raise InputError(gettext("{name}: starts like a UTF-16 text but could not be decoded").format(
+                name=name)) from None
     if b"\x00" in raw[:4096]:
-        raise InputError(f"{name} is not a text file (it looks binary — e.g. an Excel workbook); "
-                         "save it as CSV first")
+        raise InputError(gettext("{name} is not a text file (it looks binary — e.g. an Excel workbook); save it as "
+                                 "CSV first").format(name=name))
     try:
         return raw.decode("utf-8-sig"), "UTF-8"
     except UnicodeDecodeError:
@@ -139,8 +158,8 @@ def _sniff_delimiter(lines: list[str], name: str) -> str:
         if score > best_score:
             best, best_score = delim, score
     if best is None:
-        raise InputError(f"{name} has a single column: AnonSet needs at least two columns separated by "
-                         "commas, semicolons, tabs or bars (|)")
+        raise InputError(gettext("{name} has a single column: AnonSet needs at least two columns separated by "
+                                 "commas, semicolons, tabs or bars (|)").format(name=name))
     return best
 
 
@@ -171,39 +190,42 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
     """Parse an uploaded CSV held in memory (never written to disk) into a typed :class:`Table`."""
     name = str(name or "the file")[:80]
     if raw is None or len(raw) == 0:
-        raise InputError(f"{name} is empty")
+        raise InputError(gettext("{name} is empty").format(name=name))
     if len(raw) > max_bytes:
-        raise InputError(f"{name} is {len(raw) / 1e6:.1f} MB; files of at most {max_bytes / 1e6:.0f} MB are accepted")
+        raise InputError(too_large(name, len(raw), max_bytes))
     text, encoding = _decode(raw, name)
     if not text.strip():
-        raise InputError(f"{name} is empty")
+        raise InputError(gettext("{name} is empty").format(name=name))
     head = [ln for ln in text.splitlines()[:50] if ln.strip()]
     delim = _sniff_delimiter(head, name)
     # the shape before the parse: a 10,000-column file is refused from its first lines (rows: nrows below)
     widest = max(len(r) for r in csv.reader(head, delimiter=delim))
     if widest > MAX_COLUMNS:
-        raise InputError(f"{name} has {widest:,} columns; at most {MAX_COLUMNS} are accepted")
+        raise InputError(too_wide(name, widest))
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False, header=None,
                             skip_blank_lines=True, engine="c", nrows=MAX_ROWS + 2)
     except pd.errors.ParserError as exc:
         m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
         if m:
-            raise InputError(f"{name}, line {m.group(2)}: {m.group(3)} fields where the header has "
-                             f"{m.group(1)} (is the delimiter {DELIMITERS[delim]}?)") from None
-        raise InputError(f"{name} could not be read as a {DELIMITERS[delim]}-separated table") from None
+            raise InputError(gettext("{name}, line {line}: {fields} fields where the header has {header} (is the "
+                                     "delimiter {delimiter}?)").format(
+                name=name, line=m.group(2), fields=m.group(3), header=m.group(1),
+                delimiter=translate_marked(DELIMITERS[delim]))) from None
+        raise InputError(unreadable(name, delim)) from None
     except (UnicodeError, ValueError):
-        raise InputError(f"{name} could not be read as a {DELIMITERS[delim]}-separated table") from None
+        raise InputError(unreadable(name, delim)) from None
     header = [str(v) for v in frame.iloc[0].tolist()] if len(frame) else []
     frame = frame.iloc[1:].reset_index(drop=True)
     if frame.shape[1] > MAX_COLUMNS:
-        raise InputError(f"{name} has {frame.shape[1]:,} columns; at most {MAX_COLUMNS} are accepted")
+        raise InputError(too_wide(name, frame.shape[1]))
     if frame.shape[1] < 2:
-        raise InputError(f"{name} has a single column: AnonSet needs at least two")
+        raise InputError(gettext("{name} has a single column: AnonSet needs at least two").format(name=name))
     if len(frame) > MAX_ROWS:
-        raise InputError(f"{name} has more than {MAX_ROWS:,} records; at most {MAX_ROWS:,} are accepted")
+        raise InputError(gettext("{name} has more than {most} records; at most {most} are accepted").format(
+            name=name, most=num(MAX_ROWS)))
     if len(frame) == 0:
-        raise InputError(f"{name} has a header but no records")
+        raise InputError(gettext("{name} has a header but no records").format(name=name))
     names, seen = [], set()
     for i, col in enumerate(header, start=1):
         base = str(col).strip() or f"column {i}"
@@ -214,10 +236,13 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
         names.append(label)
     frame.columns = names
     typed = pd.DataFrame({c: _type_column(frame[c], decimal_comma=delim == ";") for c in names})
-    notes = [f"Read {len(typed):,} records and {len(names)} columns ({encoding}, {DELIMITERS[delim]}-separated)."]
+    notes = [gettext("Read {records} records and {columns} columns ({encoding}, {delimiter}-separated).").format(
+        records=num(len(typed)), columns=num(len(names)), encoding=encoding,
+        delimiter=translate_marked(DELIMITERS[delim]))]
     empty = [c for c in names if typed[c].isna().all()]
     if empty:
-        notes.append(f"Column(s) {', '.join(empty[:5])} hold no values.")
+        notes.append(ngettext("Column {columns} holds no values.", "Columns {columns} hold no values.",
+                              len(empty)).format(columns=", ".join(empty[:5])))
     return Table(frame=typed, name=name, source="upload", encoding=encoding, delimiter=delim, notes=notes)
 
 
@@ -331,9 +356,11 @@ def check_width(value, column: str) -> float:
     try:
         w = float(str(value).strip().replace(",", "."))
     except ValueError:
-        raise InputError(f"bin width of {column!r}: {str(value)[:20]!r} is not a number") from None
+        raise InputError(gettext("bin width of {column}: {value} is not a number").format(
+            column=repr(column), value=repr(str(value)[:20]))) from None
     if not math.isfinite(w) or w <= 0:
-        raise InputError(f"bin width of {column!r} must be a positive number, not {str(value)[:20]}")
+        raise InputError(gettext("bin width of {column} must be a positive number, not {value}").format(
+            column=repr(column), value=str(value)[:20]))
     return w
 
 
@@ -362,19 +389,21 @@ def prepare(table: Table, columns, bins: dict[str, float] | None = None, missing
     if not columns:
         raise InputError("choose at least one quasi-identifier column")
     if len(columns) > MAX_QI:
-        raise InputError(f"at most {MAX_QI} quasi-identifier columns can be analysed together (got {len(columns)})")
+        raise InputError(gettext("at most {most} quasi-identifier columns can be analysed together (got {count})").format(
+            most=MAX_QI, count=len(columns)))
     if len(set(columns)) != len(columns):
-        raise InputError("a column is chosen twice")
+        raise InputError(gettext("a column is chosen twice"))
     known = list(table.frame.columns)
     for c in columns:
         if c not in known:
-            raise InputError(f"no column {c!r} in {table.name} (columns: {', '.join(known[:12])}"
-                             + (", …" if len(known) > 12 else "") + ")")
+            raise InputError(gettext("no column {column} in {table} (columns: {columns})").format(
+                column=repr(c), table=table.name, columns=", ".join(known[:12]) + (", …" if len(known) > 12 else "")))
     for c, w in bins.items():
         if c not in columns:
-            raise InputError(f"a bin width is given for {c!r}, which is not among the chosen columns")
+            raise InputError(gettext("a bin width is given for {column}, which is not among the chosen columns").format(
+                column=repr(c)))
         if not table.numeric(c):
-            raise InputError(f"column {c!r} is not numeric: it cannot be binned")
+            raise InputError(gettext("column {column} is not numeric: it cannot be binned").format(column=repr(c)))
         check_width(w, c)
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing-value policy must be one of {', '.join(MISSING_POLICIES)}, not {str(missing)[:20]!r}")
@@ -388,8 +417,11 @@ def prepare(table: Table, columns, bins: dict[str, float] | None = None, missing
     row_index = np.flatnonzero(keep)
     dropped = n_input - row_index.size
     if row_index.size < 2:
-        raise InputError(f"only {row_index.size} record(s) remain after leaving out those with a missing value "
-                         "in the chosen columns; choose other columns or keep missing values as a value")
+        raise InputError(ngettext(
+            "only {count} record remains after leaving out those with a missing value in the chosen columns; choose "
+            "other columns or keep missing values as a value",
+            "only {count} records remain after leaving out those with a missing value in the chosen columns; choose "
+            "other columns or keep missing values as a value", int(row_index.size)).format(count=int(row_index.size)))
     rng = np.random.default_rng(seed)
     codes = np.empty((row_index.size, len(columns)), dtype=np.int32)
     labels, ordinal, warnings = [], [], []
@@ -418,26 +450,36 @@ def prepare(table: Table, columns, bins: dict[str, float] | None = None, missing
         labels.append(np.asarray(lab, dtype=object))
         k = lab.size
         if k > MAX_VALUES:
-            raise InputError(f"column {c!r} has {k:,} distinct values"
-                             + (": give it a bin width" if table.numeric(c) else ": it cannot be a quasi-identifier")
-                             + f" (at most {MAX_VALUES:,})")
+            raise InputError((gettext("column {column} has {count} distinct values: give it a bin width (at most "
+                                      "{most})") if table.numeric(c) else
+                              gettext("column {column} has {count} distinct values: it cannot be a quasi-identifier "
+                                      "(at most {most})")).format(column=repr(c), count=num(k), most=num(MAX_VALUES)))
         if k == 1:
-            raise ColumnError(f"column {c!r} has a single value in every kept record: it tells no one apart and "
-                              "adds nothing; leave it out")
+            raise ColumnError(gettext("column {column} has a single value in every kept record: it tells no one apart "
+                                      "and adds nothing; leave it out").format(column=repr(c)))
         if row_index.size >= IDENTIFIER_MIN_RECORDS and k >= IDENTIFIER_SHARE * row_index.size:
-            raise ColumnError(f"column {c!r} is an identifier: {k:,} distinct values for {row_index.size:,} records "
-                              f"({k / row_index.size:.0%}), so it alone singles out almost everyone. Leave it out"
-                              + (" or give it a bin width" if table.numeric(c) else "")
-                              + " (uniqueness is about what else identifies people)")
+            raise ColumnError((gettext(
+                "column {column} is an identifier: {count} distinct values for {records} records ({share}), so it "
+                "alone singles out almost everyone. Leave it out or give it a bin width (uniqueness is about what "
+                "else identifies people)") if table.numeric(c) else gettext(
+                "column {column} is an identifier: {count} distinct values for {records} records ({share}), so it "
+                "alone singles out almost everyone. Leave it out (uniqueness is about what else identifies "
+                "people)")).format(column=repr(c), count=num(k), records=num(int(row_index.size)),
+                                   share=pct(k / row_index.size)))
         if k == row_index.size and k > 1:
-            warnings.append(f"{c}: this column alone identifies everyone (every record has its own value)"
-                            + ("; give it a bin width" if table.numeric(c) else ""))
+            warnings.append((gettext("{column}: this column alone identifies everyone (every record has its own "
+                                     "value); give it a bin width") if table.numeric(c) else
+                             gettext("{column}: this column alone identifies everyone (every record has its own "
+                                     "value)")).format(column=c))
         elif k > MANY_VALUES:
-            warnings.append(f"{c}: {k:,} distinct values — almost every value is rare"
-                            + ("; a bin width would group them" if table.numeric(c) else ""))
+            warnings.append((gettext("{column}: {count} distinct values — almost every value is rare; a bin width "
+                                     "would group them") if table.numeric(c) else
+                             gettext("{column}: {count} distinct values — almost every value is rare")).format(
+                column=c, count=num(k)))
     if dropped:
-        warnings.insert(0, f"{dropped:,} of {n_input:,} records have a missing value in a chosen column and are "
-                           "left out (missing-value policy: drop)")
+        warnings.insert(0, gettext("{dropped} of {records} records have a missing value in a chosen column and are "
+                                   "left out (missing-value policy: drop)").format(dropped=num(dropped),
+                                                                                   records=num(n_input)))
     return Prepared(columns=columns, codes=codes, labels=labels, ordinal=ordinal,
                     widths={c: float(w) for c, w in bins.items()}, missing=missing, n_input=n_input,
                     dropped=dropped, row_index=row_index, warnings=warnings)

@@ -163,7 +163,7 @@ def client_catalogue(msgids) -> dict:
 #: asked, so the next translated page speaks it again.  One source of truth for the server, the shell's links,
 #: the switch and the tests.
 TRANSLATED_PATHS: tuple[str, ...] = ("/", "/explore", "/explore/buckets", "/explore/world", "/about", "/scaling",
-                                     "/attack", "/anonland")
+                                     "/attack", "/anonland", "/dataset", "/real-people")
 
 #: The language the visitor asked for (``?lang=``, else Accept-Language), carried in every internal link;
 #: None: nothing to carry (English asked, and the browser asks for English anyway).
