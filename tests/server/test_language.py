@@ -111,3 +111,16 @@ def test_a_callback_answers_in_its_pages_language_and_the_response_cache_keeps_t
                     ensure_ascii=False)
     en = json.dumps(client.post("/_dash-update-component", json=page).get_json(), ensure_ascii=False)
     assert "Ländertabellen" in de and "Country tables" not in de and "Country tables" in en
+
+
+def test_every_page_is_offered_in_six_languages(client):
+    """Issue 31: every registered page is translated (a page added later is English until it is, and then fails
+    here until its words are in the catalogues and its path in ``TRANSLATED_PATHS``)."""
+    import dash
+
+    from dashboard.core import text
+
+    paths = {p["path"] for p in dash.page_registry.values() if not p.get("path_template")}
+    assert paths - set(text.TRANSLATED_PATHS) == set()
+    for path in paths:
+        assert 'lang="pt" data-asked="pt"' in _html_lang(client.get(path + "?lang=pt")), path
