@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from support.languages import each_language_and_width, heading_problems, page_problems
+from support.languages import column_headings, each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -22,7 +22,7 @@ def test_about_page_in_every_language(browser, app_url):
         with text.language(lang):
             heading, population = text.gettext("About AnonSet"), text.gettext("population")
         problems += heading_problems(pg, lang, where, heading)
-        headings = [t.strip() for t in pg.locator("#about-datasets th").all_inner_texts()]
+        headings = column_headings(pg, "#about-datasets th")
         if population not in headings:
             problems.append(f"{where}: the data-set table's headings {headings}")
         problems += page_problems(rec, where, words)

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from support.browser import PageRecorder
-from support.languages import TOGGLE_CLIPPED, each_language_and_width, heading_problems, page_problems
+from support.languages import TOGGLE_CLIPPED, each_language_and_width, heading_problems, new_context, page_problems
 
 from dashboard.core import text
 
@@ -40,10 +39,8 @@ def test_the_switch_keeps_the_address_and_links_carry_the_language(browser, app_
     """The switch changes only ?lang= (the #fragment stays); a link to another page carries the language and that
     page speaks it (every page is translated; a page not translated yet is served English, shell and all:
     tests/server/test_language.py)."""
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
-    rec = PageRecorder(ctx.new_page())
+    ctx, rec = new_context(browser, {"width": 1440, "height": 900})
     pg = rec.page
-    pg.set_default_timeout(60_000)
     pg.goto(app_url.url + "/?country=DE#district=11000&sex=female")
     pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 3")
     with pg.expect_navigation():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from support.languages import each_language_and_width, heading_problems, page_problems
+from support.languages import column_headings, each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -26,7 +26,7 @@ def test_real_people_page_in_every_language(browser, app_url):
             heading, real_set = text.gettext("Real people: does the model match?"), text.gettext("real set")
             us = text.gettext("US: fit to the real people, NCD-RisC prior")
         problems += heading_problems(pg, lang, where, heading)
-        headings = [t.strip() for t in pg.locator("table th[scope='col']").all_inner_texts()]
+        headings = column_headings(pg, "table th[scope='col']")
         if real_set not in headings:
             problems.append(f"{where}: the tables' headings {headings[:8]}")
         if us not in pg.inner_text("#real-prior-cards"):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from support.languages import each_language_and_width, heading_problems, page_problems
+from support.languages import column_headings, each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -30,7 +30,7 @@ def test_world_page_in_every_language(browser, app_url):
                              arg=germany)
         pg.wait_for_timeout(300)
         problems += heading_problems(pg, lang, where, heading)
-        headings = [t.strip() for t in pg.locator("#world-table th").all_inner_texts()]
+        headings = column_headings(pg, "#world-table th")
         if country not in headings:
             problems.append(f"{where}: the table's headings {headings}")
         problems += page_problems(rec, where, words)

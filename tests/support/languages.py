@@ -35,8 +35,10 @@ LAYOUT_PROBLEMS = r"""() => {
       if (inter(kids[i].getBoundingClientRect(), kids[j].getBoundingClientRect()))
         out.push(`overlap: "${kids[i].textContent.trim().slice(0, 30)}" and "${kids[j].textContent.trim().slice(0, 30)}"`);
   });
-  if (document.documentElement.scrollWidth > window.innerWidth + 1)
-    out.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window`);
+  // a phone context widens its window with wider content (innerWidth grows), so the screen's width is the measure
+  const width = Math.min(window.innerWidth, screen.width);
+  if (document.documentElement.scrollWidth > width + 1)
+    out.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${width} px window`);
   return out;
 }"""
 
@@ -121,6 +123,11 @@ def each_language_and_width(browser, app_url, page: str, path: str, ready: Calla
                     rec.page.close()
         finally:
             ctx.close()
+
+
+def column_headings(pg, selector: str) -> list[str]:
+    """The visible texts of the table headings ``selector`` matches, stripped."""
+    return [t.strip() for t in pg.locator(selector).all_inner_texts()]
 
 
 def heading_problems(pg, lang: str, where: str, heading: str) -> list[str]:
