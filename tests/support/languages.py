@@ -27,6 +27,9 @@ LAYOUT_PROBLEMS = r"""() => {
     const clips = ["hidden", "clip"].includes(s.overflowX) || s.textOverflow === "ellipsis";
     if (clips && el.scrollWidth > el.clientWidth + 1) out.push(`clipped: "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
   });
+  document.querySelectorAll(".card").forEach((el) => {  // a long word running out of its card (not clipped: spilled)
+    if (shown(el) && el.scrollWidth > el.clientWidth + 1) out.push(`runs out of its card: "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+  });
   const rows = document.querySelectorAll(".buttons, .tab-list, .row2, .row3, .lang-switch, .radio");
   const inter = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
   rows.forEach((row) => {
