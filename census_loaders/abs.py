@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .notes import N_, Note
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -48,7 +49,10 @@ CSV_SEXES = {"M": "male", "F": "female"}
 
 LICENCE = "CC BY 4.0"
 ATTRIBUTION = "Source: Australian Bureau of Statistics, Regional Population by Age and Sex, Australia, 2019 (cat. no. 3235.0)"
-BOUNDARY_NOTE = "No boundary file for Australian LGAs/SA2s is shipped yet: the data works everywhere but the map."
+BOUNDARY_NOTE = Note(N_("No boundary file for Australian LGAs/SA2s is shipped yet: the data works everywhere but the map."))
+#: Shared by both levels.
+ERP_NOTE = Note(N_("Preliminary estimated resident population (ERP) at 30 June 2019."))
+AGES_NOTE = Note(N_("Five-year age groups; {top} and over form one open-ended group."), top="85")
 
 
 @dataclass(frozen=True)
@@ -80,9 +84,10 @@ LGA = Level(
     district_digits=5, region_digits=1,
     district_label="local government area", region_label="state or territory",
     notes=(
-        "Preliminary estimated resident population (ERP) at 30 June 2019.",
-        "Local government areas on ASGS 2019 boundaries; unincorporated areas (e.g. Unincorporated ACT) are areas of their own.",
-        "Five-year age groups; 85 and over form one open-ended group.",
+        ERP_NOTE,
+        Note(N_("Local government areas on ASGS 2019 boundaries; unincorporated areas (e.g. Unincorporated ACT) are "
+                "areas of their own.")),
+        AGES_NOTE,
     ),
 )
 SA2 = Level(
@@ -93,9 +98,10 @@ SA2 = Level(
     district_digits=9, region_digits=5,
     district_label="SA2", region_label="SA3",
     notes=(
-        "Preliminary estimated resident population (ERP) at 30 June 2019.",
-        "Statistical Areas Level 2 on ASGS 2016 boundaries; Other Territories are not in this table (they are in the LGA data set).",
-        "Five-year age groups; 85 and over form one open-ended group.",
+        ERP_NOTE,
+        Note(N_("Statistical Areas Level 2 on ASGS 2016 boundaries; Other Territories are not in this table (they are "
+                "in the LGA data set).")),
+        AGES_NOTE,
     ),
 )
 LEVELS = {"LGA": LGA, "SA2": SA2}

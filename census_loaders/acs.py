@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .fill import fill_missing_districts
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -271,20 +272,23 @@ def load(folder: Path) -> list[CountryData]:
     zero = population.groupby("district_id")["count"].sum()
     zero = sorted(zero[zero == 0].index)
     notes = [
-        f"American Community Survey {last - first + 1}-year estimates for {period}: survey "
-        "estimates with 90 % margins of error (kept with each count), describing the period, not a date.",
-        "ZIP Code Tabulation Areas (ZCTAs) approximate ZIP code delivery areas and do not follow "
-        "county or state lines exactly; each is assigned to a state by its ZIP prefix "
-        "(030–038 New Hampshire, 039–049 Maine).",
+        Note(N_("American Community Survey {years}-year estimates for {period}: survey estimates with 90 % margins of "
+                "error (kept with each count), describing the period, not a date."),
+             years=str(last - first + 1), period=period),
+        Note(N_("ZIP Code Tabulation Areas (ZCTAs) approximate ZIP code delivery areas and do not follow county or "
+                "state lines exactly; each is assigned to a state by its ZIP prefix (030–038 New Hampshire, 039–049 "
+                "Maine).")),
     ]
     for geo_id, line, first_line in table.attrs.get("repeated_rows", []):
         code = geo_id[-5:]
         state = population.loc[population["district_id"] == code, "region_name"].iloc[0]
-        notes.append(f"ZCTA {code} appears twice in the source file as identical rows (lines {first_line} "
-                     f"and {line}); it is counted once, under {state} (by its ZIP prefix).")
+        notes.append(Note(N_("ZCTA {code} appears twice in the source file as identical rows (lines {first} and "
+                             "{second}); it is counted once, under {state} (by its ZIP prefix)."),
+                          code=code, first=str(first_line), second=str(line), state=state))
     if zero:
-        notes.append(f"{len(zero)} ZCTAs have an estimated population of 0 and are kept with zero "
-                     f"counts: {', '.join(zero)}.")
+        notes.append(Note(Nn_("{n} ZCTA has an estimated population of 0 and is kept with zero counts: {codes}.",
+                              "{n} ZCTAs have an estimated population of 0 and are kept with zero counts: {codes}."),
+                          n=Num(len(zero)), codes=Join(tuple(zero))))
     citation = f"U.S. Census Bureau, {period} American Community Survey {last - first + 1}-Year Estimates, Table S0101"
     table_id = data_path.name.split("-")[0]
     sources = [SourceFile(data_path, "U.S. Census Bureau, American Community Survey", table_id,
@@ -302,7 +306,7 @@ def load(folder: Path) -> list[CountryData]:
         region_label="state",
         body_prior_country="US",
         boundaries=None,
-        boundary_note="No ZCTA boundary file is shipped, so the map is not available for ZIP code areas.",
+        boundary_note=Note(N_("No ZCTA boundary file is shipped, so the map is not available for ZIP code areas.")),
         notes=notes,
         part_of_country=f"the ZIP code areas of {where}",
     )]

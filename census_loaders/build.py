@@ -17,7 +17,7 @@ from typing import Callable
 
 import pandas as pd
 
-from . import checksums, ncdrisc, places
+from . import checksums, ncdrisc, notes, places
 from . import country_names as country_table
 from . import geometry as geo
 from .registry import (
@@ -90,6 +90,7 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
             _source_entry(s, raw_root, rows=int(len(pop)), population=round(total, 3)) for s in data.sources
         ],
         "notes": list(data.notes),
+        "note_parts": [notes.note_json(n) for n in data.notes],  # each note's template and fields (translatable)
         **_country_fields(data),
     }
     if data.boundaries is not None:
@@ -112,7 +113,9 @@ def _dataset_entry(data: CountryData, pop: pd.DataFrame, raw_root: Path, out: Pa
             log(f"  {data.code}: {len(missing)} districts without geometry, {len(extra)} geometries without data")
     else:
         entry["boundaries"] = None
-        entry["boundary_note"] = data.boundary_note or "No boundary file is available for this data set."
+        note = data.boundary_note or notes.Note(notes.N_("No boundary file is available for this data set."))
+        entry["boundary_note"] = note
+        entry["boundary_note_parts"] = notes.note_json(note)
     return entry
 
 
@@ -365,6 +368,31 @@ def build(raw_root: Path, out_dir: Path, log: Callable[[str], None] = print,
     _swap(tmp, out_dir)
     log(f"built {len(datasets)} data sets into {out_dir} in {time.perf_counter() - started:.1f} s")
     return manifest
+
+
+def rewrite_notes(raw_root: Path, cache_dir: Path, log: Callable[[str], None] = print) -> list[str]:
+    """Re-write every data set's notes in the manifest of ``cache_dir`` from the loaders (their English text and
+    their structure, ``note_parts``), without rebuilding a data file: only ``manifest.json`` changes, whose
+    checksums cover the data files, not itself.  Returns the data sets whose English notes changed (a loader's
+    text differs from the one the cache was built with), each with the first difference."""
+    raw_root, cache_dir = Path(raw_root), Path(cache_dir)
+    manifest = checksums.read(cache_dir)
+    loaded, _superseded = _load_all(raw_root, log)
+    changed = []
+    for _loader, data in loaded:
+        entry = manifest["datasets"].get(data.code)
+        if entry is None:
+            continue
+        new = {"notes": list(data.notes), "note_parts": [notes.note_json(n) for n in data.notes]}
+        if entry.get("boundaries") is None:
+            note = data.boundary_note or notes.Note(notes.N_("No boundary file is available for this data set."))
+            new.update(boundary_note=note, boundary_note_parts=notes.note_json(note))
+        for key in ("notes", "boundary_note"):
+            if key in new and entry.get(key) != new[key]:
+                changed.append(f"{data.code}: {key} {entry.get(key)!r} -> {new[key]!r}")
+        entry.update(new)
+    (cache_dir / checksums.MANIFEST).write_text(checksums.dumps(manifest), encoding="utf-8")
+    return changed
 
 
 def _swap(new: Path, target: Path) -> None:

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from . import geometry
+from .notes import N_, Join, Nn_, Note, Num, and_join
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -63,8 +64,11 @@ BOUNDARY_TOLERANCE = 0.01
 BOUNDARY_DECIMALS = 4
 #: Districts created after 2011 out of a single 2011 district: drawn as part of it.
 DISSOLVE_INTO_PARENT = {"140", "133"}
-DISCLAIMER = ("The district boundaries are DataMeet's Census-2011 map; India's external boundary follows that "
-              "source and is shown for reference only.")
+#: India's districts counted but not drawn (``geometry.missing_polygons_note``).
+NO_POLYGON = Nn_("{n} district(s) have no polygon and are in every count but not on the map: {listed}.",
+                 "{n} district(s) have no polygon and are in every count but not on the map: {listed}.")
+DISCLAIMER = Note(N_("The district boundaries are DataMeet's Census-2011 map; India's external boundary follows "
+                     "that source and is shown for reference only."))
 
 
 def read_census(path: Path) -> pd.DataFrame:
@@ -204,26 +208,31 @@ def load(folder: Path) -> list[CountryData]:
         raise LoaderError(geo_path, None, f"polygon(s) with census code {unused[:5]} have no district in {CENSUS_FILE}")
     n_unknown = float(unknown["count"].sum())
     notes = [
-        f"Old data: Census of India 2011 (reference date 1 March 2011), {people.sum():,.0f} people in "
-        f"{len(names)} districts of 2011 (India has about 780 districts today).",
-        f"Age not stated: {n_unknown:,.0f} people ({n_unknown / people.sum():.2%}) are spread over the age groups "
-        "of their district and sex in proportion to the people of stated age; counts are estimates.",
-        "Five-year age groups; 80 and over form one open-ended group. Districts are joined to the map by their "
-        "2011 census code, not by name (the map spells some names differently).",
-        "Map: Hapur and Shamli (created after 2011) are drawn as part of Ghaziabad and Muzaffarnagar; "
-        + (" and ".join(f"{name} (carved from {' and '.join(names.get(p, p) for p in parents)})"
-                        for name, parents in blank)
-           + " are left blank: their area belongs to two 2011 districts each, which are drawn without it. "
-           if blank else "")
-        + (f"{len(no_data)} area(s) of the map without census data ({', '.join(no_data)}) are not drawn. "
-           if no_data else "")
-        + DISCLAIMER,
+        Note(N_("Old data: Census of India 2011 (reference date 1 March 2011), {people} people in {n} districts of "
+                "2011 (India has about {today} districts today)."),
+             people=Num(people.sum()), n=Num(len(names)), today=Num(780)),
+        Note(N_("Age not stated: {people} people ({share}) are spread over the age groups of their district and sex "
+                "in proportion to the people of stated age; counts are estimates."),
+             people=Num(n_unknown), share=Num(n_unknown / people.sum(), ".2%")),
+        Note(N_("Five-year age groups; {top} and over form one open-ended group. Districts are joined to the map by "
+                "their 2011 census code, not by name (the map spells some names differently)."), top="80"),
+        Note(N_("Map: Hapur and Shamli (created after 2011) are drawn as part of Ghaziabad and Muzaffarnagar; {rest}"),
+             rest=Join(tuple(p for p in (
+                 Note(N_("{districts} are left blank: their area belongs to two 2011 districts each, which are drawn "
+                         "without it."),
+                      districts=and_join(Note(N_("{name} (carved from {parents})"), name=name,
+                                              parents=and_join([names.get(p, p) for p in parents]))
+                                         for name, parents in blank)) if blank else "",
+                 Note(Nn_("{n} area(s) of the map without census data ({names}) are not drawn.",
+                          "{n} area(s) of the map without census data ({names}) are not drawn."),
+                      n=Num(len(no_data)), names=Join(tuple(no_data))) if no_data else "",
+                 DISCLAIMER) if p), " ")),
     ]
     if no_shape:
-        notes.append(geometry.missing_polygons_note("district(s)", no_shape, names, people))
+        notes.append(geometry.missing_polygons_note(NO_POLYGON, no_shape, names, people))
     if not stuck.empty:
-        notes.append(f"{stuck['count'].sum():,.0f} people of unstated age in a district and sex with no stated ages "
-                     "are left out.")
+        notes.append(Note(N_("{people} people of unstated age in a district and sex with no stated ages are left "
+                             "out."), people=Num(stuck["count"].sum())))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="Census 2011, C-14 (C4114), districts",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)
     geo_source = SourceFile(path=geo_path.absolute(), publisher=BOUNDARY_PUBLISHER,

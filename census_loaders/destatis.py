@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .geometry import read_boundary_file
+from .notes import N_, Note
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -478,8 +479,9 @@ def load(folder: Path, date: str | None = None) -> list[CountryData]:
     if date not in available_dates():
         raise ValueError(f"no German population data for {date!r}; available: {', '.join(available_dates())}")
     notes = [
-        "Sex is binary in the source: Destatis assigns 'divers' and 'ohne Angabe' to male or female.",
-        "Age classes are not uniform: 0–3, 3–6, 6–10, 10–15, 15–18, 18–20, 20–25 … 60–65, 65–75, 75+.",
+        Note(N_("Sex is binary in the source: Destatis assigns 'divers' and 'ohne Angabe' to male or female.")),
+        Note(N_("Age classes are not uniform: {classes}."),
+             classes="0–3, 3–6, 6–10, 10–15, 15–18, 18–20, 20–25 … 60–65, 65–75, 75+"),
     ]
     boundary_note = ""
     if date in REGIONALSTATISTIK_DATES:
@@ -487,23 +489,25 @@ def load(folder: Path, date: str | None = None) -> list[CountryData]:
         pop = read_regionalstatistik(pop_file, date)
         geo_file = folder / BOUNDARY_FILE
         notes += [
-            "Population on the Zensus 2022 basis (Fortschreibung des Bevölkerungsstandes).",
-            "Eisenach is part of Wartburgkreis (16063) since 01.07.2021; its former area is merged into that district on the map.",
-            "The table is a third party's cleaned UTF-8 extract of Regionalstatistik 12411-02-03-4; all its totals were checked.",
+            Note(N_("Population on the Zensus 2022 basis (Fortschreibung des Bevölkerungsstandes).")),
+            Note(N_("Eisenach is part of Wartburgkreis (16063) since 01.07.2021; its former area is merged into that "
+                    "district on the map.")),
+            Note(N_("The table is a third party's cleaned UTF-8 extract of Regionalstatistik 12411-02-03-4; all its "
+                    "totals were checked.")),
         ]
     else:
         pop_file = folder / GENESIS_FILE
         pop = read_genesis_12411_0018(pop_file, date)
         geo_file = folder / BOUNDARY_FILE_401 if date != "2015-12-31" else None
         notes += [
-            "Population on the Zensus 2011 basis, superseded by the Zensus 2022 revision of the 2023/2024 data.",
-            "Districts as published at the time (Eisenach 16056 separate from Wartburgkreis).",
+            Note(N_("Population on the Zensus 2011 basis, superseded by the Zensus 2022 revision of the 2023/2024 "
+                    "data.")),
+            Note(N_("Districts as published at the time (Eisenach 16056 separate from Wartburgkreis).")),
         ]
         if geo_file is None:
-            boundary_note = (
-                "No map for 31.12.2015: Göttingen (03152) and Osterode am Harz (03156) merged into "
-                "Landkreis Göttingen (03159) on 01.11.2016, and no boundary file of the older layout is available."
-            )
+            boundary_note = Note(N_(
+                "No map for 31.12.2015: Göttingen (03152) and Osterode am Harz (03156) merged into Landkreis Göttingen "
+                "(03159) on 01.11.2016, and no boundary file of the older layout is available."))
     boundaries = None
     boundary_sources: list[SourceFile] = []
     if geo_file is not None:

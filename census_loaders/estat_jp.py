@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import geometry as geo
+from .notes import N_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -166,19 +167,20 @@ def load(folder: Path) -> list[CountryData]:
     lo, hi = share.idxmin(), share.idxmax()
     no_shape = sorted(set(names_en) - set(shapes["district_id"]))
     notes = [
-        f"Census of 1 October 2020: {total:,.0f} people in 47 prefectures (the finest grain in AnonSet's files; "
-        "municipalities are not included).",
-        f"Age unknown: {n_unknown:,.0f} people ({n_unknown / total:.1%}; from {share[lo]:.2%} in "
-        f"{names_en[lo]} to {share[hi]:.2%} in {names_en[hi]}) did not state their age. They are spread over the "
-        "age groups of their prefecture and sex in proportion to the people of known age, so totals equal the "
-        "published ones and counts are estimates (the Statistics Bureau's imputed series, 不詳補完値, is not used).",
-        "Five-year age groups; 95 and over form one open-ended group. Prefectures are grouped into the eight "
-        "traditional regions (地方).",
+        Note(N_("Census of 1 October 2020: {people} people in {n} prefectures (the finest grain in AnonSet's files; "
+                "municipalities are not included)."), people=Num(total), n=Num(47)),
+        Note(N_("Age unknown: {people} people ({share}; from {low} in {low_name} to {high} in {high_name}) did not "
+                "state their age. They are spread over the age groups of their prefecture and sex in proportion to "
+                "the people of known age, so totals equal the published ones and counts are estimates (the "
+                "Statistics Bureau's imputed series, 不詳補完値, is not used)."),
+             people=Num(n_unknown), share=Num(n_unknown / total, ".1%"), low=Num(share[lo], ".2%"),
+             low_name=names_en[lo], high=Num(share[hi], ".2%"), high_name=names_en[hi]),
+        Note(N_("Five-year age groups; {top} and over form one open-ended group. Prefectures are grouped into the "
+                "eight traditional regions (地方)."), top="95"),
     ]
     if no_shape:
         people = df.groupby("pref_code")["count"].sum()
-        notes.append(geo.missing_polygons_note("prefecture(s)", no_shape, names_en, people,
-                                           why="have an empty outline in the boundary file"))
+        notes.append(geo.missing_polygons_note(geo.EMPTY_OUTLINE_PREFECTURES, no_shape, names_en, people))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER,
                         table_id="2020 census, 男女・年齢・国籍別人口 (e-Stat 0003445217)", reference_date=REFERENCE_DATE,
                         licence=LICENCE, citation=CITATION)

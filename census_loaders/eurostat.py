@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from .geometry import read_boundary_file
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -121,17 +122,17 @@ COUNTRIES: dict[str, tuple[str, str]] = {
 }
 
 FLAG_MEANINGS = {
-    "b": "break in time series",
-    "c": "confidential",
-    "d": "definition differs",
-    "e": "estimated",
-    "f": "forecast",
-    "n": "not significant",
-    "p": "provisional",
-    "r": "revised",
-    "s": "Eurostat estimate",
-    "u": "low reliability",
-    "z": "not applicable",
+    "b": N_("break in time series"),
+    "c": N_("confidential"),
+    "d": N_("definition differs"),
+    "e": N_("estimated"),
+    "f": N_("forecast"),
+    "n": N_("not significant"),
+    "p": N_("provisional"),
+    "r": N_("revised"),
+    "s": N_("Eurostat estimate"),
+    "u": N_("low reliability"),
+    "z": N_("not applicable"),
 }
 
 _CELL = r"^(?P<value>\d+(?:\.\d+)?)(?: +(?P<flag>[a-z]+))?$"
@@ -341,10 +342,12 @@ def _population_rows(wide, flags, lines, names: pd.Series) -> pd.DataFrame:
     })
 
 
-def _codes_note(codes: list[str], what: str) -> str:
-    """A note naming codes, capped so that a long list stays readable in the interface."""
-    shown = ", ".join(codes[:30]) + (f" and {len(codes) - 30} more" if len(codes) > 30 else "")
-    return f"{what}: {shown}."
+def _codes_note(codes: list[str], template, **fields) -> Note:
+    """A note naming codes (its field ``codes``), capped so that a long list stays readable in the interface."""
+    shown = Join(tuple(codes[:30]))
+    if len(codes) > 30:
+        shown = Note(N_("{codes} and {more} more"), codes=shown, more=Num(len(codes) - 30))
+    return Note(template, codes=shown, **fields)
 
 
 def _flag_note(flags: pd.Series) -> str | None:
@@ -353,10 +356,12 @@ def _flag_note(flags: pd.Series) -> str | None:
     if flagged.empty:
         return None
     counts = flagged.value_counts().sort_index()
-    parts = ", ".join(
-        f"{code} ({' + '.join(FLAG_MEANINGS.get(c, c) for c in code)}) {n:,}" for code, n in counts.items()
-    )
-    return f"{len(flagged):,} of {len(flags):,} counts carry Eurostat flags: {parts}."
+    parts = Join(tuple(
+        Join((code, " (", Join(tuple(Note(FLAG_MEANINGS[c]) if c in FLAG_MEANINGS else c for c in code), " + "),
+              ") ", Num(n)), "")
+        for code, n in counts.items()))
+    return Note(N_("{flagged} of {counts} counts carry Eurostat flags: {flags}."), flagged=Num(len(flagged)),
+                counts=Num(len(flags)), flags=parts)
 
 
 def _sources(folder: Path, year: int) -> tuple[list[SourceFile], list[SourceFile]]:
@@ -410,11 +415,16 @@ def load(folder: Path, year: int = DEFAULT_YEAR) -> list[CountryData]:
         if with_data:
             people = other_total[with_data].sum()
             notes.setdefault(cc, []).append(_codes_note(
-                with_data, f"Dropped {len(with_data)} code(s) that are not NUTS 2021 regions "
-                f"although they hold {people:,.0f} people in {year}"))
+                with_data, Nn_("Dropped {n} code(s) that are not NUTS 2021 regions although they hold {people} people "
+                               "in {year}: {codes}.",
+                               "Dropped {n} code(s) that are not NUTS 2021 regions although they hold {people} people "
+                               "in {year}: {codes}."),
+                n=Num(len(with_data)), people=Num(people), year=str(year)))
         if without:
             notes.setdefault(cc, []).append(_codes_note(
-                without, f"Dropped {len(without)} code(s) that are not NUTS 2021 regions (no {year} data)"))
+                without, Nn_("Dropped {n} code(s) that are not NUTS 2021 regions (no {year} data): {codes}.",
+                             "Dropped {n} code(s) that are not NUTS 2021 regions (no {year} data): {codes}."),
+                n=Num(len(without)), year=str(year)))
 
     long = long[valid]
     has_data = long.groupby("geo")["value"].count()
@@ -428,7 +438,8 @@ def load(folder: Path, year: int = DEFAULT_YEAR) -> list[CountryData]:
     for cc in sorted({g[:2] for g in incomplete}):
         notes.setdefault(cc, []).append(_codes_note(
             [g for g in incomplete if g[:2] == cc],
-            f"Dropped NUTS-3 region(s) with incomplete {year} data (a sex, TOTAL or an age class is ':')"))
+            N_("Dropped NUTS-3 region(s) with incomplete {year} data (a sex, TOTAL or an age class is ':'): {codes}."),
+            year=str(year)))
 
     no_shape = sorted(set(keep_geo) - set(shapes["district_id"]))
     if no_shape:
@@ -448,32 +459,38 @@ def load(folder: Path, year: int = DEFAULT_YEAR) -> list[CountryData]:
         sub = f_m[f_m.index.get_level_values("geo").str[:2] == cc]
         districts = table["district_id"].unique()
         unk = sub["UNK"]
-        unk_text = ("UNK (unknown age) is not published" if unk.isna().all()
-                    else f"UNK (unknown age): {unk.sum():,.0f} people, left out as they fit no age group")
+        unk_text = (Note(N_("UNK (unknown age) is not published")) if unk.isna().all()
+                    else Note(N_("UNK (unknown age): {people} people, left out as they fit no age group"),
+                              people=Num(unk.sum())))
         country_notes = [
-            f"Population on 1 January {year}: {table['count'].sum():,.0f} in {len(districts)} NUTS-3 "
-            f"region{'s' if len(districts) != 1 else ''} (Eurostat {TABLE_ID}, NUTS 2021); {unk_text}."
+            Note(Nn_("Population on 1 January {year}: {people} in {n} NUTS-3 region (Eurostat {table}, NUTS 2021); "
+                     "{unknown}.",
+                     "Population on 1 January {year}: {people} in {n} NUTS-3 regions (Eurostat {table}, NUTS 2021); "
+                     "{unknown}."),
+                 year=str(year), people=Num(table["count"].sum()), n=Num(len(districts)), table=TABLE_ID,
+                 unknown=unk_text)
         ]
         methods = sub["method"].value_counts()
         if methods.get("sum", 0):
-            country_notes.append(f"No Y_GE85 count is published for {year}: 85+ is Y85-89 + Y_GE90.")
+            country_notes.append(Note(N_("No Y_GE85 count is published for {year}: 85+ is Y85-89 + Y_GE90."),
+                                      year=str(year)))
         if methods.get("derived", 0):
             d = sub[sub["method"] == "derived"]
             extra = (d["top"] - d["Y85-89"]).sum()
-            unk_in = ", plus anyone of unknown age, as UNK is not published" if d["UNK"].isna().any() else ""
-            country_notes.append(
-                f"No Y_GE85 or Y_GE90 count is published for {year}: 85+ is derived as TOTAL - UNK - the 17 "
-                f"classes below 85. It exceeds Y85-89 by {extra:,.0f} people: the 90+{unk_in}."
-            )
+            country_notes.append(Note(
+                N_("No Y_GE85 or Y_GE90 count is published for {year}: 85+ is derived as TOTAL - UNK - the 17 classes "
+                   "below 85. It exceeds Y85-89 by {people} people: the 90+, plus anyone of unknown age, as UNK is "
+                   "not published.") if d["UNK"].isna().any() else
+                N_("No Y_GE85 or Y_GE90 count is published for {year}: 85+ is derived as TOTAL - UNK - the 17 classes "
+                   "below 85. It exceeds Y85-89 by {people} people: the 90+."),
+                year=str(year), people=Num(extra)))
         flag_note = _flag_note(table["flag"])
         if flag_note:
             country_notes.append(flag_note)
         if cc == "DE":
-            country_notes.append(
-                "Eurostat's German figures are on the Zensus 2011 basis; Destatis publishes newer ones "
-                "on the Zensus 2022 basis."
-            )
-        country_notes.append("The raw files hold no NUTS-2 names: regions are shown by their NUTS-2 code.")
+            country_notes.append(Note(N_("Eurostat's German figures are on the Zensus 2011 basis; Destatis publishes "
+                                         "newer ones on the Zensus 2022 basis.")))
+        country_notes.append(Note(N_("The raw files hold no NUTS-2 names: regions are shown by their NUTS-2 code.")))
         country_notes.extend(notes.get(cc, []))
         boundaries = shapes[shapes["district_id"].isin(districts)][["district_id", "geometry"]].reset_index(drop=True)
         result.append(CountryData(

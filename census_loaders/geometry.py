@@ -12,6 +12,7 @@ import numpy as np
 import shapely
 from shapely.geometry import mapping
 
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import LoaderError, require_columns
 
 #: Simplification tolerance in degrees (≈ 1 km); fine for a choropleth of a whole country.
@@ -208,11 +209,28 @@ def unwrap_antimeridian(collection: dict) -> dict:
     return collection
 
 
-def missing_polygons_note(kind: str, ids, names, people, why: str = "have no polygon", extra=None) -> str:
+#: The note naming districts counted but not drawn, for each loader's word (counted: ``n``; the districts: ``listed``).
+NO_POLYGON_COMUNAS = Nn_("{n} comuna(s) have no polygon and are in every count but not on the map: {listed}.",
+                         "{n} comuna(s) have no polygon and are in every count but not on the map: {listed}.")
+NO_POLYGON_MUNICIPALITIES = Nn_(
+    "{n} municipality(ies) have no polygon and are in every count but not on the map: {listed}.",
+    "{n} municipality(ies) have no polygon and are in every count but not on the map: {listed}.")
+EMPTY_OUTLINE_PREFECTURES = Nn_(
+    "{n} prefecture(s) have an empty outline in the boundary file and are in every count but not on the map: {listed}.",
+    "{n} prefecture(s) have an empty outline in the boundary file and are in every count but not on the map: {listed}.")
+
+
+def missing_polygons_note(template: tuple[str, str], ids, names, people, extra=None) -> Note:
     """The data-set note naming districts counted but not drawn: "2 comuna(s) have no polygon and are in every
-    count but not on the map: Antártica (12202, 127 people)." — ``names``/``people`` map an id to its name and
-    head count; ``kind`` is the counted noun as written ("comuna(s)"); ``extra`` maps an id to a remark."""
+    count but not on the map: Antártica (12202, 127 people)." — ``template``: one of the counted templates above;
+    ``names``/``people`` map an id to its name and head count; ``extra`` maps an id to a remark (a :class:`Note`)."""
     extra = extra or {}
-    listed = ", ".join(f"{names[c]} ({c}, {people[c]:,.0f} people{extra.get(c, '')})" for c in ids)
-    return f"{len(ids)} {kind} {why} and are in every count but not on the map: {listed}."
+
+    def item(c) -> Note:
+        if c in extra:
+            return Note(N_("{name} ({code}, {people} people; {remark})"), name=names[c], code=c,
+                        people=Num(people[c]), remark=extra[c])
+        return Note(N_("{name} ({code}, {people} people)"), name=names[c], code=c, people=Num(people[c]))
+
+    return Note(template, n=Num(len(ids)), listed=Join(tuple(item(c) for c in ids)))
 

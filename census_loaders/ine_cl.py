@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import geometry as geo
+from .notes import N_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -120,14 +121,15 @@ def load(folder: Path) -> list[CountryData]:
     no_shape = sorted(set(comunas) - set(shapes["district_id"]))
     unused = sorted(set(shapes["district_id"]) - set(comunas))
     notes = [
-        f"Censo 2017 (census day 19 April 2017): {people.sum():,.0f} people in {len(comunas)} comunas, "
-        f"{df['province_id'].nunique()} provinces and {df['region_id'].nunique()} regions (incl. Ñuble, created in 2018).",
-        "Five-year age groups; 100 and over form one open-ended group. Names are written without accents or ñ, "
-        "as in the source (e.g. Maipu, Nuble).",
-        "The comuna map is simplified, a reference map without legal validity (DFL-83 of 1979).",
+        Note(N_("Censo 2017 (census day 19 April 2017): {people} people in {n} comunas, {provinces} provinces and "
+                "{regions} regions (incl. Ñuble, created in 2018)."), people=Num(people.sum()), n=Num(len(comunas)),
+             provinces=Num(df["province_id"].nunique()), regions=Num(df["region_id"].nunique())),
+        Note(N_("Five-year age groups; {top} and over form one open-ended group. Names are written without accents or "
+                "ñ, as in the source (e.g. Maipu, Nuble)."), top="100"),
+        Note(N_("The comuna map is simplified, a reference map without legal validity (DFL-83 of 1979).")),
     ]
     if no_shape:
-        notes.append(geo.missing_polygons_note("comuna(s)", no_shape, comunas, people))
+        notes.append(geo.missing_polygons_note(geo.NO_POLYGON_COMUNAS, no_shape, comunas, people))
     if unused:
         raise LoaderError(geo_path, None, f"polygon(s) {unused[:5]} have no comuna in {CENSUS_FILE}")
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="Censo 2017, población por comuna, sexo y edad",

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import CountryData, LoaderError, SourceFile, require_columns, validate_population
 
 CODE = "IT-COM"
@@ -222,27 +223,30 @@ def load(folder: Path) -> list[CountryData]:
     people = pop.groupby("district_id")[["female", "male"]].sum().sum(axis=1)
     label = lambda c: f"{names.set_index('district_id').loc[c, 'district_name']} ({c})"  # noqa: E731
     notes = [
-        f"ISTAT resident population on 1 January 2023: {int(people.sum()):,} people in {len(codes):,} municipalities "
-        "(comuni); single years of age added into 5-year groups, 85 and over open (the source's last single "
-        "year, 100, means 100 and over).",
-        "Municipality codes are ISTAT's 6-digit codes (PRO_COM_T, e.g. Roma 058091); each municipality is listed "
-        "with its province.",
+        Note(N_("ISTAT resident population on 1 January 2023: {people} people in {n} municipalities (comuni); single "
+                "years of age added into 5-year groups, {top} and over open (the source's last single year, {last}, "
+                "means {last} and over)."), people=Num(int(people.sum())), n=Num(len(codes)), top="85", last="100"),
+        Note(N_("Municipality codes are ISTAT's 6-digit codes (PRO_COM_T, e.g. Roma 058091); each municipality is "
+                "listed with its province.")),
     ]
     if not_listed:
-        notes.append(
-            f"{len(not_listed)} municipalities of the population table were merged during 2023 and are not on the "
-            "2023 map: " + ", ".join(f"{label(c)}, {int(people[c]):,} people" for c in not_listed)
-            + ". They are kept, with their province, but have no polygon."
-        )
+        notes.append(Note(
+            Nn_("{n} municipalities of the population table were merged during 2023 and are not on the 2023 map: "
+                "{listed}. They are kept, with their province, but have no polygon.",
+                "{n} municipalities of the population table were merged during 2023 and are not on the 2023 map: "
+                "{listed}. They are kept, with their province, but have no polygon."),
+            n=Num(len(not_listed)),
+            listed=Join(tuple(Note(N_("{name}, {people} people"), name=label(c), people=Num(int(people[c])))
+                              for c in not_listed))))
     missing_shapes = sorted(set(attrs["district_id"]) - set(shapes["district_id"]))
     if missing_shapes:
         raise LoaderError(geo_path, None, f"no polygon for municipalities {missing_shapes[:5]} of {ATTRIBUTES_FILE}")
     if no_population:
         attr_names = attrs.set_index("district_id")["district_name"]
-        notes.append(
-            f"{len(no_population)} municipalities of the 2023 map have no row in the population table and are not "
-            "drawn: " + ", ".join(f"{attr_names[c]} ({c})" for c in no_population) + "."
-        )
+        notes.append(Note(
+            Nn_("{n} municipalities of the 2023 map have no row in the population table and are not drawn: {listed}.",
+                "{n} municipalities of the 2023 map have no row in the population table and are not drawn: {listed}."),
+            n=Num(len(no_population)), listed=Join(tuple(f"{attr_names[c]} ({c})" for c in no_population))))
     source = SourceFile(path=pop_path.absolute(), publisher=PUBLISHER,
                         table_id="POSAS 2023 (popolazione residente per comune, sesso, età)",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from . import geometry as geo
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -110,7 +111,8 @@ def read_census(path: Path) -> pd.DataFrame:
             else:
                 female = total - male
             if male and female:  # a blank that is not KNBS's "–" (zero)
-                derived.append(f"{_display(sub if sub != COUNTY_ROW else county)}, age {age}")
+                derived.append(Note(N_("{name}, age {age}"), name=_display(sub if sub != COUNTY_ROW else county),
+                                    age=str(age)))
             if min(male, female) < 0:
                 raise LoaderError(path, line, f"{county} / {sub}, age {age}: a count exceeds the total")
         male, female = male or 0.0, female or 0.0
@@ -215,20 +217,25 @@ def load(folder: Path) -> list[CountryData]:
     stated = df[(df["age"] == NOT_STATED) & (df["sub"] == COUNTY_ROW)]
     n_unknown = float(stated[["male", "female"]].to_numpy().sum())
     derived = df.attrs.get("derived_cells", [])
-    repaired = [f"{len(derived)} male or female cell(s) that KNBS left blank although the row's total implies them "
-                f"({'; '.join(derived[:3])}) are set to that difference."] if derived else []
+    repaired = [Note(Nn_("{n} male or female cell(s) that KNBS left blank although the row's total implies them "
+                         "({cells}) are set to that difference.",
+                         "{n} male or female cell(s) that KNBS left blank although the row's total implies them "
+                         "({cells}) are set to that difference."),
+                     n=Num(len(derived)), cells=Join(tuple(derived[:3]), "; "))] if derived else []
     wild = subs.loc[subs["sub"].str.contains(r"FOREST|NATIONA|PARK"), "sub"].unique()
     common = [
-        f"Census night 24/25 August 2019: {people:,.0f} people (male and female; the 1,524 intersex persons "
-        "are not in this table).",
-        f"Age not stated: {n_unknown:,.0f} people, spread over the age groups of their district and sex in "
-        "proportion to the people of stated age. Single years are grouped into five-year groups; 100 and over "
-        "form one open-ended group.",
+        Note(N_("Census night 24/25 August 2019: {people} people (male and female; the {intersex} intersex persons "
+                "are not in this table)."), people=Num(people), intersex=Num(1524)),
+        Note(N_("Age not stated: {people} people, spread over the age groups of their district and sex in proportion "
+                "to the people of stated age. Single years are grouped into five-year groups; {top} and over form one "
+                "open-ended group."), people=Num(n_unknown), top="100"),
     ]
-    for name, stuck in (("county", county_stuck), ("sub-county", sub_stuck)):
+    for template, stuck in ((N_("{people} people of unstated age in a county and sex with no stated ages are left "
+                                "out."), county_stuck),
+                            (N_("{people} people of unstated age in a sub-county and sex with no stated ages are "
+                                "left out."), sub_stuck)):
         if not stuck.empty:
-            common.append(f"{stuck['count'].sum():,.0f} people of unstated age in a {name} and sex with no stated "
-                          "ages are left out.")
+            common.append(Note(template, people=Num(stuck["count"].sum())))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="2019 KPHC Volume III, Table 2.3",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)
     geo_source = SourceFile(path=geo_path.absolute(), publisher=BOUNDARY_PUBLISHER, table_id="Kenya county boundaries (OSM)",
@@ -240,19 +247,20 @@ def load(folder: Path) -> list[CountryData]:
         reference_date=REFERENCE_DATE, district_label="county", region_label="country",
         boundaries=shapes.reset_index(drop=True), boundary_sources=[geo_source],
         boundary_tolerance=BOUNDARY_TOLERANCE, boundary_decimals=BOUNDARY_DECIMALS,
-        notes=[*common, f"The 47 counties, with a map. The finer data set {SUB_CODE} has the {n_subs} sub-counties, "
-                        "which have no published boundaries.",
-               "County outlines are from OpenStreetMap and include some water (e.g. Lamu)."],
+        notes=[*common, Note(N_("The {counties} counties, with a map. The finer data set {code} has the {n} "
+                                "sub-counties, which have no published boundaries."),
+                             counties=Num(47), code=SUB_CODE, n=Num(n_subs)),
+               Note(N_("County outlines are from OpenStreetMap and include some water (e.g. Lamu)."))],
     )
     sub_data = CountryData(
         code=SUB_CODE, name="Kenya — sub-counties, census 2019", population=sub_pop, sources=[source],
         reference_date=REFERENCE_DATE, district_label="sub-county", region_label="county",
         boundaries=None,
-        boundary_note=(f"No boundaries of Kenya's {n_subs} sub-counties are published in a form AnonSet could use; "
-                       f"the county data set {CODE} has a map."),
+        boundary_note=Note(N_("No boundaries of Kenya's {n} sub-counties are published in a form AnonSet could use; "
+                              "the county data set {code} has a map."), n=Num(n_subs), code=CODE),
         notes=[*common, *repaired,
-               f"{n_subs} sub-counties, among them forests and national parks with few people (e.g. "
-               f"{', '.join(_display(w) for w in wild[:2])}); some names are truncated as printed by KNBS "
-               "(e.g. Aberdare Nationa, Nyandarua Centra)."],
+               Note(N_("{n} sub-counties, among them forests and national parks with few people (e.g. {examples}); "
+                       "some names are truncated as printed by KNBS (e.g. Aberdare Nationa, Nyandarua Centra)."),
+                    n=Num(n_subs), examples=Join(tuple(_display(w) for w in wild[:2])))],
     )
     return [county_data, sub_data]

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from . import geometry as geo
+from .notes import N_, Join, Nn_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -255,26 +256,30 @@ def load(folder: Path) -> list[CountryData]:
     names = dict(zip(population["district_id"], population["district_name"]))
     people = totals["total"]
     notes = [
-        "Old data: the census of 1 November 2010 (Korean nationals only; foreigners are not counted), on the "
-        "si-gun-gu of 2010 — many have been merged or renamed since.",
-        f"{len(leaves)} si-gun-gu: the table's {len(city_totals)} city totals (cities divided into gu, e.g. "
-        f"{totals.loc[city_totals[0], 'name']}) and its eup/myeon/dong aggregates are left out, as their gu and "
-        "districts are listed; the si-gun-gu add up to every province and to the nation exactly.",
-        "Five-year age groups; 85 and over form one open-ended group. Names are in Korean as published; provinces "
-        "carry their English name.",
-        f"The 2010 boundary file codes {len(SGIS_CODE)} si-gun-gu differently from the census (SGIS renumbered "
-        "districts in six provinces); its codes are translated to the census codes, so each district is drawn "
-        "with its own numbers.",
+        Note(N_("Old data: the census of 1 November 2010 (Korean nationals only; foreigners are not counted), on the "
+                "si-gun-gu of 2010 — many have been merged or renamed since.")),
+        Note(N_("{n} si-gun-gu: the table's {cities} city totals (cities divided into gu, e.g. {example}) and its "
+                "eup/myeon/dong aggregates are left out, as their gu and districts are listed; the si-gun-gu add up "
+                "to every province and to the nation exactly."),
+             n=Num(len(leaves)), cities=Num(len(city_totals)), example=totals.loc[city_totals[0], "name"]),
+        Note(N_("Five-year age groups; {top} and over form one open-ended group. Names are in Korean as published; "
+                "provinces carry their English name."), top="85"),
+        Note(N_("The 2010 boundary file codes {n} si-gun-gu differently from the census (SGIS renumbered districts in "
+                "six provinces); its codes are translated to the census codes, so each district is drawn with its "
+                "own numbers."), n=Num(len(SGIS_CODE))),
     ]
     if no_shape:
-        notes.append(
-            f"{len(no_shape)} si-gun-gu ({int(people[no_shape].sum()):,} people) have no polygon in the 2010 boundary "
-            "file, whose codes differ for them (codes changed or reused): they are in every count but not on the map: "
-            + ", ".join(f"{names[c]} ({c})" for c in no_shape[:12]) + (" …" if len(no_shape) > 12 else "") + "."
-        )
+        listed = Join(tuple(f"{names[c]} ({c})" for c in no_shape[:12]))
+        notes.append(Note(
+            N_("{n} si-gun-gu ({people} people) have no polygon in the 2010 boundary file, whose codes differ for them "
+               "(codes changed or reused): they are in every count but not on the map: {listed}."),
+            n=Num(len(no_shape)), people=Num(int(people[no_shape].sum())),
+            listed=Join((listed, " …"), "") if len(no_shape) > 12 else listed))
     if unused:
-        notes.append(f"{len(unused)} polygons of the boundary file have no census district of the same code and are "
-                     f"not drawn ({', '.join(unused)}).")
+        notes.append(Note(
+            Nn_("{n} polygon of the boundary file has no census district of the same code and is not drawn ({codes}).",
+                "{n} polygons of the boundary file have no census district of the same code and are not drawn "
+                "({codes})."), n=Num(len(unused)), codes=Join(tuple(unused))))
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER,
                         table_id="2010 census, 총조사인구 총괄 (시군구/성/5세연령별)", reference_date=REFERENCE_DATE,
                         licence=LICENCE, citation=CITATION)

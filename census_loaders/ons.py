@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .geometry import read_boundary_file
+from .notes import N_, Note
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -437,8 +438,8 @@ def load(folder: Path) -> list[CountryData]:
         boundaries=boundaries,
         boundary_sources=[boundary_source],
         notes=[
-            "Mid-2022 estimates on local authority boundaries as of April 2023.",
-            "Scotland's figures come from NRS and Northern Ireland's from NISRA, compiled by ONS.",
-            "Ages 90 and over form one open-ended group.",
+            Note(N_("Mid-2022 estimates on local authority boundaries as of April 2023.")),
+            Note(N_("Scotland's figures come from NRS and Northern Ireland's from NISRA, compiled by ONS.")),
+            Note(N_("Ages {top} and over form one open-ended group."), top="90"),
         ],
     )]

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .notes import N_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -48,8 +49,8 @@ PUBLISHER = "Statistics New Zealand (Stats NZ)"
 LICENCE = "CC BY 4.0 (attribute Stats NZ); demdata repository MIT, Crown copyright (c) 2016"
 CITATION = ("Stats NZ, Subnational population estimates (TA, AU), by age and sex, at 30 June 1996, 2001, 2006–2015 "
             "(NZ.Stat table 7502); via GitHub StatisticsNZ/demdata")
-BOUNDARY_NOTE = "No boundary file for New Zealand's territorial authorities ships with AnonSet: the data works " \
-                "everywhere but the map."
+BOUNDARY_NOTE = Note(N_("No boundary file for New Zealand's territorial authorities ships with AnonSet: the data "
+                        "works everywhere but the map."))
 
 
 def slug(name: str) -> str:
@@ -128,12 +129,16 @@ def load(folder: Path) -> list[CountryData]:
     n_ta = len(ids) - (OUTSIDE in ids)
     outside = float(df.loc[df["area"] == OUTSIDE, "value"].sum())
     notes = [
-        f"Estimated resident population at 30 June {YEAR} (Stats NZ subnational estimates, the latest year of the "
-        f"table): estimates, not census counts; {n_ta} territorial authorities on 2015 boundaries (one Auckland) "
-        + (f"plus the area outside territorial authorities ({outside:,.0f} people)." if OUTSIDE in ids else "."),
-        "Stats NZ round every estimate to the nearest 10, so small cells are approximate.",
-        "Five-year age groups; 85 and over form one open-ended group. The table names areas without codes; "
-        "regions are not given, so every area is shown under New Zealand.",
+        Note(N_("Estimated resident population at 30 June {year} (Stats NZ subnational estimates, the latest year of "
+                "the table): estimates, not census counts; {n} territorial authorities on 2015 boundaries (one "
+                "Auckland) plus the area outside territorial authorities ({people} people)."),
+             year=str(YEAR), n=Num(n_ta), people=Num(outside)) if OUTSIDE in ids else
+        Note(N_("Estimated resident population at 30 June {year} (Stats NZ subnational estimates, the latest year of "
+                "the table): estimates, not census counts; {n} territorial authorities on 2015 boundaries (one "
+                "Auckland)."), year=str(YEAR), n=Num(n_ta)),
+        Note(N_("Stats NZ round every estimate to the nearest {step}, so small cells are approximate."), step="10"),
+        Note(N_("Five-year age groups; {top} and over form one open-ended group. The table names areas without codes; "
+                "regions are not given, so every area is shown under New Zealand."), top="85"),
     ]
     source = SourceFile(path=path.absolute(), publisher=PUBLISHER, table_id="NZ.Stat table 7502 (TA × age × sex)",
                         reference_date=REFERENCE_DATE, licence=LICENCE, citation=CITATION)

@@ -19,6 +19,7 @@ import pandas as pd
 import shapely
 
 from .geometry import read_boundary_file
+from .notes import N_, Note, Num
 from .schema import (
     LINE_COLUMN,
     CountryData,
@@ -291,18 +292,18 @@ def load(folder: Path) -> list[CountryData]:
     boundaries = shapes[drawable].sort_values("district_id").reset_index(drop=True)
 
     notes = [
-        "Census Bureau population estimates (Vintage 2022) of the resident population on "
-        "1 July 2022, not census counts; 5-year age groups, the last one 85 and over.",
-        "Connecticut appears as its 9 planning regions (its county-equivalents since 2022), "
-        "not the 8 former counties.",
+        Note(N_("Census Bureau population estimates (Vintage 2022) of the resident population on 1 July 2022, not "
+                "census counts; 5-year age groups, the last one {top} and over."), top="85"),
+        Note(N_("Connecticut appears as its {regions} planning regions (its county-equivalents since 2022), not the "
+                "{counties} former counties."), regions=Num(9), counties=Num(8)),
     ]
     for district_id in sorted(shapes.loc[~drawable, "district_id"]):
         rows = population[population["district_id"] == district_id]
-        notes.append(
-            f"{rows['district_name'].iloc[0]}, {rows['region_name'].iloc[0]} ({district_id}) is not "
-            f"drawn on the map: its polygon collapses to nothing at the 1:10,000,000 scale of the "
-            f"boundary file. Its {rows['count'].sum():,.0f} residents are included in all counts."
-        )
+        notes.append(Note(
+            N_("{name}, {state} ({code}) is not drawn on the map: its polygon collapses to nothing at the 1:{scale} "
+               "scale of the boundary file. Its {people} residents are included in all counts."),
+            name=rows["district_name"].iloc[0], state=rows["region_name"].iloc[0], code=district_id,
+            scale=Num(10_000_000), people=Num(rows["count"].sum())))
 
     wonder_citation = (
         "Single-race Population Estimates, United States, 2020-2022. July 1st resident population "

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .notes import N_, Note, Num
 from .schema import LINE_COLUMN, CountryData, LoaderError, SourceFile, parse_count, read_text, require_columns
 
 FILE = "unwpp2024_population_country_sex_age5_1950-2100_via-starsim-data-2.0.0.csv.gz"
@@ -35,8 +36,9 @@ SEX = {"F": "female", "M": "male"}
 #: The data sets' reference year and how it is reached (shown on screen and in the manifest).
 REFERENCE_YEAR = 2025
 REFERENCE_DATE = "2025-07-01"
-METHOD = ("UN model estimate for 2025: each sex × age cell is the midpoint of the WPP 2024 estimate for 2020 and "
-          "its medium-variant projection for 2030 (linear interpolation; the file holds decades only).")
+METHOD = Note(N_("UN model estimate for {year}: each sex × age cell is the midpoint of the WPP 2024 estimate for 2020 "
+                 "and its medium-variant projection for 2030 (linear interpolation; the file holds decades only)."),
+              year=str(REFERENCE_YEAR))
 PUBLISHER = "United Nations, Department of Economic and Social Affairs, Population Division"
 LICENCE = "CC BY 3.0 IGO"
 CITATION = ("United Nations, Department of Economic and Social Affairs, Population Division (2024). World Population "
@@ -161,16 +163,17 @@ def load(folder: Path) -> list[CountryData]:
             boundary_sources=[outline_source],
             boundary_tolerance=naturalearth.NATIONAL_TOLERANCE,
             boundary_decimals=naturalearth.NATIONAL_DECIMALS,
-            boundary_note="" if iso2 in outline else "Natural Earth has no outline for this country.",
+            boundary_note="" if iso2 in outline else Note(N_("Natural Earth has no outline for this country.")),
             national_model=True,
             search_names=[wpp_names[iso2]] if wpp_names[iso2] != english else [],
             notes=[
                 METHOD,
-                "National figures only: no district statistics are published for this country in the sources "
-                "AnonSet uses, so the whole country is the smallest area (one 'district').",
-                "A UN model estimate, not a census count: WPP's mid-year figures are modelled from censuses, surveys "
-                "and registers (Japan 2020: 126.30 million in WPP against 126.15 million in the census).",
-                "Five-year age groups; 100 and over form one open-ended group.",
+                Note(N_("National figures only: no district statistics are published for this country in the sources "
+                        "AnonSet uses, so the whole country is the smallest area (one 'district').")),
+                Note(N_("A UN model estimate, not a census count: WPP's mid-year figures are modelled from censuses, "
+                        "surveys and registers (Japan 2020: {wpp} million in WPP against {census} million in the "
+                        "census)."), wpp=Num(126.30, ".2f"), census=Num(126.15, ".2f")),
+                Note(N_("Five-year age groups; {top} and over form one open-ended group."), top="100"),
             ],
         ))
     return out

@@ -26,6 +26,7 @@ from ._data import (
     UNITS,
     VERDICT,
 )
+from ._datanotes import boundary_note, dataset_notes, render_note
 from ._i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
@@ -136,6 +137,9 @@ __all__ = [
     "adult_height_refusal",
     "below_percent_floor",
     "body_source_note",
+    "boundary_note",
+    "dataset_notes",
+    "render_note",
     "client_text",
     "first_question",
     "has_answer",

@@ -16,8 +16,8 @@ from ._i18n import catalogue_path
 
 ROOT = Path(__file__).resolve().parents[3]
 MAPPING = ROOT / "babel.cfg"
-#: gettext's keywords as Babel knows them (``_``, ``N_``, ``ngettext``, ``pgettext`` …).
-KEYWORDS = dict(DEFAULT_KEYWORDS)
+#: gettext's keywords as Babel knows them (``_``, ``N_``, ``ngettext``, ``pgettext`` …), and ``Nn_``.
+KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2)}  # Nn_: a data-set note's singular/plural pair (census_loaders.notes)
 
 
 def extract_messages() -> Catalog:

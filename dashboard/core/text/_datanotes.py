@@ -1,0 +1,87 @@
+"""A data set's own notes in the page's language (issue 31).
+
+The loaders write each note in English (the manifest's ``notes``, which the CLI prints) and, beside it, its structure
+(``note_parts``: the ``N_``-marked template, its plural and its fields; ``census_loaders.notes``).  Here a note is
+rendered from that structure: the template through the catalogue, each number in the language's digits, names and
+codes as written.  In English the rendering is the manifest's text, character for character.
+
+A cache built before notes had a structure has only the English text: :func:`dataset_notes` then gives it back
+marked ``"en"``, so a page quotes it in English (``lang="en"``) rather than pretending it is translated.
+"""
+from __future__ import annotations
+
+from ._i18n import DEFAULT_LANGUAGE, current_language, language, ngettext, translate_marked
+from ._numbers import local_number, percent_suffix
+
+
+def _number(value: float, fmt: str) -> str:
+    if current_language() == DEFAULT_LANGUAGE:
+        return format(value, fmt)
+    if fmt.endswith("%"):  # a share: its percentage in the language's digits and sign ("0,37 %", "0,37%")
+        return local_number(format(value * 100, fmt[:-1] + "f")) + percent_suffix()
+    return local_number(format(value, fmt))
+
+
+def _field(value) -> str:
+    if isinstance(value, str):
+        return value
+    if "num" in value:
+        return _number(value["num"], value["fmt"])
+    if "note" in value:
+        return render_note(value["note"])
+    if "join" in value:
+        return value["sep"].join(_field(v) for v in value["join"])
+    raise ValueError(f"not a note field: {value!r}")
+
+
+def _template(parts: dict) -> str:
+    """The note's template in the current language (its plural form for the field ``n``)."""
+    if parts.get("plural"):
+        return ngettext(parts["template"], parts["plural"], int(parts["fields"]["n"]["num"]))
+    return translate_marked(parts["template"])
+
+
+def render_note(parts: dict, lang: str | None = None) -> str:
+    """One note (its manifest structure: ``{"template", "plural", "fields"}``) in ``lang`` (default: the current
+    language); English gives the loader's own text."""
+    if lang is not None:
+        with language(lang):
+            return render_note(parts)
+    return _template(parts).format(**{k: _field(v) for k, v in parts.get("fields", {}).items()})
+
+
+def is_translated(parts: dict, lang: str | None = None) -> bool:
+    """Whether the catalogue of ``lang`` (default: the current language) has the note's own sentence; English is."""
+    lang = lang or current_language()
+    if lang == DEFAULT_LANGUAGE:
+        return True
+    with language(lang):
+        own = _template(parts)
+    with language(DEFAULT_LANGUAGE):
+        return own != _template(parts)
+
+
+def dataset_notes(info: dict) -> list[tuple[str, str | None]]:
+    """A data set's notes (its manifest entry ``info``) as ``(text, lang)``: each in the current language with
+    ``lang`` None, or — a note without a structure or a translation — its English text with ``lang`` ``"en"``."""
+    texts = list(info.get("notes", ()))
+    parts = info.get("note_parts")
+    if not parts or len(parts) != len(texts):
+        return [(t, _quoted()) for t in texts]
+    return [(render_note(p), None) if is_translated(p) else (t, _quoted()) for t, p in zip(texts, parts)]
+
+
+def boundary_note(info: dict) -> tuple[str, str | None] | None:
+    """Why the data set has no map (its ``boundary_note``) as ``(text, lang)``, like :func:`dataset_notes`; None
+    when it has none."""
+    text = info.get("boundary_note")
+    if not text:
+        return None
+    parts = info.get("boundary_note_parts")
+    if parts and is_translated(parts):
+        return render_note(parts), None
+    return text, _quoted()
+
+
+def _quoted() -> str | None:
+    return None if current_language() == DEFAULT_LANGUAGE else DEFAULT_LANGUAGE
