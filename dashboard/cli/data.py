@@ -50,6 +50,21 @@ def _aggregates(args) -> int:
     return 0
 
 
+def _notes(args) -> int:
+    """Re-write the data sets' notes of an existing cache from the loaders (English text and structure, issue 31):
+    only ``manifest.json`` changes.  A note whose English differs from the cache's is named on stderr."""
+    root = Path(args.cache) if args.cache else cache_dir()
+    problems = damage(root)
+    if problems:
+        return report_damage(problems)
+    log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    changed = cache_build.rewrite_notes(Path(args.raw) if args.raw else raw_dir(), root, log)
+    for line in changed:
+        print(f"changed: {line}", file=sys.stderr)
+    log(f"notes re-written in {root / checksums.MANIFEST} ({len(changed)} changed)")
+    return 0
+
+
 #: Width of the one-screen summary.
 SCREEN_WIDTH = 100
 
@@ -155,6 +170,12 @@ def add_parser(sub) -> None:
     a.add_argument("--quiet", action="store_true", help="print nothing but errors")
     a.add_argument("--scheduler", default=LOCAL, help=SCHEDULER_HELP)
     a.set_defaults(func=_aggregates)
+    n = dsub.add_parser("notes", help="re-write the data sets' notes in the manifest from the loaders (their English "
+                        "and the structure the pages translate), without rebuilding a data file")
+    n.add_argument("--raw", help="raw data folder (default: ../shared/data/raw)")
+    n.add_argument("--cache", help="cache folder to update (default: data_cache/)")
+    n.add_argument("--quiet", action="store_true", help="print nothing but errors and changed notes")
+    n.set_defaults(func=_notes)
     s = dsub.add_parser("summary", help="per data set: districts, population, date, sources")
     s.add_argument("--cache", help="cache folder to read (default: data_cache/)")
     s.add_argument("--json", action="store_true", help="machine-readable output: one object per data set")

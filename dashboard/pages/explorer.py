@@ -32,7 +32,7 @@ from dashboard.core.text import gettext as _
 from dashboard.figures import explorer as fx
 from dashboard.guard import guarded
 from dashboard.server import limits
-from dashboard.views import explorer_layout
+from dashboard.views import data_notes, explorer_layout
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
     DEFAULT_TABLE_GRAIN,
@@ -219,8 +219,7 @@ def on_map(query, selected, loaded):
     district = selected_district(selected, code)
     geo = cl.boundaries(code)
     if geo is None:
-        note = cl.dataset_info(code).get("boundary_note")  # the data set's own note, quoted in English
-        note = html.Span(note, lang="en") if note else _("No district boundaries are available for this data set.")
+        note = data_notes.boundary_note(code) or _("No district boundaries are available for this data set.")
         return ({}, map_state(s, district, False), {"display": "none"},
                 html.Div([note, " ", _("The districts are listed in the table below.")], className="warning"), None)
     if not loaded or loaded.get("country") != code or not loaded.get("map"):

@@ -24,10 +24,12 @@ from dashboard.core.buckets import (
     Advice,
     advice_if_cached,
     advise,
+    borrowed_note,
     check_coverage,
     check_k,
     export_csv,
     export_json,
+    filled_note,
     recommendation_text,
 )
 from dashboard.core.country import load_country_model
@@ -40,6 +42,7 @@ from dashboard.core.text import (
     district_word,
     format_count,
     local_number,
+    ngettext,
     percent_text,
     share_setting,
 )
@@ -47,6 +50,7 @@ from dashboard.core.text import gettext as _
 from dashboard.figures import buckets as fb
 from dashboard.figures.maps import geojson_url, view_of
 from dashboard.server import limits
+from dashboard.views import data_notes
 
 PAGE = "buckets"
 PATH = "/explore/buckets"
@@ -281,13 +285,23 @@ def _per_district_rows(a: Advice) -> list[dict]:
     return out
 
 
-def advice_note(note: str) -> str:
-    """One of the advice's notes (written in English: the advice is shared) in the page's language where it is ours;
-    a data set's own text stays as written (the page quotes it in English)."""
+def advice_note(note: str, model=None) -> str:
+    """One of the advice's notes (written in English: the advice is shared with the CLI) in the page's language
+    where it is ours (``model``: the data set's, for its borrowed body statistics and filled districts); a body
+    source note beyond its usual forms stays as written (the page quotes it in English)."""
     if note == COVERAGE_NOTE:
         return _(COVERAGE_NOTE)
     if note == f"Bits certified to within ±{BITS_TOL:g}.":
         return _("Bits certified to within ±{tolerance}.").format(tolerance=local_number(f"{BITS_TOL:g}"))
+    if model is not None and note == borrowed_note(model):
+        return _("{name} has no body statistics of its own; those of {source} are used.").format(
+            name=model.name, source=model.prior_country_name or model.borrowed_from)
+    if model is not None and note == filled_note(model):
+        n = int(model.filled.sum())
+        return ngettext("{n} {districts}: filled from the remainder of its {region} (SPEC §1.4).",
+                        "{n} {districts}: filled from the remainder of their {region} (SPEC §1.4).", n).format(
+            n=format_count(n), districts=district_word(model.district_label, plural=n != 1),
+            region=district_word(model.region_label))
     return body_source_note(note) or note
 
 
@@ -303,7 +317,8 @@ def render(s: Settings, a: Advice | None = None) -> dict:
     if a.recommended is None:
         no_map = _("No configuration meets the target, so there is no choice to map.")
     elif cl.boundaries(a.code) is None:
-        no_map = info.get("boundary_note") or _("No {district} boundaries are available for this data set.").format(
+        no_map = data_notes.boundary_note_text(a.code) or _(
+            "No {district} boundaries are available for this data set.").format(
             district=district_word(a.district_label))
     else:
         view = view_of(info["boundaries"]["frame"], fb.MAP_WIDTH, fb.MAP_HEIGHT - 46)
@@ -311,8 +326,9 @@ def render(s: Settings, a: Advice | None = None) -> dict:
         map_fig = fb.shortfall_map(geojson_url(a.code), a.district_ids, a.district_names, a.district_coverage,
                                    [a.district_ids[i] for i in a.short_under_recommended], a.q, a.k, view=view,
                                    district_label=a.district_label, title=title)
-    english = [*load_country_model(a.code).with_model(s.model).model_notes()[:1], *a.notes]
-    notes = [advice_note(n) for n in english]  # ours in the page's language; the data's own stay as written
+    model = load_country_model(a.code)
+    english = [*model.with_model(s.model).model_notes()[:1], *a.notes]
+    notes = [advice_note(n, model) for n in english]  # ours in the page's language; the data's own stay as written
     return {
         "sentence": recommendation_text(a),
         "cards": _cards(a),

@@ -51,6 +51,7 @@ from dashboard.figures.maps import geojson_url, view_of
 from dashboard.figures.style import graph_config
 from dashboard.server import limits
 from dashboard.views import anonland as anonland_view
+from dashboard.views import data_notes
 from dashboard.views.explorer_tables import (  # noqa: F401 - the country tables are part of this view's interface
     COUNTRY_COLUMNS,
     COUNTRY_SCREEN_COLUMNS,
@@ -712,8 +713,7 @@ def scenario_notes(s: Scenario) -> list:
     for code in s.countries:
         info = cl.dataset_info(code)
         name = catalog.dataset_title(code, info)
-        # the data set's own notes are its documentation, quoted in English (GLOSSARY.md); the scenario's are ours
-        items += [html.Li([f"{name}: ", html.Span(n, lang="en")]) for n in info.get("notes", ())]
+        items += data_notes.note_items(code, prefix=f"{name}: ")  # the data set's own, in the page's language
         items += [_scenario_note(name, n, en) for n, en in zip(regions.scenario_notes(s, code), _english_notes(s, code))]
     summary = _("Notes on the data ({n})").format(n=len(items))
     return [html.Details([html.Summary(summary), html.Ul(items)], className="notes")] if items else []

@@ -46,6 +46,7 @@ from dashboard.core.text import (
 from dashboard.core.text import gettext as _
 from dashboard.figures.maps import choropleth, geojson_url, view_of
 from dashboard.figures.style import FONT, HIGHLIGHT, MUTED, QUALITATIVE, graph_config, separators
+from dashboard.views import data_notes
 from dashboard.views.anonland import small_crowd_error
 
 PAGE = "me"
@@ -278,16 +279,16 @@ def five_year_picks(groups) -> list[dict]:
 def data_note(code: str, choices: CountryChoices) -> list:
     """Where the numbers come from, why there is no map when there is none, and the data set's own notes
     (its census date, how unknown ages are treated, districts without a map), folded."""
-    info = cl.dataset_info(code)
     out = [choices.note]
-    if not has_map(code) and info.get("boundary_note"):  # the data set's own words, in English (marked as such)
-        out += [" ", html.Span(info["boundary_note"], lang="en")]
-    notes = list(info.get("notes", ()))
+    no_map = None if has_map(code) else data_notes.boundary_note(code)  # the data set's own words, in the page's
+    if no_map:
+        out += [" ", no_map]
+    notes = data_notes.note_items(code)
     if not notes:
         return out
-    summary = ngettext("About {name} ({n} note, in English)", "About {name} ({n} notes, in English)", len(notes))
+    summary = ngettext("About {name} ({n} note)", "About {name} ({n} notes)", len(notes))
     return out + [html.Details([html.Summary(summary.format(name=catalog.dataset_title(code), n=len(notes))),
-                                html.Ul([html.Li(n) for n in notes], lang="en")], className="notes")]
+                                html.Ul(notes)], className="notes")]
 
 
 def has_map(code: str) -> bool:

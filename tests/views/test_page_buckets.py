@@ -138,3 +138,24 @@ def test_a_report_while_another_renders_is_refused_with_its_command(P, monkeypat
     text = component_text(message)
     assert sent is P.no_update and text.startswith("No report: This report")
     assert "busy" in text and "anonset report buckets --country MT --k 10 --coverage 0.9 --out" in text
+
+
+def test_the_advices_own_notes_on_borrowed_statistics_and_filled_districts_are_translated():
+    """The advice writes these two notes in English (the CLI prints them); the page said them in English, quoted as
+    if they were the data's own words: now in the page's language, from the model that wrote them."""
+    from types import SimpleNamespace
+
+    from dashboard.core.text import language
+
+    m = SimpleNamespace(name="Atlantis", borrowed_from="DE", prior_country_name="Germany",
+                        filled=np.array([True, True, False]), district_label="county", region_label="state")
+    borrowed, filled = buckets.borrowed_note(m), buckets.filled_note(m)
+    assert borrowed == "Atlantis has no body statistics of its own; those of Germany are used."
+    assert filled == "2 counties are filled from their state's remainder (SPEC §1.4)."
+    with language("de"):
+        assert vb.advice_note(borrowed, m) == "Für Atlantis gibt es keine eigene Körperstatistik; die von Germany wird verwendet."
+        assert vb.advice_note(filled, m).startswith("2 ") and "SPEC §1.4" in vb.advice_note(filled, m)
+        assert vb.advice_note(filled, m) != filled
+    with language("en"):
+        assert vb.advice_note(borrowed, m) == borrowed
+    assert buckets.borrowed_note(SimpleNamespace(borrowed_from=None)) is None

@@ -424,6 +424,21 @@ def test_notes_on_the_data_start_with_the_data_sets_own(cache_root):
     assert "Japan — census 2020: Age unknown: 2,931,838 people" in text
 
 
+def test_the_data_sets_own_notes_are_said_in_the_pages_language(cache_root):
+    """Issue 31: in French the data sets' notes are French — numbers with French digits, no English quotation."""
+    from dashboard.core.text import language
+
+    with language("fr"):
+        notes = V.scenario_notes(Scenario(countries=("IN", "JP")))
+    raw = json.dumps(notes, cls=plotly.utils.PlotlyJSONEncoder, ensure_ascii=False)
+    assert "Inde — recensement 2011: Données anciennes : recensement de l'Inde de 2011" in component_text(notes)
+    assert "Âge inconnu : 2\u202f931\u202f838 personnes (2,3\u00a0%" in raw  # French digits and percent sign
+    assert "Old data" not in raw and "Age unknown" not in raw and "2,931,838" not in raw
+    items = notes[0].children[1].children
+    own = [li for li in items if "Données anciennes" in component_text(li) or "Âge inconnu" in component_text(li)]
+    assert len(own) == 2 and not [li for li in own if "lang='en'" in str(li)]  # not quoted as English any more
+
+
 def test_graphs_keep_the_png_camera_but_not_the_cloud_button(cache_root):
     assert "toImage" not in fx.GRAPH_CONFIG["modeBarButtonsToRemove"]
     assert "sendChartToCloud" in fx.GRAPH_CONFIG["modeBarButtonsToRemove"] and not fx.GRAPH_CONFIG["showSendToCloud"]

@@ -379,6 +379,22 @@ def test_data_note_unfolds_the_data_sets_own_notes(cache_root):
     assert "the county data set KE has a map" in kenya  # no map: the boundary note stays in the first line
 
 
+def test_data_note_speaks_the_pages_language(cache_root):
+    """Issue 31: the data set's own notes in German — no "in English" label, no English quotation, German digits."""
+    from dashboard.core.text import language
+
+    with language("de"):
+        italy = V.data_note("IT", V.country_choices("IT"))
+        kenya = component_text(V.data_note("KE-SUB", V.country_choices("KE-SUB")))
+    said = component_text(italy)
+    assert "Über Italy" in said or "Über Italien" in said
+    assert "(3 Hinweise)" in said and "in English" not in said and "auf Englisch" not in said
+    assert "Bevölkerung am 1. Januar 2022: 59.030.133 in 107 NUTS-3-Regionen" in said
+    assert "8 Codes, die keine NUTS-2021-Regionen sind, wurden weggelassen (keine Daten für 2022): ITG25" in said
+    assert "Population on 1 January" not in said and "lang" not in str(italy)
+    assert "Die Grenzen der 345 Sub-Countys Kenias sind nicht in einer für AnonSet nutzbaren Form veröffentlicht" in kenya
+
+
 def test_districts_are_found_without_accents_and_with_umlauts_spelled_out():
     """Issue 28: people type "Munchen", "Muenchen", "Koln" or "Cantu" on phones and foreign keyboards."""
     import census_loaders as cl

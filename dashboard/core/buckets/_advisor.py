@@ -644,6 +644,20 @@ def _bits(res: AreaResult, T: float) -> tuple[float, float]:
     return 0.5 * (lo + hi), 0.5 * (hi - lo)
 
 
+def borrowed_note(m: CountryModel) -> str | None:
+    """The advice's note (English, shared with the CLI) that the data set borrows another country's body statistics."""
+    if not m.borrowed_from:
+        return None
+    return f"{m.name} has no body statistics of its own; those of {m.prior_country_name or m.borrowed_from} are used."
+
+
+def filled_note(m: CountryModel) -> str | None:
+    """The advice's note (English) on the districts whose counts are filled from their region's remainder."""
+    if not m.filled.any():
+        return None
+    return f"{int(m.filled.sum())} {plural(m.district_label)} are filled from their {m.region_label}'s remainder (SPEC §1.4)."
+
+
 def advise(
     code: str,
     k: float = 10,
@@ -796,10 +810,7 @@ def _advise(eng: _Engine, k: float, q: float, per_district: bool, areas: tuple[s
     ]
     if m.body_note:
         notes.append(m.body_note)
-    if m.borrowed_from:
-        notes.append(f"{m.name} has no body statistics of its own; those of {m.prior_country_name or m.borrowed_from} are used.")
-    if m.filled.any():
-        notes.append(f"{int(m.filled.sum())} {plural(m.district_label)} are filled from their {m.region_label}'s remainder (SPEC §1.4).")
+    notes += [n for n in (borrowed_note(m), filled_note(m)) if n]
     return Advice(
         m.code, m.name, m.study, k, q, eng.body_model, T, m.district_label, m.region_label,
         tuple(evaluated), front, recommended, short_rec,
