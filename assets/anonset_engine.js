@@ -286,7 +286,7 @@
     });
     var gaps = [];
     var short = [];
-    for (var a = 0; a < na; a++) { if (cover[a] < 1 - 1e-9) short.push(T.table.ages[a].label); f[a] = Math.min(f[a], 1); }
+    for (var a = 0; a < na; a++) { if (cover[a] < 1 - 1e-9) short.push(ageLabel(T.table.ages[a])); f[a] = Math.min(f[a], 1); }
     if (short.length) gaps.push(_("{name}: ages {ages} are not (fully) covered; taken as 0 there", { name: name, ages: short.join(", ") }));
     return makeFraction("user", name, _("Entered by the user per age group; assumed equal across districts and sexes."),
       [1, 1, na], Array.from(f), gaps);
@@ -449,6 +449,14 @@
     return t.districts.names[d] + " (" + t.districts.ids[d] + ")";
   }
 
+  /** An age group's label in the page's language: a trimmed group names its census group ("18–20 (von 15–20)");
+      the table's English label stays the value the form and the address carry. */
+  function ageLabel(grp) {
+    if (!grp.trimmed || lang() === "en") return grp.label;
+    return _("{ages} (of {group})", { ages: formatAgeBand(grp.lo, grp.hi === null ? Infinity : grp.hi),
+      group: formatAgeBand(grp.census_lo, grp.census_hi === null ? Infinity : grp.census_hi) });
+  }
+
   function agesLabel(T, A) {
     if (A.every(Boolean)) return _("any age ({ages})", { ages: formatAgeBand(T.table.study[0], T.table.study[1] === null ? Infinity : T.table.study[1]) });
     var runs = [];
@@ -459,7 +467,7 @@
     });
     var groups = T.table.ages;
     return runs.map(function (run) {
-      if (run.length === 1) return groups[run[0]].label;
+      if (run.length === 1) return ageLabel(groups[run[0]]);
       var hi = groups[run[run.length - 1]].hi;
       return formatAgeBand(groups[run[0]].lo, hi === null ? Infinity : hi);
     }).join(", ");
@@ -508,7 +516,7 @@
     }
     var usesBody = !!(p.height || p.weight);
     if (usesBody && t.body.height_shift_note) warnings.push({ code: "height_shift", message: t.body.height_shift_note });
-    if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: t.body.self_report_note });
+    if (usesBody && t.body.self_report_note) warnings.push({ code: "self_report_correction", message: selfReportNote(t.body) });
     if (usesBody && t.body.body_note) warnings.push(bodySourceWarning(t.body.body_note));
     if (usesBody && t.body.borrowed_from) {
       warnings.push({ code: "borrowed_body_statistics", message: _("{name} has no height and weight statistics of its own: those of {other} ({code}) are used.",
@@ -517,7 +525,7 @@
     if (usesBody) {
       r.A.forEach(function (on, a) {
         if (!on) return;
-        for (var s = 0; s < ns; s++) if (r.S[s] && t.body.nearest[s][a]) { warnings.push({ code: "nearest_body_group", message: t.body.nearest_notes[s][a] }); break; }
+        for (var s = 0; s < ns; s++) if (r.S[s] && t.body.nearest[s][a]) { warnings.push(nearestBodyWarning(t, s, a)); break; }
       });
     }
     r.A.forEach(function (on, a) {
@@ -633,7 +641,7 @@
     var ageRows = t.ages.map(function (grp, a) {
       var c = 0;
       for (var s = 0; s < ns; s++) c += mass[s * na + a] * (r.S[s] ? 1 : 0) * phw[s * na + a];
-      return { key: grp.label, label: grp.label, cas: c, chosen: (p.ages && p.ages.length) ? r.A[a] : false };
+      return { key: grp.label, label: ageLabel(grp), cas: c, chosen: (p.ages && p.ages.length) ? r.A[a] : false };
     });
     var massSel = new Float64Array(K);
     for (var k2 = 0; k2 < K; k2++) massSel[k2] = mass[k2] * r.sel[k2];
@@ -650,6 +658,30 @@
       });
     });
     return { cas: cas, district: district, sex: sexRows, age: ageRows, height: height, weight: weight, widen: widen, withhold: withholdings(r) };
+  }
+
+  /** A census group beyond the body statistics, and the nearest body group it uses: the core's sentence, said in
+      the page's language from the table's values (quoted in English, translated: false, from a table without them). */
+  function nearestBodyWarning(t, s, a) {
+    var parts = t.body.nearest_parts && t.body.nearest_parts[s][a];
+    var out = { code: "nearest_body_group", message: t.body.nearest_notes[s][a], translated: lang() === "en" };
+    if (!parts || lang() === "en") return out;
+    var sexes = t.constants.sexes;
+    out.message = _("{sex} {group} reaches beyond the body statistics ({ages}); the nearest body group is used ({groups})", {
+      sex: _(sexes[s]), group: ageLabel(t.ages[a]), ages: formatAgeBand(parts.range[0], parts.range[1]),
+      groups: parts.used.map(function (u) { return _(u[0]) + " " + formatAgeBand(u[1], u[2]); }).join(", ") });
+    out.translated = true;
+    return out;
+  }
+
+  /** The self-report correction's note in the page's language (the core's own msgid and numbers; the table's
+      English sentence where the table predates its offsets). */
+  function selfReportNote(body) {
+    var o = body.self_report_offsets;
+    if (!o || lang() === "en") return body.self_report_note;
+    var signed = function (x) { var s = (x >= 0 ? "+" : "") + x.toFixed(1); return s.charAt(0) === "+" ? "+" + localNumber(s.slice(1)) : localNumber(s); };
+    return _("Self-reported body statistics corrected to measured ones (NHANES: self-reported height {height} cm, weight {weight} kg against measured).",
+      { height: signed(o[0]), weight: signed(o[1]) });
   }
 
   /** The body statistics' source note: the core writes it in English into the public table (shared by every

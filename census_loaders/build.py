@@ -246,9 +246,14 @@ def body_prior_entry(data: CountryData, own_tables: dict, have_ncdrisc: bool) ->
     year = int(str(data.reference_date)[:4])
     stand_in = ncdrisc.STAND_INS.get(country, {})
     return {"country": country, "kind": "ncdrisc", "borrowed_from": None, "stand_ins": stand_in or None,
-            "source": ("NCD-RisC: mean height by birth cohort (eLife 2016) and BMI gamma 2022 (Lancet 2024); "
-                       "spread and height–BMI dependence from the measured NHANES 2017–2018 adults"),
+            "source": NCDRISC_SOURCE,
             "year": year}
+
+
+#: How the manifest names the NCD-RisC body statistics (``body_prior.source``): our words, so marked for the
+#: catalogues; a page says it in its language (``dashboard.core.text.body_source_name``).
+NCDRISC_SOURCE = notes.N_("NCD-RisC: mean height by birth cohort (eLife 2016) and BMI gamma 2022 (Lancet 2024); "
+                          "spread and height–BMI dependence from the measured NHANES 2017–2018 adults")
 
 
 def _load_all(raw_root: Path, log) -> tuple[list[tuple[str, CountryData]], list[dict]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
+from .text import gettext
 
 #: Tolerance for snapping ages and band edges to their grid.
 _EPS = 1e-9
@@ -75,6 +76,15 @@ class AgeGroup:
         if self.trimmed:
             return f"{own} (of {format_age_band(self.census_lo, self.census_hi)})"
         return format_age_band(self.census_lo, self.census_hi)
+
+    @property
+    def shown_label(self) -> str:
+        """:attr:`label` as a page shows it, in the current language ("18–20 (von 15–20)"); :attr:`label` stays the
+        value forms and addresses carry (English, as the CLI prints it)."""
+        if not self.trimmed:
+            return self.label
+        return gettext("{ages} (of {group})").format(ages=format_age_band(self.lo, self.hi),
+                                                     group=format_age_band(self.census_lo, self.census_hi))
 
 
 def check_study(study: Sequence[float]) -> tuple[float, float]:

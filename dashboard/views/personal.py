@@ -33,6 +33,7 @@ from dashboard.core.errors import InputError
 from dashboard.core.personal import DEFAULT_KS
 from dashboard.core.text import (
     N_,
+    body_source_name,
     client_text,
     current_language,
     first_question,
@@ -196,7 +197,7 @@ def _country_choices(code: str, lang: str) -> CountryChoices:
          "name": str(model.district_names[i]), "pop": round(float(population[i]), 1)}
         for i in order
     ]
-    ages = five_year_picks(model.age_groups) + [{"label": g.label, "value": g.label, "search": age_years(g.lo, g.hi)}
+    ages = five_year_picks(model.age_groups) + [{"label": g.shown_label, "value": g.label, "search": age_years(g.lo, g.hi)}
                                                 for g in model.age_groups]
     aux = [
         {"label": f"{t['name']}", "value": t["id"], "title": t.get("note", "")}
@@ -206,7 +207,7 @@ def _country_choices(code: str, lang: str) -> CountryChoices:
     src = catalog.census_source(info["sources"])  # every file: the US publishes one per sex
     prior = info["body_prior"]
     tables = ngettext("table {id}", "tables {id}", 2 if ";" in src["table_id"] else 1).format(id=src["table_id"])
-    body = prior["source"] + (f", {prior['year']}" if prior.get("year") else "")
+    body = body_source_name(prior) + (f", {prior['year']}" if prior.get("year") else "")
     note = _("Population: {publisher}, {tables}, {date}.").format(
         publisher=src["publisher"], tables=tables, date=info["reference_date"]) + " " + (
         _("Height and weight: {source} — borrowed from {country} (no own statistics).").format(
@@ -242,8 +243,8 @@ def _body_panel(code: str, lang: str) -> list:
         html.Summary(_("Body statistics: {source}").format(source=b["source"] + year)),
         table(rows, _("Mean ± SD per sex and age group, and the correlation of height and weight the model uses"),
               wrap_class="table-wrap"),
-        # the core's notes on the source (shared with the CLI): quoted in English, marked as such
-        html.P([b["note"], " ", b["groups_below_18"], " ", b["open_group"]], className="field-help", lang="en"),
+        # the core's notes on the source, in the page's language (the CLI's are English)
+        html.P([b["note"], " ", b["groups_below_18"], " ", b["open_group"]], className="field-help"),
         html.P(html.Code(f"anonset body --country {b['code']} --json"), className="field-help"),
     ]
 

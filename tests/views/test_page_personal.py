@@ -463,3 +463,24 @@ def test_lay_pages_say_it_in_words_and_keep_spec_sections_in_details(personal):
     for page in (personal.layout(country="DE"), explorer_layout.form_section(Scenario(), X.form_values(Scenario()))):
         shown = " ".join(_outside_details(page, []))
         assert "SPEC §" not in shown and "nats" not in shown, shown[:200]
+
+
+def test_body_panel_and_age_choices_speak_the_pages_language(cache_root):
+    """Issue 31: the body statistics' notes and source (ours) and a trimmed age group's label in German — no
+    English quotation left (no lang="en"), the English page as before."""
+    from dashboard.core.text import language
+
+    with language("de"):
+        panel = V.body_panel("FR")
+        choices = V.country_choices("FR")
+    said = component_text(panel)
+    assert "lang" not in str(panel)
+    assert "Körperstatistik: NCD-RisC: mittlere Größe je Geburtsjahrgang" in said
+    assert "Zensusalter unter 18 verwenden die Gruppe 18–20" in said and "85+: die Jahrgänge" in said
+    assert "Census ages" not in said and "the oldest" not in said and "NCD-RisC estimates" not in said
+    assert "Größe und Gewicht: NCD-RisC: mittlere Größe je Geburtsjahrgang" in choices.note
+    trimmed = [o for o in choices.ages if "(" in o["label"] and "five" not in o["value"]]
+    assert trimmed and all("(von " in o["label"] and "(of " in o["value"] for o in trimmed)
+    english = component_text(V.body_panel("FR"))
+    assert "Census ages below 18 use the 18–20 group (the nearest body group), flagged as such." in english
+    assert "Body statistics: NCD-RisC: mean height by birth cohort (eLife 2016)" in english

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import bvn
+from ..text import N_, local_number, translate_marked
+from ..text import gettext as _
 from ._bands import BAND_LIMITS, BAND_WIDTHS, PROFILE_SDS, BandGrid, JointBands, band_matrix, interval_probability
 from ._correlation import nhanes_correlation, rho_for_groups
 from ._v2 import GRID_LOG_SDS, coverage_mask, lognormal_params, safe_log, self_report_offsets
@@ -418,24 +420,41 @@ class BandProbabilities:
         return self.body_weights @ self.group_cell(height_band, weight_band)
 
     def model_notes(self) -> tuple[str, ...]:
-        """What the interface says about the body model in use (SPEC §1.6)."""
+        """What the interface says about the body model in use (SPEC §1.6), in the current language (English for
+        the CLI and the shared public tables; a page's own language on the page: issue 31)."""
         if not self.is_v2:
-            return ("Body model: paper (height and weight independent normals; cells with a BMI outside "
-                    "17–30 at their centre are left out of aggregates).",)
+            return (_("Body model: paper (height and weight independent normals; cells with a BMI outside "
+                      "{lo}–{hi} at their centre are left out of aggregates).").format(
+                lo=local_number("17"), hi=local_number("30")),)
         if self.correlation is not None and "NCD-RisC" in getattr(self, "body_note", ""):
-            notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group; weight "
-                     "log-normal with the mean and SD of BMI × height² (NCD-RisC BMI, NHANES height–BMI dependence), "
-                     "correlation of that model; no cell is left out."]
+            notes = [_("Body model v2: height and ln(weight) bivariate normal per sex × age group; weight "
+                       "log-normal with the mean and SD of BMI × height² (NCD-RisC BMI, NHANES height–BMI "
+                       "dependence), correlation of that model; no cell is left out.")]
         else:
-            notes = ["Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
-                     "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
-                     "survey's mean and SD; no cell is left out."]
+            notes = [_("Body model v2: height and ln(weight) bivariate normal per sex × age group, correlation "
+                       "estimated from NHANES 2017–2018 (used for every country); weight log-normal with the "
+                       "survey's mean and SD; no cell is left out.")]
         if self.height_shift_note:
             notes.append(self.height_shift_note)
         if self.self_report_correction and self.body.self_reported:
             dh, dw = self_report_offsets(self.cache_root)
-            notes.append(f"Self-reported body statistics corrected to measured ones (NHANES: self-reported height "
-                         f"{dh:+.1f} cm, weight {dw:+.1f} kg against measured).")
+            notes.append(self_report_note(dh, dw))
         elif self.body.self_reported:
-            notes.append("The body statistics are self-reported (not corrected; the option corrects them).")
+            notes.append(_("The body statistics are self-reported (not corrected; the option corrects them)."))
         return tuple(notes)
+
+
+#: The self-report correction's note; the personal page's JavaScript writes the same msgid with the same numbers.
+SELF_REPORT_NOTE = N_("Self-reported body statistics corrected to measured ones (NHANES: self-reported height "
+                      "{height} cm, weight {weight} kg against measured).")
+
+
+def self_report_note(dh: float, dw: float) -> str:
+    """The self-report correction in words, in the current language: the offsets signed, to a tenth."""
+    return translate_marked(SELF_REPORT_NOTE).format(height=_signed(dh), weight=_signed(dw))
+
+
+def _signed(x: float) -> str:
+    """``+1.3`` / ``-0.5`` in English (as the CLI always wrote it), the language's digits elsewhere (``+1,3``)."""
+    text = f"{x:+.1f}"
+    return "+" + local_number(text[1:]) if text.startswith("+") else local_number(text)

@@ -2,7 +2,8 @@
 
 One source for ``anonset body --country CC`` and the personal page's "body statistics" panel: the mean
 and SD of height and weight, the correlation of height with ln(weight) and with weight (as the v2 model
-uses them), which source and year they come from and, for an NCD-RisC prior, the NCD-RisC inputs.
+uses them), which source and year they come from and, for an NCD-RisC prior, the NCD-RisC inputs.  Its sentences
+are in the current language (English for the CLI, byte for byte as before; the page's on the page: issue 31).
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from census_loaders import cache
 
 from ..body import ncdrisc_prior
 from ..groups import SEXES, format_age_band
+from ..text import body_source_name, body_source_note
+from ..text import gettext as _
 from ._model import load_country_model
 
 
@@ -62,14 +65,15 @@ def body_statistics(code: str, root: Path | None = None) -> dict:
         "name": m.name,
         "kind": kind,
         "country": prior.get("country") or m.body.country,
-        "source": prior.get("source") or m.body.source,
+        "source": body_source_name(prior) if prior.get("source") else m.body.source,
         "year": prior.get("year"),
         "stand_ins": prior.get("stand_ins") or {},
         "self_reported": bool(m.body.self_reported),
-        "note": m.body_note,
-        "groups_below_18": "Census ages below 18 use the 18–20 group (the nearest body group), flagged as such.",
-        "open_group": ("85+: the cohorts born 85–99 years before the reference year, NCD-RisC's 85+ BMI, the spread "
-                       "of the NHANES 80+ (ages top-coded at 80)." if kind == "ncdrisc" else
-                       f"{format_age_band(float(np.max(m.body.age_lo)), math.inf)} and beyond: the oldest body group."),
+        "note": body_source_note(m.body_note) or m.body_note,
+        "groups_below_18": _("Census ages below 18 use the 18–20 group (the nearest body group), flagged as such."),
+        "open_group": (_("85+: the cohorts born 85–99 years before the reference year, NCD-RisC's 85+ BMI, the "
+                         "spread of the NHANES 80+ (ages top-coded at 80).") if kind == "ncdrisc" else
+                       _("{group} and beyond: the oldest body group.").format(
+                           group=format_age_band(float(np.max(m.body.age_lo)), math.inf))),
         "groups": groups,
     }

@@ -34,6 +34,8 @@ from ..body import (
 )
 from ..errors import InputError
 from ..groups import DEFAULT_STUDY, SEXES, AgeGroup, check_study, format_age_band, trim_age_groups
+from ..text import gettext as _
+from ..text import translate_marked
 
 _EPS = 1e-9
 #: Guards the small LRU caches on models: a Dash server may call from several threads.
@@ -299,16 +301,28 @@ class CountryModel(BandProbabilities):
             f"age {age:g} is outside the study population {format_age_band(*self.study)}"
         )
 
+    def body_mapping_parts(self, s: int, a: int) -> dict:
+        """What :meth:`body_mapping_note` says, as values: the body statistics' age range for sex ``s`` and the
+        body groups census group ``a`` uses (``[sex, lo, hi]``; ``hi`` None for an open group).  The personal
+        page's JavaScript words them in its language."""
+        used = np.flatnonzero(self.body_weights[s, a] > 0)
+        own = self.body.sex_index == s
+        return {"range": [_finite_or_none(self.body.age_lo[own].min()), _finite_or_none(self.body.age_hi[own].max())],
+                "used": [[SEXES[int(self.body.sex_index[j])], _finite_or_none(self.body.age_lo[j]),
+                          _finite_or_none(self.body.age_hi[j])] for j in used]}
+
     def body_mapping_note(self, s: int, a: int) -> str:
-        """Which body groups a census group uses, naming the nearest-group stand-in."""
+        """Which body groups a census group uses, naming the nearest-group stand-in, in the current language
+        (English for the CLI, as it always read)."""
         g = self.age_groups[a]
-        used = [self.body.label(j) for j in np.flatnonzero(self.body_weights[s, a] > 0)]
+        used = [f"{translate_marked(SEXES[int(self.body.sex_index[j])])} "
+                f"{format_age_band(self.body.age_lo[j], self.body.age_hi[j])}"
+                for j in np.flatnonzero(self.body_weights[s, a] > 0)]
         lo = self.body.age_lo[self.body.sex_index == s].min()
         hi = self.body.age_hi[self.body.sex_index == s].max()
-        return (
-            f"{SEXES[s]} {g.label} reaches beyond the body statistics ({format_age_band(lo, hi)}); "
-            f"the nearest body group is used ({', '.join(used)})"
-        )
+        return _("{sex} {group} reaches beyond the body statistics ({ages}); the nearest body group is used "
+                 "({groups})").format(sex=translate_marked(SEXES[s]), group=g.shown_label,
+                                      ages=format_age_band(lo, hi), groups=", ".join(used))
 
     def _memo(self, key, make):
         return _MODEL_MEMO.get((self, key), make)
@@ -395,3 +409,9 @@ def load_country_model(code: str, study: Sequence[float] = DEFAULT_STUDY, root: 
     root = Path(root) if root is not None else cache_dir()
     base = _load_base(cache.canonical_code(str(code), root), root, _manifest_stamp(root))
     return base.with_study(study).with_model(model, self_report_correction)
+
+
+def _finite_or_none(x) -> float | None:
+    """An age as JSON: a number, None for an open end (inf)."""
+    x = float(x)
+    return x if math.isfinite(x) else None

@@ -49,13 +49,14 @@ from ..body import (
     DEFAULT_MODEL,
     MODELS,
     PROFILE_SDS,
+    self_report_offsets,
     widen_band,
 )
 from ..country import CountryModel, census_source, load_country_model, preset_array
 from ..errors import InputError
 from ..groups import SEXES, open_group_end
 from ..parsing import DEFAULT_WIDTH
-from ..text import plural
+from ..text import DEFAULT_LANGUAGE, language, plural
 from ._profile import DEFAULT_KS
 
 TABLE_VERSION = 1
@@ -189,7 +190,13 @@ def _joint_cdf_table(model: CountryModel, hw: int, ww: int) -> dict | None:
 def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: int = DEFAULT_WIDTH,
                   root: Path | None = None, self_report_correction: bool = False) -> dict:
     """The tables of one data set, body model and pair of widths (see the module notes);
-    ``self_report_correction`` is the v2 option (SPEC §1.6)."""
+    ``self_report_correction`` is the v2 option (SPEC §1.6).  Shared by every visitor, so written in English
+    whatever the request's language (the page says its notes in its own: ``self_report_offsets``)."""
+    with language(DEFAULT_LANGUAGE):
+        return _public_tables(code, model, hw, ww, root, self_report_correction)
+
+
+def _public_tables(code: str, model: str, hw: int, ww: int, root: Path | None, self_report_correction: bool) -> dict:
     m = load_country_model(code, root=root).with_model(model, self_report_correction=self_report_correction)
 
     info = cl.dataset_info(code) if root is None else {}
@@ -208,6 +215,8 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
         })
     ns, na = len(SEXES), len(m.age_groups)
     nearest_notes = [[m.body_mapping_note(s, a) if m.nearest_body[s, a] else None for a in range(na)] for s in range(ns)]
+    nearest_parts = [[m.body_mapping_parts(s, a) if m.nearest_body[s, a] else None for a in range(na)]
+                     for s in range(ns)]
     aux = []
     for t in (cl.auxiliary_tables(code) if root is None else []):
         fa = preset_array(m, t["id"])
@@ -245,6 +254,7 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
             "weights": [float(x) for x in m.body_weights.ravel()],
             "nearest": [[bool(x) for x in row] for row in m.nearest_body],
             "nearest_notes": nearest_notes,
+            "nearest_parts": nearest_parts,
             "height_mean": [float(x) for x in hm], "height_sd": [float(x) for x in hs],
             "weight_mean": [float(x) for x in wm], "weight_sd": [float(x) for x in ws],
             "borrowed_from": m.borrowed_from,
@@ -252,6 +262,8 @@ def public_tables(code: str, model: str = "paper", hw: int = DEFAULT_WIDTH, ww: 
             "height_shift_note": (m.height_shift_note or None) if getattr(m, "is_v2", False) else None,
             "self_report_note": (m.model_notes()[-1] if getattr(m, "is_v2", False) and m.self_report_correction
                                  and m.body.self_reported else None),
+            "self_report_offsets": (list(self_report_offsets(m.cache_root)) if getattr(m, "is_v2", False)
+                                    and m.self_report_correction and m.body.self_reported else None),
             "model_notes": list(m.model_notes()),
             "prior_country_name": m.prior_country_name,
             "intervals": {"height": _interval_table(m, "height", hw), "weight": _interval_table(m, "weight", ww)},

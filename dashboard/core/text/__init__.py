@@ -79,6 +79,7 @@ from ._numbers import (
 )
 from ._sentences import (
     adult_height_refusal,
+    body_source_name,
     body_source_note,
     first_question,
     has_answer,
@@ -136,6 +137,7 @@ __all__ = [
     "VERDICT",
     "adult_height_refusal",
     "below_percent_floor",
+    "body_source_name",
     "body_source_note",
     "boundary_note",
     "dataset_notes",

@@ -78,6 +78,13 @@ def _typed(x) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.6g}"
 
 
+def body_source_name(prior: dict) -> str:
+    """Where a data set's height and weight come from (its manifest ``body_prior``), in the current language: the
+    NCD-RisC estimates in our words (translated); a statistical office's table as the office names it (a quote)."""
+    source = str(prior.get("source") or "")
+    return translate_marked(source) if prior.get("kind") == "ncdrisc" else source
+
+
 #: The body statistics' two usual source notes (the core writes them in English into shared tables and memos;
 #: assets/anonset_engine.js reads the same two forms).
 _OWN_SOURCE = re.compile(r"^Body statistics of ([A-Za-z0-9-]+): .*'s own table \((.*)\)\.$")
