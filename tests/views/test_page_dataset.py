@@ -215,7 +215,7 @@ def _texts(component) -> list[str]:
 
 def test_the_data_set_page_in_german(dash_page):
     """Issue 31: the form, an analysis's results (cards, model choice, plan, tables, charts) and a bad setting's message
-    in German, numbers the German way; the shipped data's note quoted in English; the CLI command stays English; an
+    in German, numbers the German way; the shipped data's note in German too; the CLI command stays English; an
     unknown language is English."""
     from dashboard.core import text
 
@@ -244,7 +244,9 @@ def test_the_data_set_page_in_german(dash_page):
     assert english == [], english
     assert "der Validierungsanteil muss eine Zahl sein" in str(bad)
     assert "anonset dataset mine.csv --columns age,sex,zip --bins age=10 --population 1000 --fraction 0.2" in str(results)
-    assert "Mitgeliefert: NHANES" in str(note) and "lang='en'" in str(note)
+    said = "".join(str(c) for c in note)
+    assert said.startswith("Mitgeliefert: NHANES-Stichprobe 2017–2018: National Health and Nutrition Examination Survey "
+                           "2017–2018, untersuchte Personen (CDC / NCHS), 13 von 197 Spalten") and "lang" not in said
     with text.language("xx"):
         assert "How identifiable is a data set?" in _texts(page.layout())
 
@@ -253,3 +255,25 @@ def html_div(children):
     from dash import html
 
     return html.Div(children)
+
+
+def test_the_shipped_data_sets_notes_in_every_language(dash_page):
+    """Issue 31: the record-level data sets' notes are ours: said in the page's language with its digits (quoted in
+    English, lang="en", only from a cache without their structure); English exactly the loaders' text."""
+    from census_loaders import adult, cache, nhanes
+    from dashboard.core import text
+
+    page = dash_page("dataset")
+    assert page._columns_of("adult", None, None)[3][1] == str(adult.SOURCE_NOTE)
+    assert cache.microdata_info("nhanes")["note"] == str(nhanes.SOURCE_NOTE)
+    for lang in ("de", "fr", "it", "es", "pt"):
+        with text.language(lang):
+            label, said = page._columns_of("adult", None, None)[3]
+            grouped = text.local_number("32,561")
+        assert isinstance(said, str) and said != str(adult.SOURCE_NOTE), lang  # a string: no lang-marked quotation
+        assert grouped in said and "32,561" not in said and "records extracted" not in said, (lang, said)
+        assert "US Census Bureau" in said and "Barry Becker" in said  # names stay
+        assert "census income" not in label, label
+    with text.language("pt"):
+        assert page._columns_of("nhanes", None, None)[3][1].startswith(
+            "National Health and Nutrition Examination Survey 2017–2018, pessoas examinadas")

@@ -73,6 +73,9 @@ class Table:
     encoding: str = "utf-8"
     delimiter: str = ","
     notes: list[str] = field(default_factory=list)
+    #: each note's structure (``census_loaders.notes``: template and fields) where the data set's manifest has it,
+    #: so a page says the note in its language (``dashboard.core.text.note_in_language``)
+    note_parts: list[dict | None] = field(default_factory=list)
     _described: list[dict] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -248,8 +251,8 @@ def read_csv(raw: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) 
 
 #: The shipped record-level data sets: id → (page name, columns left out because they are IDs).
 SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = {
-    NHANES_ID: ("NHANES 2017–2018 sample", ("seqn",)),
-    ADULT_ID: ("UCI Adult 1994 (census income)", ()),
+    NHANES_ID: (N_("NHANES 2017–2018 sample"), ("seqn",)),  # names marked: a page says them in its language
+    ADULT_ID: (N_("UCI Adult 1994 (census income)"), ()),
 }
 
 
@@ -277,7 +280,8 @@ def _read_shipped_table(dataset_id: str, root=None) -> Table:
     })
     info = cache.microdata_info(dataset_id, root)
     note = info.get("note") or name
-    return Table(frame=frame, name=name, source=dataset_id, notes=[str(note)])
+    return Table(frame=frame, name=name, source=dataset_id, notes=[str(note)],
+                 note_parts=[info.get("note_parts") if info.get("note") else None])
 
 
 def nhanes_table(root=None) -> Table:

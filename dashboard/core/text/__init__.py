@@ -26,7 +26,7 @@ from ._data import (
     UNITS,
     VERDICT,
 )
-from ._datanotes import boundary_note, dataset_notes, render_note
+from ._datanotes import boundary_note, dataset_notes, note_in_language, render_note
 from ._i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
@@ -141,6 +141,7 @@ __all__ = [
     "body_source_note",
     "boundary_note",
     "dataset_notes",
+    "note_in_language",
     "render_note",
     "client_text",
     "first_question",

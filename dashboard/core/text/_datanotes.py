@@ -83,5 +83,14 @@ def boundary_note(info: dict) -> tuple[str, str | None] | None:
     return text, _quoted()
 
 
+def note_in_language(text: str, parts: dict | None) -> tuple[str, str | None]:
+    """One note (its English ``text`` and its structure ``parts``, or None) as ``(text, lang)``, like
+    :func:`dataset_notes`: in the current language, or its English text marked ``"en"`` when it has no structure or
+    no translation (a record-level data set's note: ``dashboard.core.microdata.Table.note_parts``)."""
+    if parts and is_translated(parts):
+        return render_note(parts), None
+    return text, _quoted()
+
+
 def _quoted() -> str | None:
     return None if current_language() == DEFAULT_LANGUAGE else DEFAULT_LANGUAGE
