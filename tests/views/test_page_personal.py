@@ -490,7 +490,6 @@ def test_the_auxiliary_presets_speak_the_pages_language(cache_root):
     """Issue 31: the presets' names and notes are ours (census_loaders.auxiliary): the form's choice and its title in
     German, and the page's JavaScript receives their translations (its warnings say them); English as before."""
     from census_loaders.auxiliary import FLO_NOTE, PRESET_TEXTS, WEARABLES_NAME
-
     from dashboard.core.text import client_text, language
 
     assert V.country_choices("DE").aux[0]["label"] == WEARABLES_NAME
