@@ -235,7 +235,11 @@
     var index = {};
     table.districts.ids.forEach(function (id, d) { index[id] = d; });
     var aux = {};
-    (table.aux || []).forEach(function (t) { aux[t.id] = makeFraction(t.id, t.name, t.note || "", t.shape, t.f, t.gaps || []); });
+    (table.aux || []).forEach(function (t) {
+      // a preset's words are ours, in the page's language; quoted in English only where the catalogue lacks them
+      aux[t.id] = makeFraction(t.id, _(t.name), t.note ? _(t.note) : "", t.shape, t.f, t.gaps || []);
+      aux[t.id].quoted = lang() !== "en" && !!t.note && _(t.note) === t.note;
+    });
     var country = new Float64Array(ns * na);
     for (var d2 = 0; d2 < nd; d2++)
       for (var k = 0; k < ns * na; k++) country[k] += counts[d2 * ns * na + k];
@@ -536,7 +540,7 @@
     });
     r.aux.forEach(function (fa) {
       fa.gaps.forEach(function (gap) { warnings.push({ code: "auxiliary_gap", message: gap }); });
-      if (fa.note) warnings.push({ code: "auxiliary_note", message: fa.name + ": " + fa.note });
+      if (fa.note) warnings.push({ code: "auxiliary_note", message: fa.name + ": " + fa.note, translated: !fa.quoted });
     });
     if (r.aux.length > 1) warnings.push({ code: "auxiliary_note", message: _("Auxiliary fractions are multiplied: they are assumed independent of each other.") });
     if (cas < 1) warnings.push({ code: "likely_unique", message: _("Fewer than one other person expected: likely unique (you are probably the only one with this profile).") });

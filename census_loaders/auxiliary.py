@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .notes import N_
 from .schema import (
     FRACTION_KEYS,
     LINE_COLUMN,
@@ -76,6 +77,23 @@ def _share(text: str, path: Path | str, line: int, what: str) -> float:
     return value
 
 
+#: The presets' names and notes: our words (marked for the catalogues), shown in the page's language; the manifest
+#: and the CLI keep the English.  Their numbers are the sources' own, written out in each translation.
+WEARABLES_NAME = N_("Wears a smartwatch or fitness band (Germany, 2020)")
+WEARABLES_NOTE = N_(
+    "Share of the population using a smartwatch, fitness band or similar connected device in Q1 2020: "
+    "the share among internet users in each age group times the internet users' share of the "
+    "population aged 10+ (about 90 %). Assumed equal across sexes and districts, since the survey "
+    "does not break them down. Under-10s are not covered.")
+FLO_NAME = N_("Uses the Flo period-tracking app (US women, upper bound)")
+FLO_NOTE = N_(
+    "UPPER BOUND: about 50 million monthly active users divided by 169.03 million US women = 0.2958. "
+    "Not every user is a woman living in the US, so the true share is lower; 0 for men. "
+    "Assumed equal across age groups and counties.")
+#: Every preset's words, for the personal page's client catalogue (its JavaScript says them in the page's language).
+PRESET_TEXTS = (WEARABLES_NAME, WEARABLES_NOTE, FLO_NAME, FLO_NOTE)
+
+
 def read_wearables(path: Path) -> FractionTable:
     """Wearable use in Germany by age group: share of internet users × internet users' share."""
     path = Path(path)
@@ -90,7 +108,7 @@ def read_wearables(path: Path) -> FractionTable:
     _check_keys(table, path)
     ft = FractionTable(
         id="de_wearables",
-        name="Wears a smartwatch or fitness band (Germany, 2020)",
+        name=WEARABLES_NAME,
         table=table,
         sources=[SourceFile(
             path=path.resolve(),
@@ -105,12 +123,7 @@ def read_wearables(path: Path) -> FractionTable:
             ),
         )],
         country="DE",
-        note=(
-            "Share of the population using a smartwatch, fitness band or similar connected device in Q1 2020: "
-            "the share among internet users in each age group times the internet users' share of the "
-            "population aged 10+ (about 90 %). Assumed equal across sexes and districts, since the survey "
-            "does not break them down. Under-10s are not covered."
-        ),
+        note=WEARABLES_NOTE,
     )
     return validate_fraction_table(ft, path)
 
@@ -139,7 +152,7 @@ def read_flo(path: Path) -> FractionTable:
         raise LoaderError(path, None, "both sexes must be listed")
     ft = FractionTable(
         id="us_flo",
-        name="Uses the Flo period-tracking app (US women, upper bound)",
+        name=FLO_NAME,
         table=table,
         sources=[SourceFile(
             path=path.resolve(),
@@ -153,11 +166,7 @@ def read_flo(path: Path) -> FractionTable:
             ),
         )],
         country="US",
-        note=(
-            "UPPER BOUND: about 50 million monthly active users divided by 169.03 million US women = 0.2958. "
-            "Not every user is a woman living in the US, so the true share is lower; 0 for men. "
-            "Assumed equal across age groups and counties."
-        ),
+        note=FLO_NOTE,
     )
     return validate_fraction_table(ft, path)
 

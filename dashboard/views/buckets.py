@@ -327,8 +327,10 @@ def render(s: Settings, a: Advice | None = None) -> dict:
                                    [a.district_ids[i] for i in a.short_under_recommended], a.q, a.k, view=view,
                                    district_label=a.district_label, title=title)
     model = load_country_model(a.code)
-    english = [*model.with_model(s.model).model_notes()[:1], *a.notes]
-    notes = [advice_note(n, model) for n in english]  # ours in the page's language; the data's own stay as written
+    # the body model's note is worded in the page's language already (core model_notes); the advice's notes are
+    # English (shared with the CLI): ours said in the page's language, the data's own as written
+    english = list(a.notes)
+    notes = [*model.with_model(s.model).model_notes()[:1], *(advice_note(n, model) for n in english)]
     return {
         "sentence": recommendation_text(a),
         "cards": _cards(a),

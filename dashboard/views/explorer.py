@@ -313,8 +313,9 @@ def preset_options(countries) -> list[dict]:
     for t in cl.auxiliary_tables():
         owner = t.get("country")
         if owner is None or (codes and all(owner in (c, c.split("-")[0]) for c in codes)):
-            # the table's own name, quoted in English like its note (dashboard/locale/GLOSSARY.md)
-            out.append({"label": html.Span(t["name"], lang="en"), "value": t["id"], "title": t.get("note", "")})
+            # a preset's name and note are ours (census_loaders.auxiliary, marked): in the page's language
+            out.append({"label": translate_marked(t["name"]), "value": t["id"],
+                        "title": translate_marked(t["note"]) if t.get("note") else ""})
     return out
 
 

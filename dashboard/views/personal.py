@@ -22,6 +22,7 @@ from typing import NamedTuple
 from dash import dcc, html
 
 import census_loaders as cl
+from census_loaders.auxiliary import PRESET_TEXTS
 from dashboard import forms, ids
 from dashboard.components import field, model_help, model_switch, table
 from dashboard.core import country as catalog
@@ -200,7 +201,8 @@ def _country_choices(code: str, lang: str) -> CountryChoices:
     ages = five_year_picks(model.age_groups) + [{"label": g.shown_label, "value": g.label, "search": age_years(g.lo, g.hi)}
                                                 for g in model.age_groups]
     aux = [
-        {"label": f"{t['name']}", "value": t["id"], "title": t.get("note", "")}
+        {"label": translate_marked(t["name"]), "value": t["id"],  # ours (census_loaders.auxiliary): translated
+         "title": translate_marked(t["note"]) if t.get("note") else ""}
         for t in cl.auxiliary_tables(code)
     ]
     info = cl.dataset_info(code)
@@ -362,7 +364,7 @@ def page_config() -> dict:
         "rough": rough_estimate_evidence(),
         "fields": client_fields(),
         "fragment": list(FRAGMENT),
-        "text": client_text(script_messages(*PAGE_SCRIPTS)),
+        "text": client_text([*script_messages(*PAGE_SCRIPTS), *PRESET_TEXTS]),  # the presets' words too
         "lang": current_language(),
         # each data set's country in the page's language (the public tables, shared by every language, say English)
         "country_names": {c: catalog.country_name(c) for c in cl.countries()},

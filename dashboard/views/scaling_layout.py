@@ -122,8 +122,8 @@ def explore_section(h_bits, gamma, k, cursor):
 
 
 def census_section(scenario: Scenario, code: str, users: float):
-    # the auxiliary tables' own names, quoted in English like their notes (dashboard/locale/GLOSSARY.md)
-    aux_opts = [{"label": html.Span(t["name"], lang="en"), "value": t["id"]} for t in cl.auxiliary_tables(code)]
+    # the presets' names are ours (census_loaders.auxiliary, marked): in the page's language
+    aux_opts = [{"label": translate_marked(t["name"]), "value": t["id"]} for t in cl.auxiliary_tables(code)]
     presets = [a for a in scenario.aux if isinstance(a, str)]
     width_opts = lambda unit: [{"label": f"{local_number(str(w))} {unit}", "value": w}  # noqa: E731
                                for w in BAND_WIDTHS]

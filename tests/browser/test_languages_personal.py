@@ -59,3 +59,37 @@ def test_the_switch_keeps_the_address_and_links_carry_the_language(browser, app_
     assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"
     assert rec.console_errors == [] and rec.foreign_requests() == []
     ctx.close()
+
+
+#: Nothing of ours is quoted in English on a translated page: the elements still marked lang="en" besides the
+#: switch's own "English" link (a data set's text without a translation would be; none is on these pages).
+QUOTED = ("() => Array.from(document.querySelectorAll('[lang=en]')).filter(e => e !== document.documentElement"
+          " && !e.classList.contains('lang-link')).map(e => e.innerText.slice(0, 80))")
+
+
+def test_the_body_notes_and_a_trimmed_group_in_german(browser, app_url):
+    """Issue 31: the self-report correction, the body statistics' source and notes, the preset's words and a
+    trimmed age group ("18–20 (von 15–20)") in German, German digits, nothing quoted in English."""
+    ctx, rec = new_context(browser, {"width": 390, "height": 844})
+    pg = rec.page
+    pg.goto(app_url.url + "/?lang=de&country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70"
+            "&model=v2&sr=1&aux=de_wearables")
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 7")
+    pg.wait_for_timeout(500)
+    warnings = pg.evaluate("() => Array.from(document.querySelectorAll('.warning')).map(e => e.innerText)")
+    assert any(w.startswith("Selbst angegebene Körperstatistik auf gemessene Werte korrigiert") and "+1,5 cm" in w
+               and "−0,8 kg" in w for w in warnings), warnings
+    assert any(w.startswith("Trägt eine Smartwatch oder ein Fitnessarmband (Deutschland, 2020): Anteil") for w in
+               warnings), warnings
+    pg.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")  # the folded panels too
+    assert "Zensusalter unter 18 verwenden die Gruppe 18–20" in pg.inner_text("body")
+    assert pg.evaluate(QUOTED) == []
+    pg.goto(app_url.url + "/?lang=de&country=FR#sex=male&ages=18%E2%80%9320%20(of%2015%E2%80%9320)&hcm=180&wkg=80")
+    pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 5")
+    pg.wait_for_timeout(500)
+    assert "18–20 (von 15–20): " in pg.inner_text("#me-funnel-text")
+    pg.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert "Größe und Gewicht: NCD-RisC: mittlere Größe je Geburtsjahrgang" in pg.inner_text("body")
+    assert "(of 15" not in pg.inner_text("body") and pg.evaluate(QUOTED) == []
+    assert rec.console_errors == []
+    ctx.close()

@@ -484,3 +484,18 @@ def test_body_panel_and_age_choices_speak_the_pages_language(cache_root):
     english = component_text(V.body_panel("FR"))
     assert "Census ages below 18 use the 18–20 group (the nearest body group), flagged as such." in english
     assert "Body statistics: NCD-RisC: mean height by birth cohort (eLife 2016)" in english
+
+
+def test_the_auxiliary_presets_speak_the_pages_language(cache_root):
+    """Issue 31: the presets' names and notes are ours (census_loaders.auxiliary): the form's choice and its title in
+    German, and the page's JavaScript receives their translations (its warnings say them); English as before."""
+    from census_loaders.auxiliary import FLO_NOTE, PRESET_TEXTS, WEARABLES_NAME
+    from dashboard.core.text import client_text, language
+
+    assert V.country_choices("DE").aux[0]["label"] == WEARABLES_NAME
+    with language("de"):
+        aux = V.country_choices("DE").aux[0]
+        shipped = client_text(list(PRESET_TEXTS))["messages"]
+    assert aux["label"] == "Trägt eine Smartwatch oder ein Fitnessarmband (Deutschland, 2020)"
+    assert aux["title"].startswith("Anteil der Bevölkerung") and "(etwa 90 %)" in aux["title"]
+    assert shipped[FLO_NOTE].startswith("OBERGRENZE: etwa 50 Millionen") and "0,2958" in shipped[FLO_NOTE]

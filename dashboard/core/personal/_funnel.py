@@ -13,7 +13,7 @@ import numpy as np
 from ..body import DEFAULT_BMI_RANGE, DEFAULT_MODEL, cell_bmi
 from ..country import CountryModel
 from ..groups import format_age_band
-from ..text import format_band, format_count, plural
+from ..text import format_band, format_count, plural, translate_marked
 from ._profile import Profile, ages_label, area_counts, area_label, cell_probabilities, resolve, with_body
 from ._reidentification import expected_anonymity_set
 
@@ -170,7 +170,7 @@ def compute_cas(model: CountryModel, profile: Profile, bmi_range: tuple[float, f
         for gap in fa.gaps:
             warnings.append(CasWarning("auxiliary_gap", gap))
         if fa.note:
-            warnings.append(CasWarning("auxiliary_note", f"{fa.name}: {fa.note}"))
+            warnings.append(CasWarning("auxiliary_note", f"{translate_marked(fa.name)}: {translate_marked(fa.note)}"))
     if len(r.aux) > 1:
         warnings.append(CasWarning(
             "auxiliary_note", "Auxiliary fractions are multiplied: they are assumed independent of each other."

@@ -243,5 +243,6 @@ def scenario_notes(scenario: Scenario, code: str, *, root: Path | None = None) -
     for fa in b.aux:
         notes.extend(fa.gaps)
         if fa.note:
-            notes.append(f"{fa.name}: {fa.note}")
+            # a preset's name and note are ours (census_loaders.auxiliary, marked): in the page's language
+            notes.append(f"{formatting.translate_marked(fa.name)}: {formatting.translate_marked(fa.note)}")
     return tuple(notes)
