@@ -431,7 +431,7 @@ def test_the_data_sets_own_notes_are_said_in_the_pages_language(cache_root):
     with language("fr"):
         notes = V.scenario_notes(Scenario(countries=("IN", "JP")))
     raw = json.dumps(notes, cls=plotly.utils.PlotlyJSONEncoder, ensure_ascii=False)
-    assert "Inde — recensement 2011: Données anciennes : recensement de l'Inde de 2011" in component_text(notes)
+    assert "Inde — recensement 2011: Données anciennes : recensement de l’Inde de 2011" in component_text(notes)
     assert "Âge inconnu : 2\u202f931\u202f838 personnes (2,3\u00a0%" in raw  # French digits and percent sign
     assert "Old data" not in raw and "Age unknown" not in raw and "2,931,838" not in raw
     items = notes[0].children[1].children

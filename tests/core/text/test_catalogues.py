@@ -81,3 +81,15 @@ def test_german_calls_a_district_what_the_glossary_does():
                 elif GENERIC_DISTRICT.search(FIELD.sub("", ids[0])) and own.lower() not in s.lower():
                     inconsistent.append(f"{ids[0]!r} → {s!r} (no {own})")
     assert not inconsistent, "\n".join(inconsistent)
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_elisions_use_one_apostrophe(lang):
+    """French and Italian elide with the typographic apostrophe, as the navigation does ("Labo d’attaque"): a page
+    title with a straight one ("Laboratoire d'attaque") beside it read as two hands."""
+    with text.catalogue_path(lang).open("rb") as f:
+        catalogue = read_po(f, locale=lang)
+    straight = re.compile(r"(?<=[A-Za-zÀ-ÿ])'(?=[A-Za-zÀ-ÿ])")
+    found = [s for m in catalogue if m.id
+             for s in (m.string if isinstance(m.string, tuple) else (m.string,)) if straight.search(s or "")]
+    assert not found, found[:5]
