@@ -30,6 +30,18 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="session")
+def language_visitors(browser):
+    """A phone and a desktop browser context (``support.languages.new_visitors``) for every page's language check: the
+    pages share the contexts' HTTP and code caches, so only the session's first load at each width is a cold one."""
+    from support.languages import new_visitors
+
+    contexts = new_visitors(browser)
+    yield contexts
+    for _size, ctx in contexts:
+        ctx.close()
+
+
 @pytest.fixture
 def page(browser):
     """A fresh desktop-sized page with request/console recording.

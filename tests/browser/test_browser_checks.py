@@ -5,7 +5,9 @@ For each page in ``dash.page_registry`` â€” pages added later are checked too â€
 tick label inside its figure, chart texts apart and clear of the hovered toolbar, every tab reachable and operable by keyboard, one tab stop per
 chart, chart fonts that follow presenter mode, links that round-trip the state they claim,
 unknown countries reported, and no stale result after invalid input.  One server and one browser
-for the module (session fixtures); each page is loaded once per viewport for the static checks.
+for the module (session fixtures); each page is loaded once per viewport, in one context per viewport, for the
+static checks and then the keyboard's; every other check opens a tab of one desktop context (issue 25: a context per
+load parsed the app's scripts again each time).
 """
 from __future__ import annotations
 
@@ -114,27 +116,38 @@ def _settle(pg, timeout: int = 30_000) -> None:
     pg.wait_for_timeout(300)
 
 
-def _open(browser, app_url, path: str, size=DESKTOP, presenter: bool = False):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+def _context(browser, size=DESKTOP):
+    return browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+
+
+def _open(ctx, app_url, path: str):
+    """A fresh tab of ``ctx`` on ``path``, settled: (page, its page errors)."""
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(f"{app_url.url}{path}")
     _settle(pg, FIRST_VISIT_MS)
-    return ctx, pg, errors
+    return pg, errors
 
 
 @pytest.fixture(scope="module", params=[DESKTOP, PHONE], ids=["desktop", "phone"])
 def loaded(request, browser, app_url):
-    """Every page loaded once per viewport: {path: (page, errors)}; closed at the end of the module."""
-    out, contexts = {}, []
-    for path in VIEWS:
-        ctx, pg, errors = _open(browser, app_url, path, request.param)
-        contexts.append(ctx)
-        out[path] = (pg, errors)
-    yield request.param, out
-    for ctx in contexts:
-        ctx.close()
+    """Every page loaded once per viewport, each in a tab of one context per viewport (the tabs share its HTTP and
+    code caches as one visitor's do): {path: (page, errors)}; closed at the end of the module.  Checks that change
+    a loaded page (its tabs) come after the read-only checks in this file."""
+    ctx = _context(browser, request.param)
+    yield request.param, {path: _open(ctx, app_url, path) for path in VIEWS}
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def visitor(browser):
+    """The desktop context of the checks that load a page of their own, each in a fresh tab closed after it: the tabs
+    share the context's caches (a context per load parsed the app's scripts again each time; issue 25) and its
+    localStorage (presenter mode: the one check that switches it switches it back)."""
+    ctx = _context(browser)
+    yield ctx
+    ctx.close()
 
 
 @pytest.mark.parametrize("path", VIEWS)
@@ -222,38 +235,8 @@ def test_phone_navigation_is_one_row(loaded):
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_tabs_are_reachable_and_operable_by_keyboard(browser, app_url, path):
-    ctx, pg, _ = _open(browser, app_url, path)
-    try:
-        lists = pg.locator(".tab-container, [role=tablist]")
-        for i in range(lists.count()):
-            tablist = lists.nth(i)
-            if not tablist.is_visible():
-                continue
-            tabs = tablist.locator("[role=tab]")
-            n = tabs.count()
-            assert n >= 2 and n == tablist.locator(":scope > *").count(), "every tab has role=tab"
-            stops = [tabs.nth(j).get_attribute("tabindex") for j in range(n)]
-            assert stops.count("0") == 1, f"one tab stop per tablist, got {stops}"
-            first = stops.index("0")
-            tabs.nth(first).focus()
-            pg.keyboard.press("ArrowRight")
-            nxt = (first + 1) % n
-            pg.wait_for_function("([sel, i, j]) => { const t = document.querySelectorAll(sel)[j];"
-                                 " return t.getAttribute('aria-selected') === 'true' && document.activeElement === t; }",
-                                 arg=[f"#{tablist.get_attribute('id')} [role=tab]" if tablist.get_attribute("id")
-                                      else "[role=tab]", first, nxt])
-            pg.keyboard.press("ArrowLeft")
-            pg.keyboard.press("Enter")
-            pg.wait_for_function("(sel) => document.activeElement.getAttribute('aria-selected') === 'true'",
-                                 arg="[role=tab]")
-    finally:
-        ctx.close()
-
-
-@pytest.mark.parametrize("path", PAGES)
-def test_chart_fonts_follow_presenter_mode(browser, app_url, path):
-    ctx, pg, errors = _open(browser, app_url, path)
+def test_chart_fonts_follow_presenter_mode(visitor, app_url, path):
+    pg, errors = _open(visitor, app_url, path)
     try:
         sizes = "() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => g._fullLayout)" \
                 ".map(g => g._fullLayout.font.size)"
@@ -266,7 +249,7 @@ def test_chart_fonts_follow_presenter_mode(browser, app_url, path):
         pg.wait_for_function(f"(b) => ({sizes})().every((s, i) => i >= b.length || s === b[i])", arg=before)
         assert errors == []
     finally:
-        ctx.close()
+        pg.close()
 
 
 def _query(url: str) -> dict:
@@ -276,9 +259,9 @@ def _query(url: str) -> dict:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_links_round_trip_the_state_they_claim(browser, app_url, path):
+def test_links_round_trip_the_state_they_claim(visitor, app_url, path):
     link, want = STATE_LINKS.get(path, (path, {}))
-    ctx, pg, errors = _open(browser, app_url, link)
+    pg, errors = _open(visitor, app_url, link)
     try:
         first = pg.url
         got = _query(first)
@@ -291,22 +274,22 @@ def test_links_round_trip_the_state_they_claim(browser, app_url, path):
         assert not pg.locator(".warning[role=status]").count() or "Unknown" not in pg.inner_text("main")
         assert errors == []
     finally:
-        ctx.close()
+        pg.close()
 
 
 @pytest.mark.parametrize("path", sorted(UNKNOWN_COUNTRY))
-def test_unknown_country_in_a_link_is_reported(browser, app_url, path):
-    ctx, pg, _ = _open(browser, app_url, UNKNOWN_COUNTRY[path])
+def test_unknown_country_in_a_link_is_reported(visitor, app_url, path):
+    pg, _ = _open(visitor, app_url, UNKNOWN_COUNTRY[path])
     try:
         notices = pg.locator(".warning, [role=status]")
         text = " ".join(notices.all_inner_texts())
         assert re.search(r"[Uu]nknown country.*ZZ", text), text
     finally:
-        ctx.close()
+        pg.close()
 
 
-def test_no_stale_result_after_invalid_input_explorer(browser, app_url):
-    ctx, pg, _ = _open(browser, app_url, "/explore")
+def test_no_stale_result_after_invalid_input_explorer(visitor, app_url):
+    pg, _ = _open(visitor, app_url, "/explore")
     try:
         pg.fill("#explore-ages", "abc")
         pg.press("#explore-ages", "Enter")
@@ -321,11 +304,11 @@ def test_no_stale_result_after_invalid_input_explorer(browser, app_url):
         pg.press("#explore-ages", "Enter")
         pg.wait_for_function("!document.querySelector('#explore-results').classList.contains('stale')")
     finally:
-        ctx.close()
+        pg.close()
 
 
-def test_no_stale_result_after_invalid_input_scaling(browser, app_url):
-    ctx, pg, _ = _open(browser, app_url, "/scaling")
+def test_no_stale_result_after_invalid_input_scaling(visitor, app_url):
+    pg, _ = _open(visitor, app_url, "/scaling")
     try:
         pg.fill("#scaling-h-input", "0")
         pg.press("#scaling-h-input", "Enter")
@@ -336,7 +319,7 @@ def test_no_stale_result_after_invalid_input_scaling(browser, app_url):
         pg.press("#scaling-h-input", "Enter")
         pg.wait_for_function(f"{opacity} === '1'")
     finally:
-        ctx.close()
+        pg.close()
 
 
 # --------------------------------------------------------------------------- bad input, every field of every page
@@ -409,11 +392,10 @@ def test_every_field_has_a_bad_input_case(loaded, path):
 
 
 @pytest.mark.parametrize("view", sorted(BAD_INPUT))
-def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, app_url, view):
-    """Each field of the view in turn, on a fresh load of the page (one browser context per view: the
+def test_bad_input_marks_the_field_and_no_stale_result_looks_current(visitor, app_url, view):
+    """Each field of the view in turn, on a fresh load of the page (one tab of the visitor context per view: the
     reloads reuse its cached scripts)."""
-    ctx = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, bypass_csp=True)
-    pg = ctx.new_page()
+    pg = visitor.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
@@ -427,7 +409,7 @@ def test_bad_input_marks_the_field_and_no_stale_result_looks_current(browser, ap
             _bad_upload_case(pg, name, content, greyed)
         assert errors == []
     finally:
-        ctx.close()
+        pg.close()
 
 
 def _bad_input_case(pg, view: str, field_id: str, bad: str) -> None:
@@ -527,6 +509,37 @@ def test_phone_navigation_shows_the_page_you_are_on(loaded):
         pg.wait_for_timeout(450)  # the smooth scroll
     end = pg.evaluate(ACTIVE_NAV_LINK)
     assert not end["cutRight"] and not end["controlRight"] and end["controlLeft"] and end["scrollLeft"] > 0, end
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_tabs_are_reachable_and_operable_by_keyboard(loaded, path):
+    """On the page as loaded (after the read-only checks above: this one switches tabs, and back)."""
+    size, pages = loaded
+    if size != DESKTOP:
+        pytest.skip("the keyboard checks are the same on a phone")
+    pg, _ = pages[path]
+    lists = pg.locator(".tab-container, [role=tablist]")
+    for i in range(lists.count()):
+        tablist = lists.nth(i)
+        if not tablist.is_visible():
+            continue
+        tabs = tablist.locator("[role=tab]")
+        n = tabs.count()
+        assert n >= 2 and n == tablist.locator(":scope > *").count(), "every tab has role=tab"
+        stops = [tabs.nth(j).get_attribute("tabindex") for j in range(n)]
+        assert stops.count("0") == 1, f"one tab stop per tablist, got {stops}"
+        first = stops.index("0")
+        tabs.nth(first).focus()
+        pg.keyboard.press("ArrowRight")
+        nxt = (first + 1) % n
+        pg.wait_for_function("([sel, i, j]) => { const t = document.querySelectorAll(sel)[j];"
+                             " return t.getAttribute('aria-selected') === 'true' && document.activeElement === t; }",
+                             arg=[f"#{tablist.get_attribute('id')} [role=tab]" if tablist.get_attribute("id")
+                                  else "[role=tab]", first, nxt])
+        pg.keyboard.press("ArrowLeft")
+        pg.keyboard.press("Enter")
+        pg.wait_for_function("(sel) => document.activeElement.getAttribute('aria-selected') === 'true'",
+                             arg="[role=tab]")
 
 
 # --------------------------------------------------------------------------- presenter mode on a projector

@@ -18,9 +18,9 @@ def _ready(pg, size):
     pg.wait_for_timeout(400)
 
 
-def test_personal_page_in_every_language(browser, app_url):
+def test_personal_page_in_every_language(language_visitors, app_url):
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(browser, app_url, "personal", PERSONAL, _ready):
+    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "personal", PERSONAL, _ready):
         pg = rec.page
         with text.language(lang):
             question = text.gettext("How many people are like you?")

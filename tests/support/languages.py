@@ -103,29 +103,36 @@ def page_problems(rec, where: str, words: list[str]) -> list[str]:
             + [f"{where}: fetched {u}" for u in rec.foreign_requests()])
 
 
-def each_language_and_width(browser, app_url, page: str, path: str, ready: Callable, timeout_ms: int = 60_000
+def new_visitors(browser) -> list[tuple[dict, object]]:
+    """A phone and a desktop visitor: ``[(size, browser context)]`` at ``SIZES``, for ``each_language_and_width``."""
+    return [(size, browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True))
+            for size in SIZES]
+
+
+def each_language_and_width(visitors, app_url, page: str, path: str, ready: Callable, timeout_ms: int = 60_000
                             ) -> Iterator[tuple[str, dict, PageRecorder, str, list[str]]]:
     """Opens ``path`` (``{lang}`` filled in) in every language at phone and desktop width, waits with
     ``ready(pg, size)`` and yields ``(lang, size, recorder, where, english words)``.
 
-    One browser context per width, a fresh tab per language (its own recorder; the tab is closed when the caller
-    moves on): the tabs share the context's HTTP and code caches as one visitor's do, so the six loads of a width
-    cost about what two fresh visits would (issue 25: the suite's time)."""
-    for size in SIZES:
-        ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
+    ``visitors`` (the session's ``language_visitors``: one browser context per width, shared by every page's language
+    check) open one tab per width, which goes to each language's address in turn (a new document each time: ``?lang=``
+    differs); its recorder is emptied between two documents, so what it holds is that language's.  The loads share the
+    context's HTTP and code caches as one visitor's do: only the session's first load at each width fetches and
+    compiles the app's scripts (issue 25: the suite's time)."""
+    for size, ctx in visitors:
+        rec = PageRecorder(ctx.new_page())
+        rec.page.set_default_timeout(timeout_ms)
         try:
             for lang in text.LANGUAGES:
                 words = english_words(lang) if lang != "en" else []
-                rec = PageRecorder(ctx.new_page())
-                rec.page.set_default_timeout(timeout_ms)
-                try:
-                    rec.page.goto(app_url.url + path.format(lang=lang))
-                    ready(rec.page, size)
-                    yield lang, size, rec, f"{page} {lang} {size['width']}px", words
-                finally:
-                    rec.page.close()
+                rec.page.goto("about:blank")  # the last language's document is gone (and whatever it logged on leaving)
+                rec.console_errors.clear()
+                rec.requests.clear()
+                rec.page.goto(app_url.url + path.format(lang=lang))
+                ready(rec.page, size)
+                yield lang, size, rec, f"{page} {lang} {size['width']}px", words
         finally:
-            ctx.close()
+            rec.page.close()
 
 
 def column_headings(pg, selector: str) -> list[str]:
