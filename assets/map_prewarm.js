@@ -6,32 +6,19 @@
    here, the worker starts while the page still waits for the figure.  Pages without a map graph (ids end
    in "-map": explore-map, me-map, world-map, buckets-map) start none.
    A map box that names its geometry (data-geometry, the explorer's first country) has it fetched at once
-   as well, and handed to plotly.js parsed (see hand() below): a figure that comes after it draws without
-   downloading the geometry again. */
+   as well: /geo/ answers are cacheable, so plotly.js's own request, made only once the figure has come,
+   is answered from the browser's cache (or joins this one). */
 (function () {
   "use strict";
   function hasMap() { return !!document.querySelector('.dash-graph[id$="-map"], div[id$="-map"]'); }
 
   var fetched = {};
-
-  /* plotly.js keeps each geometry it fetched in window.PlotlyGeoAssets[url] and fetches only a URL it does not
-     find there (its fetchTraceGeoData): the parsed prefetch is put there, so a figure that comes after it draws at
-     once, without a second download and parse (2.8 MB for Italy's municipalities).  A prefetch still running
-     when the figure comes is not marked "pending" (plotly.js gives a pending URL 5 s, then draws no map): plotly.js
-     then fetches the URL itself, as without this file. */
-  function hand(url, geojson) {
-    if (!geojson || typeof geojson !== "object" || !Array.isArray(geojson.features)) return;
-    var assets = window.PlotlyGeoAssets = window.PlotlyGeoAssets || {topojson: {}};
-    if (!assets[url]) assets[url] = geojson;
-  }
   function prefetchGeometry() {
     document.querySelectorAll("[data-geometry]").forEach(function (el) {
       var url = el.getAttribute("data-geometry");
       if (!url || url.charAt(0) !== "/" || url.charAt(1) === "/" || fetched[url]) return;  /* this origin only */
       fetched[url] = true;
-      /* parsed at once when the download ends (JSON.parse, synchronous): plotly.js cannot ask in between */
-      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.ok ? r.text() : null; })
-        .then(function (body) { if (body) hand(url, JSON.parse(body)); })
+      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.arrayBuffer(); })
         .catch(function () { /* plotly.js fetches it again and reports a failure */ });
     });
   }

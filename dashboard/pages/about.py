@@ -15,7 +15,7 @@ from dashboard.core.country import dataset_rows, dataset_title, source_rows, ter
 from dashboard.core.text import N_, district_word, gettext, with_language
 from dashboard.core.text import gettext as _
 
-dash.register_page(__name__, path="/about", name="About", title="AnonSet — about and sources", order=90, charts=False)
+dash.register_page(__name__, path="/about", name="About", title="AnonSet — about and sources", order=90)
 
 PAGE = "about"
 

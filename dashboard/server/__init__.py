@@ -50,7 +50,6 @@ def install(app: dash.Dash, settings) -> None:
     language.install(app, server)  # first of the before-request hooks: the response cache's key needs it
     errors.install(app, server)
     routes.install(server)
-    routes.install_plotly_preload(app)
     health.install(server, settings)
     tables.install(server)  # the personal page's public tables (issue 15)
     meta.install(app, settings.public_url)

@@ -11,7 +11,6 @@ import gzip
 import json
 from pathlib import Path
 
-import dash
 from flask import Flask, Response, abort, make_response, request, send_file
 
 import census_loaders
@@ -135,37 +134,6 @@ def _places_body(code: str, word: str, tag: str) -> bytes:
     payload = {"code": code, "word": word, "places": place_rows(code)}
     return gzip.compress(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
                          compresslevel=6, mtime=0)
-
-
-#: The link that starts the plotly.js download with the page's own scripts (see :func:`install_plotly_preload`).
-PLOTLY_PRELOAD = f'<link rel="preload" as="script" href="{PLOTLY_URL}">'
-
-
-def draws_charts(path: str) -> bool:
-    """Whether the page at ``path`` draws charts: every registered page does unless it registers ``charts=False``
-    (About); an address of no page draws none."""
-    for page in dash.page_registry.values():
-        if page.get("path") == path:
-            return page.get("charts", True)
-    return False
-
-
-def install_plotly_preload(app: dash.Dash) -> None:
-    """Start downloading plotly.js with the page's own scripts on a page that draws charts.
-
-    Dash's graphs fetch plotly.js only once the page's content is on screen (its first callback answered and
-    rendered): a map's first draw then waited for 3 MB more (1.4-2.8 s of the explorer's first draw here).  The
-    preload starts that download at once; the graph's own request is answered from it.  A page without charts
-    gets no preload (Chromium warns about a preload left unused).
-    """
-    plain = app.interpolate_index
-
-    def interpolate_index(**kwargs):
-        if draws_charts(request.path):
-            kwargs["css"] = kwargs.get("css", "") + PLOTLY_PRELOAD
-        return plain(**kwargs)
-
-    app.interpolate_index = interpolate_index
 
 
 def install(server: Flask) -> None:

@@ -85,20 +85,3 @@ def test_served_where_dash_fetches_plotly(client):
     assert again.status_code == 304
     plain = client.get(PLOTLY_URL, headers={"Accept-Encoding": "identity"})
     assert plain.status_code == 200 and "Content-Encoding" not in plain.headers and plain.get_data() == raw
-
-
-def test_pages_that_draw_charts_start_plotly_js_with_their_own_scripts(client):
-    """The index of a page with charts preloads the bundle (its graphs' request is answered from it); About, which
-    draws none, does not (Chromium warns about a preload left unused), nor does an address of no page."""
-    import dash
-
-    from dashboard.server.routes import PLOTLY_PRELOAD, draws_charts
-
-    charted = [p["path"] for p in dash.page_registry.values() if p["path"] != "/about"]
-    assert len(charted) >= 9 and not draws_charts("/about") and not draws_charts("/no-such-page")
-    for path in charted:
-        head = client.get(path).get_data(as_text=True).split("</head>")[0]
-        assert head.count(PLOTLY_PRELOAD) == 1, path
-    assert PLOTLY_URL in PLOTLY_PRELOAD
-    assert PLOTLY_PRELOAD not in client.get("/about").get_data(as_text=True)
-    assert PLOTLY_PRELOAD not in client.get("/about?lang=de").get_data(as_text=True)
