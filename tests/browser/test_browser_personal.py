@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from support.browser import (
     CHART_TEXT_PROBLEMS,
     LAY_SYMBOLS,
@@ -287,6 +288,13 @@ def test_numbers_people_can_read_and_ticks_inside(app_url, browser, viewport):
     ctx.close()
 
 
+#: The three narrowest elements still wider than the window (the culprits, not their ancestors), for a failure's message.
+WIDEST_ELEMENTS = """() => Array.from(document.querySelectorAll('body *'))
+  .map((el) => [el, el.getBoundingClientRect().width]).filter(([, w]) => w > window.innerWidth + 1)
+  .sort((a, b) => a[1] - b[1]).slice(0, 3)
+  .map(([el, w]) => `${el.tagName.toLowerCase()}#${el.id}.${String(el.className).split(' ')[0]} ${Math.round(w)} px`)"""
+
+
 def test_answer_in_the_first_phone_viewport(app_url, browser):
     ctx, rec = _context(browser, PHONE)
     pg = rec.page
@@ -294,8 +302,15 @@ def test_answer_in_the_first_phone_viewport(app_url, browser):
     _others(pg)
     box = pg.locator("#me-headline").bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    # a chart is drawn 700 px wide until plotly.js has measured its box (a busy machine measured the page in
+    # between: 714 px); the page's settled width is the check, and a page still too wide names what is
+    try:
+        pg.wait_for_function("document.documentElement.scrollWidth <= 400", timeout=15_000, polling=100)
+    except PlaywrightTimeout:
+        pass
     width = pg.evaluate("document.documentElement.scrollWidth")
-    assert width <= 400, f"page is {width}px wide on a 390px phone"
+    assert width <= 400, (f"page is {width}px wide on a 390px phone; widest: "
+                          + str(pg.evaluate(WIDEST_ELEMENTS)))
     rec.screenshot("personal-phone")
     assert rec.console_errors == [] and rec.foreign_requests() == []
     ctx.close()
