@@ -67,8 +67,8 @@ def dataset_notes(info: dict) -> list[tuple[str, str | None]]:
     texts = list(info.get("notes", ()))
     parts = info.get("note_parts")
     if not parts or len(parts) != len(texts):
-        return [(t, _quoted()) for t in texts]
-    return [(render_note(p), None) if is_translated(p) else (t, _quoted()) for t, p in zip(texts, parts)]
+        parts = [None] * len(texts)
+    return [note_in_language(t, p) for t, p in zip(texts, parts)]
 
 
 def boundary_note(info: dict) -> tuple[str, str | None] | None:
@@ -77,10 +77,7 @@ def boundary_note(info: dict) -> tuple[str, str | None] | None:
     text = info.get("boundary_note")
     if not text:
         return None
-    parts = info.get("boundary_note_parts")
-    if parts and is_translated(parts):
-        return render_note(parts), None
-    return text, _quoted()
+    return note_in_language(text, info.get("boundary_note_parts"))
 
 
 def note_in_language(text: str, parts: dict | None) -> tuple[str, str | None]:
