@@ -79,23 +79,31 @@ def warm_order() -> list[str]:
 def warm_shared(codes=None) -> dict:
     """Put each data set's default table (default model and widths) in the shared cache, unless there.
 
-    Only the first caller per tables version does the work (a lock in the shared cache), so every
-    worker may call it.  Builds without the in-process memos: the warming worker stays small.
+    While one caller warms (a lock in the shared cache), the others return at once, so every worker
+    may call it.  The lock is released when the warm ends: a later server on the same cache only
+    checks that each table is there.  Builds without the in-process memos: the warming worker stays small.
     """
     t0 = time.perf_counter()
+    lock = f"tables-warm:{tables_version()}"
     try:
-        if not cache.add(f"tables-warm:{tables_version()}", os.getpid(), timeout=3600):
+        if not cache.add(lock, os.getpid(), timeout=3600):
             return {"skipped": "another worker warms the tables"}
     except Exception as exc:  # noqa: BLE001
         return {"skipped": f"the shared cache does not answer ({type(exc).__name__})"}
     model, width, built, present = default_model(), DEFAULT_WIDTH, 0, 0
-    for code in warm_order() if codes is None else codes:
-        key = _shared_key(etag(code, model, width, width))
-        if _shared_get(key) is not None:
-            present += 1
-            continue
-        _shared_set(key, _compress(table_bytes(code, model, width, width)))
-        built += 1
+    try:
+        for code in warm_order() if codes is None else codes:
+            key = _shared_key(etag(code, model, width, width))
+            if _shared_get(key) is not None:
+                present += 1
+                continue
+            _shared_set(key, _compress(table_bytes(code, model, width, width)))
+            built += 1
+    finally:
+        try:
+            cache.delete(lock)
+        except Exception:  # noqa: BLE001 - the lock then expires on its own
+            pass
     return {"built": built, "present": present, "seconds": round(time.perf_counter() - t0, 2)}
 
 
