@@ -469,7 +469,10 @@ def wait_for_warm_tables(log_paths: list[Path], procs: list[subprocess.Popen], t
 
 def start_server(workers: int | None, log_path: Path, root: Path = ROOT) -> tuple[subprocess.Popen, str, dict]:
     port = free_port()
-    env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}"}
+    # a cache folder of its own (unless one is given): each run starts from cold tables and warms them,
+    # so two runs measure the same thing and never wait on what another server left in a shared folder
+    env = {"ANONSET_FLASK_CACHE_DIR": tempfile.mkdtemp(prefix="anonset-load-cache-"), **os.environ,
+           "ANONSET_BIND": f"127.0.0.1:{port}"}
     if workers:
         env["ANONSET_WORKERS"] = str(workers)
     cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "dashboard" / "gunicorn_conf.py"), "dashboard.wsgi:server"]

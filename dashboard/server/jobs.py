@@ -41,7 +41,7 @@ from .cache import cache
 LOG = logging.getLogger("anonset.anonland")
 
 #: Reruns the server runs at the same time, all workers together (more are refused, not queued).
-MAX_RUNNING = 2
+MAX_RUNNING = 1
 #: Seconds a Redis slot key lives if its worker dies without releasing it.
 SLOT_TTL = 300
 #: Seconds a job's status and result stay in the cache.

@@ -76,6 +76,11 @@ def warm_order() -> list[str]:
     return [c for c in everything if c not in national] + [c for c in everything if c in national]
 
 
+#: The longest a warm holds its lock: a worker killed while warming leaves it behind until then
+#: (a warm takes about a minute on 2 quiet cores; meanwhile visitors build the tables they ask for).
+WARM_LOCK_S = 600
+
+
 def warm_shared(codes=None) -> dict:
     """Put each data set's default table (default model and widths) in the shared cache, unless there.
 
@@ -86,7 +91,7 @@ def warm_shared(codes=None) -> dict:
     t0 = time.perf_counter()
     lock = f"tables-warm:{tables_version()}"
     try:
-        if not cache.add(lock, os.getpid(), timeout=3600):
+        if not cache.add(lock, os.getpid(), timeout=WARM_LOCK_S):
             return {"skipped": "another worker warms the tables"}
     except Exception as exc:  # noqa: BLE001
         return {"skipped": f"the shared cache does not answer ({type(exc).__name__})"}

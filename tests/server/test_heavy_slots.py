@@ -211,3 +211,17 @@ def test_reports_have_a_pool_of_their_own(slots, monkeypatch):
         pass
     with pytest.raises(ValueError, match="unknown pool"), limits.heavy_slot("This", "anonset x", pool="typo"):
         pass
+
+
+def test_anonland_reruns_take_at_most_half_the_cores(monkeypatch):
+    """A rerun keeps a core busy in the background: by default half the cores run them (at least one),
+    so the visits' own requests keep the rest; ANONSET_MAX_RERUNS still decides when set."""
+    from dashboard import settings
+
+    monkeypatch.delenv("ANONSET_MAX_RERUNS", raising=False)
+    for cores, reruns in ((None, 1), (1, 1), (2, 1), (3, 1), (8, 4)):
+        monkeypatch.setattr(settings.os, "cpu_count", lambda cores=cores: cores)
+        assert settings.default_max_reruns() == reruns
+        assert settings.load().max_reruns == reruns
+    monkeypatch.setenv("ANONSET_MAX_RERUNS", "3")
+    assert settings.load().max_reruns == 3
