@@ -20,6 +20,7 @@ Countries an NCD-RisC file lacks take the stand-in of ``census_loaders.ncdrisc.S
 """
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -123,14 +124,23 @@ def nhanes_body_stats(people: pd.DataFrame, cohorts: dict, groups=NHANES_GROUPS)
     return out
 
 
+@functools.lru_cache(maxsize=4)
+def _hermite_rule(nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Gauss–Hermite nodes and weights summing to 1 (the same for every country: made once)."""
+    x, wq = np.polynomial.hermite_e.hermegauss(nodes)
+    x.flags.writeable = False
+    wq = wq / wq.sum()
+    wq.flags.writeable = False
+    return x, wq
+
+
 def weight_moments(h_mean, h_sd, k, theta, rho, nodes: int = QUAD_NODES) -> dict[str, np.ndarray]:
     """Mean and SD of weight = BMI × (height/100)², and corr(height, ln weight), per group (arrays broadcast).
 
     Height ~ N(h_mean, h_sd²); BMI ~ Gamma(k, θ); their dependence a Gaussian copula with correlation ``rho``.
     Exact up to the quadrature (``nodes`` Gauss–Hermite points per dimension).
     """
-    x, wq = np.polynomial.hermite_e.hermegauss(nodes)
-    wq = wq / wq.sum()
+    x, wq = _hermite_rule(nodes)
     # BMI's normal score z on the first axis, the independent part u of height's on the second:
     # height's score = r·z + √(1 − r²)·u, so the costly gamma quantile is needed on one axis only
     z, u = x[:, None], x[None, :]
@@ -174,7 +184,7 @@ def ncdrisc_prior_frame(iso2: str, year: int, bmi: pd.DataFrame, cohorts: dict, 
     """
     iso2 = str(iso2).split("-")[0].upper()
     h_iso, h_sub = _iso3(iso2, "height", {key[0] for key in cohorts if isinstance(key, tuple)})
-    b_iso, b_sub = _iso3(iso2, "bmi", set(bmi["iso3"].astype(str)))
+    b_iso, b_sub = _iso3(iso2, "bmi", set(map(str, bmi["iso3"].unique())))  # unique first: 28 × fewer strings
     mine = bmi[bmi["iso3"] == b_iso]
     gamma = {(sx, float(lo)): (float(k), float(t), float(hi))
              for sx, lo, hi, k, t in zip(mine["sex"].astype(str), mine["age_from"], mine["age_to"], mine["k"], mine["theta"])}
