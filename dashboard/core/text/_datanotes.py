@@ -11,22 +11,14 @@ marked ``"en"``, so a page quotes it in English (``lang="en"``) rather than pret
 from __future__ import annotations
 
 from ._i18n import DEFAULT_LANGUAGE, current_language, language, ngettext, translate_marked
-from ._numbers import local_number, percent_suffix
-
-
-def _number(value: float, fmt: str) -> str:
-    if current_language() == DEFAULT_LANGUAGE:
-        return format(value, fmt)
-    if fmt.endswith("%"):  # a share: its percentage in the language's digits and sign ("0,37 %", "0,37%")
-        return local_number(format(value * 100, fmt[:-1] + "f")) + percent_suffix()
-    return local_number(format(value, fmt))
+from ._numbers import format_in_language
 
 
 def _field(value) -> str:
     if isinstance(value, str):
         return value
     if "num" in value:
-        return _number(value["num"], value["fmt"])
+        return format_in_language(value["num"], value["fmt"])
     if "note" in value:
         return render_note(value["note"])
     if "join" in value:

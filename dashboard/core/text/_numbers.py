@@ -67,6 +67,16 @@ def percent_text(number_en: str, lang: str | None = None) -> str:
     return local_number(number_en, lang) + percent_suffix(lang)
 
 
+def format_in_language(value: float, spec: str) -> str:
+    """``format(value, spec)`` in the current language: exactly Python's in English (what the CLI writes),
+    the language's digits elsewhere, and for a ``%`` spec the language's percentage ("0.37%" → "0,37 %")."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return format(value, spec)
+    if spec.endswith("%"):
+        return percent_text(format(value * 100, spec[:-1] + "f"))
+    return local_number(format(value, spec))
+
+
 def _finite(x) -> float | None:
     """``x`` as a finite float, or None (shown as "–") for text, None, NaN and ±inf."""
     try:
