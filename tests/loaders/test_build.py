@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
-from support.loaders import digest_tree, mirror_raw
+from support.loaders import CARRIED_OVER_FILE, digest_tree, mirror_raw
 
 from census_loaders import build as cache_build
 from census_loaders.schema import LoaderError
@@ -12,11 +13,15 @@ from dashboard.cli import main
 
 
 @pytest.mark.slow  # two full builds: seconds
-def test_build_twice_gives_the_same_bytes_even_through_a_symlinked_raw_root(raw_root, tmp_path, small_registry):
+def test_build_twice_gives_the_same_bytes_even_through_a_symlinked_raw_root(raw_root, tmp_path, small_registry,
+                                                                          small_cache):
     """The build is deterministic, and ``../shared`` may be a symlink (a checkout beside a shared folder): a
-    second build through a link to the raw folder writes the same bytes."""
-    a, b = tmp_path / "a", tmp_path / "b"
-    cache_build.build(raw_root, a, log=lambda m: None)
+    second build through a link to the raw folder writes the same bytes.  The first build is the shared
+    ``small_cache`` (once per process); the second goes into a folder holding the same file another command wrote."""
+    a, b = small_cache, tmp_path / "b"
+    folder, name, text = CARRIED_OVER_FILE
+    (b / folder).mkdir(parents=True)
+    (b / folder / name).write_text(text)
     link = tmp_path / "shared-link"
     os.symlink(raw_root.resolve(), link)
     cache_build.build(link, b, log=lambda m: None)
@@ -26,11 +31,10 @@ def test_build_twice_gives_the_same_bytes_even_through_a_symlinked_raw_root(raw_
 
 
 @pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
-def test_corrupt_file_stops_build_and_keeps_previous_cache(raw_root, tmp_path, small_registry):
+def test_corrupt_file_stops_build_and_keeps_previous_cache(raw_root, tmp_path, small_registry, small_cache):
     out = tmp_path / "cache"
-    (out / "anonland").mkdir(parents=True)
-    (out / "anonland" / "summary.json").write_text("{}")  # written by another command: the build keeps it
-    cache_build.build(raw_root, out, log=lambda m: None)
+    # the shared build (small_cache), made over a folder holding anonland/summary.json (another command's): kept
+    shutil.copytree(small_cache, out, symlinks=True)
     assert (out / "anonland" / "summary.json").read_text() == "{}" and (out / "manifest.json").exists()
     before = digest_tree(out)
     raw = mirror_raw(raw_root, tmp_path / "raw")

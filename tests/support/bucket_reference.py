@@ -1,8 +1,8 @@
 """The bucket advisor checked the slow way: every released profile materialised (small data sets only).
 
 The expensive part, each person's CAS in every released cell of a (height, weight, age) release, does not depend
-on the area, k or q: :func:`reference_evaluate_many` computes it once per configuration for several targets
-(k, q) together, and the pooled CAS and entropy once per grouping of the districts.
+on the area, k or q: :func:`reference_evaluate_many` computes it once per (height, weight, age) for every area and
+several targets (k, q) together, and the pooled CAS and entropy once per grouping of the districts.
 """
 from __future__ import annotations
 
@@ -70,8 +70,13 @@ def reference_evaluate_many(model: CountryModel, configs: Iterable[Config], targ
     targets = list(targets)
     T = np.asarray(model.counts, dtype=float).sum()
     out: dict[tuple, dict[Config, tuple[float, float]]] = {t: {} for t in targets}
-    # one (height, weight) after the other: the model keeps only a few cell grids in memory
+    # one (height, weight) after the other: the model keeps only a few cell grids in memory; the released profiles
+    # do not depend on the area, so the configurations differing only in their area share one materialisation
+    released, cas_d = None, None
     for config in sorted(set(configs), key=lambda c: (str(c.height), str(c.weight), str(c.age), str(c.area))):
-        for t, value in _evaluate(model, config, _released_cas(model, config, body_model), targets, T).items():
+        if (config.height, config.weight, config.age) != released:
+            released = (config.height, config.weight, config.age)
+            cas_d = _released_cas(model, config, body_model)
+        for t, value in _evaluate(model, config, cas_d, targets, T).items():
             out[t][config] = value
     return out

@@ -14,6 +14,8 @@ from census_loaders.schema import LoaderError
 
 #: Two quick population loaders (Germany's and the UK's) for builds that need not read every source.
 SMALL_REGISTRY = [LoaderEntry("census_loaders.destatis", "de"), LoaderEntry("census_loaders.ons", "uk")]
+#: A file another command wrote into the cache folder before a build (``anonset anonland --out``): the build keeps it.
+CARRIED_OVER_FILE = ("anonland", "summary.json", "{}")
 
 _UNSET = object()
 

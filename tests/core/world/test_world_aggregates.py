@@ -152,34 +152,40 @@ def test_an_unknown_model_names_the_models(cache_root):
         district_aggregates(model="")
 
 
+@pytest.fixture(scope="module")
+def dask_mapper(cache_root):
+    """One local two-process Dask cluster for the module's serial-versus-Dask checks (it starts at its first map):
+    starting one per test cost a cluster start and two cold worker processes each time."""
+    from dashboard.cli.cluster import data_set_mapper
+
+    with data_set_mapper("local") as mapper:
+        yield mapper
+
+
 @pytest.mark.slow  # a two-process Dask cluster starts (a few seconds) and computes four data sets twice
-def test_serial_and_dask_give_identical_aggregates(cache_root):
+def test_serial_and_dask_give_identical_aggregates(dask_mapper):
     """The build's map over data sets gives the same frames, bit for bit, in this process and on Dask."""
     import pandas as pd
 
-    from dashboard.cli.cluster import data_set_mapper
     from dashboard.core.world import compute_aggregates
 
     codes = ["DE", "NG", "KE-SUB", "MT"]
     serial = compute_aggregates(codes=codes)
-    with data_set_mapper("local") as mapper:
-        distributed = compute_aggregates(codes=codes, mapper=mapper)
+    distributed = compute_aggregates(codes=codes, mapper=dask_mapper)
     for a, b in zip(serial, distributed, strict=True):
         pd.testing.assert_frame_equal(a, b, check_exact=True)
     assert sorted(serial[0]["code"].unique()) == sorted(codes) and len(serial[0]) == 2 * len(codes)
 
 
 @pytest.mark.slow  # a two-process Dask cluster starts and computes four data sets' country tables
-def test_serial_and_dask_give_identical_country_tables(cache_root):
+def test_serial_and_dask_give_identical_country_tables(dask_mapper):
     """The stored country table is mapped over data sets like the aggregates: the same rows, bit for bit, on Dask."""
     import pandas as pd
 
-    from dashboard.cli.cluster import data_set_mapper
     from dashboard.core.regions import compute_country_table
 
     codes = ["DE", "NG", "KE-SUB", "MT"]
     serial = compute_country_table(codes=codes)
-    with data_set_mapper("local") as mapper:
-        distributed = compute_country_table(codes=codes, mapper=mapper)
+    distributed = compute_country_table(codes=codes, mapper=dask_mapper)
     pd.testing.assert_frame_equal(serial, distributed, check_exact=True)
     assert list(serial["country"].unique()) == codes and len(serial) == 2 * len(codes)
