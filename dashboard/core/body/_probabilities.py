@@ -25,6 +25,12 @@ from ._v2 import GRID_LOG_SDS, coverage_mask, lognormal_params, safe_log, self_r
 V2_EDGE_SDS: float = 7.0
 
 
+#: The joints a model keeps (most recently used; the process's byte budget still applies): the bucket advisor's
+#: whole ladder of 5 × 5 widths and one more, so a second advice on a data set (another k or coverage) finds every
+#: grid again — with 6 kept, a walk over 25 evicted each grid before its next use and every advice remade all 25.
+JOINTS_KEPT = 26
+
+
 class BandProbabilities:
     """Height × weight band probabilities per body group and per sex × age group."""
 
@@ -388,7 +394,7 @@ class BandProbabilities:
                               self.group_core_ranges("height"), self.group_core_ranges("weight"),
                               (hm, hs, wm, ws, self.body_weights > 0), model="paper")
 
-        return self.memo_lru("joints", key, make, maxsize=6)
+        return self.memo_lru("joints", key, make, maxsize=JOINTS_KEPT)
 
     def core_range(self, kind: str) -> tuple[float, float]:
         """[lo, hi] of ±bm.PROFILE_SDS around every body group's mean (the realistic range)."""
