@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from support import TESTS
-from support.browser import PAGES, wait_for_dash, wait_until_list_has_focus
+from support.browser import PAGES, projector_problems, wait_for_dash, wait_until_list_has_focus
 
 pytestmark = pytest.mark.browser
 
@@ -79,7 +79,10 @@ def axe_page(axe_visitor, app_url):
 
 @pytest.mark.parametrize("module,path", VIEWS, ids=[p for _, p in VIEWS])
 def test_no_serious_or_critical_axe_violations(app_url, axe_page, axe_source, module, path):
-    """Normal, then presenter mode (one tab: the second load reuses the first's cached scripts)."""
+    """Normal, then presenter mode (one tab: the second load reuses the first's cached scripts); on the presenter
+    load of a page, the projector check too: resized to 1280 × 720, then 1920 × 1080, the navigation is one row, the
+    main answer or chart starts in the first screen and the wide tables fit (issue 25: a load of its own before,
+    in test_browser_checks.py)."""
     page = axe_page
     pg = page.page
     for presenter in (False, True):
@@ -98,6 +101,8 @@ def test_no_serious_or_critical_axe_violations(app_url, axe_page, axe_source, mo
         blocking = [v for v in violations if v["impact"] in BLOCKING]
         mode = "presenter mode" if presenter else "normal"
         assert blocking == [], f"{module} ({path}, {mode}):\n{_describe(blocking)}"
+    if "?" not in path:  # a page (not a further view): presenter mode on a projector, on this load
+        assert projector_problems(pg, path) == []
     assert page.console_errors == []
 
 
