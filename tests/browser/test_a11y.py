@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from support import TESTS
-from support.browser import PAGES, wait_for_dash, wait_until_list_has_focus
+from support.browser import PAGES, projector_problems, wait_for_dash, wait_until_list_has_focus
 
 pytestmark = pytest.mark.browser
 
@@ -77,9 +77,22 @@ def axe_page(axe_visitor, app_url):
     pg.close()
 
 
+#: Every dropdown's focus proxy taken out of the tab order by the shell's repair (assets/shell).
+FOCUS_PROXIES_REPAIRED = "() => !document.querySelector('.dash-dropdown-focus-target:not([tabindex=\"-1\"])')"
+
+
+def _only_unrepaired_focus_proxies(violation: dict) -> bool:
+    """An aria-hidden-focus violation whose every node is a dropdown's focus proxy."""
+    return violation["id"] == "aria-hidden-focus" and all(
+        "dash-dropdown-focus-target" in " ".join(map(str, n["target"])) for n in violation["nodes"])
+
+
 @pytest.mark.parametrize("module,path", VIEWS, ids=[p for _, p in VIEWS])
 def test_no_serious_or_critical_axe_violations(app_url, axe_page, axe_source, module, path):
-    """Normal, then presenter mode (one tab: the second load reuses the first's cached scripts)."""
+    """Normal, then presenter mode (one tab: the second load reuses the first's cached scripts); on the presenter
+    load of a page, the projector check too: resized to 1280 × 720, then 1920 × 1080, the navigation is one row, the
+    main answer or chart starts in the first screen and the wide tables fit (issue 25: a load of its own before,
+    in test_browser_checks.py)."""
     page = axe_page
     pg = page.page
     for presenter in (False, True):
@@ -92,12 +105,18 @@ def test_no_serious_or_critical_axe_violations(app_url, axe_page, axe_source, mo
         pg.wait_for_timeout(300)  # the shell's repairs run on the next animation frame
         # ... and again after React re-renders a dropdown (its focus proxy back at tabindex 0): on a loaded machine
         # axe once ran between the two (CI, session 12); a repair that never comes still fails here
-        pg.wait_for_function("() => !document.querySelector('.dash-dropdown-focus-target:not([tabindex=\"-1\"])')",
-                             timeout=15_000)
-        violations = run_axe(pg, axe_source)
-        blocking = [v for v in violations if v["impact"] in BLOCKING]
+        pg.wait_for_function(FOCUS_PROXIES_REPAIRED, timeout=15_000)
+        blocking = [v for v in run_axe(pg, axe_source) if v["impact"] in BLOCKING]
+        if blocking and all(_only_unrepaired_focus_proxies(v) for v in blocking):
+            # React re-rendered a dropdown while axe ran (its focus proxy back at tabindex 0 until the shell's repair
+            # on the next frame; CI, session 15): the settled page is the subject, so once the repair has come, axe
+            # runs again; a repair that never comes fails the wait, a proxy left focusable fails axe again
+            pg.wait_for_function(FOCUS_PROXIES_REPAIRED, timeout=15_000)
+            blocking = [v for v in run_axe(pg, axe_source) if v["impact"] in BLOCKING]
         mode = "presenter mode" if presenter else "normal"
         assert blocking == [], f"{module} ({path}, {mode}):\n{_describe(blocking)}"
+    if "?" not in path:  # a page (not a further view): presenter mode on a projector, on this load
+        assert projector_problems(pg, path) == []
     assert page.console_errors == []
 
 

@@ -7,13 +7,15 @@ chart, chart fonts that follow presenter mode, links that round-trip the state t
 unknown countries reported, and no stale result after invalid input.  One server and one browser
 for the module (session fixtures); each page is loaded once per viewport, in one context per viewport, for the
 static checks and then the keyboard's; every other check opens a tab of one desktop context (issue 25: a context per
-load parsed the app's scripts again each time).
+load parsed the app's scripts again each time), and checks that read the same address share its load (a page's link
+and its chart fonts).  Presenter mode on a projector is checked on test_a11y.py's presenter-mode load of each page.
 """
 from __future__ import annotations
 
 import re
 
 import pytest
+from support.browser import WIDE_TABLES
 
 pytestmark = pytest.mark.browser
 
@@ -48,8 +50,6 @@ STATE_LINKS = {
     "/explore/buckets": ("/explore/buckets?country=FR&k=20&coverage=0.9", {"country": "FR", "k": "20", "coverage": "0.9"}),
     "/attack": ("/attack?known=8&days=3", {"known": "8", "days": "3"}),
 }
-#: Tables that must fit the width (not scroll sideways) on a projector and at 1440 × 900, per page.
-WIDE_TABLES = {"/explore": "#explore-country-table"}
 #: Per page, a link with an unknown country (pages that take a country).
 UNKNOWN_COUNTRY = {
     "/explore": "/explore?country=ZZ",
@@ -234,22 +234,8 @@ def test_phone_navigation_is_one_row(loaded):
         assert got["rows"] == 1 and got["height"] < 80, (path, got)
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_chart_fonts_follow_presenter_mode(visitor, app_url, path):
-    pg, errors = _open(visitor, app_url, path)
-    try:
-        sizes = "() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => g._fullLayout)" \
-                ".map(g => g._fullLayout.font.size)"
-        before = pg.evaluate(sizes)
-        if not before:
-            pytest.skip(f"{path} draws no chart when it opens")
-        pg.click("#shell-presenter-toggle" if pg.locator("#shell-presenter-toggle").count() else ".presenter-toggle")
-        pg.wait_for_function(f"(b) => ({sizes})().every((s, i) => i >= b.length || s > b[i] * 1.2)", arg=before)
-        pg.click(".presenter-toggle")
-        pg.wait_for_function(f"(b) => ({sizes})().every((s, i) => i >= b.length || s === b[i])", arg=before)
-        assert errors == []
-    finally:
-        pg.close()
+CHART_FONT_SIZES = ("() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => g._fullLayout)"
+                    ".map(g => g._fullLayout.font.size)")
 
 
 def _query(url: str) -> dict:
@@ -258,21 +244,48 @@ def _query(url: str) -> dict:
     return dict(parse_qsl(urlparse(url).query))
 
 
+def _links_round_trip(pg, path: str) -> None:
+    """The page opened from its state link (STATE_LINKS, else its plain address) keeps the state it claims, and the
+    address it settled on loads to itself (a plain reload keeps the state)."""
+    want = STATE_LINKS.get(path, (path, {}))[1]
+    first = pg.url
+    got = _query(first)
+    for key, value in want.items():
+        assert got.get(key) == value, (key, first)
+    pg.reload()
+    _settle(pg)
+    assert _query(pg.url) == got
+    assert not pg.locator(".warning[role=status]").count() or "Unknown" not in pg.inner_text("main")
+
+
+def _chart_fonts_follow_presenter_mode(pg) -> bool:
+    """The toggle enlarges every chart's font and switches it back; False when the page draws no chart when it
+    opens (nothing to check: /about has none, /attack none before a run unless the server has one at hand)."""
+    before = pg.evaluate(CHART_FONT_SIZES)
+    if not before:
+        return False
+    pg.click("#shell-presenter-toggle" if pg.locator("#shell-presenter-toggle").count() else ".presenter-toggle")
+    pg.wait_for_function(f"(b) => ({CHART_FONT_SIZES})().every((s, i) => i >= b.length || s > b[i] * 1.2)", arg=before)
+    pg.click(".presenter-toggle")
+    pg.wait_for_function(f"(b) => ({CHART_FONT_SIZES})().every((s, i) => i >= b.length || s === b[i])", arg=before)
+    return True
+
+
 @pytest.mark.parametrize("path", PAGES)
-def test_links_round_trip_the_state_they_claim(visitor, app_url, path):
-    link, want = STATE_LINKS.get(path, (path, {}))
+def test_links_round_trip_and_chart_fonts_follow_presenter_mode(visitor, app_url, path):
+    """Two checks on one load where a page's link is its plain address (issue 25: each loaded it for itself): the
+    link round-trips its state, then, on the reloaded page, the chart fonts follow presenter mode.  A page whose
+    link carries state gets the fonts check on its plain address, in a tab of its own."""
+    link = STATE_LINKS.get(path, (path, {}))[0]
     pg, errors = _open(visitor, app_url, link)
     try:
-        first = pg.url
-        got = _query(first)
-        for key, value in want.items():
-            assert got.get(key) == value, (key, first)
-        # the address the page settled on loads to itself (a plain reload keeps the state)
-        pg.reload()
-        _settle(pg)
-        assert _query(pg.url) == got
-        assert not pg.locator(".warning[role=status]").count() or "Unknown" not in pg.inner_text("main")
-        assert errors == []
+        _links_round_trip(pg, path)
+        if link != path:
+            assert errors == [], link
+            pg.close()
+            pg, errors = _open(visitor, app_url, path)
+        _chart_fonts_follow_presenter_mode(pg)
+        assert errors == [], path
     finally:
         pg.close()
 
@@ -542,57 +555,5 @@ def test_tabs_are_reachable_and_operable_by_keyboard(loaded, path):
                              arg="[role=tab]")
 
 
-# --------------------------------------------------------------------------- presenter mode on a projector
-
-PROJECTORS = [(1280, 720), (1920, 1080)]
-#: The page's main answer or chart: the first visible headline, chart, number card or table of the page.
-MAIN_RESULT_TOP = r"""() => {
-  const el = Array.from(document.querySelectorAll(
-      '#main .headline, #main .js-plotly-plot, #main .card-value, #main table, #main .dash-table-container'))
-    .find((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; });
-  return el ? el.getBoundingClientRect().top : null;
-}"""
-NAV_ROW = r"""() => {
-  const nav = document.querySelector('.navbar'), links = Array.from(nav.querySelectorAll('a.nav-link'));
-  const tops = new Set(links.map((a) => Math.round(a.getBoundingClientRect().top)));
-  return {height: nav.getBoundingClientRect().height, rows: tops.size};
-}"""
-#: Pages whose main content is prose (no result to show first).
-PROSE_PAGES = {"/about"}
-
-
-def test_presenter_mode_fits_a_projector(browser, app_url):
-    """Every page (the personal page too) with ?presenter=1 at 1280 × 720, then 1920 × 1080 (resized, not
-    reloaded): the navigation is one row, the page's main answer or chart starts in the first screen, and its wide
-    tables fit the width."""
-    from support.browser import TABLES_SCROLLING_SIDEWAYS
-
-    ctx = browser.new_context(viewport={"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]}, bypass_csp=True)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    problems = []
-    try:
-        for path in ["/"] + PAGES:
-            pg.set_viewport_size({"width": PROJECTORS[0][0], "height": PROJECTORS[0][1]})
-            pg.goto(f"{app_url.url}{path}?presenter=1")
-            _settle(pg)
-            for width, height in PROJECTORS:
-                pg.set_viewport_size({"width": width, "height": height})
-                pg.wait_for_timeout(250)
-                nav = pg.evaluate(NAV_ROW)
-                if nav["rows"] != 1 or nav["height"] > 70:
-                    problems.append(f"{path} at {width}×{height}: navigation {nav}")
-                if path in PROSE_PAGES:
-                    continue
-                top = pg.evaluate(MAIN_RESULT_TOP)
-                if top is None or top > height - 80:
-                    problems.append(f"{path} at {width}×{height}: main result starts at {top} px")
-                if path in WIDE_TABLES:
-                    pg.wait_for_selector(f"{WIDE_TABLES[path]} td")
-                    problems += [f"{path} at {width}×{height}: {t}" for t in
-                                 pg.evaluate(TABLES_SCROLLING_SIDEWAYS, WIDE_TABLES[path])]
-        assert problems == []
-        assert errors == []
-    finally:
-        ctx.close()
+# The presenter-mode-on-a-projector check runs on test_a11y.py's presenter-mode load of every page
+# (support.browser.projector_problems; issue 25: a load of its own before).

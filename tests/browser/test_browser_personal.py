@@ -246,7 +246,18 @@ def _check_readable(pg):
                         " .js-plotly-plot .cbaxis text, .js-plotly-plot .colorbar text')).map(t => t.textContent)")
     for t in ticks:
         assert not SCI.search(t) and not SI_TICK.match(t.strip()), f"unreadable tick {t!r}"
-    outside = pg.evaluate("""() => {
+    # a chart is drawn at a default size until plotly.js has measured its box (a busy machine measured the ticks in
+    # between: 64 outside, this session); the settled chart is the check, and one still wrong names its labels
+    try:
+        pg.wait_for_function(f"() => ({TICKS_OUTSIDE})().length === 0", timeout=15_000, polling=100)
+    except PlaywrightTimeout:
+        pass
+    outside = pg.evaluate(TICKS_OUTSIDE)
+    assert outside == [], f"tick labels outside their figure: {outside[:5]}"
+
+
+#: The tick labels of the personal page's charts that lie outside their figure's box.
+TICKS_OUTSIDE = """() => {
         const bad = [];
         document.querySelectorAll('#me-results .js-plotly-plot, #me-answer .js-plotly-plot').forEach(plot => {
           const box = plot.getBoundingClientRect();
@@ -258,8 +269,7 @@ def _check_readable(pg):
               bad.push(t.textContent);
           });
         });
-        return bad; }""")
-    assert outside == [], f"tick labels outside their figure: {outside[:5]}"
+        return bad; }"""
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -316,7 +326,7 @@ def test_answer_in_the_first_phone_viewport(app_url, browser):
     ctx.close()
 
 
-def test_tabs_work_by_keyboard(app_url, page):
+def test_tabs_work_by_keyboard_and_chart_fonts_follow_presenter_mode(app_url, page):
     pg = page.page
     pg.goto(f"{app_url.url}/?country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70")
     _wait_for_full_profile(pg)
@@ -330,12 +340,11 @@ def test_tabs_work_by_keyboard(app_url, page):
     pg.wait_for_function("document.querySelector('#me-tab-sex').getAttribute('aria-selected') === 'true'")
     assert pg.is_visible("#me-panel-sex")
     assert pg.get_attribute("#me-tabs", "role") == "tablist" and pg.get_attribute("#me-tab-sex", "role") == "tab"
+    _chart_fonts_follow_presenter_mode(pg)  # the same address: on this load (issue 25: a load of its own before)
 
 
-def test_chart_fonts_follow_presenter_mode(app_url, page):
-    pg = page.page
-    pg.goto(f"{app_url.url}/?country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70")
-    _wait_for_full_profile(pg)
+def _chart_fonts_follow_presenter_mode(pg):
+    """The funnel chart's font grows with presenter mode and shrinks back."""
     size = "(document.querySelector('#me-funnel .js-plotly-plot, #me-funnel.js-plotly-plot')?._fullLayout?.font?.size || 0)"
     pg.wait_for_function(f"{size} > 0")
     small = pg.evaluate(size)

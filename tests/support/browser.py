@@ -395,3 +395,50 @@ TABLES_SCROLLING_SIDEWAYS = r"""(sel) => Array.from(document.querySelectorAll(se
   return box.getBoundingClientRect().width && box.scrollWidth > box.clientWidth + 1
     ? `${(t.closest("[id]") || {}).id || "table"}: ${box.scrollWidth} px in ${box.clientWidth} px` : null;
 }).filter(Boolean)"""
+
+
+# --------------------------------------------------------------------------- presenter mode on a projector
+
+#: A projector's sizes: a page opened with ?presenter=1 is resized to each in turn (not reloaded).
+PROJECTORS = [(1280, 720), (1920, 1080)]
+#: Tables that must fit the width (not scroll sideways) on a projector and at 1440 × 900, per page.
+WIDE_TABLES = {"/explore": "#explore-country-table"}
+#: Pages whose main content is prose (no result to show first).
+PROSE_PAGES = {"/about"}
+#: The page's main answer or chart: the first visible headline, chart, number card or table of the page.
+MAIN_RESULT_TOP = r"""() => {
+  const el = Array.from(document.querySelectorAll(
+      '#main .headline, #main .js-plotly-plot, #main .card-value, #main table, #main .dash-table-container'))
+    .find((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; });
+  return el ? el.getBoundingClientRect().top : null;
+}"""
+NAV_ROW = r"""() => {
+  const nav = document.querySelector('.navbar'), links = Array.from(nav.querySelectorAll('a.nav-link'));
+  const tops = new Set(links.map((a) => Math.round(a.getBoundingClientRect().top)));
+  return {height: nav.getBoundingClientRect().height, rows: tops.size};
+}"""
+
+
+def projector_problems(pg, path: str) -> list[str]:
+    """A page opened with ?presenter=1 (at ``path``), resized to 1280 × 720, then 1920 × 1080: the navigation is one
+    row, the page's main answer or chart starts in the first screen, and its wide tables fit the width.  One line per
+    problem; the page is left at the last size."""
+    problems = []
+    for width, height in PROJECTORS:
+        pg.set_viewport_size({"width": width, "height": height})
+        pg.wait_for_timeout(250)
+        pg.wait_for_function(
+            "() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending')")
+        nav = pg.evaluate(NAV_ROW)
+        if nav["rows"] != 1 or nav["height"] > 70:
+            problems.append(f"{path} at {width}×{height}: navigation {nav}")
+        if path in PROSE_PAGES:
+            continue
+        top = pg.evaluate(MAIN_RESULT_TOP)
+        if top is None or top > height - 80:
+            problems.append(f"{path} at {width}×{height}: main result starts at {top} px")
+        if path in WIDE_TABLES:
+            pg.wait_for_selector(f"{WIDE_TABLES[path]} td")
+            problems += [f"{path} at {width}×{height}: {t}" for t in
+                         pg.evaluate(TABLES_SCROLLING_SIDEWAYS, WIDE_TABLES[path])]
+    return problems
