@@ -30,9 +30,16 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+
+def default_max_reruns() -> int:
+    """AnonLand reruns at once: half the cores (at least one).  A rerun is a background thread that
+    keeps a core busy for up to a second or two; two of them on two cores left nothing for the
+    visits' own requests (the 200-user load test's p95 rose with every rerun)."""
+    return max(1, (os.cpu_count() or 1) // 2)
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ class Settings:
     threads: int = 4
     cache_budget_bytes: int = 300 * 1024 * 1024
     response_cache: bool = True
-    max_reruns: int = 1
+    max_reruns: int = field(default_factory=default_max_reruns)
     public_url: str | None = None
 
     def cache_config(self) -> dict:
@@ -111,13 +118,6 @@ def default_cache_dir() -> str:
 
 def default_workers() -> int:
     return max(2, min(2 * (os.cpu_count() or 1) + 1, 8))
-
-
-def default_max_reruns() -> int:
-    """AnonLand reruns at once: half the cores (at least one).  A rerun is a background thread that
-    keeps a core busy for up to a second or two; two of them on two cores left nothing for the
-    visits' own requests (the 200-user load test's p95 rose with every rerun)."""
-    return max(1, (os.cpu_count() or 1) // 2)
 
 
 def load() -> Settings:

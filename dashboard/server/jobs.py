@@ -9,7 +9,7 @@
   the host (the README deploys four).  Entries expire after :data:`JOB_TIMEOUT` seconds.
 * A worker that dies mid-run leaves a status that stops being updated; the poll reports
   it as lost after :data:`STALE_AFTER` seconds instead of spinning forever.
-* At most :data:`MAX_RUNNING` reruns at once **per server** — across its gunicorn workers — (more are
+* At most ``settings.max_reruns`` reruns at once **per server** — across its gunicorn workers — (more are
   refused, not queued; ``ANONSET_MAX_RERUNS``).  The slots live beside the shared cache: with the
   folder backend a slot is an exclusive ``flock`` on ``<cache folder>/anonland-slot-<i>.lock``
   (released by the kernel if the worker dies), with Redis an atomic ``SET NX`` key that expires
@@ -34,14 +34,13 @@ from dashboard.core import anonland as core
 from dashboard.core.errors import InputError
 from dashboard.core.text import N_, current_language, language, local_number, ngettext, translate_marked
 from dashboard.core.text import gettext as _
+from dashboard.settings import default_max_reruns
 
 from . import cache as cache_module
 from .cache import cache
 
 LOG = logging.getLogger("anonset.anonland")
 
-#: Reruns the server runs at the same time, all workers together (more are refused, not queued).
-MAX_RUNNING = 1
 #: Seconds a Redis slot key lives if its worker dies without releasing it.
 SLOT_TTL = 300
 #: Seconds a job's status and result stay in the cache.
@@ -81,7 +80,9 @@ def _set_status(job: str, state: str, fraction: float, message: str) -> bool:
 
 def max_running() -> int:
     settings = cache_module.SETTINGS
-    return int(getattr(settings, "max_reruns", MAX_RUNNING) or MAX_RUNNING)
+    """Reruns the server runs at the same time, all workers together (more are refused, not queued): the
+    settings' ``max_reruns`` (default half the cores), also before the app has installed its settings."""
+    return int(getattr(settings, "max_reruns", 0) or default_max_reruns())
 
 
 class _Slot:

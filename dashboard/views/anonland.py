@@ -10,7 +10,7 @@ once per process).  A smaller AnonLand can be rerun in the background:
   server-side cache (:mod:`dashboard.server.cache`), so the poll may reach any gunicorn worker.
 
 Reruns are capped (:data:`MAX_PEOPLE`, :data:`MAX_CITIZENS_PER_CLASS`, at most
-:data:`dashboard.server.jobs.MAX_RUNNING` at once per server, across its workers); at the cap a run takes about a second.
+:func:`dashboard.server.jobs.max_running` at once per server, across its workers); at the cap a run takes about a second.
 
 This module holds what the page computes or draws without a callback; the layout and the
 callbacks are in :mod:`dashboard.pages.anonland`.
