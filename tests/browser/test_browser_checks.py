@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.browser import WIDE_TABLES
+from support.browser import WIDE_TABLES, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 
@@ -111,8 +111,7 @@ FIRST_VISIT_MS = 120_000
 
 def _settle(pg, timeout: int = 30_000) -> None:
     pg.wait_for_load_state("networkidle", timeout=timeout)
-    pg.wait_for_function(
-        "() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending')", timeout=timeout)
+    wait_until_drawn(pg, timeout)
     pg.wait_for_timeout(300)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from support.browser import wait_until_drawn
 from support.languages import TOGGLE_CLIPPED, each_language_and_width, heading_problems, new_context, page_problems
 
 from dashboard.core import text
@@ -50,6 +51,7 @@ def test_the_switch_keeps_the_address_and_links_carry_the_language(browser, app_
     assert "lang=de" in pg.url and "country=DE" in pg.url and "district=11000" in pg.url
     pg.wait_for_function("() => document.documentElement.lang === 'de'")
     assert pg.inner_text("h1").startswith("Wie viele Menschen")
+    wait_until_drawn(pg)
     pg.click(".navbar a.nav-link[href^='/scaling']")
     pg.wait_for_url("**/scaling?lang=de")
     with text.language("de"):

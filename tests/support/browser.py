@@ -75,6 +75,23 @@ def running_server(log_path: Path, workers: int = 1, env: dict | None = None):
         log.close()
 
 
+def _with_origin(error) -> str:
+    """A page error's message with the first frame of its stack, so a failure names the script and line."""
+    stack = (getattr(error, "stack", None) or "").splitlines()
+    frames = [line.strip() for line in stack if line.strip().startswith("at ")]
+    return f"{error} ({frames[0]})" if frames else str(error)
+
+
+#: No callback is running and no chart is waiting for its figure.
+DRAWN = "() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending')"
+
+
+def wait_until_drawn(pg, timeout: int = 30_000) -> None:
+    """Wait until the page's callbacks and charts are done.  Leave a page only then: dcc.Graph (dash 4.4) throws
+    "Cannot read properties of null (reading 'classList')" when a figure reaches a chart that navigation unmounted."""
+    pg.wait_for_function(DRAWN, timeout=timeout)
+
+
 class PageRecorder:
     """Collects console errors, page errors and every requested URL of a page."""
 
@@ -83,7 +100,7 @@ class PageRecorder:
         self.console_errors: list[str] = []
         self.requests: list[str] = []
         page.on("console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.console_errors.append(str(e)))
+        page.on("pageerror", lambda e: self.console_errors.append(_with_origin(e)))
         page.on("request", lambda r: self.requests.append(r.url))
 
     def foreign_requests(self) -> list[str]:
@@ -427,8 +444,7 @@ def projector_problems(pg, path: str) -> list[str]:
     for width, height in PROJECTORS:
         pg.set_viewport_size({"width": width, "height": height})
         pg.wait_for_timeout(250)
-        pg.wait_for_function(
-            "() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending')")
+        wait_until_drawn(pg)
         nav = pg.evaluate(NAV_ROW)
         if nav["rows"] != 1 or nav["height"] > 70:
             problems.append(f"{path} at {width}×{height}: navigation {nav}")
