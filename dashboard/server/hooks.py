@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from urllib.parse import parse_qs
 
 import dash
 from flask import Flask, Response, g, request
@@ -39,7 +40,14 @@ MAX_JSON_DEPTH = 64
 #: parameters and the seed in the body; "buckets": of the country, k and coverage.
 CACHEABLE_PAGES = ("explore", "scaling", "buckets", "attack")
 #: Paths whose layout (the page router's answer, a function of the path and query only) is kept too.
-CACHEABLE_ROUTES = ("/explore", "/scaling", "/about", "/explore/buckets", "/attack", "/real-people")
+CACHEABLE_ROUTES = ("/explore", "/scaling", "/about", "/explore/buckets", "/attack", "/real-people", "/explore/world",
+                    "/anonland", "/dataset")
+#: The personal page's layout is kept only for a link whose query holds nothing but these (``district=`` is one of
+#: a person's answers; any other key may be one typed by hand).
+PUBLIC_PERSONAL_QUERY = frozenset({"country", "lang", "presenter"})
+#: The personal page's inputs that are no answer of a person (a country is the page's public setting, in its link):
+#: a callback whose every input and state is one of these (``on_country``: districts, presets, map) is kept too.
+PUBLIC_PERSONAL_INPUTS = frozenset({"me-country"})
 #: The largest answer kept in the response cache.
 MAX_CACHED_RESPONSE = 2 * 1024 * 1024
 #: The kept answers, ``sha256(body) → (status, payload)``: one per process, shared by its apps (an
@@ -75,6 +83,15 @@ def _shipped_anonland_view(body: dict) -> bool:
     return isinstance(view, dict) and view.get("source") == "full" and set(view) == {"source"}
 
 
+def _public_personal(body: dict) -> bool:
+    """A personal-page callback that reads nothing but :data:`PUBLIC_PERSONAL_INPUTS`."""
+    inputs = body.get("inputs")
+    state = body.get("state", [])
+    if not isinstance(inputs, list) or not inputs or not isinstance(state, list):
+        return False
+    return all(isinstance(i, dict) and i.get("id") in PUBLIC_PERSONAL_INPUTS for i in [*inputs, *state])
+
+
 def cacheable(body: dict) -> bool:
     """True when the callback ``body`` asks for a non-personal answer that may be kept and repeated."""
     if _shipped_anonland_view(body):
@@ -82,7 +99,12 @@ def cacheable(body: dict) -> bool:
     if body.get("output") == ROUTER_OUTPUT:
         inputs = body.get("inputs") or []
         path = next((i.get("value") for i in inputs if isinstance(i, dict) and i.get("property") == "pathname"), None)
+        if path == "/":
+            search = next((i.get("value") for i in inputs if isinstance(i, dict) and i.get("property") == "search"), "")
+            return isinstance(search, str) and set(parse_qs(search.lstrip("?"), keep_blank_values=True)) <= PUBLIC_PERSONAL_QUERY
         return isinstance(path, str) and path.rstrip("/") in CACHEABLE_ROUTES
+    if _public_personal(body):
+        return True
     outputs = body.get("outputs")
     outputs = outputs if isinstance(outputs, list) else [outputs]
     ids_ = [o.get("id") for o in outputs if isinstance(o, dict)]
