@@ -67,8 +67,8 @@ def serve(kinds: Mapping[str, ReportKind], kind: str) -> Response:
         except InputError as exc:  # a CostError here is a query beyond the page's limits: also the query's fault
             return _plain(_("No report: {error}").format(error=exc), 400)
         headers = {"ETag": report.tag, "Cache-Control": f"private, max-age={MAX_AGE}"}
-        if report.tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-            return Response(status=304, headers=headers)
+        if request.if_none_match.contains_weak(report.tag.strip('"')):  # werkzeug's parsing: W/"…", "*", lists
+            return Response(status=304, headers=headers)  # before any rendering: a revalidation costs no slot
         try:
             body = report.text()
         except limits.CostError as exc:
