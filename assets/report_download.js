@@ -16,7 +16,8 @@
  *                   answers that click (the data-set page's uploaded file: its records never go to a link).
  * It fetches the URL (same origin, the page's language as ?lang=), saves a 200's body under the file name of
  * its Content-Disposition (an <a download> over an object URL), and otherwise shows the answer's one-line
- * message (400: a bad setting, 503: the server's report slot is busy) in the report message element.
+ * message (400: a bad setting, 503: the server's report slot is busy) in the report message element; any other
+ * answer (a proxy's error page, a 500) is data-failed's sentence, never the answer's markup.
  */
 (function (root) {
   "use strict";
@@ -100,6 +101,8 @@
           return null;
         });
       }
+      var plain = /^text\/plain/.test(response.headers.get("Content-Type") || "");  // the route's one line (400/503)
+      if (!plain) return message(data.failed || "", "error");  // anything else (a proxy's page, a 500): no markup shown
       return response.text().then(function (text) { return message(text, "error"); });
     }, function () {
       return message(data.failed || "", "error");

@@ -106,3 +106,29 @@ def test_the_advisors_and_a_shipped_data_sets_report_download_by_get(app_url, pa
     assert undated(saved.read_bytes()) == route_body(answer.value.url)
     assert saved.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert page.foreign_requests() == []
+
+
+def test_the_download_holds_under_the_pages_enforced_csp(app_url, browser, tmp_path):
+    """The shared ``page`` bypasses the CSP for Playwright's polling: here it is enforced (connect-src 'self' lets the
+    same-origin fetch through; the object URL's download is no fetch), and nothing violates it."""
+    from support.browser import PageRecorder
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(60_000)
+        pg.add_init_script("window.__cspViolations = []; document.addEventListener('securitypolicyviolation', "
+                           "e => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
+        page = PageRecorder(pg)
+        pg.goto(f"{app_url.url}/explore/buckets?country=LI&k=5&coverage=0.9")
+        wait_for_dash(pg)
+        pg.wait_for_function("() => !document.querySelector('#buckets-button-report').disabled")
+        with pg.expect_download(timeout=90_000) as info:
+            pg.click("#buckets-button-report")
+        info.value.save_as(tmp_path / "r.html")
+        assert info.value.suggested_filename == "anonset-report-buckets-LI-k5-q0.9.html"
+        assert (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+        assert pg.evaluate("window.__cspViolations") == [] and page.foreign_requests() == []
+        assert page.console_errors == []
+    finally:
+        context.close()

@@ -88,12 +88,17 @@ test("a 200 is saved under the Content-Disposition name, the status said while w
 });
 
 test("a refusal's line goes to the report message", async () => {
-  const response = { ok: false, status: 503, text: () => Promise.resolve("This report is busy: anonset report …") };
+  const response = { ok: false, status: 503, headers: { get: () => "text/plain; charset=utf-8" },
+    text: () => Promise.resolve("This report is busy: anonset report …") };
   const page = load({ button: button(), response });
   const answer = await page.window.dash_clientside.anonset.downloadReport(1, { country: "MT" }, "5");
   assert.equal(answer.props.className, "error");
   assert.equal(answer.props.children, "This report is busy: anonset report …");
   assert.deepEqual(page.saved, []);
+  // a proxy's or a crash's HTML page is never shown: the button's own sentence is
+  const html = { ok: false, status: 502, headers: { get: () => "text/html" }, text: () => Promise.resolve("<h1>Bad</h1>") };
+  const other = await load({ button: button(), response: html }).window.dash_clientside.anonset.downloadReport(1, {}, "5");
+  assert.equal(other.props.children, "No answer");
 });
 
 test("an upload is the page's own callback's: nothing is fetched", () => {
