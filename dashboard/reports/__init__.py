@@ -4,7 +4,8 @@
 show from the same view and core functions (so every number equals ``anonset … --json``);
 :func:`to_html` lays a :class:`Report` out as one HTML document with plotly.js embedded once
 and nothing fetched from another host.  The CLI (``anonset report``) and the pages' "Download
-report" buttons both call these.
+report" buttons both call these: the buttons through ``GET /_reports/<kind>`` (:data:`KINDS`, issue 29:
+each page's shareable query → the file), an uploaded file's report through :func:`upload_report`.
 """
 from ._buckets import buckets_report
 from ._dataset import NO_RECORD_VALUES, dataset_report
