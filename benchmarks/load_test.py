@@ -26,6 +26,14 @@ page, then runs ``--users`` simulated users (one thread each, a bounded pool) fo
    copy of the page;
 4. thinks between actions (exponential, mean ``--think`` seconds).
 
+A "Download report" button (explorer, bucket advisor, data-set page) is fetched by the browser, not by a
+callback (issue 29: ``GET /_reports/<kind>``, assets/report_download.js): it is one of the inputs a user may
+change, with the same chance as when a server callback made the report, and a click then fires any server
+callback of that button (the data-set page's upload report, which answers a shipped data set with nothing) and
+fetches the report by GET with the query the page's clientside function builds ("GET report <kind>" in the
+table).  A refusal (400: a setting the user's random changes made wrong; 503: the report slots busy) is the
+page's message, not an error, as the callback's refusal was; they are counted apart.
+
 ``--adversarial`` adds one client that sends the most expensive requests the cost limits
 (``dashboard/limits.py``) allow, back to back with no think time, each one new so that no
 cache answers it: explorer curves for as many data sets at 1 cm × 1 kg as the limit allows
@@ -87,6 +95,8 @@ ADVERSARIAL_P95_MS = 500.0
 PERSONAL_PAGE = "/"
 PERSONAL_MODE = {"mode": "callbacks", "route": None}
 RELOAD_P = 0.2  # share of page visits that are full loads (the rest follow a navbar link)
+#: The clientside function of the pages' report buttons (assets/report_download.js): a click is a GET of the report.
+REPORT_FUNCTION = "downloadReport"
 # inputs a person never "changes" directly (the page or the browser sets them)
 PASSIVE_PROPS = {"data", "n_intervals", "hash", "pathname", "search", "href", "active_cell", "selected_rows",
                  "derived_virtual_data", "relayoutData", "hoverData", "modified_timestamp", "loading_state",
@@ -106,6 +116,8 @@ class AppModel:
         self.deps = s.get(f"{base}/_dash-dependencies", timeout=30).json()
         self.server_deps = [d for d in self.deps if not d.get("clientside_function") and d["output"] != ROUTER_OUTPUT]
         self.router = next(d for d in self.deps if d["output"] == ROUTER_OUTPUT)
+        self.report_deps = [d for d in self.deps
+                            if (d.get("clientside_function") or {}).get("function_name") == REPORT_FUNCTION]
         import census_loaders
 
         self.countries = census_loaders.countries()
@@ -119,7 +131,8 @@ class AppModel:
             content = r.json()["response"]["_pages_content"]["children"]
             comps = {**self.shell, **walk_components(content)}
             mine = [d for d in self.server_deps if self._belongs(d, comps)]
-            self.pages[path] = {"components": comps, "deps": mine}
+            reports = [d for d in self.report_deps if self._belongs(d, comps)]
+            self.pages[path] = {"components": comps, "deps": mine, "reports": reports}
 
     @staticmethod
     def _belongs(dep: dict, comps: dict) -> bool:
@@ -137,6 +150,7 @@ class Stats:
         self.errors: list[str] = []
         self.count = 0
         self.busy_retries = 0  # 503 + Retry-After answers waited out and asked again (see User._request)
+        self.report_refusals: dict[int, int] = defaultdict(int)  # GET report answered 400 / 503 (the page's message)
 
     def record(self, label: str, seconds: float, error: str | None = None):
         with self.lock:
@@ -144,6 +158,47 @@ class Stats:
             self.count += 1
             if error:
                 self.errors.append(f"{label}: {error}")
+
+
+def _js_text(value) -> str:
+    """A value as JavaScript's String() writes it (a whole float without ".0")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def report_query(names: list[str], values: list) -> list[tuple[str, str]]:
+    """The report's query as assets/report_download.js ``reportQuery`` builds it (without ``lang``: English)."""
+    from urllib.parse import parse_qsl
+
+    out: list[tuple[str, str]] = []
+
+    def add(name, value):
+        if value is not None and value != "":
+            out.append((name, _js_text(value)))
+
+    for i, name in enumerate(names):
+        value = values[i] if i < len(values) else None
+        if not name:
+            continue
+        if name == "*":
+            if isinstance(value, str):
+                out.extend(parse_qsl(value.lstrip("?"), keep_blank_values=True))
+            elif isinstance(value, dict):
+                for key, v in value.items():
+                    for x in v if isinstance(v, list) else [v]:
+                        add(key, x)
+        elif name.endswith(".*"):
+            ids = values[i + 1] if i + 1 < len(values) and isinstance(values[i + 1], list) else []
+            for v, ident in zip(value if isinstance(value, list) else [value], ids):
+                if isinstance(ident, dict) and "column" in ident:
+                    add(name[:-1] + str(ident["column"]), v)
+        else:
+            for x in value if isinstance(value, list) else [value]:
+                add(name, x)
+    return out
 
 
 class User:
@@ -155,9 +210,10 @@ class User:
         self.loaded = False
 
     # ---- requests
-    def _request(self, label: str, method: str, path: str, retry_busy: int = 0, **kw):
+    def _request(self, label: str, method: str, path: str, retry_busy: int = 0, answered=(200, 204), **kw):
         """One request, timed.  ``retry_busy``: like the personal page's table fetch, a 503 with Retry-After
-        ("busy, ask again") is waited out and asked again up to that many times (the wait counts in the time)."""
+        ("busy, ask again") is waited out and asked again up to that many times (the wait counts in the time).
+        ``answered``: the statuses that are no error (a report's refusals are the page's message)."""
         t0 = time.perf_counter()
         try:
             r = self.s.request(method, f"{self.m.base}{path}", timeout=60, **kw)
@@ -168,7 +224,7 @@ class User:
                     self.stats.busy_retries += 1
                 time.sleep(min(8.0, max(1.0, float(r.headers.get("Retry-After") or 2))))
                 r = self.s.request(method, f"{self.m.base}{path}", timeout=60, **kw)
-            ok = r.status_code in (200, 204)
+            ok = r.status_code in answered
             self.stats.record(label, time.perf_counter() - t0, None if ok else f"HTTP {r.status_code}")
             return r if ok else None
         except requests.RequestException as exc:
@@ -245,6 +301,13 @@ class User:
                 ident, prop = _key(d["id"], d["property"])
                 if prop not in PASSIVE_PROPS and ident in self.page["components"]:
                     candidates.append((dep, ident, prop))
+        # a report button whose report is fetched by the browser: one candidate, as when a callback made it
+        known = {(ident, prop) for _dep, ident, prop in candidates}
+        for dep in self.page["reports"]:
+            for d in dep["inputs"]:
+                ident, prop = _key(d["id"], d["property"])
+                if (ident, prop) not in known and ident in self.page["components"]:
+                    candidates.append((dep, ident, prop))
         if not candidates:
             return
         for _ in range(5):
@@ -259,6 +322,24 @@ class User:
         for other in self.page["deps"]:  # every callback with this input fires
             if any(_key(d["id"], d["property"]) == (ident, prop) for d in other["inputs"]):
                 self.fire(other, [changed])
+        for report in self.page["reports"]:  # … and a report button's GET, as the browser sends it
+            if any(_key(d["id"], d["property"]) == (ident, prop) for d in report["inputs"]):
+                self.fetch_report(report, ident)
+
+    def fetch_report(self, dep, button: str):
+        """``GET /_reports/<kind>`` with the query assets/report_download.js builds from the button's data-params
+        and the callback's states (pattern-matching states are empty here, as in every callback body)."""
+        props = self.page["components"][button][1]
+        values = [[] if _is_wildcard(d["id"]) else self.state.get(_key(d["id"], d["property"])) for d in dep["state"]]
+        query = report_query(str(props.get("data-params") or "").split(","), values)
+        local = str(props.get("data-local") or "")
+        if local and tuple(local.split("=", 1)) in query:
+            return  # the page's own callback answered it (the data-set page's upload)
+        url = str(props["data-report"])
+        r = self._request(f"GET report {url.rsplit('/', 1)[-1]}", "GET", url, params=query, answered=(200, 400, 503))
+        if r is not None and r.status_code != 200:
+            with self.stats.lock:
+                self.stats.report_refusals[r.status_code] += 1
 
     def visit_tables(self, path: str) -> bool:
         """The personal page computing in the browser: the shell, then one table per country chosen."""
@@ -694,6 +775,7 @@ def main(argv: list[str] | None = None) -> int:
         "users": args.users, "duration_s": round(elapsed, 1), "think_s": args.think, "ramp_s": ramp,
         "requests": stats.count, "errors": len(stats.errors), "error_samples": stats.errors[:20],
         "busy_retries": stats.busy_retries,
+        "report_refusals": dict(stats.report_refusals),
         "stuck_users": stuck,
         "requests_per_s": round(stats.count / elapsed, 1) if elapsed else 0,
         "p50_ms": round(pct(all_ms, 50), 1), "p95_ms": round(pct(all_ms, 95), 1), "p99_ms": round(pct(all_ms, 99), 1),
@@ -715,7 +797,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average (1, 5, 15 min) at the start {result['load_average_at_start']}, at the end "
           f"{result['load_average_at_end']} (other processes on this machine count too)")
     print(f"errors: {len(stats.errors)}" + (" (0 errors)" if not stats.errors else "")
-          + f"; busy answers (503 + Retry-After) waited out and asked again: {stats.busy_retries}")
+          + f"; busy answers (503 + Retry-After) waited out and asked again: {stats.busy_retries}"
+          + f"; reports refused (the page's message, by status): {dict(stats.report_refusals) or 'none'}")
     for e in stats.errors[:10]:
         print("  ", e)
     print(f"latency: p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, "

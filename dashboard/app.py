@@ -28,7 +28,7 @@ from pathlib import Path
 import dash
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
-from . import ids, server, views
+from . import ids, reports, server, views
 from .core import memo
 from .core.text import LANGUAGE_NAMES, LANGUAGES, N_, current_language, gettext, translate_marked, with_language
 
@@ -132,7 +132,7 @@ def create_app(settings) -> Dash:
         if first:
             PAGE_CALLBACKS.take()
     app.index_string = INDEX_STRING
-    server.install(app, settings)
+    server.install(app, settings, reports.KINDS)  # reports.KINDS: GET /_reports/<kind> (issue 29)
     app.layout = _layout  # per request: the shell speaks the page's language (dashboard.server.language)
     _presenter_mode(app)
     PAGE_CALLBACKS.give(app)  # after the shell's own callbacks, where Dash would put them

@@ -80,6 +80,20 @@ def model_help() -> list:
     return in_words_then_details(gettext(BODY_MODEL_PLAIN), gettext(BODY_MODEL_DETAILS))
 
 
+#: Where the pages' reports are fetched (:mod:`dashboard.server.report_routes`).
+REPORTS_URL = "/_reports/"
+
+
+def report_request(kind: str, params: str, message_id: str, local: str = "") -> dict:
+    """The data- attributes of a page's "Download report" button: what ``assets/report_download.js`` fetches
+    (``GET /_reports/<kind>``, its query from the callback's values named by ``params``) and what it says
+    while it waits or when the server does not answer; ``local`` ("source=upload"): a query holding it is
+    not fetched (the page's own callback makes that report)."""
+    return {"data-report": REPORTS_URL + kind, "data-params": params, "data-message": message_id,
+            "data-local": local, "data-preparing": gettext("Preparing the report…"),
+            "data-failed": gettext("No report: the server did not answer. Please try again in a moment.")}
+
+
 def error_box(message) -> html.Div:
     """A message about bad input (or an apology), shown where the result would be (see :mod:`dashboard.guard`)."""
     return html.Div(message, className="error")

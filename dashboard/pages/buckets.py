@@ -24,14 +24,12 @@ from dash import (
 )
 
 import census_loaders as cl
-from dashboard import reports
-from dashboard.components import error_box, model_help, model_switch, table_locale
+from dashboard.components import error_box, model_help, model_switch, report_request, table_locale
 from dashboard.core.errors import InputError
-from dashboard.core.text import N_, language, with_language
+from dashboard.core.text import N_, with_language
 from dashboard.core.text import gettext as _
 from dashboard.figures.style import graph_config, message_figure
 from dashboard.guard import guarded
-from dashboard.server import limits
 from dashboard.views import buckets as vb
 
 #: What a chart says before the advice is on the page (an empty chart showed bare axes while the server was busy).
@@ -103,11 +101,12 @@ def layout(**query):
                             disabled=True),
                 html.Button(_("Download CSV (every configuration)"), id=ID["button-csv"], n_clicks=0,
                             className="button secondary", disabled=True),
+                # fetched by GET /_reports/buckets with the query store's settings (assets/report_download.js)
                 html.Button(_("Download report"), id=ID["button-report"], n_clicks=0, className="button secondary",
                             title=_("one HTML file with the charts, their numbers, the sources and the command; it "
-                                    "opens offline and prints to PDF (in English)")),
+                                    "opens offline and prints to PDF (in English)"),
+                            **report_request("buckets", "*", ID["report-message"])),
                 dcc.Download(id=ID["download-json"]), dcc.Download(id=ID["download-csv"]),
-                dcc.Download(id=ID["download-report"]),
             ], className="link-row buckets-exports result-exports"),
             html.Div(id=ID["report-message"], role="status"),
             html.Section([html.H2(_("Information kept against people protected")),
@@ -236,25 +235,14 @@ def on_csv(_n, country, k, coverage, per_district, model="v2"):
     return _download("csv", country, k, coverage, per_district, model)
 
 
-@callback(Output(ID["download-report"], "data"), Output(ID["report-message"], "children"),
-          Input(ID["button-report"], "n_clicks"),
-          State(ID["country"], "value"), State(ID["k"], "value"), State(ID["coverage"], "value"),
-          State(ID["per-district"], "value"), State(ID["model"], "value"), prevent_initial_call=True)
-@guarded(lambda message: (no_update, error_box(_("No report: {error}").format(error=message))), log=LOG,
-         where="buckets report", sorry=SORRY)
-def on_report(clicks, country, k, coverage, per_district, model="v2"):
-    """The report of the settings the form holds now (parsed again; a bad one refuses it with the page's message)."""
-    if not clicks:
-        return no_update, no_update
-    s = vb.parse_form(country, k, coverage, bool(per_district), model)
-
-    def make() -> str:
-        with limits.report_slot(reports.report_command("buckets", vb.cli_command(s))):
-            return reports.to_html(reports.buckets_report(s, vb.advice(s)))
-
-    with language("en"):  # the report is one English document (its memo is shared by every language's visitors)
-        text = reports.rendered("buckets", s, make)
-    return dcc.send_string(text, reports.file_name("buckets", f"{s.country}-k{s.k:g}-q{s.q:g}"), type="text/html"), None
+# "Download report": GET /_reports/buckets in the browser (the route makes the file, issue 29)
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="downloadReport"),
+    Output(ID["report-message"], "children"),
+    Input(ID["button-report"], "n_clicks"),
+    State(ID["query"], "data"),
+    prevent_initial_call=True,
+)
 
 
 # the address bar follows the view (assets/url_sync.js: the one URL sync every page uses)

@@ -7,37 +7,34 @@ logged or cached).
 from __future__ import annotations
 
 import dash
-from dash import ALL, Input, Output, State, callback, ctx, dcc, html, no_update
+from dash import ALL, ClientsideFunction, Input, Output, State, callback, clientside_callback, ctx, dcc, html, no_update
 
 from dashboard import reports
-from dashboard.components import error_box, field
+from dashboard.components import error_box, field, report_request
 from dashboard.core import microdata as M
 from dashboard.core.text import (
-    DEFAULT_LANGUAGE,
     N_,
     current_language,
     gettext,
-    language,
     local_number,
     note_in_language,
     translate_marked,
 )
 from dashboard.core.text import gettext as _
 from dashboard.guard import guarded
-from dashboard.server import limits
 from dashboard.views import data_notes
 from dashboard.views.dataset import (
     BIN_TYPE,
     DEFAULT_CLASSES_RULE,
     ID,
     LOG,
-    SHIPPED_SOURCES,
+    REPORT_PARAMS,
+    REPORT_STATES,
     analyse,
     bin_boxes,
     classes_rule_options,
     coarsening,
     column_options,
-    command,
     default_columns,
     default_missing,
     parse_request,
@@ -139,9 +136,11 @@ def layout(**query):
             html.Div(id=ID["download-message"], role="status"),
             dcc.Download(id=ID["download-csv"]),
         ], className="details"),
+        # a shipped data set's report: GET /_reports/dataset (assets/report_download.js); an upload's: on_report
         html.Div([html.Button(_("Download report"), id=ID["report"], n_clicks=0, className="button secondary",
                               title=_("one HTML file of aggregates only (no record values): the charts, their numbers, "
-                                      "the sources and the commands; it opens offline and prints to PDF (in English)")),
+                                      "the sources and the commands; it opens offline and prints to PDF (in English)"),
+                              **report_request("dataset", REPORT_PARAMS, ID["report-message"], "source=upload")),
                   dcc.Download(id=ID["download-report"])], className="link-row"),
         html.Div(id=ID["report-message"], role="status"),
     ], className="panel dataset-form")
@@ -247,9 +246,18 @@ def on_download(clicks, values, source, contents, filename, columns, bin_values,
     return records_download(req, table_, "values" in (values or [])), None
 
 
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="downloadReport"),
+    Output(ID["report-message"], "children"),
+    Input(ID["report"], "n_clicks"),
+    *(State(component, prop) for component, prop, _name in REPORT_STATES),
+    prevent_initial_call=True,
+)
+
+
 @callback(
     Output(ID["download-report"], "data"),
-    Output(ID["report-message"], "children"),
+    Output(ID["report-message"], "children", allow_duplicate=True),
     Input(ID["report"], "n_clicks"),
     *FORM_STATES,
     State(ID["plan-k"], "value"),
@@ -260,23 +268,11 @@ def on_download(clicks, values, source, contents, filename, columns, bin_values,
          where="dataset page on_report", sorry=N_("Sorry — the report could not be made. Please check the choices."))
 def on_report(clicks, source, contents, filename, columns, bin_values, bin_ids, missing, population, fraction, trials,
               model, classes_rule, plan_k, plan_target):
-    """The report of the form as it is now (the same parsing and analysis as "Analyse"; aggregates only)."""
-    if not clicks:
+    """An uploaded file's report (its records stay with this one request; a shipped data set's report is fetched by
+    GET /_reports/dataset in the browser).  The same parsing and analysis as "Analyse"; aggregates only."""
+    if not clicks or source != "upload":
         return no_update, no_update
     req = parse_request(source, columns, bin_values, bin_ids, missing, population, fraction, trials, model,
                         plan_k, plan_target, classes_rule)
-    table_ = table_for(req.source, contents, filename)
-    name = filename if req.source == "upload" else None
-    plan = ["--k", f"{req.k:g}", "--target", f"{req.target:g}"]
-
-    def make() -> str:
-        with limits.report_slot(reports.report_command("dataset", command(req, filename), plan)):
-            return reports.to_html(reports.dataset_report(analyse(req, table_), req, name, coarsening(req, table_)))
-
-    # a shipped data set's report is kept for the next visitor; a person's upload never is. The report is an English
-    # document on every page (as the explorer's and the advisor's): its analysis and its sentences are made in English
-    with language(DEFAULT_LANGUAGE):
-        text = (reports.rendered("dataset", (req.key(), req.plan_key()), make) if req.source in SHIPPED_SOURCES
-                else make())
-    stem = req.source if req.source in ("nhanes", "adult") else "upload"
-    return dcc.send_string(text, reports.file_name("dataset", stem), type="text/html"), None
+    text, name = reports.upload_report(req, table_for(req.source, contents, filename), filename)
+    return dcc.send_string(text, name, type="text/html"), None

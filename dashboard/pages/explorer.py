@@ -23,21 +23,21 @@ from dash import (
 )
 
 import census_loaders as cl
-from dashboard import forms, reports
+from dashboard import forms
 from dashboard.components import error_box
 from dashboard.core import country
-from dashboard.core.regions import GRAINS, Scenario, format_range
-from dashboard.core.text import N_, language, pgettext
+from dashboard.core.regions import GRAINS, Scenario
+from dashboard.core.text import N_, pgettext
 from dashboard.core.text import gettext as _
 from dashboard.figures import explorer as fx
 from dashboard.guard import guarded
-from dashboard.server import limits
 from dashboard.views import data_notes, explorer_layout
 from dashboard.views.explorer import (
     COUNTRY_COLUMNS,
     DEFAULT_TABLE_GRAIN,
     ID,
     LOG,
+    REPORT_STATES,
     SORRY,
     cdf_legend,
     cdf_note,
@@ -143,50 +143,14 @@ def _stale(message: str) -> tuple:
     return no_update, box, no_update, "explorer-results stale", True
 
 
-@callback(
-    Output(ID["report-download"], "data"),
+# "Download report": GET /_reports/explorer in the browser (assets/report_download.js; the route makes the file, issue 29)
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="downloadReport"),
     Output(ID["report-message"], "children"),
     Input(ID["report"], "n_clicks"),
-    State(ID["countries"], "value"),
-    State(ID["sex"], "value"),
-    State(ID["ages"], "value"),
-    State(ID["body"], "value"),
-    State(ID["height-width"], "value"),
-    State(ID["weight-width"], "value"),
-    State(ID["bmi"], "value"),
-    State(ID["aux"], "value"),
-    State(ID["user-name"], "value"),
-    State(ID["user-percent"], "value"),
-    State(ID["k"], "value"),
-    State(ID["stat"], "value"),
-    State(ID["model"], "value"),
-    State(ID["self-report"], "value"),
-    State(ID["cdf-grain"], "value"),
-    State(ID["table-ages"], "value"),
-    State(ID["table-grain"], "value"),
+    *(State(component, prop) for component, prop, _name in REPORT_STATES),
     prevent_initial_call=True,
 )
-@_guard(lambda message: (no_update, error_box(_("No report: {error}").format(error=message))), where="explorer report")
-def on_report(clicks, countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name, user_percent, k,
-              stat, model, self_report, cdf_grain, table_ages, table_grain):
-    """The report of the form as it is now (parsed as the views parse it): a bad setting gets the page's message."""
-    if not clicks:
-        return no_update, no_update
-    s = scenario_from_form(countries, sexes, ages, body, height_width, weight_width, bmi, aux, user_name,
-                           user_percent, k, stat, model, self_report)
-    table_ages = parse_table_ages(table_ages)
-    cdf_grain = cdf_grain if cdf_grain in GRAINS else DEFAULT_TABLE_GRAIN
-    table_grain = table_grain if table_grain in GRAINS else DEFAULT_TABLE_GRAIN
-    command = reports.report_command("explorer", s.to_cli("districts"), ["--grain", cdf_grain, "--table-ages",
-                                     format_range(table_ages), "--table-grain", table_grain])
-
-    def make() -> str:
-        with limits.report_slot(command), limits.scenario_slot(s, "This report"):
-            return reports.to_html(reports.explorer_report(s, cdf_grain=cdf_grain, table_ages=table_ages,
-                                                           table_grain=table_grain))
-    with language("en"):  # the report is one English document (its memo is shared by every language's visitors)
-        text = reports.rendered("explorer", (s, cdf_grain, table_ages, table_grain), make)
-    return dcc.send_string(text, reports.file_name("explorer", "-".join(s.countries)), type="text/html"), None
 
 
 # a click on the map or a table row selects a district; a new first country clears the selection (clientside)

@@ -10,6 +10,7 @@ module                 concern
                        budget, 404 for unknown pages
 :mod:`.routes`         the shell's scripts and styles (/_shell/…), district geometry (/geo/…)
 :mod:`.tables`         the personal page's public tables (/_tables/…)
+:mod:`.report_routes`  the pages' reports as files (/_reports/…; the kinds come from the app factory)
 :mod:`.static_site`    ``anonset export-static``: the personal page as a static site (given the app)
 :mod:`.health`         /healthz for a load balancer
 :mod:`.meta`           link-preview meta tags from the deployment's address, never the Host header
@@ -31,13 +32,31 @@ from __future__ import annotations
 
 import dash
 
-from . import cache, errors, headers, health, hooks, jobs, language, limits, meta, preflight, routes, tables, warmup
+from . import (
+    cache,
+    errors,
+    headers,
+    health,
+    hooks,
+    jobs,
+    language,
+    limits,
+    meta,
+    preflight,
+    report_routes,
+    routes,
+    tables,
+    warmup,
+)
 from .errors import callback_error
 from .warmup import warm
 
 
-def install(app: dash.Dash, settings) -> None:
+def install(app: dash.Dash, settings, report_kinds=None) -> None:
     """Attach the cache, headers, request hooks, error handler and routes to ``app``'s Flask server.
+
+    ``report_kinds`` (:data:`dashboard.reports.KINDS`, given by the app factory): the reports served by
+    ``GET /_reports/<kind>``.
 
     The headers go first: Flask runs ``after_request`` hooks in reverse order, so every response,
     whatever the other hooks did, leaves with them.
@@ -52,9 +71,10 @@ def install(app: dash.Dash, settings) -> None:
     routes.install(server)
     health.install(server, settings)
     tables.install(server)  # the personal page's public tables (issue 15)
+    report_routes.install(server, report_kinds or {})  # the pages' reports by plain GET (issue 29)
     meta.install(app, settings.public_url)
 
 
 __all__ = ["cache", "callback_error", "errors", "headers", "health", "hooks", "install", "jobs", "language", "limits", "meta", "preflight",
-           "routes",
+           "report_routes", "routes",
            "tables", "warm", "warmup"]

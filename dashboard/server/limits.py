@@ -281,7 +281,7 @@ def heavy_slot(what: str, command: str, wait_s: float | None = None, pool: str =
 def report_slot(command: str) -> AbstractContextManager[None]:
     """The slot a report is rendered in (:data:`REPORT_POOL`; busy for :data:`REPORT_WAIT_S` → a CostError naming
     ``command``, the ``anonset report …`` line that writes the same file on the visitor's machine)."""
-    return heavy_slot("This report", command, wait_s=REPORT_WAIT_S, pool=REPORT_POOL)
+    return heavy_slot(_("This report"), command, wait_s=REPORT_WAIT_S, pool=REPORT_POOL)
 
 
 def limits_table() -> list[dict]:

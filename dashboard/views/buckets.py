@@ -58,8 +58,7 @@ TITLE = N_("For app developers: safe bucket sizes")
 ID = {name: ids.make(PAGE, name) for name in (
     "country", "k", "coverage", "per-district", "model", "message", "notices", "sentence", "cards", "front", "map", "map-box",
     "no-map", "map-help", "short-table", "short-box", "per-district-box", "per-district-table", "cli", "download-json",
-    "download-csv", "button-json", "button-csv", "query", "url-sync", "notes", "button-report", "download-report",
-    "report-message",
+    "download-csv", "button-json", "button-csv", "query", "url-sync", "notes", "button-report", "report-message",
 )}
 DEFAULT_COUNTRY = "DE"
 DEFAULT_K = 10.0
@@ -108,8 +107,10 @@ def parse_form(country, k, coverage_percent, per_district, model=None) -> Settin
     return Settings(code, kk, pct / 100.0, bool(per_district), check_model(model or DEFAULT_MODEL))
 
 
-def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
-    """Settings from a link (``?country=DE&k=10&coverage=0.95&per_district=1``); bad parts reported and defaulted."""
+def from_query(query: Mapping, strict: bool = False) -> tuple[Settings, tuple[str, ...]]:
+    """Settings from a link (``?country=DE&k=10&coverage=0.95&per_district=1``); bad parts reported and defaulted.
+
+    ``strict`` (the report's URL, :mod:`dashboard.reports`): a bad part is an InputError saying what is wrong."""
     q = {str(key): ("" if v is None else str(v[0] if isinstance(v, (list, tuple)) and v else v))
          for key, v in dict(query).items()}
     notices = []
@@ -118,6 +119,9 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
         code = q["country"].strip().upper()
         if code in cl.countries():
             country = code
+        elif strict:
+            raise InputError(_("Unknown country {country}{suggestion}").format(
+                country=repr(q["country"][:40]), suggestion=catalog.closest_note([code])))
         else:
             notices.append(_("Unknown country {country} in the link{suggestion}; showing {default}.").format(
                 country=repr(q["country"][:40]), suggestion=catalog.closest_note([code]), default=DEFAULT_COUNTRY))
@@ -125,11 +129,15 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
         try:
             k = check_k(_number(q["k"], "k"))
         except InputError as exc:
+            if strict:
+                raise
             notices.append(_("{error} (in the link); using k = {k}.").format(error=exc, k=f"{DEFAULT_K:g}"))
     if "coverage" in q:
         try:
             cov = check_coverage(_number(q["coverage"], _("coverage")))
         except InputError as exc:
+            if strict:
+                raise
             notices.append(_("{error} (in the link); using {coverage}.").format(error=exc, coverage=_share(DEFAULT_COVERAGE)))
     if "per_district" in q:
         per = q["per_district"].strip().lower() in ("1", "true", "yes", "on")
@@ -137,6 +145,8 @@ def from_query(query: Mapping) -> tuple[Settings, tuple[str, ...]]:
         try:
             model = check_model(q["model"])
         except InputError as exc:
+            if strict:
+                raise
             notices.append(_("{error} (in the link); using {model}.").format(error=exc, model=DEFAULT_MODEL))
     return Settings(country, k, cov, per, model), tuple(notices)
 

@@ -11,9 +11,10 @@ import binascii
 import logging
 import math
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from dash import dcc, html
+from dash import ALL, dcc, html
 
 from dashboard import ids
 from dashboard import settings as settings_module
@@ -234,6 +235,35 @@ def parse_request(source, columns, bin_values, bin_ids, missing, population, fra
                    target=microdata.check_target(_decimal(str(target).strip().rstrip("%").strip())
                                                  if target not in (None, "")
                                                  else microdata.DEFAULT_TARGET))
+
+
+#: What the report button's GET /_reports/dataset carries for a shipped data set (assets/report_download.js): the
+#: form as typed, each bin box as ``bin.<column>`` (its values, then their ids), the plan's k and target.  With
+#: ``source=upload`` the browser asks nothing (``data-local``): the page's own callback makes that report.
+REPORT_STATES = ((ID["source"], "value", "source"), (ID["columns"], "value", "columns"),
+                 ({"type": BIN_TYPE, "column": ALL}, "value", "bin.*"), ({"type": BIN_TYPE, "column": ALL}, "id", ""),
+                 (ID["missing"], "value", "missing"), (ID["population"], "value", "population"),
+                 (ID["fraction"], "value", "fraction"), (ID["trials"], "value", "trials"),
+                 (ID["model"], "value", "model"), (ID["classes-rule"], "value", "classes_rule"),
+                 (ID["plan-k"], "value", "k"), (ID["plan-target"], "value", "target"))
+REPORT_PARAMS = ",".join(name for _id_, _prop, name in REPORT_STATES)
+#: The form's fields in a report's query (``?source=nhanes&columns=sex&columns=age&bin.age=10&…``), as typed.
+QUERY_FIELDS = ("missing", "population", "fraction", "trials", "model", "k", "target", "classes_rule")
+
+
+def request_from_query(query: Mapping) -> Request:
+    """A shipped data set's settings from a report's query (each value as the form holds it, in the page's
+    language); bad ones are the InputErrors of :func:`parse_request`.  Never an upload (its records stay with
+    the page's own request)."""
+    q = {str(key): [str(v) for v in (value if isinstance(value, (list, tuple)) else [value]) if v is not None]
+         for key, value in dict(query).items()}
+    last = {key: values[-1] for key, values in q.items() if values}
+    if last.get("source") not in SHIPPED_SOURCES:
+        raise InputError(_("choose a shipped data set (NHANES, ADULT): an uploaded file's report is made in its "
+                           "page, never from a link"))
+    bins = [(key[len("bin."):], values[-1]) for key, values in q.items() if key.startswith("bin.") and values]
+    return parse_request(last["source"], q.get("columns", []), [v for _c, v in bins], [{"column": c} for c, _v in bins],
+                         *(last.get(name) for name in QUERY_FIELDS))
 
 
 def _plain_number(text: str) -> str:

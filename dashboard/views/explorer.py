@@ -88,9 +88,14 @@ ID = {name: _id(name) for name in (
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",
-    "self-report", "report", "report-download", "report-message",
+    "self-report", "report", "report-message",
     "district-csv", "district-csv-download", "country-csv", "country-csv-download",
 )}
+#: What the report button's GET /_reports/explorer carries (assets/report_download.js): the scenario store (its
+#: query, merged), the distributions' grain, the country tables' ages as typed and their grain — never the district.
+REPORT_STATES = ((ID["scenario"], "data", "*"), (ID["cdf-grain"], "value", "cdf_grain"),
+                 (ID["table-ages"], "value", "table_ages"), (ID["table-grain"], "value", "table_grain"))
+REPORT_PARAMS = ",".join(name for _id_, _prop, name in REPORT_STATES)
 
 
 STAT_OPTIONS = [

@@ -15,6 +15,7 @@ from dashboard.components import (
     field,
     model_help,
     model_switch,
+    report_request,
     table_locale,
 )
 from dashboard.core import country as catalog
@@ -26,6 +27,7 @@ from dashboard.figures.style import graph_config
 from dashboard.views.explorer import (
     GRAIN_OPTIONS,
     ID,
+    REPORT_PARAMS,
     STAT_OPTIONS,
     LinkState,
     cdf_query,
@@ -113,10 +115,13 @@ def page(link: LinkState) -> html.Div:
     results = html.Div(
         [
             html.Div(id=ID["message"], role="alert", **{"data-results": ID["results"]}),
+            # the report is fetched by GET /_reports/explorer (assets/report_download.js): the scenario store, the
+            # distributions' grain, the country tables' ages as typed and their grain
             html.Div([html.Button(_("Download report"), id=ID["report"], n_clicks=0, className="button secondary",
                                   title=_("one HTML file with every chart, its numbers, the sources and the commands; "
-                                          "it opens offline and prints to PDF (in English)")),
-                      html.Div(id=ID["report-message"], role="status"), dcc.Download(id=ID["report-download"])],
+                                          "it opens offline and prints to PDF (in English)"),
+                                  **report_request("explorer", REPORT_PARAMS, ID["report-message"])),
+                      html.Div(id=ID["report-message"], role="status")],
                      className="link-row report-row"),
             html.Div(id=ID["notes"]),
             html.Section(

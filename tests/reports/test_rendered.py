@@ -5,13 +5,14 @@ import pytest
 
 from dashboard import reports
 from dashboard.core import memo
+from dashboard.reports import _files
 
 
 @pytest.fixture
 def fresh():
-    reports._RENDERED.clear()
+    _files._RENDERED.clear()
     yield
-    reports._RENDERED.clear()
+    _files._RENDERED.clear()
 
 
 def test_the_same_report_is_rendered_once(fresh):
@@ -45,4 +46,4 @@ def test_at_most_a_few_reports_are_kept(fresh):
     big = "x" * (20 * 2**20)
     for k in range(6):
         reports.rendered("buckets", ("DE", k), lambda: big)
-    assert len(reports._RENDERED) <= 4 and reports._RENDERED.nbytes <= 64 * 2**20
+    assert len(_files._RENDERED) <= 4 and _files._RENDERED.nbytes <= 64 * 2**20

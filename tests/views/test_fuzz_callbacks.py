@@ -110,8 +110,7 @@ CALLBACKS = _callback_ids()
 #: Callbacks (by an output id) whose valid payloads run a whole analysis or report (a data set, a bucket advice, a
 #: country table): 5–12 s of fuzzing each, so they run in the full suite and not in the fast lane.
 HEAVY_CALLBACKS = {"dataset-message", "dataset-download-csv", "dataset-download-report", "buckets-cards",
-                   "buckets-download-report", "buckets-download-json", "buckets-download-csv", "explore-cli-table",
-                   "explore-report-download"}
+                   "buckets-download-json", "buckets-download-csv", "explore-cli-table"}
 
 
 def _short(output: str) -> str:

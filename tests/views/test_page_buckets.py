@@ -91,12 +91,21 @@ def test_callbacks(P, cache_root):
     assert sent["filename"] == "anonset-buckets-MT-k10-q0.9.json" and json.loads(sent["content"])["country"] == "MT"
     assert P.on_csv(1, "MT", "10", "90", [])["content"].startswith("recommended,on_front")
     assert P.on_json(1, "MT", "-1", "90", []) is P.no_update
-    sent, message = P.on_report(1, "MT", "10", "90", [])
-    assert message is None and sent["filename"] == "anonset-report-buckets-MT-k10-q0.9.html"
-    assert sent["content"].startswith("<!DOCTYPE html>") and buckets.recommendation_text(
-        buckets.advise("MT", 10, 0.9)).split(";")[0] in sent["content"]
-    sent, message = P.on_report(1, "MT", "0", "90", [])
-    assert sent is P.no_update and "No report: k must be a positive" in component_text(message)
+    # the report: the query store's settings by GET /_reports/buckets (the button's clientside callback, issue 29)
+    from dashboard.wsgi import app
+
+    client = app.server.test_client()
+    sent = client.get("/_reports/buckets" + out[-2])
+    assert sent.status_code == 200 and sent.headers["Content-Disposition"] == (
+        'attachment; filename="anonset-report-buckets-MT-k10-q0.9.html"')
+    assert sent.get_data(as_text=True).startswith("<!DOCTYPE html>") and buckets.recommendation_text(
+        buckets.advise("MT", 10, 0.9)).split(";")[0] in sent.get_data(as_text=True)
+    refused = client.get("/_reports/buckets?country=MT&k=0&coverage=0.9")
+    assert refused.status_code == 400 and "No report: k must be a positive" in refused.get_data(as_text=True)
+    deps = client.get("/_dash-dependencies").get_json()
+    report = [d for d in deps if any(i["id"] == vb.ID["button-report"] for i in d["inputs"])]
+    assert len(report) == 1 and report[0]["clientside_function"]["function_name"] == "downloadReport"
+    assert [(s["id"], s["property"]) for s in report[0]["state"]] == [(vb.ID["query"], "data")]
     page = P.layout(country="MT", k="10", coverage="0.9", unknown="x")
     assert "For app developers: safe bucket sizes" in component_text(page)
     broken = P.layout(country="XX")
@@ -119,24 +128,25 @@ def test_the_body_model_is_a_setting(cache_root):
 
 
 def test_a_report_while_another_renders_is_refused_with_its_command(P, monkeypatch):
-    """Issue 29: reports are rationed (their own pool): the page says so and names the ``anonset report`` line."""
-    from dashboard import reports
+    """Issue 29: reports are rationed (their own pool): the route says so (503, the page shows its text) and names
+    the ``anonset report`` line."""
     from dashboard.core import memo
+    from dashboard.reports import _files
     from dashboard.server import jobs, limits
     from dashboard.wsgi import app
 
     monkeypatch.setattr(limits, "REPORT_WAIT_S", 0.1)
-    monkeypatch.setattr(reports, "_RENDERED", memo.Memo(4, name="test.reports.rendered"))  # none made before
+    monkeypatch.setattr(_files, "_RENDERED", memo.Memo(4, name="test.reports.rendered"))  # none made before
     with app.server.app_context():
         held = [jobs.acquire_slot(limits.REPORT_POOL, limits.heavy_at_once()) for _ in range(limits.heavy_at_once())]
     assert None not in held
     try:
-        sent, message = P.on_report(1, "MT", "10", "90", [])
+        sent = app.server.test_client().get("/_reports/buckets?country=MT&k=10&coverage=0.9")
     finally:
         for slot in held:
             slot.release()
-    text = component_text(message)
-    assert sent is P.no_update and text.startswith("No report: This report")
+    text = sent.get_data(as_text=True)
+    assert sent.status_code == 503 and sent.headers["Retry-After"] and text.startswith("This report")
     assert "busy" in text and "anonset report buckets --country MT --k 10 --coverage 0.9 --out" in text
 
 

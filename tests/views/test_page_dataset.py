@@ -153,6 +153,32 @@ def test_the_report_holds_aggregates_only_and_refuses_bad_input(dash_page, caplo
                                    None, None, None)
     assert sent is page.no_update and isinstance(message, html.Div)
     assert "No report: Choose at least one quasi-identifier column" in str(message)
+    # a shipped data set's report is not this callback's: the button's clientside callback fetches GET /_reports/dataset
+    assert page.on_report(1, "nhanes", None, None, ["age", "sex"], [], [], "drop", None, None, None, None, None, None,
+                          None) == (page.no_update, page.no_update)
+
+
+def test_the_report_button_fetches_a_shipped_data_sets_report_by_get(dash_page):
+    """Issue 29: the button's data- attributes and the clientside callback's states make the route's query; an upload
+    is left to the page's own callback (data-local)."""
+    from urllib.parse import urlencode
+
+    from dashboard.wsgi import app
+
+    dash_page("dataset")
+    client = app.server.test_client()
+    deps = client.get("/_dash-dependencies").get_json()
+    clientside = [d for d in deps if any(i["id"] == V.ID["report"] for i in d["inputs"]) and d.get("clientside_function")]
+    assert len(clientside) == 1 and clientside[0]["clientside_function"]["function_name"] == "downloadReport"
+    assert len(clientside[0]["state"]) == len(V.REPORT_STATES)
+    assert V.REPORT_PARAMS == "source,columns,bin.*,,missing,population,fraction,trials,model,classes_rule,k,target"
+    # the query the browser builds from the form's defaults: the route's file for it
+    query = urlencode([("source", "nhanes"), *(("columns", c) for c in V.DEFAULT_COLUMNS), ("missing", "drop"),
+                       ("fraction", "0.1"), ("trials", "3"), ("model", "auto"), ("classes_rule", V.DEFAULT_CLASSES_RULE),
+                       ("k", "5"), ("target", "0.05")])
+    r = client.get(f"/_reports/dataset?{query}")
+    assert r.status_code == 200 and "anonset dataset nhanes --columns" in r.get_data(as_text=True)
+    assert r.headers["Content-Disposition"] == 'attachment; filename="anonset-report-dataset-nhanes.html"'
 
 
 def test_tiny_probabilities_read_as_one_in_and_a_fit_on_few_records_is_flagged():

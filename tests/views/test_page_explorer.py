@@ -699,23 +699,68 @@ def test_self_report_correction_is_a_scenario_setting():
     ({}, "abc", "is not a range"),
 ])
 def test_the_report_is_refused_with_the_pages_message(E, change, table_ages, message):
+    """A bad setting: the form greys the views and disables the button (no store of it to ask a report of); the
+    route refuses the same setting in a link (GET /_reports/explorer, tests/server/test_report_routes.py)."""
+    from dashboard.wsgi import app
+
     args = dict(countries=["MT"], sexes=["female", "male"], ages="18-75", body=["body"], height_width=5,
                 weight_width=5, bmi="17-30", aux=[], user_name="", user_percent="", k=5, stat="person_mean",
                 model="v2", self_report=[])
     args.update(change)
-    sent, box = E.on_report(1, *args.values(), "5", table_ages, "5")
-    assert sent is E.no_update and "No report: " in component_text(box) and message in component_text(box)
+    query = {"country": ",".join(args["countries"]), "k": str(args["k"]), "table_ages": table_ages}
+    if change:
+        store, box, _cli, results, disabled = E.on_form(*args.values())
+        assert store is E.no_update and disabled is True and message in component_text(box)
+    r = app.server.test_client().get("/_reports/explorer", query_string=query)
+    assert r.status_code == 400 and r.get_data(as_text=True).startswith("No report: ") and message in r.get_data(
+        as_text=True)
 
 
 def test_the_report_is_of_the_form_as_it_is_now(E):
+    """The form → the scenario store (on_form) → the button's GET /_reports/explorer with that store's query."""
+    from dashboard.wsgi import app
+
     args = dict(countries=["MT"], sexes=["female"], ages="30-50", body=["body"], height_width=10, weight_width=5,
                 bmi="17-30", aux=[], user_name="", user_percent="", k=7, stat="share_below", model="v2",
                 self_report=[])
-    sent, box = E.on_report(1, *args.values(), "5", "18-75", "5")
-    assert box is None and sent["filename"] == "anonset-report-explorer-MT.html"
-    html_text = sent["content"]
+    store = E.on_form(*args.values())[0]
+    r = app.server.test_client().get("/_reports/explorer", query_string={**store, "cdf_grain": "5",
+                                                                         "table_ages": "18-75", "table_grain": "5"})
+    assert r.status_code == 200
+    assert r.headers["Content-Disposition"] == 'attachment; filename="anonset-report-explorer-MT.html"'
+    html_text = r.get_data(as_text=True)
     assert "anonset districts --country MT --ages 30-50 --sex female --height-width 10" in html_text
     assert "share of people with CAS below 7" in html_text
+
+
+def test_the_report_button_fetches_the_route_in_the_browser(E):
+    """No server callback makes the report any more (issue 29): a clientside one fetches GET /_reports/explorer with
+    the scenario store, the grains and the table ages (the button names them), never the selected district."""
+    from dashboard.wsgi import app
+
+    deps = app.server.test_client().get("/_dash-dependencies").get_json()
+    report = [d for d in deps if any(i["id"] == V.ID["report"] for i in d["inputs"])]
+    assert len(report) == 1 and report[0]["clientside_function"]["function_name"] == "downloadReport"
+    assert report[0]["output"] == f'{V.ID["report-message"]}.children'
+    assert [(s["id"], s["property"]) for s in report[0]["state"]] == [(c, p) for c, p, _n in V.REPORT_STATES]
+    assert V.REPORT_PARAMS == "*,cdf_grain,table_ages,table_grain" and "district" not in V.REPORT_PARAMS
+    button = _find(E.layout(country="MT"), V.ID["report"])
+    assert button.children == "Download report" and button.className == "button secondary"
+    attrs = button.to_plotly_json()["props"]
+    assert attrs["data-report"] == "/_reports/explorer" and attrs["data-params"] == V.REPORT_PARAMS
+    assert attrs["data-message"] == V.ID["report-message"] and attrs["data-preparing"] == "Preparing the report…"
+
+
+def _find(component, component_id):
+    if getattr(component, "id", None) == component_id:
+        return component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, (list, tuple)) else [children]:
+        if hasattr(child, "to_plotly_json"):
+            found = _find(child, component_id)
+            if found is not None:
+                return found
+    return None
 
 
 def test_close_k_labels_go_on_separate_rows_and_titles_fit_a_phone():
