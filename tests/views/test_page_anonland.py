@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import math
+import os
+import sys
+import threading
 import time
 
 import numpy as np
@@ -321,6 +324,24 @@ def test_cancel_stops_a_rerun(page_module, monkeypatch):
     gate.set()
     done, _ = _wait_for(P, out[0])
     assert done.text == "Cancelled." and done.view is no_update and done.start_disabled is False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads have their own niceness on Linux")
+def test_a_rerun_runs_nicer_than_the_requests(page_module, monkeypatch):
+    seen = []
+    real = run_anonland
+
+    def spy(cfg, progress):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(cfg, progress)
+
+    monkeypatch.setattr(core, "run_anonland", spy)
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    out = _start(page_module, scale=0.001, citizens=5)
+    done, _ = _wait_for(page_module, out[0])
+    assert done.text.startswith("Done")
+    assert seen == [min(19, base + jobs.RERUN_NICE)]  # the rerun's thread ...
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # ... not the request's
 
 
 def test_expired_rerun_falls_back_to_the_shipped_result(page_module):
