@@ -8,13 +8,24 @@ import pytest
 
 
 @pytest.fixture
-def translated_home(monkeypatch):
+def fresh_responses():
+    """An empty response cache before and after: answers kept under another list of translated pages (another test
+    in this process) would be served for the same request (flaky in the fast lane once, order-dependent)."""
+    from dashboard.server import hooks
+
+    hooks.RESPONSES.clear()
+    yield
+    hooks.RESPONSES.clear()
+
+
+@pytest.fixture
+def translated_home(monkeypatch, fresh_responses):
     """The personal page as if translated (the list is the one switch: no page is offered translated yet)."""
     monkeypatch.setattr("dashboard.core.text._i18n.TRANSLATED_PATHS", ("/",))
 
 
 @pytest.fixture
-def anonland_untranslated(monkeypatch):
+def anonland_untranslated(monkeypatch, fresh_responses):
     """Every page is translated today: AnonLand stands for a page added later whose words are not all in the
     catalogues yet (the list is the one switch)."""
     from dashboard.core.text import _i18n
