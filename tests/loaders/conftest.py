@@ -21,15 +21,25 @@ def small_registry(monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def small_cache(raw_root, tmp_path_factory):
-    """A cache built once per process with the small registry into a folder that already held
-    :data:`CARRIED_OVER_FILE` (test_build.py, test_ncdrisc.py).  Read it, or copy it
-    (``shutil.copytree(small_cache, out, symlinks=True)``) before building over it: tests share it."""
+def small_build(raw_root, tmp_path_factory):
+    """``(folder, manifest)``: a cache built once per process with the small registry and the derived files (the
+    world aggregates and the explorer's country table, ``dashboard.cli.data.derived_files``, as ``anonset data
+    build`` makes them) into a folder that already held :data:`CARRIED_OVER_FILE` (test_build.py, test_ncdrisc.py),
+    and the manifest ``build`` returned.  Read it, or copy it (``shutil.copytree(folder, out, symlinks=True)``)
+    before building over it: tests share it."""
+    from dashboard.cli.data import derived_files
+
     folder, name, text = CARRIED_OVER_FILE
     out = tmp_path_factory.mktemp("small-cache") / "cache"
     (out / folder).mkdir(parents=True)
     (out / folder / name).write_text(text)
     with pytest.MonkeyPatch.context() as mp:
         _use_small_registry(mp)
-        cache_build.build(raw_root, out, log=lambda m: None)
-    return out
+        manifest = cache_build.build(raw_root, out, log=lambda m: None, derived=derived_files)
+    return out, manifest
+
+
+@pytest.fixture(scope="session")
+def small_cache(small_build):
+    """The folder of :func:`small_build`."""
+    return small_build[0]

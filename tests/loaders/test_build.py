@@ -17,14 +17,17 @@ def test_build_twice_gives_the_same_bytes_even_through_a_symlinked_raw_root(raw_
                                                                           small_cache):
     """The build is deterministic, and ``../shared`` may be a symlink (a checkout beside a shared folder): a
     second build through a link to the raw folder writes the same bytes.  The first build is the shared
-    ``small_cache`` (once per process); the second goes into a folder holding the same file another command wrote."""
+    ``small_cache`` (once per process, with the derived files); the second goes into a folder holding the same
+    file another command wrote."""
+    from dashboard.cli.data import derived_files
+
     a, b = small_cache, tmp_path / "b"
     folder, name, text = CARRIED_OVER_FILE
     (b / folder).mkdir(parents=True)
     (b / folder / name).write_text(text)
     link = tmp_path / "shared-link"
     os.symlink(raw_root.resolve(), link)
-    cache_build.build(link, b, log=lambda m: None)
+    cache_build.build(link, b, log=lambda m: None, derived=derived_files)
     assert digest_tree(a) == digest_tree(b)
     manifest = (a / "manifest.json").read_text()
     assert '"DE"' in manifest and '"GB"' in manifest
@@ -89,18 +92,19 @@ def test_body_prior_entry_ends_borrowing():
         body_prior_entry(CountryData("JP", "JP", pd.DataFrame(), [], "2020"), own, False)
 
 
-@pytest.mark.slow  # two builds and the aggregates: ~12 s
+@pytest.mark.slow  # a build that fails at its derived step (the shared build made the aggregates): seconds
 def test_build_writes_the_world_aggregates_checksummed_and_a_failure_keeps_the_old_cache(raw_root, tmp_path,
-                                                                                       small_registry):
+                                                                                       small_registry, small_build):
     """The build derives the world map's numbers and the explorer's default country table from the new cache
-    before the swap (issues 25, 26)."""
+    before the swap (issues 25, 26).  The build with the derived files is the shared ``small_build``; the failing
+    one goes over a copy of it."""
     from census_loaders import checksums
-    from dashboard.cli.data import derived_files
     from dashboard.core.regions import COUNTRY_TABLE_KEY, STORED_TABLE_FILE, stored_country_rows
     from dashboard.core.world import dataset_aggregate, world_aggregates
 
+    built, manifest = small_build
     out = tmp_path / "cache"
-    manifest = cache_build.build(raw_root, out, log=lambda m: None, derived=derived_files)
+    shutil.copytree(built, out, symlinks=True)
     path = out / "world" / "aggregates.parquet"
     assert manifest["files"]["world/aggregates.parquet"] == checksums.sha256(path)
     assert manifest["world_aggregates"]["rows"] == len(manifest["datasets"]) and checksums.verify(out) == []

@@ -156,3 +156,31 @@ def check_results(results: list, cases: list, expected: list) -> None:
     for i, (res, exp, case) in enumerate(zip(results, expected, cases)):
         assert res["ok"], f"case {i} ({case['table']}): {res.get('error')}"
         compare(res["report"], exp, f"case {i} {case['table']} {case['profile']}")
+
+
+#: Parts of a table that repeat between the tables of one data set (the same body model at other widths, the
+#: self-report variant of a data set without self-reported statistics): the largest are the v2 ``joint_cdf`` slices
+#: of the 1 cm × 1 kg tables, about half of the Node payload's 210 MB when each is written out in full.
+SHARED_DEPTH = 3
+
+
+def shared_tables(tables: dict) -> dict:
+    """``tables`` for the Node runner with each repeated part written once: a part (a value at most
+    :data:`SHARED_DEPTH` keys deep) equal (``==``, exact) to one at the same keys in an earlier table becomes
+    ``{"$same": [that table's name, *keys]}``, which tests/js/parity_runner.js replaces by a deep copy of that value
+    before any table reaches the engine.  The engine so receives tables equal to ``tables``, each with its own
+    objects; only the JSON's float formatting (10 s in Python, more in Node's parser) is not repeated."""
+    first: dict[tuple, list[tuple[str, object]]] = {}  # keys -> [(table name, value)], the values sent in full
+
+    def walk(name, keys, value, depth):
+        if isinstance(value, dict) and depth < SHARED_DEPTH:
+            return {k: walk(name, (*keys, k), v, depth + 1) for k, v in value.items()}
+        if not isinstance(value, (list, dict)) or not value:
+            return value
+        for other, seen in first.setdefault(keys, []):
+            if seen == value:
+                return {"$same": [other, *keys]}
+        first[keys].append((name, value))
+        return value
+
+    return {name: walk(name, (), table, 0) for name, table in tables.items()}
