@@ -777,12 +777,20 @@
       },
 
       /* the charts, the re-identification cards, the changes table and the advice, a frame after the
-         headline and the funnel's numbers are drawn (one smaller commit first: the answer shows sooner) */
+         headline and the funnel's numbers are drawn (one smaller commit first: the answer shows sooner); each
+         chart's box gets its figure's height.  Without it the box's height came from its content: dcc.Graph
+         gives a responsive chart "height: 100%", a resize (plotly's relayout to autosize) drops the figure's
+         height, and plotly then sizes its container "100%" of that box, 0 px: the chart's 310 px overflowed
+         a box of no height onto what follows (seen on a first visit, when the tables came late) */
       drawLater: function (later) {
-        if (!later || !later.figures || later.figures.length !== 6) return [nu(), nu(), nu(), nu(), nu(), nu(), nu(), nu(), nu()];
+        if (!later || !later.figures || later.figures.length !== 6) return Array(15).fill(nu());
+        var boxes = later.figures.map(function (f) {
+          var h = f && f.layout && f.layout.height;
+          return h ? { height: h + "px" } : {};
+        });
         return new Promise(function (resolve) {
           requestAnimationFrame(function () { setTimeout(function () {
-            resolve(later.figures.concat([later.reid, later.changes, later.advice]));
+            resolve(later.figures.concat([later.reid, later.changes, later.advice], boxes));
           }, 0); });
         });
       },

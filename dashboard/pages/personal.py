@@ -142,6 +142,8 @@ clientside_callback(
     Output(ID["reid"], "children"),
     Output(ID["changes"], "children"),
     Output(ID["advice"], "children"),
+    # each chart's box as high as its figure (assets/personal_page.js drawLater says why)
+    *[Output(ID[k], "style") for k in ("funnel", "what-district", "what-age", "what-height", "what-weight", "what-sex")],
     Input(ID["later"], "data"),
     prevent_initial_call=True,
 )

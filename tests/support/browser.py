@@ -42,12 +42,14 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(log_path: Path, workers: int = 1, env: dict | None = None):
-    """gunicorn serving dashboard.wsgi:server on a free loopback port."""
+    """gunicorn serving dashboard.wsgi:server on a free loopback port.  Several workers are forked from a master
+    that loaded the app once (``--preload``, as production's ``preload_app``): each loading it again cost ~10 s of
+    CPU a worker (issue 25)."""
     port = free_port()
     cmd = [
         sys.executable, "-m", "gunicorn", "dashboard.wsgi:server",
         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "120",
-        "--access-logfile", "-", "--error-logfile", "-",
+        "--access-logfile", "-", "--error-logfile", "-", *(["--preload"] if workers > 1 else []),
     ]
     log = open(log_path, "w")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
