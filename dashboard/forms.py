@@ -125,6 +125,18 @@ def strings(values) -> list[str]:
     return []
 
 
+def query_lists(query) -> dict[str, list[str]]:
+    """A URL query (``request.args.to_dict(flat=False)``, or any mapping of a key to a value or a list of
+    them) as each key's values, as texts (``None`` left out)."""
+    return {str(key): [str(v) for v in (value if isinstance(value, (list, tuple)) else [value]) if v is not None]
+            for key, value in dict(query).items()}
+
+
+def query_last(query) -> dict[str, str]:
+    """Each key's value, the last one when a key is repeated (as for any setting given twice in a link)."""
+    return {key: values[-1] for key, values in query_lists(query).items() if values}
+
+
 # --------------------------------------------------------------------------- measured points (n, κ̂)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from dashboard import forms
 from dashboard.core.errors import InputError
 from dashboard.core.regions import GRAINS, Scenario, format_range
 from dashboard.core.text import DEFAULT_LANGUAGE, language
@@ -49,16 +50,6 @@ def _file(kind: str, key: Hashable, name: str, make: Callable[[], str]) -> Repor
     return ReportFile(name, f'"{tag}"', lambda: rendered(kind, key, make))
 
 
-def _last(query: Mapping) -> dict[str, str]:
-    """Each key's value (the last one when a key is repeated)."""
-    out = {}
-    for key, value in dict(query).items():
-        values = value if isinstance(value, (list, tuple)) else [value]
-        if values and values[-1] is not None:
-            out[str(key)] = str(values[-1])
-    return out
-
-
 def _grain(q: Mapping[str, str], key: str) -> str:
     grain = q.get(key, ve.DEFAULT_TABLE_GRAIN)
     if grain not in GRAINS:
@@ -70,7 +61,7 @@ def _grain(q: Mapping[str, str], key: str) -> str:
 def explorer_file(query: Mapping) -> ReportFile:
     """``?country=DE&…&cdf_grain=5&table_ages=18-75&table_grain=5``: the page's link (its scenario as
     :meth:`Scenario.to_query` writes it, the country tables' ages as typed) without the selected district."""
-    q = _last(query)
+    q = forms.query_last(query)
     s = Scenario.from_query({k: v for k, v in q.items() if k in ve.SCENARIO_KEYS})
     limits.check_scenario(s, what=_("This report"))
     table_ages = ve.parse_table_ages(q.get("table_ages", ve.range_text(ve.DEFAULT_TABLE_AGES)))

@@ -84,10 +84,9 @@ def _set_status(job: str, state: str, fraction: float, message: str) -> bool:
 
 
 def max_running() -> int:
-    settings = cache_module.SETTINGS
     """Reruns the server runs at the same time, all workers together (more are refused, not queued): the
     settings' ``max_reruns`` (default half the cores), also before the app has installed its settings."""
-    return int(getattr(settings, "max_reruns", 0) or default_max_reruns())
+    return int(getattr(cache_module.SETTINGS, "max_reruns", 0) or default_max_reruns())
 
 
 class _Slot:
@@ -171,18 +170,17 @@ def request_cancel(job: str) -> None:
     cache.set(_key(job, "cancel"), True, timeout=JOB_TIMEOUT)
 
 
-def lower_this_threads_priority(by: int = RERUN_NICE) -> int | None:
+def lower_this_threads_priority(by: int = RERUN_NICE) -> None:
     """Make the calling thread ``by`` steps nicer (Linux schedules threads one by one), so the CPU serves the
-    worker's visitors first and a rerun the time left over; its new niceness, or None where the system cannot
-    (elsewhere ``PRIO_PROCESS`` with a thread id would name a process)."""
+    worker's visitors first and a rerun the time left over.  Nothing elsewhere: there ``PRIO_PROCESS`` with a
+    thread id would name a process."""
     if not sys.platform.startswith("linux"):
-        return None
+        return
     tid = threading.get_native_id()
     try:
         os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + by))
-        return os.getpriority(os.PRIO_PROCESS, tid)
-    except OSError:
-        return None
+    except OSError:  # a sandbox may refuse; the rerun then runs at the worker's priority
+        pass
 
 
 def _run_job(job: str, cfg: core.AnonLandConfig, slot: _Slot, lang: str = "en") -> None:

@@ -78,8 +78,7 @@ def serve(kinds: Mapping[str, ReportKind], kind: str) -> Response:
         except InputError as exc:
             return _plain(_("No report: {error}").format(error=exc), 400)
     headers["Content-Disposition"] = f'attachment; filename="{report.name}"'
-    response = Response(body, status=200, mimetype="text/html", headers=headers)
-    return response
+    return Response(body, status=200, mimetype="text/html", headers=headers)
 
 
 def install(server: Flask, kinds: Mapping[str, ReportKind]) -> None:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from urllib.parse import urlencode
 
 import census_loaders as cl
-from dashboard import ids
+from dashboard import forms, ids
 from dashboard.core import country as catalog
 from dashboard.core.body import DEFAULT_MODEL, check_model
 from dashboard.core.buckets import (
@@ -111,8 +111,7 @@ def from_query(query: Mapping, strict: bool = False) -> tuple[Settings, tuple[st
     """Settings from a link (``?country=DE&k=10&coverage=0.95&per_district=1``); bad parts reported and defaulted.
 
     ``strict`` (the report's URL, :mod:`dashboard.reports`): a bad part is an InputError saying what is wrong."""
-    q = {str(key): ("" if v is None else str(v[0] if isinstance(v, (list, tuple)) and v else v))
-         for key, v in dict(query).items()}
+    q = forms.query_last(query)  # a key given twice: the last one, as in every page's link
     notices = []
     country, k, cov, per, model = DEFAULTS
     if "country" in q:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from dash import ALL, dcc, html
 
-from dashboard import ids
+from dashboard import forms, ids
 from dashboard import settings as settings_module
 from dashboard.components import card, command_block, table
 from dashboard.core import microdata
@@ -255,9 +255,8 @@ def request_from_query(query: Mapping) -> Request:
     """A shipped data set's settings from a report's query (each value as the form holds it, in the page's
     language); bad ones are the InputErrors of :func:`parse_request`.  Never an upload (its records stay with
     the page's own request)."""
-    q = {str(key): [str(v) for v in (value if isinstance(value, (list, tuple)) else [value]) if v is not None]
-         for key, value in dict(query).items()}
-    last = {key: values[-1] for key, values in q.items() if values}
+    q = forms.query_lists(query)
+    last = forms.query_last(q)
     if last.get("source") not in SHIPPED_SOURCES:
         raise InputError(_("choose a shipped data set (NHANES, ADULT): an uploaded file's report is made in its "
                            "page, never from a link"))

@@ -39,6 +39,8 @@ def test_links_round_trip_and_repair(cache_root):
     got, notices = vb.from_query({"country": "XX", "k": "-3", "coverage": "2", "other": "ignored"})
     assert got == vb.DEFAULTS and len(notices) == 3
     assert vb.cli_command(s) == "anonset buckets --country MT --k 20 --coverage 0.8 --per-district"
+    # a setting given twice (a hand-edited link, the report's GET): the last one, as on every page
+    assert vb.from_query({"country": ["DE", "MT"], "k": ["5", "20"], "coverage": "0.8", "per_district": "1"}) == (s, ())
 
 
 @pytest.mark.slow  # over 5 s on this machine: in the full suite, not the fast lane
