@@ -216,12 +216,40 @@
     proto.__anonsetRecolour = true;
   }
 
+  /* True when MapLibre's map already has the size its container gives it: MapLibre's own test of a size change
+     (its container against its camera's transform, as _shouldHandleInitialResize) and the canvas's pixels.  False
+     when a field it reads is missing (another MapLibre version): the resize then runs as before. */
+  function sameSize(map) {
+    if (typeof map._containerDimensions !== "function" || typeof map._getClampedPixelRatio !== "function") return false;
+    var tr = map._camera && map._camera.transform, canvas = map._canvas;
+    if (!tr || !canvas || !canvas.style) return false;
+    var d = map._containerDimensions(), ratio = map._getClampedPixelRatio(d[0], d[1]);
+    return d[0] === tr.width && d[1] === tr.height
+      && canvas.width === Math.floor(ratio * d[0]) && canvas.height === Math.floor(ratio * d[1])
+      && canvas.style.width === d[0] + "px" && canvas.style.height === d[1] + "px";
+  }
+
+  /* plotly.js resizes its map on every update (a recolour too) and MapLibre's ResizeObserver once more after it.
+     Resizing resets the canvas, which clears it, so each one cost a redraw of every district: a full frame of
+     software WebGL (~0.5-1 s for Brazil's 5,564 municipalities in this machine's Chromium), twice per colour
+     change.  A resize to the size the map already has is skipped; a real change of size resizes as before. */
+  function guardResize(map) {
+    if (!map || map.__anonsetResize || typeof map.resize !== "function") return;
+    var resize = map.resize;
+    map.resize = function () {
+      if (sameSize(this)) { this.__anonsetResizesSkipped = (this.__anonsetResizesSkipped || 0) + 1; return this; }
+      return resize.apply(this, arguments);
+    };
+    map.__anonsetResize = true;
+  }
+
   /* Each map trace object on a page: patch their shared prototype, and remember what a trace drew when
      plotly.js created it (its update is patched from then on). */
   function scan(gd) {
     (gd && gd.calcdata || []).forEach(function (cd) {
       var obj = cd && cd[0] && cd[0].trace && cd[0].trace._glTrace;
       if (!obj || obj.type !== "choroplethmap") return;
+      guardResize(obj.subplot && obj.subplot.map);
       patchPrototype(Object.getPrototypeOf(obj));
       if (!obj.__recolour && obj.__recolourSeen !== cd) {
         obj.__recolourSeen = cd;
@@ -240,6 +268,7 @@
     mod.plot = function (subplot, calcTrace) {
       var obj = create.apply(this, arguments);
       try {
+        guardResize(obj && obj.subplot && obj.subplot.map);
         patchPrototype(Object.getPrototypeOf(obj));
         obj.__recolourSeen = calcTrace;
         if (optedIn(calcTrace[0].trace) && calcTrace[0].trace.visible !== true) obj.__hiddenDrawn = geometryOf(calcTrace[0].trace);
@@ -286,5 +315,6 @@
   })(0);
 
   window.anonset = window.anonset || {};
-  window.anonset.mapRecolour = {META: RECOLOUR_META, colourScale: colourScale, maplibreId: maplibreId};
+  window.anonset.mapRecolour = {META: RECOLOUR_META, colourScale: colourScale, maplibreId: maplibreId,
+                                guardResize: guardResize};
 })();

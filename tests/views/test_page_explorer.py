@@ -110,6 +110,11 @@ def test_district_map_references_geometry_by_url():
     assert main.meta == filled.meta == selected.meta == RECOLOUR_IN_PLACE
     none = go.Figure(fx.district_map("/geo/X.geojson", _frame([1.0] * 4), "max", 5, ages_label="18–75"))
     assert none.data[1].visible is False and none.data[2].visible is False and not none.layout.annotations
+    # the colour bar's room is the same for every statistic: a change of statistic keeps the map's width (a new width
+    # made MapLibre clear and redraw its canvas; the bars need 100-114 px in Chromium, checked in the browser tests)
+    rooms = {stat: fx.district_map("/geo/X.geojson", df, stat, 5, ages_label="18–75")["layout"]["margin"]["r"]
+             for stat in fx.STAT_INFO}
+    assert set(rooms.values()) == {fx.COLORBAR_ROOM}, rooms
 
 
 def test_frame_is_the_main_territory_and_the_view_fits_it():
