@@ -257,18 +257,17 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     counts = pg.evaluate(f"{RECOLOUR_COUNTS}")
     assert counts["full"] - counted["full"] == 0 and counts["fast"] - counted["fast"] >= 3, (counted, counts)  # all in place
     # hover and click still find districts (the geometry plotly.js prepared is carried over to each recolour)
-    _click_map_at(pg, 13.40, 52.52, "#explore-detail .detail[data-district='11000']")
+    _click_map_at(pg, 13.40, 52.52, "#explore-detail .detail[data-district='11000']")  # Berlin's centre
     assert _served(app_url, "/geo/DE.geojson") - geometry_served == 1  # and the server sent it once
+    # the clicked district's detail, and its link to the personal page (issue 25: a load of its own before)
+    _click_a_district_and_see_its_detail(pg)
     assert page.console_errors == []
     assert page.foreign_requests() == []
 
 
-def test_click_a_district_and_see_its_detail(app_url, page):
-    pg = page.page
-    _open(pg, f"{app_url.url}/explore?country=DE")
-    _wait_map(pg, "person mean CAS")
-    _idle(pg)
-    _click_map_at(pg, 13.40, 52.52, "#explore-detail .detail[data-district='11000']")  # Berlin's centre
+def _click_a_district_and_see_its_detail(pg):
+    """Berlin, clicked on the map: its detail, its outline on the map, and the link that opens the personal page
+    with it chosen (the page is left there)."""
     text = pg.inner_text("#explore-detail")
     assert "Berlin (11000)" in text and "Smallest non-zero cells" in text and "Largest cells" in text
     assert pg.locator("#explore-detail .js-plotly-plot").count() == 1  # the sex × age bar chart
@@ -284,8 +283,6 @@ def test_click_a_district_and_see_its_detail(app_url, page):
     pg.wait_for_function("location.pathname === '/' && location.hash.includes('district=11000')"
                          " && !location.search.includes('district')")
     pg.wait_for_function("(document.querySelector('#me-district') || {}).innerText?.includes('Berlin')", timeout=30_000)
-    assert page.console_errors == []
-    assert page.foreign_requests() == []
 
 
 def test_cdf_readouts_and_comparison(app_url, page):
@@ -328,6 +325,9 @@ def test_cdf_readouts_and_comparison(app_url, page):
 def test_country_table_sorts_and_downloads(app_url, page):
     pg = page.page
     _open(pg, f"{app_url.url}/explore?country=DE")
+    # the same address (issue 25: a load each before): the body-model switch, back to v2, the self-report box
+    _model_switch_changes_the_numbers_and_the_link(pg)
+    _self_report_correction_changes_the_numbers_the_note_and_the_link(pg)
     first = lambda col: pg.inner_text(f"#explore-country-table td[data-dash-column='{col}']")
     assert first("country") == "AD"  # alphabetical: Andorra (a national UN estimate) first
     sort = pg.locator("#explore-country-table th[data-dash-column='cell_mean'] .column-header--sort").last
@@ -354,7 +354,7 @@ def test_country_table_sorts_and_downloads(app_url, page):
     pg.press("#explore-table-ages", "Enter")
     pg.wait_for_selector("#explore-table-message .error")
     assert "outside the census data" in pg.inner_text("#explore-table-message")
-    assert page.console_errors == []
+    assert page.console_errors == [] and page.foreign_requests() == []
 
 
 def test_bad_input_shows_messages_not_tracebacks(app_url, page):
@@ -409,14 +409,13 @@ def test_screenshots(app_url, page, code, name, title):
     assert page.foreign_requests() == []
 
 
-def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
-    """The visible body-model switch (default v2): paper reproduces the paper model's shares, and the link says so."""
+def _model_switch_changes_the_numbers_and_the_link(pg):
+    """The visible body-model switch (default v2): paper reproduces the paper model's shares, and the link says so;
+    v2 again gives v2's share, without the model in the link."""
     from dashboard.core import regions as age_grain
     from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
-    pg = page.page
-    _open(pg, f"{app_url.url}/explore?country=DE")
     pg.wait_for_selector("#explore-readouts .readout[data-country='DE']")
     assert pg.is_checked("#explore-model input[value=v2]")
     pg.check("#explore-model input[value=paper]")
@@ -426,18 +425,22 @@ def test_model_switch_changes_the_numbers_and_the_link(app_url, page):
         f"document.querySelector(\"#explore-readouts .readout[data-country='DE']\").innerText.includes('{percent(paper)}')")
     assert "model=paper" in pg.url
     assert "--model paper" in pg.inner_text("#explore-cli-cdf")
-    assert page.console_errors == [] and page.foreign_requests() == []
+    # back to v2, the page as it was opened (the self-report check below starts from it)
+    plain = age_grain.comparable_share_below(Scenario(countries=("DE",)), (5,))["DE"][5.0]
+    pg.check("#explore-model input[value=v2]")
+    pg.wait_for_function(
+        f"document.querySelector(\"#explore-readouts .readout[data-country='DE']\").innerText.includes('{percent(plain)}')")
+    pg.wait_for_function("!window.location.search.includes('model=paper')")
+    assert "--model paper" not in pg.inner_text("#explore-cli-cdf")
 
 
-def test_self_report_correction_changes_the_numbers_the_note_and_the_link(app_url, page):
+def _self_report_correction_changes_the_numbers_the_note_and_the_link(pg):
     """The v2 option correcting self-reported statistics (Germany's are self-reported): the readout becomes the
     corrected model's share, the note says so, and the link and the CLI command carry it."""
     from dashboard.core import regions as age_grain
     from dashboard.core.regions import Scenario
     from dashboard.figures.explorer import percent
 
-    pg = page.page
-    _open(pg, f"{app_url.url}/explore?country=DE")
     pg.wait_for_selector("#explore-readouts .readout[data-country='DE']")
     assert not pg.is_checked("#explore-self-report input[value=on]")
     plain = age_grain.comparable_share_below(Scenario(countries=("DE",)), (5,))["DE"][5.0]
@@ -448,7 +451,6 @@ def test_self_report_correction_changes_the_numbers_the_note_and_the_link(app_ur
     pg.wait_for_function("window.location.search.includes('sr=1')")
     assert percent(corrected) in pg.inner_text("#explore-readouts .readout[data-country='DE']")
     assert "--self-report-correction" in pg.inner_text("#explore-cli-cdf")
-    assert page.console_errors == [] and page.foreign_requests() == []
 
 
 def test_cdfs_switch_between_five_year_groups_and_single_years(app_url, page):

@@ -29,21 +29,29 @@ document.addEventListener('securitypolicyviolation', function (e) {
 
 
 
+@pytest.fixture(scope="module")
+def strict_context(browser):
+    """One browser context for this file's pages, enforcing the app's CSP: its HTTP and code caches are shared,
+    so only the first page loads the app's scripts cold (issue 25: a context of its own per page before)."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context.add_init_script(CSP_LISTENER)
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def strict_page(browser):
-    """A page that enforces the app's CSP (the shared ``page`` fixture bypasses it for Playwright's polling).
+def strict_page(strict_context):
+    """A new page that enforces the app's CSP (the shared ``page`` fixture bypasses it for Playwright's polling).
 
     Under an enforced CSP, ``wait_for_function`` needs an arrow-function string
     (evaluated once); a bare expression would be eval'd on every poll and blocked.
     """
     from support.browser import PageRecorder
 
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    pg = context.new_page()
+    pg = strict_context.new_page()
     pg.set_default_timeout(60_000)
-    pg.add_init_script(CSP_LISTENER)
     yield PageRecorder(pg)
-    context.close()
+    pg.close()
 
 
 @pytest.mark.parametrize("module,path", PAGES, ids=[p for _, p in PAGES])
