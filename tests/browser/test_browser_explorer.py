@@ -171,6 +171,13 @@ def _expected_pixels(pg, ids) -> np.ndarray:
 
 #: assets/map_recolour.js's counts of the map's updates: {fast: recoloured in place, full: plotly.js's own update}.
 RECOLOUR_COUNTS = "(document.querySelector('#explore-map .js-plotly-plot').__anonsetRecolour || {fast: 0, full: 0})"
+#: Counts MapLibre's resizes of the explorer's map from now on, and the resizes to its own size skipped
+#: (assets/map_recolour.js guardResize): a resize resets the canvas, so every district is drawn again.
+COUNT_RESIZES = ("() => { const m = document.querySelector('#explore-map .js-plotly-plot')._fullLayout.map._subplot.map;"
+                 " window.__mapResizes = 0; m.on('resize', () => { window.__mapResizes += 1; }); }")
+RESIZES = ("() => { const m = document.querySelector('#explore-map .js-plotly-plot')._fullLayout.map._subplot.map;"
+           " return {resized: window.__mapResizes, skipped: m.__anonsetResizesSkipped || 0,"
+           " canvas: [m.getCanvas().width, m.getCanvas().height]}; }")
 #: Why each map trace last went to plotly.js's own update (assets/map_recolour.js), for a failure's message.
 RECOLOUR_WHY = ("(document.querySelector('#explore-map .js-plotly-plot').calcdata || [])"
                 ".map((cd) => cd[0].trace._glTrace ? (cd[0].trace._glTrace.__recolourWhy || null) : 'no map trace')")
@@ -213,6 +220,8 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     # updates before the first change (the map's own settling: a refit to its real width, a late store) are not
     # the subject: count from here
     counted = _settled_recolour_counts(pg)
+    pg.evaluate(COUNT_RESIZES)
+    canvas_before = pg.evaluate(RESIZES)["canvas"]
 
     # the statistic: minimum non-zero CAS
     pg.check("#explore-stat input[value=min]")
@@ -225,6 +234,10 @@ def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, p
     assert counts["full"] - counted["full"] == 0 and counts["fast"] - counted["fast"] >= 1, \
         (counted, counts, pg.evaluate(RECOLOUR_WHY))
     pg.wait_for_function(IDLE_MAP)
+    # ... and the map kept its size: no resize (which clears the canvas and draws every district again, twice per
+    # change before issue 26: the colour bar's margin followed its labels); plotly.js's own resize was skipped
+    resizes = pg.evaluate(RESIZES)
+    assert resizes["resized"] == 0 and resizes["skipped"] >= 1 and resizes["canvas"] == canvas_before, resizes
     drawn = np.array(pg.evaluate(MAP_PIXELS, list(points.values())), dtype=float)
     expected = _expected_pixels(pg, list(points))
     assert np.abs(expected - before_colours).max() > 15  # well beyond the tolerance: stale colours would fail
