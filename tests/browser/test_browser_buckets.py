@@ -18,17 +18,37 @@ def _wait_sentence(pg, part: str, timeout: int = 90_000):
     return pg.inner_text(SENTENCE)
 
 
+@pytest.fixture(scope="module")
+def advisor(browser):
+    """One desktop page for the file's desktop checks: the first opens its address with a load, the next go to theirs
+    in place the way the app's links do (``support.in_place``); its console and requests are recorded throughout."""
+    from support.browser import PageRecorder
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    yield PageRecorder(pg)
+    context.close()
+
+
+def _open(page, app_url, path: str):
+    from support.in_place import open_page
+
+    open_page(page.page, app_url.url, path, leaving=SENTENCE)
+
+
 def _idle(pg):
     pg.wait_for_load_state("networkidle")
     pg.wait_for_function("!document.querySelector('[data-dash-is-loading=\"true\"]')")
 
 
-def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, page):
+def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, advisor):
     from dashboard.core import buckets as bk
     from dashboard.core import buckets as br
 
+    page = advisor
     pg = page.page
-    pg.goto(f"{app_url.url}/explore?country=DE")
+    _open(page, app_url, "/explore?country=DE")
     pg.click("text=For app developers: safe bucket sizes")
     pg.wait_for_url("**/explore/buckets**")
     advice = bk.advise("DE", 10, 0.95)
@@ -64,12 +84,13 @@ def test_explorer_links_to_the_advisor_and_it_shows_the_core_answer(app_url, pag
     assert page.foreign_requests() == []
 
 
-def test_settings_change_the_advice_and_the_link(app_url, page):
+def test_settings_change_the_advice_and_the_link(app_url, advisor):
     from dashboard.core import buckets as bk
     from dashboard.core import buckets as br
 
+    page = advisor
     pg = page.page
-    pg.goto(f"{app_url.url}/explore/buckets?country=MT&k=5&coverage=0.9")
+    _open(page, app_url, "/explore/buckets?country=MT&k=5&coverage=0.9")
     advice = bk.advise("MT", 5, 0.9)
     assert _wait_sentence(pg, "Collect") == br.recommendation_text(advice)
     pg.fill("#buckets-k", "20")
@@ -97,12 +118,12 @@ def test_settings_change_the_advice_and_the_link(app_url, page):
     assert page.foreign_requests() == []
 
 
-def test_downloads_are_the_core_exports(app_url, page, tmp_path):
+def test_downloads_are_the_core_exports(app_url, advisor, tmp_path):
     from dashboard.core import buckets as bk
     from dashboard.core import buckets as br
 
-    pg = page.page
-    pg.goto(f"{app_url.url}/explore/buckets?country=LI&k=10&coverage=0.9")
+    pg = advisor.page
+    _open(advisor, app_url, "/explore/buckets?country=LI&k=10&coverage=0.9")
     _wait_sentence(pg, "Collect")
     _idle(pg)
     with pg.expect_download() as info:
@@ -118,9 +139,11 @@ def test_downloads_are_the_core_exports(app_url, page, tmp_path):
     assert (tmp_path / "all.csv").read_text(encoding="utf-8") == br.export_csv(bk.advise("LI", 10, 0.9))
 
 
-def test_a_bad_link_is_repaired_with_notices(app_url, page):
+def test_a_bad_link_is_repaired_with_notices(app_url, advisor):
+    page = advisor
     pg = page.page
-    pg.goto(f"{app_url.url}/explore/buckets?country=XX&k=-1&coverage=7")
+    _open(page, app_url, "/explore/buckets?country=XX&k=-1&coverage=7")
+    pg.wait_for_selector("#buckets-notices")
     notices = pg.inner_text("#buckets-notices")
     assert "Unknown country" in notices and "k must be a positive" in notices and "coverage must lie" in notices
     _wait_sentence(pg, "Collect")
