@@ -93,8 +93,12 @@ def test_rerun_works_across_several_gunicorn_workers(cache_root, page, tmp_path)
 
     with running_server(tmp_path / "server.log", workers=3) as url:
         pg = page.page
+        pg.goto(f"{url}/anonland")
         for seed in ("5", "6"):  # two runs: each makes ~10 polls, spread over the workers
-            pg.goto(f"{url}/anonland")
+            if seed == "6":  # the second on the same load: back to the shipped result first, as a visitor would
+                pg.click("#anonland-back")
+                pg.wait_for_function(
+                    "() => document.querySelector('#anonland-label').innerText.includes('precomputed full-scale')")
             pg.wait_for_selector("#anonland-divergence .main-svg")
             pg.fill("#anonland-scale", "0.002")
             pg.fill("#anonland-citizens", "30")
