@@ -274,13 +274,16 @@ def _chart_fonts_follow_presenter_mode(pg) -> bool:
 def test_links_round_trip_and_chart_fonts_follow_presenter_mode(visitor, app_url, path):
     """Two checks on one load where a page's link is its plain address (issue 25: each loaded it for itself): the
     link round-trips its state, then, on the reloaded page, the chart fonts follow presenter mode.  A page whose
-    link carries state gets the fonts check on its plain address, in a tab of its own."""
+    link carries state gets the fonts check on its plain address where that is open anyway: on the load of its
+    bad-input check (FONTS_ON_BAD_INPUT_LOAD; issue 25: a load of its own here before), else in a tab of its own."""
     link = STATE_LINKS.get(path, (path, {}))[0]
     pg, errors = _open(visitor, app_url, link)
     try:
         _links_round_trip(pg, path)
         if link != path:
             assert errors == [], link
+            if path in FONTS_ON_BAD_INPUT_LOAD:
+                return
             pg.close()
             pg, errors = _open(visitor, app_url, path)
         _chart_fonts_follow_presenter_mode(pg)
@@ -357,6 +360,12 @@ BAD_INPUT = {
                   ("anonland-height-width", "0"), ("anonland-weight-width", "0"), ("anonland-citizens", "0"),
                   ("anonland-seed", "-1")],
 }
+#: The pages whose link carries state (STATE_LINKS) and whose plain address has a bad-input check: their chart fonts
+#: are checked on that check's load (test_links_round_trip_and_chart_fonts_follow_presenter_mode).
+FONTS_ON_BAD_INPUT_LOAD = set(STATE_LINKS) & set(BAD_INPUT)
+#: Views whose results as loaded cannot come back in place: AnonLand opens on the shipped full-scale result, and
+#: its Start button (the only way to clear a refused value's message) runs a smaller AnonLand instead.
+RELOADED_BETWEEN_CASES = {"/anonland"}
 #: Fields where any text is fine (a name), read-only fields, and fields checked through a sibling of the
 #: same kind (the data-set page's bin widths share one parser: one is typed into above).
 FREE_TEXT = {"explore-user-name", "explore-link-text", "world-search"}  # any text is a search (none found: "0 of …")
@@ -405,34 +414,69 @@ def test_every_field_has_a_bad_input_case(loaded, path):
 
 @pytest.mark.parametrize("view", sorted(BAD_INPUT))
 def test_bad_input_marks_the_field_and_no_stale_result_looks_current(visitor, app_url, view):
-    """Each field of the view in turn, on a fresh load of the page (one tab of the visitor context per view: the
-    reloads reuse its cached scripts)."""
+    """Each field of the view in turn, on one load of the page (issue 25: a load per field before; a page whose link
+    carries state has its chart fonts checked on this load first, test_links_round_trip_…): after each case
+    the field's valid value is typed back (and the page run again where it has a button), and the page must look as
+    it did when it had loaded — no field marked, the same results at full strength — before the next case, so each
+    case starts from current results (a view of RELOADED_BETWEEN_CASES is loaded again instead, as before).  Each
+    refused upload starts from a fresh load of the page (the shipped data set's analysis), the first one right after
+    the field cases."""
     pg = visitor.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        for field_id, bad in BAD_INPUT[view]:
-            pg.goto(f"{app_url.url}{view}")
-            _settle(pg)
-            _bad_input_case(pg, view, field_id, bad)
-        for name, content, greyed in BAD_UPLOADS.get(view, []):
-            pg.goto(f"{app_url.url}{view}")
-            _settle(pg)
+        if view in RELOADED_BETWEEN_CASES:  # each case on a fresh load, as before
+            for field_id, bad in BAD_INPUT[view]:
+                pg.goto(f"{app_url.url}{view}")
+                _settle(pg)
+                _bad_input_case(pg, view, field_id, bad, None)
+            assert errors == []
+            return
+        pg.goto(f"{app_url.url}{view}")
+        _settle(pg)
+        if view in FONTS_ON_BAD_INPUT_LOAD:  # first, then the introduction open again as loaded (presenter mode shut it)
+            shown = pg.evaluate(OPEN_DETAILS)
+            _chart_fonts_follow_presenter_mode(pg)
+            pg.evaluate("(shown) => { const all = document.querySelectorAll('details');"
+                        " shown.forEach((i) => { all[i].open = true; }); }", shown)
+            assert pg.evaluate(OPEN_DETAILS) == shown, view
+        current = _looks_as_loaded(pg)
+        cases = BAD_INPUT[view]
+        for i, (field_id, bad) in enumerate(cases):
+            follows = i + 1 < len(cases) or view in BAD_UPLOADS  # another case on this load
+            _bad_input_case(pg, view, field_id, bad, current if follows else None)
+        for i, (name, content, greyed) in enumerate(BAD_UPLOADS.get(view, [])):
+            if i:
+                pg.goto(f"{app_url.url}{view}")
+                _settle(pg)
+                assert _looks_as_loaded(pg) == current, view
             _bad_upload_case(pg, name, content, greyed)
         assert errors == []
     finally:
         pg.close()
 
 
-def _bad_input_case(pg, view: str, field_id: str, bad: str) -> None:
+OPEN_DETAILS = "() => Array.from(document.querySelectorAll('details')).flatMap((d, i) => d.open ? [i] : [])"
+#: No field marked invalid, and the view's results shown at full strength (as FRESH_RESULTS names them).
+AS_LOADED = r"""() => !document.querySelector('#main [aria-invalid=true]')"""
+
+
+def _looks_as_loaded(pg) -> list[str]:
+    """The page as loaded: no field marked, some results at full strength (sorted FRESH_RESULTS of #main)."""
+    assert pg.evaluate(AS_LOADED), "a field is marked invalid on a page as loaded"
+    fresh = sorted(pg.evaluate(FRESH_RESULTS, "#main"))
+    assert fresh, "the page shows no current result as loaded"
+    return fresh
+
+
+def _bad_input_case(pg, view: str, field_id: str, bad: str, current: list[str] | None) -> None:
+    """The case; then, when ``current`` (the view's results as loaded) is given, the page back as loaded."""
     sel = f"[id='{field_id}']" if field_id.startswith("{") else f"#{field_id}"
     box = pg.locator(sel)
-    box.evaluate("(el) => { const d = el.closest('details'); if (d) d.open = true; }")  # a person opens it
-    box.fill(bad)
-    box.press("Enter")
-    box.press("Tab")
-    if view in RUN:
-        pg.click(f"#{RUN[view]}")
+    was_open = box.evaluate("(el) => { const d = el.closest('details'); if (!d) return null;"
+                            " const o = d.open; d.open = true; return o; }")  # a person opens it
+    valid = box.input_value()
+    _enter(pg, view, box, bad)
     pg.wait_for_function("(sel) => document.querySelector(sel).getAttribute('aria-invalid') === 'true'", arg=sel)
     described = pg.evaluate("(sel) => (document.querySelector(sel).getAttribute('aria-describedby') || '')"
                             ".split(/\\s+/).map((i) => document.getElementById(i)).filter(Boolean)"
@@ -443,6 +487,30 @@ def _bad_input_case(pg, view: str, field_id: str, bad: str) -> None:
     pg.wait_for_timeout(400)  # the greying fades in
     fresh = pg.evaluate(FRESH_RESULTS, RESULT_SCOPE.get(field_id, "#main"))
     assert fresh == [], f"{field_id}: results still looking current beside “{message}”: {fresh[:5]}"
+    if current is None:
+        return
+    # back to the page as loaded: the valid value typed back, the details as they were, the same current results
+    _enter(pg, view, box, valid)
+    if was_open is False:
+        box.evaluate("(el) => { el.closest('details').open = false; }")
+    try:
+        pg.wait_for_function(f"(want) => ({AS_LOADED})() && JSON.stringify(({FRESH_RESULTS})('#main').sort())"
+                             " === JSON.stringify(want)", arg=current, timeout=30_000)
+    except Exception:
+        got = sorted(pg.evaluate(FRESH_RESULTS, "#main"))
+        marked = pg.evaluate("() => Array.from(document.querySelectorAll('#main [aria-invalid=true]')).map((e) => e.id)")
+        raise AssertionError(f"{field_id}: after “{valid}” was typed back the page is not as loaded: marked {marked}, "
+                             f"missing {sorted(set(current) - set(got))[:5]}, new {sorted(set(got) - set(current))[:5]}"
+                             ) from None
+
+
+def _enter(pg, view: str, box, value: str) -> None:
+    """Type ``value`` into ``box`` as a person does (Enter, Tab), then run the page where it has a button."""
+    box.fill(value)
+    box.press("Enter")
+    box.press("Tab")
+    if view in RUN:
+        pg.click(f"#{RUN[view]}")
 
 
 #: Per view, files an upload box must refuse (name, content) and the form parts of the previous file that must
