@@ -95,7 +95,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     /* phones only: a desktop map keeps the server's frame, so a recolour stays a colour-only update
        (assets/map_recolour.js; a refitted desktop map was redrawn in full on a statistic change) */
     if (!width || width >= PHONE_MAX_PX) return fig;
-    var w = width - (m.l || 0) - (m.r || 0) - COLOURBAR_PX, h = (lay.height || 450) - (m.t || 0) - (m.b || 0);
+    /* the colour bar sits in the right margin when the figure keeps room for it (figures.explorer.COLORBAR_ROOM),
+       beside the plot area otherwise: its room is counted once */
+    var w = width - (m.l || 0) - Math.max(m.r || 0, COLOURBAR_PX), h = (lay.height || 450) - (m.t || 0) - (m.b || 0);
     if (w < 50 || h < 50) return fig;
     var dx = Math.max(b[2] - b[0], 1e-6) / 360, dy = Math.max(merc(b[3]) - merc(b[1]), 1e-6) / (2 * Math.PI);
     var zoom = Math.min(Math.log2(w * 0.94 / 512 / dx), Math.log2(h * 0.94 / 512 / dy));

@@ -51,7 +51,8 @@ SELECTED_COLOUR = HIGHLIGHT
 MAP_HEIGHT = 580
 #: The right margin kept for the map's colour bar, whatever its tick labels (each statistic's bar needs 100-114 px
 #: at the app's font): a margin that followed the labels gave the map a new width at every change of statistic,
-#: and MapLibre then cleared and redrew its whole canvas instead of only the districts' colours (issue 26).
+#: and MapLibre then cleared and redrew its whole canvas instead of only the districts' colours (issue 26).  The same
+#: room as assets/presenter.js's COLOURBAR_PX, which a phone's refit counts once.
 COLORBAR_ROOM = 120
 #: The map's usual width in pixels (the explorer's main column), for framing a country.
 MAP_WIDTH = 740
