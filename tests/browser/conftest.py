@@ -31,30 +31,25 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def language_visitors(browser):
-    """A phone and a desktop browser context (``support.languages.new_visitors``) for every page's language check: the
-    pages share the contexts' HTTP and code caches, so only the session's first load at each width is a cold one."""
-    from support.languages import new_visitors
+def visitors(browser, app_url):
+    """The session's shared browser contexts (``support.browser.Visitors``): a test opens a fresh tab of the one its
+    options name, with the app's storage cleared, instead of a new context that would compile the app's scripts
+    again (issue 25: the suite's time)."""
+    from support.browser import Visitors
 
-    contexts = new_visitors(browser)
-    yield contexts
-    for _size, ctx in contexts:
-        ctx.close()
+    shared = Visitors(browser, app_url.url)
+    yield shared
+    shared.close()
 
 
 @pytest.fixture
-def page(browser):
-    """A fresh desktop-sized page with request/console recording.
+def page(visitors):
+    """A fresh desktop-sized tab (1366 × 900) with request/console recording, in the shared desktop context.
 
     ``bypass_csp`` lets Playwright's own polling scripts (``wait_for_function``) run
     under the app's Content-Security-Policy; the policy itself is tested in
     ``test_browser_offline.py`` with contexts that do not bypass it.
     """
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    recorder = PageRecorder(pg)
+    recorder = visitors.tab(viewport={"width": 1366, "height": 900}, bypass_csp=True)
     yield recorder
-    context.close()
+    recorder.page.close()

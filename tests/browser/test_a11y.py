@@ -54,27 +54,15 @@ def page_views() -> list[tuple[str, str]]:
 VIEWS = page_views()
 
 
-@pytest.fixture(scope="module")
-def axe_visitor(browser):
-    """The desktop context of the axe runs, a fresh tab per view: the views share its HTTP and code caches as one
-    visitor's do (a context per view parsed the app's scripts again each time; issue 25)."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
-    yield ctx
-    ctx.close()
-
-
 @pytest.fixture
-def axe_page(axe_visitor, app_url):
-    """A fresh tab of ``axe_visitor`` with request/console recording (as the ``page`` fixture's), presenter mode off:
-    the last view's (kept in localStorage, which the tabs share) is cleared before the first load."""
-    from support.browser import PageRecorder
-
-    pg = axe_visitor.new_page()
-    pg.set_default_timeout(60_000)
-    axe_visitor.new_cdp_session(pg).send("Storage.clearDataForOrigin",
-                                         {"origin": app_url.url, "storageTypes": "local_storage"})
-    yield PageRecorder(pg)
-    pg.close()
+def axe_page(visitors):
+    """A fresh tab of the session's shared desktop context (``visitors``) with request/console recording, as the
+    ``page`` fixture's: the views share its HTTP and code caches as one visitor's do (a context per view parsed the
+    app's scripts again each time; issue 25), and the last view's presenter mode (kept in localStorage, which the
+    tabs share) is cleared before the first load."""
+    rec = visitors.tab(viewport={"width": 1366, "height": 900}, bypass_csp=True)
+    yield rec
+    rec.page.close()
 
 
 #: Every dropdown's focus proxy taken out of the tab order by the shell's repair (assets/shell).
@@ -209,11 +197,9 @@ def test_skip_link_moves_to_the_main_content(app_url, page):
     assert pg.locator("main#main").count() == 1
 
 
-def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, browser):
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
-    rec = PageRecorder(context.new_page())
+def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, visitors):
+    desktop = {"viewport": {"width": 1366, "height": 900}, "bypass_csp": True}
+    rec = visitors.tab(**desktop)
     pg = rec.page
     pg.goto(f"{app_url.url}/about")
     wait_for_dash(pg)
@@ -242,11 +228,10 @@ def test_presenter_mode_toggle_persists_and_links_switch_it(app_url, browser):
     pg.click("#shell-presenter-toggle")
     pg.wait_for_function("() => !document.body.classList.contains('presenter')")
     assert rec.console_errors == []
-    context.close()
+    pg.close()
 
-    fresh = browser.new_context(bypass_csp=True)  # ?presenter=1 switches it on in a new browser
-    pg2 = fresh.new_page()
+    pg2 = visitors.tab(**desktop).page  # ?presenter=1 switches it on in a new browser (nothing in its localStorage)
     pg2.goto(f"{app_url.url}/?presenter=1")
     pg2.wait_for_function("() => document.body.classList.contains('presenter')")
     pg2.wait_for_selector("#shell-presenter-toggle[aria-pressed=true]", state="attached", timeout=5_000)
-    fresh.close()
+    pg2.close()

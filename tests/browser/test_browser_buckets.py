@@ -28,7 +28,7 @@ def advisor(browser):
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     yield PageRecorder(pg)
-    context.close()
+    pg.close()
 
 
 def _open(page, app_url, path: str):
@@ -150,12 +150,9 @@ def test_a_bad_link_is_repaired_with_notices(app_url, advisor):
     assert page.console_errors == []
 
 
-def test_phone_width(app_url, browser):
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    pg = context.new_page()
-    rec = PageRecorder(pg)
+def test_phone_width(app_url, visitors):
+    rec = visitors.tab(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    pg = rec.page
     pg.goto(f"{app_url.url}/explore/buckets?country=DE")
     _wait_sentence(pg, "Collect")
     _idle(pg)
@@ -163,4 +160,4 @@ def test_phone_width(app_url, browser):
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     rec.screenshot("buckets-de-phone")
     assert rec.console_errors == []
-    context.close()
+    pg.close()

@@ -115,8 +115,9 @@ def _settle(pg, timeout: int = 30_000) -> None:
     pg.wait_for_timeout(300)
 
 
-def _context(browser, size=DESKTOP):
-    return browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+def _context(visitors, size=DESKTOP):
+    """The session's shared context at ``size`` (``visitors``: its HTTP and code caches are warm from other files)."""
+    return visitors.context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
 
 
 def _open(ctx, app_url, path: str):
@@ -130,23 +131,23 @@ def _open(ctx, app_url, path: str):
 
 
 @pytest.fixture(scope="module", params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def loaded(request, browser, app_url):
+def loaded(request, visitors, app_url):
     """Every page loaded once per viewport, each in a tab of one context per viewport (the tabs share its HTTP and
     code caches as one visitor's do): {path: (page, errors)}; closed at the end of the module.  Checks that change
     a loaded page (its tabs) come after the read-only checks in this file."""
-    ctx = _context(browser, request.param)
-    yield request.param, {path: _open(ctx, app_url, path) for path in VIEWS}
-    ctx.close()
+    ctx = _context(visitors, request.param)
+    pages = {path: _open(ctx, app_url, path) for path in VIEWS}
+    yield request.param, pages
+    for pg, _errors in pages.values():
+        pg.close()
 
 
 @pytest.fixture(scope="module")
-def visitor(browser):
+def visitor(visitors):
     """The desktop context of the checks that load a page of their own, each in a fresh tab closed after it: the tabs
     share the context's caches (a context per load parsed the app's scripts again each time; issue 25) and its
     localStorage (presenter mode: the one check that switches it switches it back)."""
-    ctx = _context(browser)
-    yield ctx
-    ctx.close()
+    return _context(visitors)
 
 
 @pytest.mark.parametrize("path", VIEWS)

@@ -95,11 +95,8 @@ def test_upload_bad_files_and_the_scaling_link(app_url, page, tmp_path):
     assert page.foreign_requests() == []
 
 
-def test_phone_layout(app_url, browser):
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-    rec = PageRecorder(context.new_page())
+def test_phone_layout(app_url, visitors):
+    rec = visitors.tab(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     rec.page.goto(f"{app_url.url}/dataset")
     rec.page.wait_for_selector("#dataset-emp-unique", timeout=60_000)
     rec.page.wait_for_load_state("networkidle")
@@ -107,4 +104,4 @@ def test_phone_layout(app_url, browser):
     assert width <= 400, f"the page is {width}px wide on a 390px phone"
     rec.screenshot("dataset-phone")
     assert rec.console_errors == [] and rec.foreign_requests() == []
-    context.close()
+    rec.page.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.browser import PageRecorder, choose_option, open_dropdown
+from support.browser import choose_option, open_dropdown, visitor_options
 
 pytestmark = pytest.mark.browser
 
@@ -15,13 +15,12 @@ DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-def _open(browser, url, viewport):
-    ctx = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 500, bypass_csp=True)
-    rec = PageRecorder(ctx.new_page())
+def _open(visitors, url, viewport):
+    rec = visitors.tab(**visitor_options(viewport))
     rec.page.set_default_timeout(60_000)
     rec.page.goto(url)
     rec.page.wait_for_selector("#me-country", state="attached")
-    return ctx, rec
+    return rec.page, rec
 
 
 def _options(pg, dropdown_id, typed, first=None):
@@ -56,8 +55,8 @@ def _assert_leads(pg, typed, first):
     assert options and options[0].startswith(first), (typed, options[:3])
 
 
-def test_desktop_first_question_places_and_one_number(browser, app_url):
-    ctx, rec = _open(browser, f"{app_url.url}/?country=DE", DESKTOP)
+def test_desktop_first_question_places_and_one_number(visitors, app_url):
+    ctx, rec = _open(visitors, f"{app_url.url}/?country=DE", DESKTOP)
     pg = rec.page
     try:
         # the empty page asks; no count, no funnel, no risk card
@@ -92,8 +91,8 @@ def test_desktop_first_question_places_and_one_number(browser, app_url):
         ctx.close()
 
 
-def test_italy_rome_forli_cantu(browser, app_url):
-    ctx, rec = _open(browser, f"{app_url.url}/?country=IT-COM", DESKTOP)
+def test_italy_rome_forli_cantu(visitors, app_url):
+    ctx, rec = _open(visitors, f"{app_url.url}/?country=IT-COM", DESKTOP)
     pg = rec.page
     try:
         _assert_leads(pg, "Roma", "Roma (")
@@ -106,8 +105,8 @@ def test_italy_rome_forli_cantu(browser, app_url):
         ctx.close()
 
 
-def test_phone_answer_stays_in_view_and_errors_sit_by_their_field(browser, app_url):
-    ctx, rec = _open(browser, f"{app_url.url}/?country=DE#district=11000&sex=female&ages=65%E2%80%9375", PHONE)
+def test_phone_answer_stays_in_view_and_errors_sit_by_their_field(visitors, app_url):
+    ctx, rec = _open(visitors, f"{app_url.url}/?country=DE#district=11000&sex=female&ages=65%E2%80%9375", PHONE)
     pg = rec.page
     try:
         pg.wait_for_function("(document.querySelector('#me-headline')?.innerText || '').includes('You and about')")

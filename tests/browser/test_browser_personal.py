@@ -12,9 +12,9 @@ from support.browser import (
     CHART_TEXT_PROBLEMS,
     LAY_SYMBOLS,
     TICK_LABEL_PROBLEMS,
-    PageRecorder,
     choose_option,
     toolbar_problems,
+    visitor_options,
 )
 
 pytestmark = pytest.mark.browser
@@ -58,17 +58,17 @@ def _others(pg) -> float:
     return float(re.search(r"about ([\d,.]+) other", text).group(1).replace(",", ""))
 
 
-def _context(browser, viewport):
-    ctx = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 500, bypass_csp=True)
-    rec = PageRecorder(ctx.new_page())
+def _context(visitors, viewport):
+    """A fresh tab of the shared context at ``viewport`` (a phone below 500 px): (the tab, to close; its recorder)."""
+    rec = visitors.tab(**visitor_options(viewport))
     rec.page.set_default_timeout(60_000)
-    return ctx, rec
+    return rec.page, rec
 
 
 # --------------------------------------------------------------------------- the result, computed here
 
 
-def test_fill_form_read_headline_and_funnel(app_url, browser, page):
+def test_fill_form_read_headline_and_funnel(app_url, visitors, page):
     pg = page.page
     log_start = len(app_url.log.read_text())  # the server is shared: only this test's requests count
     pg.goto(f"{app_url.url}/?country=DE")
@@ -110,12 +110,12 @@ def test_fill_form_read_headline_and_funnel(app_url, browser, page):
     assert page.console_errors == []
     assert page.foreign_requests() == []
     # the same filled form gives the link (issue 25: a load and a fill of its own before)
-    _link_round_trip_and_the_fragment_follows_edits(browser, pg, _funnel_last(pg))
+    _link_round_trip_and_the_fragment_follows_edits(visitors, pg, _funnel_last(pg))
 
 
-def test_no_request_carries_an_answer(app_url, browser):
+def test_no_request_carries_an_answer(app_url, visitors):
     """Every request while a profile is entered: no URL, header or body holds a typed value."""
-    ctx, rec = _context(browser, DESKTOP)
+    ctx, rec = _context(visitors, DESKTOP)
     pg = rec.page
     seen = []
 
@@ -151,8 +151,8 @@ def test_no_request_carries_an_answer(app_url, browser):
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_no_stale_result_after_invalid_input(app_url, browser, viewport):
-    ctx, rec = _context(browser, viewport)
+def test_no_stale_result_after_invalid_input(app_url, visitors, viewport):
+    ctx, rec = _context(visitors, viewport)
     pg = rec.page
     pg.goto(f"{app_url.url}/?country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70")
     _wait_for_full_profile(pg)
@@ -282,8 +282,8 @@ TICKS_OUTSIDE = """() => {
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_numbers_people_can_read_and_ticks_inside(app_url, browser, viewport):
-    ctx, rec = _context(browser, viewport)
+def test_numbers_people_can_read_and_ticks_inside(app_url, visitors, viewport):
+    ctx, rec = _context(visitors, viewport)
     pg = rec.page
     # a tiny set: ξ underflows, the what-if axes reach below 1 person
     pg.goto(f"{app_url.url}/?country=DE#district=03354&sex=female&ages=20%E2%80%9325&hcm=199&wkg=54&hw=1&ww=1"
@@ -314,8 +314,8 @@ WIDEST_ELEMENTS = """() => Array.from(document.querySelectorAll('body *'))
   .map(([el, w]) => `${el.tagName.toLowerCase()}#${el.id}.${String(el.className).split(' ')[0]} ${Math.round(w)} px`)"""
 
 
-def test_answer_in_the_first_phone_viewport(app_url, browser):
-    ctx, rec = _context(browser, PHONE)
+def test_answer_in_the_first_phone_viewport(app_url, visitors):
+    ctx, rec = _context(visitors, PHONE)
     pg = rec.page
     pg.goto(f"{app_url.url}/?country=GB#district=E06000023&sex=male&ages=40%E2%80%9341&hcm=180&wkg=80")
     _others(pg)
@@ -363,7 +363,7 @@ def _chart_fonts_follow_presenter_mode(pg):
 # --------------------------------------------------------------------------- links
 
 
-def _link_round_trip_and_the_fragment_follows_edits(browser, pg, count: int):
+def _link_round_trip_and_the_fragment_follows_edits(visitors, pg, count: int):
     """The link of ``pg``'s page (filled by ``_fill_profile``, showing ``count``) opens the same answers in another
     browser; the opened link's #fragment then follows edits, so a reload shows them."""
     pg.click("#me-copy-link")
@@ -372,7 +372,7 @@ def _link_round_trip_and_the_fragment_follows_edits(browser, pg, count: int):
     query, fragment = link.split("#", 1)
     assert query.endswith("?country=DE")
     assert "hcm=163.7" in fragment and "sex=female" in fragment and "district=11000" in fragment
-    ctx, rec = _context(browser, DESKTOP)
+    ctx, rec = _context(visitors, DESKTOP)
     other = rec.page
     other.goto(link)
     _wait_for_full_profile(other)

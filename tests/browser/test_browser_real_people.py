@@ -27,16 +27,12 @@ def test_real_people_page_shows_both_models(app_url, page):
     assert page.console_errors == [] and page.foreign_requests() == []
 
 
-def test_real_people_phone_layout(app_url, browser):
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  bypass_csp=True)
-    rec = PageRecorder(context.new_page())
+def test_real_people_phone_layout(app_url, visitors):
+    rec = visitors.tab(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, bypass_csp=True)
     rec.page.goto(f"{app_url.url}/real-people")
     rec.page.wait_for_selector("#real-divergence .main-svg")
     width = rec.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"page is {width}px wide on a 390px phone"
     rec.screenshot("real-people-phone")
     assert rec.console_errors == [] and rec.foreign_requests() == []
-    context.close()
+    rec.page.close()

@@ -133,11 +133,8 @@ def test_upload_a_csv_and_a_bad_one(app_url, page, tmp_path):
     assert page.console_errors == []
 
 
-def test_phone_layout(app_url, browser):
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-    rec = PageRecorder(context.new_page())
+def test_phone_layout(app_url, visitors):
+    rec = visitors.tab(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     for view, ready in (("explore", "#scaling-readout-kappa"), ("census", "#scaling-c-h"),
                         ("forecast", "#scaling-f-models table")):
         rec.page.goto(f"{app_url.url}/scaling?view={view}")
@@ -147,4 +144,4 @@ def test_phone_layout(app_url, browser):
         assert width <= 400, f"{view}: the page is {width}px wide on a 390px phone"
     rec.screenshot("scaling-phone")
     assert rec.console_errors == [] and rec.foreign_requests() == []
-    context.close()
+    rec.page.close()

@@ -13,11 +13,11 @@ def _ready(pg, size):
     pg.wait_for_selector("#about-sources td[data-dash-column='sha256']")
 
 
-def test_about_page_in_every_language(language_visitors, app_url):
+def test_about_page_in_every_language(visitors, app_url):
     """The About page in six languages at phone and desktop width: its words, the tables' headings and our own
     words in them, numbers grouped the language's way, nothing clipped or overlapping (citations as published)."""
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "about", "/about?lang={lang}", _ready):
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "about", "/about?lang={lang}", _ready):
         pg = rec.page
         with text.language(lang):
             heading, population = text.gettext("About AnonSet"), text.gettext("population")

@@ -17,12 +17,12 @@ def _ready(pg, size):
     pg.wait_for_timeout(200)
 
 
-def test_anonland_page_in_every_language(language_visitors, app_url):
+def test_anonland_page_in_every_language(visitors, app_url):
     """AnonLand in six languages at phone and desktop width: its words, the cards, the tables' headings, the charts'
     legends (the district classes by their names in the language) and axes, the rerun form, numbers the language's
     way; nothing clipped or overlapping, no chart text outside or on another, nothing from another host."""
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "anonland", "/anonland?lang={lang}",
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "anonland", "/anonland?lang={lang}",
                                                                  _ready):
         pg = rec.page
         with text.language(lang):

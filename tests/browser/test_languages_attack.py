@@ -17,12 +17,12 @@ def _ready(pg, size):
     pg.wait_for_selector("#attack-models table")
 
 
-def test_attack_lab_in_every_language(language_visitors, app_url):
+def test_attack_lab_in_every_language(visitors, app_url):
     """The attack lab in six languages at phone and desktop width, its explanations opened: the form, the cards,
     the tables, the four charts' titles, axes and legends, the explanation; the attribution quoted in English;
     nothing clipped or overlapping, nothing English whose translation differs, nothing from another host."""
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "attack", PATH, _ready):
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "attack", PATH, _ready):
         pg = rec.page
         with text.language(lang):
             heading = text.gettext("Attack lab: de-anonymising sparse data")

@@ -19,14 +19,14 @@ def _ready(pg, size):
     pg.wait_for_timeout(400)
 
 
-def test_bucket_advisor_in_every_language(language_visitors, app_url):
+def test_bucket_advisor_in_every_language(visitors, app_url):
     """The bucket advisor in six languages at phone and desktop width: the recommendation the core writes in that
     language, its cards, charts and tables, nothing clipped, overlapping or left in English."""
     from dashboard.core import buckets as bk
 
     advice = bk.advise("MT", 10, 0.95, per_district=True)
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "buckets", BUCKETS, _ready, 90_000):
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "buckets", BUCKETS, _ready, 90_000):
         pg = rec.page
         with text.language(lang):
             heading, sentence = text.gettext("For app developers: safe bucket sizes"), bk.recommendation_text(advice)

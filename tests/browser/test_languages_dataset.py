@@ -16,12 +16,12 @@ def _ready(pg, size):
     pg.wait_for_load_state("networkidle")
 
 
-def test_data_set_page_in_every_language(language_visitors, app_url):
+def test_data_set_page_in_every_language(visitors, app_url):
     """The data-set page in six languages at phone and desktop width with NHANES analysed (the default on load): the
     form, the cards, the model's reason, the plan, the tables' headings and the charts' words, numbers the language's
     way, nothing clipped or overlapping, nothing from another host."""
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "dataset", "/dataset?lang={lang}",
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "dataset", "/dataset?lang={lang}",
                                                                  _ready, timeout_ms=120_000):
         pg = rec.page
         with text.language(lang):

@@ -26,11 +26,11 @@ def _ready(pg, size):
     pg.wait_for_timeout(400)
 
 
-def test_explorer_in_every_language(language_visitors, app_url):
+def test_explorer_in_every_language(visitors, app_url):
     """The explorer in six languages at phone and desktop width: its words (page, map, legend, detail, curves,
     country and district tables), its numbers in the language's format, nothing clipped or overlapping."""
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "explorer", EXPLORER, _ready):
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "explorer", EXPLORER, _ready):
         pg = rec.page
         with text.language(lang):
             heading, tables = text.gettext("Explore regions"), text.gettext("Country tables")

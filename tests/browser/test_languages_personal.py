@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from support.browser import wait_until_drawn
-from support.languages import TOGGLE_CLIPPED, each_language_and_width, heading_problems, new_context, page_problems
+from support.browser import visitor_options, wait_until_drawn
+from support.languages import TOGGLE_CLIPPED, each_language_and_width, heading_problems, page_problems
 
 from dashboard.core import text
 
@@ -19,9 +19,9 @@ def _ready(pg, size):
     pg.wait_for_timeout(400)
 
 
-def test_personal_page_in_every_language(language_visitors, app_url):
+def test_personal_page_in_every_language(visitors, app_url):
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "personal", PERSONAL, _ready):
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "personal", PERSONAL, _ready):
         pg = rec.page
         with text.language(lang):
             question = text.gettext("How many people are like you?")
@@ -36,11 +36,11 @@ def test_personal_page_in_every_language(language_visitors, app_url):
     assert problems == [], "\n".join(problems[:60])
 
 
-def test_the_switch_keeps_the_address_and_links_carry_the_language(browser, app_url):
+def test_the_switch_keeps_the_address_and_links_carry_the_language(visitors, app_url):
     """The switch changes only ?lang= (the #fragment stays); a link to another page carries the language and that
     page speaks it (every page is translated; a page not translated yet is served English, shell and all:
     tests/server/test_language.py)."""
-    ctx, rec = new_context(browser, {"width": 1440, "height": 900})
+    rec = visitors.tab(**visitor_options({"width": 1440, "height": 900}))
     pg = rec.page
     pg.goto(app_url.url + "/?country=DE#district=11000&sex=female")
     pg.wait_for_function("() => document.querySelectorAll('#me-funnel-text li').length >= 3")
@@ -60,7 +60,7 @@ def test_the_switch_keeps_the_address_and_links_carry_the_language(browser, app_
     assert explore in pg.inner_text(".navbar") and "Explore regions" not in pg.inner_text(".navbar")
     assert pg.get_attribute(".navbar a.brand", "href") == "/?lang=de"
     assert rec.console_errors == [] and rec.foreign_requests() == []
-    ctx.close()
+    pg.close()
 
 
 #: Nothing of ours is quoted in English on a translated page: the elements still marked lang="en" besides the
@@ -69,10 +69,10 @@ QUOTED = ("() => Array.from(document.querySelectorAll('[lang=en]')).filter(e => 
           " && !e.classList.contains('lang-link')).map(e => e.innerText.slice(0, 80))")
 
 
-def test_the_body_notes_and_a_trimmed_group_in_german(browser, app_url):
+def test_the_body_notes_and_a_trimmed_group_in_german(visitors, app_url):
     """Issue 31: the self-report correction, the body statistics' source and notes, the preset's words and a
     trimmed age group ("18–20 (von 15–20)") in German, German digits, nothing quoted in English."""
-    ctx, rec = new_context(browser, {"width": 390, "height": 844})
+    rec = visitors.tab(**visitor_options({"width": 390, "height": 844}))
     pg = rec.page
     pg.goto(app_url.url + "/?lang=de&country=DE#district=11000&sex=female&ages=65%E2%80%9375&hcm=170&wkg=70"
             "&model=v2&sr=1&aux=de_wearables")
@@ -94,4 +94,4 @@ def test_the_body_notes_and_a_trimmed_group_in_german(browser, app_url):
     assert "Größe und Gewicht: NCD-RisC: mittlere Größe je Geburtsjahrgang" in pg.inner_text("body")
     assert "(of 15" not in pg.inner_text("body") and pg.evaluate(QUOTED) == []
     assert rec.console_errors == []
-    ctx.close()
+    pg.close()

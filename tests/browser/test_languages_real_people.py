@@ -14,12 +14,12 @@ def _ready(pg, size):
     pg.wait_for_selector("#real-prior-summary li")
 
 
-def test_real_people_page_in_every_language(language_visitors, app_url):
+def test_real_people_page_in_every_language(visitors, app_url):
     """The real-people page in six languages at phone and desktop width: its words, the cards, the tables' headings,
     the prior check's sentences and the charts' words, numbers the language's way, nothing clipped or overlapping,
     nothing from another host."""
     problems = []
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "real-people",
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "real-people",
                                                                  "/real-people?lang={lang}", _ready):
         pg = rec.page
         with text.language(lang):

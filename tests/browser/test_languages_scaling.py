@@ -17,13 +17,13 @@ def _ready(pg, size):
     pg.wait_for_selector(VIEWS[0][1])
 
 
-def test_scaling_page_in_every_language(language_visitors, app_url):
+def test_scaling_page_in_every_language(visitors, app_url):
     """The three views in six languages at phone width, the first at desktop width too (the census view on
     Liechtenstein, a small census): words, readouts, cards, tables and charts, numbers the language's way, nothing clipped or
     overlapping, nothing English whose translation differs, nothing from another host."""
     problems = []
     for lang, size, rec, where, words in each_language_and_width(
-            language_visitors, app_url, "scaling", "/scaling?lang={lang}&country=LI&users=5000", _ready):
+            visitors, app_url, "scaling", "/scaling?lang={lang}&country=LI&users=5000", _ready):
         pg = rec.page
         with text.language(lang):
             heading = text.gettext("The scaling law of re-identification")

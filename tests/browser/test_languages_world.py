@@ -13,12 +13,12 @@ def _ready(pg, size):
     pg.wait_for_selector("#world-map .js-plotly-plot .colorbar")
 
 
-def test_world_page_in_every_language(language_visitors, app_url):
+def test_world_page_in_every_language(visitors, app_url):
     """The world map's page in six languages at phone and desktop width: its words, the switch, the table's
     headings and names, the map's colour bar title, nothing clipped or overlapping, nothing from another host."""
     problems = []
     path = "/explore/world?lang={lang}&stat=share_below"
-    for lang, size, rec, where, words in each_language_and_width(language_visitors, app_url, "world", path, _ready):
+    for lang, size, rec, where, words in each_language_and_width(visitors, app_url, "world", path, _ready):
         pg = rec.page
         with text.language(lang):
             heading, country = text.gettext("The world on one map"), text.gettext("Country")

@@ -123,6 +123,47 @@ class PageRecorder:
         return path
 
 
+def visitor_options(size: dict) -> dict:
+    """The browser-context options of a visitor at ``size``: a phone (mobile viewport, touch) below 500 px."""
+    return {"viewport": size, "bypass_csp": True} | ({"is_mobile": True} if size["width"] < 500 else {})
+
+
+class Visitors:
+    """The session's browser contexts, one per set of context options, whose tabs the tests share as one visitor's.
+
+    A new context parses and compiles the app's scripts again and starts a renderer without caches: 2.5–5.5 s of
+    Chromium CPU per page load here, against 0.9–2.3 s for the same load in a tab of a context that has been used
+    (measured side by side by ``benchmarks/bench_browser_loads.py``; issue 25, the suite's time).  Each
+    ``tab`` is a fresh page with an empty recorder; what earlier tabs left in the app's origin (presenter mode in
+    localStorage, cookies, IndexedDB) is cleared before it opens, so a test starts as a first visit does, caches
+    aside.  A context with routes or init scripts of its own stays a test's own ``browser.new_context``."""
+
+    def __init__(self, browser, origin: str):
+        self._browser, self._origin, self._contexts = browser, origin, {}
+
+    def context(self, **options):
+        """The shared context made with ``options`` (``browser.new_context``'s keywords)."""
+        key = json.dumps(options, sort_keys=True)
+        if key not in self._contexts:
+            self._contexts[key] = self._browser.new_context(**options)
+        return self._contexts[key]
+
+    def tab(self, timeout_ms: int = 60_000, **options) -> PageRecorder:
+        """A fresh recorded tab of the context made with ``options``; the caller closes ``tab.page``."""
+        ctx = self.context(**options)
+        pg = ctx.new_page()
+        ctx.clear_cookies()
+        ctx.new_cdp_session(pg).send("Storage.clearDataForOrigin", {
+            "origin": self._origin, "storageTypes": "local_storage,indexeddb,service_workers,cache_storage"})
+        pg.set_default_timeout(timeout_ms)
+        return PageRecorder(pg)
+
+    def close(self) -> None:
+        for ctx in self._contexts.values():
+            ctx.close()
+        self._contexts.clear()
+
+
 def require_chromium():
     if not Path(CHROMIUM).exists() or shutil.which("gunicorn") is None and not _has_gunicorn():
         pytest.skip(f"browser tests need {CHROMIUM} and gunicorn")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from dashboard.core import text
-from support.browser import CHART_TEXT_PROBLEMS, PageRecorder
+from support.browser import CHART_TEXT_PROBLEMS, PageRecorder, visitor_options
 
 #: A phone (is_mobile) and a desktop.
 SIZES = ({"width": 390, "height": 844}, {"width": 1440, "height": 900})
@@ -84,14 +84,6 @@ def english_words(lang: str) -> list[str]:
     return out
 
 
-def new_context(browser, size: dict, timeout_ms: int = 60_000):
-    """A fresh browser context at ``size`` (a phone below 500 px) and its recorded page."""
-    ctx = browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True)
-    rec = PageRecorder(ctx.new_page())
-    rec.page.set_default_timeout(timeout_ms)
-    return ctx, rec
-
-
 def page_problems(rec, where: str, words: list[str]) -> list[str]:
     """What every translated page is checked for: clipped or overlapping labels, chart texts outside or on top of
     each other, English words whose translation differs, console errors and requests to another host."""
@@ -103,36 +95,25 @@ def page_problems(rec, where: str, words: list[str]) -> list[str]:
             + [f"{where}: fetched {u}" for u in rec.foreign_requests()])
 
 
-def new_visitors(browser) -> list[tuple[dict, object]]:
-    """A phone and a desktop visitor: ``[(size, browser context)]`` at ``SIZES``, for ``each_language_and_width``."""
-    return [(size, browser.new_context(viewport=size, is_mobile=size["width"] < 500, bypass_csp=True))
-            for size in SIZES]
-
-
 def each_language_and_width(visitors, app_url, page: str, path: str, ready: Callable, timeout_ms: int = 60_000
                             ) -> Iterator[tuple[str, dict, PageRecorder, str, list[str]]]:
     """Opens ``path`` (``{lang}`` filled in) in every language at phone and desktop width, waits with
     ``ready(pg, size)`` and yields ``(lang, size, recorder, where, english words)``.
 
-    ``visitors`` (the session's ``language_visitors``: one browser context per width, shared by every page's language
-    check) open one tab per width, which goes to each language's address in turn (a new document each time: ``?lang=``
-    differs); its recorder is emptied between two documents, so what it holds is that language's.  The loads share the
-    context's HTTP and code caches as one visitor's do: only the session's first load at each width fetches and
-    compiles the app's scripts (issue 25: the suite's time)."""
-    for size, ctx in visitors:
-        rec = PageRecorder(ctx.new_page())
-        rec.page.set_default_timeout(timeout_ms)
-        try:
-            for lang in text.LANGUAGES:
-                words = english_words(lang) if lang != "en" else []
-                rec.page.goto("about:blank")  # the last language's document is gone (and whatever it logged on leaving)
-                rec.console_errors.clear()
-                rec.requests.clear()
+    Each (language, width) is a fresh tab of the session's shared context at that width (``visitors``:
+    ``support.browser.Visitors``), so its recorder holds that language's document alone, and the loads share the
+    context's HTTP and code caches as one visitor's do.  (A tab going to each language in turn through
+    ``about:blank`` started a new renderer per language: ~1 s more of Chromium CPU per load; issue 25.)"""
+    for size in SIZES:
+        for lang in text.LANGUAGES:
+            words = english_words(lang) if lang != "en" else []
+            rec = visitors.tab(timeout_ms, **visitor_options(size))
+            try:
                 rec.page.goto(app_url.url + path.format(lang=lang))
                 ready(rec.page, size)
                 yield lang, size, rec, f"{page} {lang} {size['width']}px", words
-        finally:
-            rec.page.close()
+            finally:
+                rec.page.close()
 
 
 def column_headings(pg, selector: str) -> list[str]:
