@@ -86,7 +86,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
   /* A district map's frame (layout.meta.anonset_fit_bounds, dashboard/figures/maps.py) is fitted to the map's
      real width here: the server frames it for a desktop-sized map, which a 390 px phone cut off at the left.
      The same web-mercator fit as maps.view_of, for the plot area beside the colour bar. */
-  var FIT_BOUNDS = "anonset_fit_bounds", COLOURBAR_PX = 120, PHONE_MAX_PX = 600;
+  var FIT_BOUNDS = "anonset_fit_bounds", COLORBAR_ROOM = "anonset_colorbar_room", PHONE_MAX_PX = 600;
   function merc(lat) { lat = Math.max(Math.min(lat, 85), -85); return Math.log(Math.tan(Math.PI / 4 + lat * Math.PI / 360)); }
   function fitMap(fig, el) {
     var lay = fig.layout, b = lay && lay.meta && lay.meta[FIT_BOUNDS];
@@ -95,9 +95,10 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     /* phones only: a desktop map keeps the server's frame, so a recolour stays a colour-only update
        (assets/map_recolour.js; a refitted desktop map was redrawn in full on a statistic change) */
     if (!width || width >= PHONE_MAX_PX) return fig;
-    /* the colour bar sits in the right margin when the figure keeps room for it (figures.explorer.COLORBAR_ROOM),
-       beside the plot area otherwise: its room is counted once */
-    var w = width - (m.l || 0) - Math.max(m.r || 0, COLOURBAR_PX), h = (lay.height || 450) - (m.t || 0) - (m.b || 0);
+    /* the colour bar's room (layout.meta.anonset_colorbar_room, figures.maps.COLORBAR_ROOM) is in the right margin
+       when the figure keeps it there (the explorer), beside the plot area otherwise: it is counted once */
+    var room = +lay.meta[COLORBAR_ROOM] || 0;
+    var w = width - (m.l || 0) - Math.max(m.r || 0, room), h = (lay.height || 450) - (m.t || 0) - (m.b || 0);
     if (w < 50 || h < 50) return fig;
     var dx = Math.max(b[2] - b[0], 1e-6) / 360, dy = Math.max(merc(b[3]) - merc(b[1]), 1e-6) / (2 * Math.PI);
     var zoom = Math.min(Math.log2(w * 0.94 / 512 / dx), Math.log2(h * 0.94 / 512 / dy));

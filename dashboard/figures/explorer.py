@@ -25,7 +25,15 @@ from dashboard.core.text import (
 )
 from dashboard.core.text import gettext as _
 
-from .maps import FILLED_COLOUR, RECOLOUR_IN_PLACE, district_trace, map_layout, outline_trace, selected_props
+from .maps import (
+    COLORBAR_ROOM,
+    FILLED_COLOUR,
+    RECOLOUR_IN_PLACE,
+    district_trace,
+    map_layout,
+    outline_trace,
+    selected_props,
+)
 from .style import GRAPH_CONFIG as STYLE_GRAPH_CONFIG
 from .style import (
     HIGHLIGHT,
@@ -49,11 +57,6 @@ from .style import (
 #: Outline of the district whose detail is open (orange stays visible on every Viridis colour).
 SELECTED_COLOUR = HIGHLIGHT
 MAP_HEIGHT = 580
-#: The right margin kept for the map's colour bar, whatever its tick labels (each statistic's bar needs 100-114 px
-#: at the app's font): a margin that followed the labels gave the map a new width at every change of statistic,
-#: and MapLibre then cleared and redrew its whole canvas instead of only the districts' colours (issue 26).  The same
-#: room as assets/presenter.js's COLOURBAR_PX, which a phone's refit counts once.
-COLORBAR_ROOM = 120
 #: The map's usual width in pixels (the explorer's main column), for framing a country.
 MAP_WIDTH = 740
 #: Trace order of the district map; patches address traces by these positions.
@@ -256,7 +259,8 @@ def district_map(
     layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
                         uirevision=f"map-{df.attrs.get('country', '')}")
     layout["separators"] = separators()
-    layout["margin"]["r"] = COLORBAR_ROOM  # plotly.js still widens it for a bar that needs more (presenter mode)
+    layout["margin"]["r"] = COLORBAR_ROOM  # the bar's room (maps.COLORBAR_ROOM); plotly.js widens it for a bar that
+    # needs more (presenter mode)
     traces = [main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, _("filled (estimated) district")), selected_outline]
     for trace in traces[1:]:  # unchanged outlines are left as drawn, too
         trace["meta"] = RECOLOUR_IN_PLACE

@@ -26,6 +26,13 @@ HOVER = "<b>%{customdata}</b><br>%{hovertext}<extra></extra>"
 WORLD_VIEW = {"center": {"lon": 0, "lat": 20}, "zoom": 1}
 #: The layout ``meta`` key holding a map's frame [lon0, lat0, lon1, lat1] (same string in assets/presenter.js).
 FIT_BOUNDS = "anonset_fit_bounds"
+#: The room in pixels a map's colour bar takes at the right (each statistic's bar needs 100-114 px at the app's font).
+#: The explorer keeps it as the map's right margin whatever the statistic: a margin that followed the labels gave the
+#: map a new width at every change of statistic, and MapLibre then cleared and redrew its whole canvas instead of only
+#: the districts' colours (issue 26).  A phone's refit (assets/presenter.js) reads it from the layout's ``meta``
+#: under :data:`COLORBAR_ROOM_KEY` and counts it once, so the number lives here alone.
+COLORBAR_ROOM = 120
+COLORBAR_ROOM_KEY = "anonset_colorbar_room"
 #: A trace's ``meta`` that lets ``assets/map_recolour.js`` apply a colour-only update through MapLibre's
 #: feature state instead of plotly.js re-tiling the whole geometry (same string in that file).
 RECOLOUR_IN_PLACE = "anonset:recolour-in-place"
@@ -123,7 +130,7 @@ def map_layout(view: dict | None, *, height: int, title: str = "", title_font: d
     if annotations:
         layout["annotations"] = annotations
     if "bounds" in view:  # assets/presenter.js refits this frame to the map's width in the browser (a phone's 390 px)
-        layout["meta"] = {FIT_BOUNDS: view["bounds"]}
+        layout["meta"] = {FIT_BOUNDS: view["bounds"], COLORBAR_ROOM_KEY: COLORBAR_ROOM}
     return layout
 
 

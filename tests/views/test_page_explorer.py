@@ -17,6 +17,7 @@ from dashboard.core import regions as ag
 from dashboard.core import regions as age_grain
 from dashboard.core.regions import Scenario
 from dashboard.figures import explorer as fx
+from dashboard.figures import maps
 from dashboard.views import explorer as V
 
 
@@ -115,6 +116,10 @@ def test_district_map_references_geometry_by_url():
     rooms = {stat: fx.district_map("/geo/X.geojson", df, stat, 5, ages_label="18–75")["layout"]["margin"]["r"]
              for stat in fx.STAT_INFO}
     assert set(rooms.values()) == {fx.COLORBAR_ROOM}, rooms
+    # ... and a phone's refit (assets/presenter.js) reads that room from the figure, counted once: one number
+    framed = maps.map_layout(maps.view_of({"bounds": [5.9, 47.3, 15.0, 55.1]}, fx.MAP_WIDTH, fx.MAP_HEIGHT), height=580)
+    assert framed["meta"][maps.COLORBAR_ROOM_KEY] == fx.COLORBAR_ROOM == maps.COLORBAR_ROOM
+    assert framed["meta"][maps.FIT_BOUNDS] == [5.9, 47.3, 15.0, 55.1]
 
 
 def test_frame_is_the_main_territory_and_the_view_fits_it():
