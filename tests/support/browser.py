@@ -131,9 +131,9 @@ def visitor_options(size: dict) -> dict:
 class Visitors:
     """The session's browser contexts, one per set of context options, whose tabs the tests share as one visitor's.
 
-    A new context parses and compiles the app's scripts again and starts a renderer without caches: 2.5–5.5 s of
-    Chromium CPU per page load here, against 0.9–2.3 s for the same load in a tab of a context that has been used
-    (measured side by side by ``benchmarks/bench_browser_loads.py``; issue 25, the suite's time).  Each
+    A new context fetches, parses and compiles the app's scripts again: about 1 s more of Chromium CPU per page load
+    here than a new tab of a context that has loaded the app before (``benchmarks/bench_browser_loads.py``, median of
+    rounds: /about 2.5 against 1.5 s, /explore?country=DE 5.1 against 4.2 s; issue 25, the suite's time).  Each
     ``tab`` is a fresh page with an empty recorder; what earlier tabs left in the app's origin (presenter mode in
     localStorage, cookies, IndexedDB) is cleared before it opens, so a test starts as a first visit does, caches
     aside.  A context with routes or init scripts of its own stays a test's own ``browser.new_context``."""
