@@ -17,7 +17,11 @@ cached geometry) and measures:
   the page — the server's and Dash's share, and loading plotly.js (the graph element exists only once
   plotly.js has run); the rest of the first draw is fetching, parsing and drawing the geometry;
 * **colour change**: from choosing another statistic to the map's title and colours being
-  updated and MapLibre idle again.
+  updated and MapLibre idle again;
+* **first draw, page clock**: the first draw as the page's own clock has it (``performance.now()``,
+  from the navigation's start, at MapLibre's first "idle" with every source and tile loaded): what a
+  person waits after opening the link, without Playwright's way to the navigation and its polling
+  (~0.3 s here).  The targets are checked on the wall-clock columns.
 
 Printed: one table, a row per data set side by side (polygons, geometry size, the median
 of ``--runs`` first draws, figure arrivals and colour changes); ``--save`` writes the medians
@@ -49,6 +53,20 @@ DRAWN = (f"(() => {{ const g = {MAP}; if (!g || !g._fullLayout || !g._fullLayout
          " const st = m.getStyle(); if (!st || !st.sources) return false;"
          " const src = Object.keys(st.sources); return src.length > 0 && src.every(k => m.isSourceLoaded(k))"
          " && src.reduce((n, k) => n + m.querySourceFeatures(k).length, 0) > 0; })()")
+#: Run in every page before its scripts: the page's own clock (ms from navigation start, as a person's wait starts
+#: when they open the link) at MapLibre's first "idle" once the map has sources and every one is loaded with its
+#: tiles, i.e. the districts drawn.  It leaves out what the wall-clock "first draw" adds around the page: Playwright's
+#: way to the navigation's start and its polling of DRAWN.
+PAGE_CLOCK = r"""(function wait() {
+  const g = document.querySelector('#explore-map .js-plotly-plot');
+  const m = g && g._fullLayout && g._fullLayout.map && g._fullLayout.map._subplot && g._fullLayout.map._subplot.map;
+  if (!m) { setTimeout(wait, 20); return; }
+  m.on('idle', () => {
+    const st = m.getStyle(), src = st && st.sources ? Object.keys(st.sources) : [];
+    if (!window.__anonsetDrawnAt && src.length && src.every(k => m.isSourceLoaded(k)) && m.areTilesLoaded())
+      window.__anonsetDrawnAt = performance.now();
+  });
+})();"""
 IDLE = (f"(() => {{ const g = {MAP}; const m = g._fullLayout.map._subplot.map;"
         " return m.loaded() && !m.isMoving() && m.areTilesLoaded(); })()")
 
@@ -83,6 +101,7 @@ def _serve(log) -> tuple[subprocess.Popen, str]:
 def measure(browser, url: str, code: str, width: int, height: int, shot: Path | None) -> tuple[float, float, float]:
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
                                   bypass_csp=True)  # the page forbids eval; the probes below need it
+    context.add_init_script(PAGE_CLOCK)
     pg = context.new_page()
     t0 = time.perf_counter()
     pg.goto(f"{url}/explore?country={code}")
@@ -91,6 +110,8 @@ def measure(browser, url: str, code: str, width: int, height: int, shot: Path | 
     figure = time.perf_counter() - t0
     pg.wait_for_function(DRAWN, timeout=180_000, polling=50)
     first = time.perf_counter() - t0
+    pg.wait_for_function("() => !!window.__anonsetDrawnAt", timeout=60_000, polling=100)
+    page_first = pg.evaluate("window.__anonsetDrawnAt") / 1000
     title = pg.evaluate(f"{MAP}.layout.title.text")
     t0 = time.perf_counter()
     pg.check("#explore-stat input[value=min]")
@@ -101,10 +122,10 @@ def measure(browser, url: str, code: str, width: int, height: int, shot: Path | 
         shot.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(shot / f"explorer-{code}-{width}x{height}.png"), full_page=False)
     context.close()
-    return first, figure, colour
+    return first, figure, colour, page_first
 
 
-COLUMNS = ("first", "figure", "colour")
+COLUMNS = ("first", "figure", "colour", "page")
 
 
 def _row(code: str, info: dict, now: dict | None, before: dict | None) -> str:
@@ -158,7 +179,7 @@ def main(argv=None) -> int:
                     results[code] = {column: round(statistics.median(r[i] for r in runs), 2)
                                      for i, column in enumerate(COLUMNS)}
                     results[code]["runs"] = [[round(v, 2) for v in r] for r in runs]
-                    print(f"  {code}: runs (first / figure / colour) "
+                    print(f"  {code}: runs (first / figure / colour / first by the page's clock) "
                           + ", ".join("/".join(f"{v:.2f}" for v in r) for r in runs), flush=True)
                 browser.close()
         finally:
@@ -169,13 +190,15 @@ def main(argv=None) -> int:
     print(f"\nmap draw in Chromium {args.width}×{args.height}, median of {args.runs} run(s), seconds ({arrow}); "
           f"load average {load_at_start[0]:.1f} at start, {load_at_end[0]:.1f} at end")
     print(f"{'data set':<8} {'polygons':>6} {'geometry':>8}  {'first draw':^{15 if before else 6}}  "
-          f"{'figure':^{15 if before else 6}}  {'colour':^{15 if before else 6}}")
+          f"{'figure':^{15 if before else 6}}  {'colour':^{15 if before else 6}}  {'first, page':^{15 if before else 11}}")
     for code in codes:
         print(_row(code, cl.dataset_info(code), results.get(code), (before or {}).get(code) if before else None))
     for note in notes:
         print(note)
     print("first draw: navigation → MapLibre has drawn the geometry; figure: navigation → the figure is on the page; "
-          f"colour: another statistic → recoloured and idle.  Targets: first draw < {TARGET_FIRST_S:.0f} s, "
+          "colour: another statistic → recoloured and idle; first, page: the first draw by the page's own clock, from "
+          "the navigation's start (without Playwright's way there and its polling).  "
+          f"Targets, on the wall-clock columns: first draw < {TARGET_FIRST_S:.0f} s, "
           f"colour < {TARGET_COLOUR_S:.0f} s.")
     if args.save:
         args.save.write_text(json.dumps({"load": [load_at_start[0], load_at_end[0]], **results}, indent=1))
