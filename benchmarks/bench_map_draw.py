@@ -98,7 +98,7 @@ def _serve(log) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the app did not answer within 300 s")
 
 
-def measure(browser, url: str, code: str, width: int, height: int, shot: Path | None) -> tuple[float, float, float]:
+def measure(browser, url: str, code: str, width: int, height: int, shot: Path | None) -> tuple[float, float, float, float]:
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
                                   bypass_csp=True)  # the page forbids eval; the probes below need it
     context.add_init_script(PAGE_CLOCK)

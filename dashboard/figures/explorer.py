@@ -259,8 +259,8 @@ def district_map(
     layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
                         uirevision=f"map-{df.attrs.get('country', '')}")
     layout["separators"] = separators()
-    layout["margin"]["r"] = COLORBAR_ROOM  # the bar's room (maps.COLORBAR_ROOM); plotly.js widens it for a bar that
-    # needs more (presenter mode)
+    # the colour bar's fixed room (maps.COLORBAR_ROOM); plotly.js still widens it for a bar that needs more (presenter)
+    layout["margin"]["r"] = COLORBAR_ROOM
     traces = [main, outline_trace(geo_url, filled, FILLED_COLOUR, 2.2, _("filled (estimated) district")), selected_outline]
     for trace in traces[1:]:  # unchanged outlines are left as drawn, too
         trace["meta"] = RECOLOUR_IN_PLACE

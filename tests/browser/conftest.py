@@ -53,3 +53,17 @@ def page(visitors):
     recorder = visitors.tab(viewport={"width": 1366, "height": 900}, bypass_csp=True)
     yield recorder
     recorder.page.close()
+
+
+@pytest.fixture
+def cold_page(browser):
+    """A desktop tab like ``page``'s but in a browser context of its own, whose HTTP cache has not seen the app: for
+    a check that counts the server's answers (the shared contexts' tabs may find a resource cached by an earlier
+    test, and the server would then not send it at all)."""
+    from support.browser import PageRecorder
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
+    recorder = PageRecorder(context.new_page())
+    recorder.page.set_default_timeout(60_000)
+    yield recorder
+    context.close()

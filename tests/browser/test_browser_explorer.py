@@ -197,20 +197,6 @@ def _settled_recolour_counts(pg, quiet_ms: int = 1500, limit_ms: int = 20_000) -
     return last
 
 
-@pytest.fixture
-def cold_page(browser):
-    """A recorded tab in a browser context of its own, whose HTTP cache has not seen the app: the shared contexts'
-    tabs (the ``page`` fixture) may find a country's polygons cached by an earlier test, and the server would then
-    not send them at all, where a check counts the server's answers."""
-    from support.browser import PageRecorder
-
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True)
-    recorder = PageRecorder(context.new_page())
-    recorder.page.set_default_timeout(60_000)
-    yield recorder
-    context.close()
-
-
 def test_statistic_and_scenario_recolour_the_map_without_new_geometry(app_url, cold_page):
     page = cold_page  # the server's count of geometry answers below needs a cache that has not seen DE's
     from dashboard.core.regions import Scenario
