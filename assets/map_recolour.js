@@ -207,6 +207,7 @@
         try { this.subplot.map.removeFeatureState({source: this.sourceId}); } catch (err) { /* source gone */ }
       }
       plotlyUpdate.call(this, calcTrace);
+      runHooks(this, calcTrace);
       count(this, calcTrace, "full");
       if (optedIn(trace) && trace.visible !== true) this.__hiddenDrawn = geometryOf(trace);
       try {
@@ -243,6 +244,14 @@
     map.__anonsetResize = true;
   }
 
+  /* The other assets' hooks on a map trace object as plotly.js creates it and after its own full update
+     (assets/map_detail.js); one that fails leaves the trace as plotly.js drew it. */
+  function runHooks(obj, calcTrace) {
+    ((window.anonset || {}).mapTraceHooks || []).forEach(function (hook) {
+      try { hook(obj, calcTrace); } catch (err) { /* the map stays as drawn */ }
+    });
+  }
+
   /* Each map trace object on a page: patch their shared prototype, and remember what a trace drew when
      plotly.js created it (its update is patched from then on). */
   function scan(gd) {
@@ -253,6 +262,7 @@
       patchPrototype(Object.getPrototypeOf(obj));
       if (!obj.__recolour && obj.__recolourSeen !== cd) {
         obj.__recolourSeen = cd;
+        runHooks(obj, cd);
         /* created before this file's hook (plotly.js drew the map before install ran: a busy machine): a hidden
            outline is remembered as hookCreation would have, or its next update redraws it in full */
         if (optedIn(cd[0].trace) && cd[0].trace.visible !== true) { obj.__hiddenDrawn = geometryOf(cd[0].trace); return; }
@@ -267,6 +277,7 @@
     var create = mod.plot;
     mod.plot = function (subplot, calcTrace) {
       var obj = create.apply(this, arguments);
+      runHooks(obj, calcTrace);
       try {
         guardResize(obj && obj.subplot && obj.subplot.map);
         patchPrototype(Object.getPrototypeOf(obj));
@@ -293,7 +304,7 @@
         var done = draw.apply(this, arguments);
         var el = typeof gd === "string" ? document.getElementById(gd) : gd;
         ((el && el._fullData) || []).forEach(function (t) {
-          if (t.type === "choroplethmap" && optedIn(t)) hookCreation(t._module);
+          if (t.type === "choroplethmap") hookCreation(t._module);
         });
         Promise.resolve(done).then(function () { scan(el); }, function () { /* plotly.js reports it */ });
         return done;

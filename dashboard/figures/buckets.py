@@ -113,7 +113,7 @@ def shortfall_map(geo_url: str, district_ids, district_names, coverage, short_id
                                                            share=percent_text(f"{100 * q:g}"))
     legend, _lines = wrap_title(legend, LEGEND_CHARS)  # a phone's width (German, Spanish … are longer)
     layout = map_layout(view, height=height, title=title, title_font=dict(size=15),
-                        uirevision=f"buckets-{geo_url}",
+                        uirevision=f"buckets-{geo_url}", n_districts=len(ids),
                         annotations=[dict(
                             text=f"<span style='color:{colour}'>━</span> {legend}", x=0.01, y=0.01, xref="paper",
                             yref="paper", xanchor="left", yanchor="bottom", showarrow=False,

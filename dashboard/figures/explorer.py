@@ -257,7 +257,7 @@ def district_map(
             x=0.01, y=0.01, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
             showarrow=False, bgcolor="rgba(255,255,255,0.85)", font=dict(size=12)))
     layout = map_layout(view, height=height, title=colours.title, title_font=dict(size=15), annotations=annotations,
-                        uirevision=f"map-{df.attrs.get('country', '')}")
+                        uirevision=f"map-{df.attrs.get('country', '')}", n_districts=len(ids))
     layout["separators"] = separators()
     # the colour bar's fixed room (maps.COLORBAR_ROOM); plotly.js still widens it for a bar that needs more (presenter)
     layout["margin"]["r"] = COLORBAR_ROOM

@@ -72,6 +72,25 @@ def geojson_url(code: str) -> str:
 MANY_DISTRICTS = 5000
 
 
+#: The layout ``meta`` key holding the zoom from which a map of very many districts draws its districts' borders
+#: (trace 0's line layer; assets/map_detail.js, same string there).  Below it MapLibre neither builds nor draws them:
+#: in this machine's software WebGL they were almost half of every frame of Brazil's 5,564 municipalities (a frame
+#: took 220 ms, 120 without), drawn at the first draw and again at each colour change, for hairlines that at the
+#: whole-country view only wash out the colours of the smallest districts.
+BORDERS_FROM_ZOOM_KEY = "anonset_borders_from_zoom"
+#: How far past the desktop's whole-country view a map of very many districts is zoomed when its borders appear:
+#: one step, each district twice as wide.  The zoom is absolute, so on a phone, whose map opens further out, the
+#: borders appear at the same size of a district on the screen.
+BORDER_ZOOM_STEP = 1.0
+
+
+def borders_from_zoom(n_districts: int, view: dict | None) -> float | None:
+    """The zoom from which a map of ``n_districts`` framed at ``view`` draws its borders; ``None``: from the start."""
+    if n_districts <= MANY_DISTRICTS or not view or "zoom" not in view:
+        return None
+    return round(float(view["zoom"]) + BORDER_ZOOM_STEP, 2)
+
+
 def border(n_districts: int) -> dict:
     """White district borders; faint and thin for a map of very many small districts."""
     if n_districts <= MANY_DISTRICTS:
@@ -109,8 +128,9 @@ def selected_props(district_id: str | None) -> dict:
 
 
 def map_layout(view: dict | None, *, height: int, title: str = "", title_font: dict | None = None,
-               annotations: list | None = None, uirevision: str = "map") -> dict:
-    """A map on the blank style framed at ``view`` (``center`` and ``zoom``), no legend."""
+               annotations: list | None = None, uirevision: str = "map", n_districts: int = 0) -> dict:
+    """A map on the blank style framed at ``view`` (``center`` and ``zoom``), no legend; ``n_districts``, trace 0's
+    count, sets when its borders appear (:func:`borders_from_zoom`)."""
     view = view or WORLD_VIEW
     title, lines = wrap_title(title)
     title_dict = dict(text=title, x=0.01)
@@ -129,8 +149,13 @@ def map_layout(view: dict | None, *, height: int, title: str = "", title_font: d
     )
     if annotations:
         layout["annotations"] = annotations
+    meta = {}
     if "bounds" in view:  # assets/presenter.js refits this frame to the map's width in the browser (a phone's 390 px)
-        layout["meta"] = {FIT_BOUNDS: view["bounds"], COLORBAR_ROOM_KEY: COLORBAR_ROOM}
+        meta.update({FIT_BOUNDS: view["bounds"], COLORBAR_ROOM_KEY: COLORBAR_ROOM})
+    if (zoom := borders_from_zoom(n_districts, view)) is not None:
+        meta[BORDERS_FROM_ZOOM_KEY] = zoom
+    if meta:
+        layout["meta"] = meta
     return layout
 
 
@@ -172,4 +197,4 @@ def choropleth(
         traces.append(outline_trace(geojson, filled_ids, FILLED_COLOUR, 2.0, "filled (estimated) district"))
     if selected_id:
         traces.append(outline_trace(geojson, [selected_id], "#000000", 3.0, "selected district"))
-    return figure(traces, map_layout(view, height=height, title=title))
+    return figure(traces, map_layout(view, height=height, title=title, n_districts=len(district_ids)))

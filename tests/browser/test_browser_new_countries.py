@@ -45,8 +45,34 @@ def test_italian_municipal_map_draws_and_recolours_by_patch(app_url, page):
     assert len(geo) == fetched  # no second geometry download
     counts = pg.evaluate(f"{MAP}.__anonsetRecolour")
     assert counts["full"] == 0 and counts["fast"] >= 1  # recoloured in place (assets/map_recolour.js), not re-tiled
+    # 7,901 municipalities: their borders are drawn from one step past the whole-country view (assets/map_detail.js),
+    # the outlines of the filled and the selected ones at every zoom
+    detail = pg.evaluate(BORDER_LAYERS)
+    assert detail["from"] == pytest.approx(detail["opened"] + 1, abs=0.05), detail
+    # (the fills keep MapLibre's antialiasing outline: without it a municipality narrower than a pixel is not drawn)
+    assert detail["districts"] == [["fill", 0, None], ["line", detail["from"], None]], detail
+    assert all(minzoom == 0 for _type, minzoom, _aa in detail["outlines"]), detail
+    assert pg.evaluate(RENDERED_BORDERS) == 0  # the whole country in view: no border drawn
+    pg.evaluate(f"{MAP}._fullLayout.map._subplot.map.setZoom({detail['from']} + 0.5)")
+    pg.wait_for_function(f"(() => {{ const m = {MAP}._fullLayout.map._subplot.map; return !m.isMoving() && m.loaded()"
+                         " && m.areTilesLoaded(); })()", timeout=60_000)
+    assert pg.evaluate(RENDERED_BORDERS) > 0  # zoomed in: the borders are drawn
     assert page.console_errors == []
     assert page.foreign_requests() == []
+
+
+#: The district map's zoom at opening, the zoom its figure names for the borders, and its layers as
+#: [type, minzoom, fill-antialias]: trace 0's (the districts) and the outline traces'.
+BORDER_LAYERS = (f"(() => {{ const g = {MAP}, m = g._fullLayout.map._subplot.map, style = m.getStyle().layers;"
+                 " const of = (t) => style.filter(l => l.id.startsWith('plotly-trace-layer-' + t.uid))"
+                 "   .map(l => [l.type, l.minzoom || 0, (l.paint || {})['fill-antialias'] ?? null]);"
+                 " return {opened: g._fullLayout.map.zoom, from: g._fullLayout.meta.anonset_borders_from_zoom,"
+                 " districts: of(g._fullData[0]), outlines: g._fullData.slice(1).flatMap(of)}; })()")
+#: How many district borders MapLibre has drawn in the map's view.
+RENDERED_BORDERS = (f"(() => {{ const g = {MAP}, m = g._fullLayout.map._subplot.map;"
+                    " const line = m.getStyle().layers.find(l => l.type === 'line'"
+                    " && l.id.startsWith('plotly-trace-layer-' + g._fullData[0].uid));"
+                    " return m.queryRenderedFeatures({layers: [line.id]}).length; })()")
 
 
 def test_a_municipality_is_found_by_its_province(app_url, page):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -120,6 +121,31 @@ def test_district_map_references_geometry_by_url():
     framed = maps.map_layout(maps.view_of({"bounds": [5.9, 47.3, 15.0, 55.1]}, fx.MAP_WIDTH, fx.MAP_HEIGHT), height=580)
     assert framed["meta"][maps.COLORBAR_ROOM_KEY] == fx.COLORBAR_ROOM == maps.COLORBAR_ROOM
     assert framed["meta"][maps.FIT_BOUNDS] == [5.9, 47.3, 15.0, 55.1]
+
+
+def test_a_map_of_very_many_districts_draws_its_borders_once_zoomed_in():
+    """Italy's and Brazil's municipalities: the figure names the zoom, one step past the whole-country view, from which
+    the browser draws the districts' borders (assets/map_detail.js); maps of fewer districts draw them from the start."""
+    view = maps.view_of({"bounds": [6.6, 35.5, 18.5, 47.1]}, fx.MAP_WIDTH, fx.MAP_HEIGHT)
+    many = maps.MANY_DISTRICTS + 1
+    df = _frame([float(i % 50 + 1) for i in range(many)])
+    fig = fx.district_map("/geo/X.geojson", df, "min", 5, ages_label="18–75", view=view)
+    assert fig["layout"]["meta"][maps.BORDERS_FROM_ZOOM_KEY] == round(view["zoom"] + maps.BORDER_ZOOM_STEP, 2)
+    assert maps.BORDER_ZOOM_STEP == 1.0
+    few = fx.district_map("/geo/X.geojson", df.head(maps.MANY_DISTRICTS), "min", 5, ages_label="18–75", view=view)
+    assert maps.BORDERS_FROM_ZOOM_KEY not in few["layout"]["meta"]
+    assert maps.borders_from_zoom(many, None) is None  # no frame, no zoom to start from: borders from the start
+    # the personal page's and the bucket advisor's maps say it the same way
+    ids = [f"d{i}" for i in range(many)]
+    mine = maps.choropleth("/geo/X.geojson", ids, np.ones(many), names=ids, view=view)
+    assert mine["layout"]["meta"][maps.BORDERS_FROM_ZOOM_KEY] == fig["layout"]["meta"][maps.BORDERS_FROM_ZOOM_KEY]
+    from dashboard.figures.buckets import shortfall_map
+
+    advisor = shortfall_map("/geo/X.geojson", ids, ids, np.full(many, 50.0), ids[:3], 0.9, 5, view=view)
+    assert advisor["layout"]["meta"][maps.BORDERS_FROM_ZOOM_KEY] == mine["layout"]["meta"][maps.BORDERS_FROM_ZOOM_KEY]
+    # the same string in the browser's file
+    assets = Path(__file__).resolve().parents[2] / "assets"
+    assert f'"{maps.BORDERS_FROM_ZOOM_KEY}"' in (assets / "map_detail.js").read_text()
 
 
 def test_frame_is_the_main_territory_and_the_view_fits_it():
