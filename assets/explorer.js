@@ -1,7 +1,38 @@
 /* Regional explorer (/explore): clientside helpers, added to the `anonset` clientside namespace. */
 (function () {
   var ns = window.dash_clientside = window.dash_clientside || {};
+
+  /* How long the sections below the map wait for it at most (no WebGL, a map that failed): then they come anyway. */
+  var MAP_WAIT_MS = 6000;
+
+  /* True once MapLibre has drawn the graph's districts: its style loaded, its sources there and loaded, with their
+     tiles (the test of benchmarks/bench_map_draw.py, without counting features). */
+  function mapDrawn(gd) {
+    var sub = gd && gd._fullLayout && gd._fullLayout.map && gd._fullLayout.map._subplot, m = sub && sub.map;
+    if (!m || !m.loaded() || !m.areTilesLoaded()) return false;
+    var style = m.getStyle(), sources = Object.keys((style && style.sources) || {});
+    return sources.length > 0 && sources.every(function (id) { return m.isSourceLoaded(id); });
+  }
+
   ns.anonset = Object.assign(ns.anonset || {}, {
+    /* The sections below the map (distributions, country tables) wait for the map's first draw (issue 26): on the
+       browser's one main thread their chart and table delayed the map by about half a second.  Resolved once per
+       page: "drawn" when MapLibre has drawn the districts, "no map" when the data set has none (its box is hidden),
+       "waited" after MAP_WAIT_MS in any case; later scenarios find it set and change nothing. */
+    explorerWhenMapDrawn: function (scenario, drawn, mapId, boxId) {
+      if (drawn) { return window.dash_clientside.no_update; }
+      var start = Date.now();
+      return new Promise(function (resolve) {
+        (function poll() {
+          var box = document.getElementById(boxId), graph = document.getElementById(mapId);
+          if (box && box.style.display === "none") { resolve("no map"); return; }
+          if (mapDrawn(graph && graph.querySelector(".js-plotly-plot"))) { resolve("drawn"); return; }
+          if (Date.now() - start > MAP_WAIT_MS) { resolve("waited"); return; }
+          setTimeout(poll, 50);
+        })();
+      });
+    },
+
     /* A click on the map or a table row selects its district; a new first country clears the selection
        (interface state only, so it runs here: no request for it). */
     explorerSelect: function (click, activeCell, scenario, selected) {

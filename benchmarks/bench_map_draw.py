@@ -16,8 +16,9 @@ cached geometry) and measures:
 * of which **figure arrival**: navigation until the map's figure (data, no geometry yet) is on
   the page — the server's and Dash's share, and loading plotly.js (the graph element exists only once
   plotly.js has run); the rest of the first draw is fetching, parsing and drawing the geometry;
-* **colour change**: from choosing another statistic to the map's title and colours being
-  updated and MapLibre idle again;
+* **colour change**: from choosing another statistic, on a page that has finished loading (the
+  sections below the map come once it has drawn), to the map's title and colours being updated and
+  MapLibre idle again;
 * **first draw, page clock**: the first draw as the page's own clock has it (``performance.now()``,
   from the navigation's start, at MapLibre's first "idle" with every source and tile loaded): what a
   person waits after opening the link, without Playwright's way to the navigation and its polling
@@ -112,6 +113,11 @@ def measure(browser, url: str, code: str, width: int, height: int, shot: Path | 
     first = time.perf_counter() - t0
     pg.wait_for_function("() => !!window.__anonsetDrawnAt", timeout=60_000, polling=100)
     page_first = pg.evaluate("window.__anonsetDrawnAt") / 1000
+    # the sections below the map come once it has drawn (assets/explorer.js): a person changes the statistic on a page
+    # that has finished loading, so the colour change is timed from there
+    pg.wait_for_selector("#explore-readouts .readout", timeout=60_000)
+    pg.wait_for_load_state("networkidle")
+    pg.wait_for_function(IDLE, timeout=60_000, polling=50)
     title = pg.evaluate(f"{MAP}.layout.title.text")
     t0 = time.perf_counter()
     pg.check("#explore-stat input[value=min]")

@@ -94,6 +94,9 @@ ADVERSARIAL_P95_MS = 500.0
 #: How a visit to the personal page ("/") loads: its callbacks, or (after issue 15) one table per country.
 PERSONAL_PAGE = "/"
 PERSONAL_MODE = {"mode": "callbacks", "route": None}
+#: Stores the browser sets by itself on a page's load, as a visitor's browser has them when the server's callbacks run:
+#: the explorer's sections below the map are computed once the map has drawn (assets/explorer.js).
+CLIENTSIDE_STORES = {"/explore": {("explore-map-drawn", "data"): "drawn"}}
 RELOAD_P = 0.2  # share of page visits that are full loads (the rest follow a navbar link)
 #: The clientside function of the pages' report buttons (assets/report_download.js): a click is a GET of the report.
 REPORT_FUNCTION = "downloadReport"
@@ -373,6 +376,7 @@ class User:
                     self.state[(ident, prop)] = value
         self.state[("_pages_location", "pathname")] = path
         self.state[("_pages_location", "search")] = ""
+        self.state.update(CLIENTSIDE_STORES.get(path, {}))
         if not self.loaded or self.rng.random() < RELOAD_P:
             # a full page load: the index, then what the renderer fetches before drawing
             if self._request(f"GET {path}", "GET", path) is None:
@@ -468,8 +472,8 @@ class Adversary:
             except self.limits.CostError:
                 continue
         q = self._scenario(batch, ages).to_query()
-        self._post("adversary explorer curves", callback_body(self.cdf, {("explore-scenario", "data"): q},
-                                                              ["explore-scenario.data"]))
+        self._post("adversary explorer curves", callback_body(
+            self.cdf, {("explore-scenario", "data"): q, **CLIENTSIDE_STORES["/explore"]}, ["explore-scenario.data"]))
 
     def district_map(self):
         q = self._scenario([self.costliest], self._ages(), self.width).to_query()

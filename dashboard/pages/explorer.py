@@ -230,32 +230,56 @@ def on_detail(selected, query):
 
 
 @callback(
+    Output(ID["notes"], "children"),
+    Input(ID["scenario"], "data"),
+)
+@_guard(error_box, where="explorer notes")
+def on_notes(query):
+    """The notes on the chosen data sets, above the map (at once: coming later they would push the drawn map down)."""
+    return scenario_notes(scenario_from_store(query))
+
+
+# The sections below the map wait for its first draw (issue 26): on the browser's one main thread their chart and
+# table delayed the map by about half a second.  The store is set once per page (assets/explorer.js): when the map
+# has drawn, at once when the data set has none, and after a few seconds whatever happened.
+clientside_callback(
+    ClientsideFunction(namespace="anonset", function_name="explorerWhenMapDrawn"),
+    Output(ID["map-drawn"], "data"),
+    Input(ID["scenario"], "data"),
+    State(ID["map-drawn"], "data"),
+    State(ID["map"], "id"),
+    State(ID["map-box"], "id"),
+)
+
+
+@callback(
     Output(ID["cdf"], "figure"),
     Output(ID["readouts"], "children"),
     Output(ID["cdf-note"], "children"),
     Output(ID["cdf-legend"], "children"),
-    Output(ID["notes"], "children"),
     Output(ID["loaded-cdf"], "data"),
     Output(ID["cdf-query"], "data"),
     Output(ID["cli-cdf"], "children"),
     Input(ID["scenario"], "data"),
     Input(ID["cdf-grain"], "value"),
+    Input(ID["map-drawn"], "data"),
     State(ID["loaded-cdf"], "data"),
 )
-@_guard(lambda message: (*(no_update,) * 4, error_box(message), no_update, no_update, no_update),
-        where="explorer distributions")
-def on_cdf(query, grain, loaded):
+@_guard(lambda message: (*(no_update,) * 2, error_box(message), *(no_update,) * 4), where="explorer distributions")
+def on_cdf(query, grain, map_drawn, loaded):
     """Person- and cell-weighted CDFs of every chosen country on one age grain (whole 5-year groups by default);
-    nothing is resent when only k or the statistic changed."""
+    nothing is resent when only k or the statistic changed, nor before the map has drawn."""
+    if not map_drawn:
+        return (no_update,) * 7
     grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     s = scenario_from_store(query)
     key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
     if key == loaded:
-        return (no_update,) * 8
+        return (no_update,) * 7
     cdfs = comparable_curves(s, grain)
     names = {c: country.dataset_title(c) for c in s.countries}
     return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
-            scenario_notes(s), key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"])
+            key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"])
 
 
 @callback(
@@ -266,12 +290,16 @@ def on_cdf(query, grain, loaded):
     Output(ID["table-note"], "children"),
     Input(ID["table-ages"], "value"),
     Input(ID["table-grain"], "value"),
+    Input(ID["map-drawn"], "data"),
 )
 @_guard(lambda message: ([], error_box(message), no_update, no_update, None), where="explorer country tables")
-def on_table(ages_text, grain):
-    """Country tables of every data set for the chosen ages and age grain (memoised per data set and ages).
+def on_table(ages_text, grain, map_drawn):
+    """Country tables of every data set for the chosen ages and age grain (memoised per data set and ages), once the
+    map has drawn.
 
     Bad ages empty the table (no stale numbers under an error)."""
+    if not map_drawn:
+        return (no_update,) * 5
     grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     ages = parse_table_ages(ages_text)
     rows = country_table_rows(ages, grain)

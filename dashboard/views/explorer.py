@@ -85,6 +85,7 @@ def _id(name: str) -> str:
 ID = {name: _id(name) for name in (
     "countries", "sex", "ages", "body", "height-width", "weight-width", "bmi", "aux", "user-name", "user-percent",
     "k", "stat", "message", "results", "notes", "scenario", "map", "map-box", "map-legend", "no-map", "loaded-map",
+    "map-drawn",
     "show-table", "district-table", "district-table-box", "selected", "detail", "cdf", "readouts", "cdf-note",
     "loaded-cdf", "cdf-legend", "table-ages", "table-grain", "table-note", "country-table", "table-message",
     "table-query", "cdf-grain", "cdf-query", "cli-map", "cli-cdf", "cli-table", "link-text", "link-copy", "link-notices", "model",

@@ -222,6 +222,8 @@ def page(link: LinkState) -> html.Div:
             dcc.Store(id=ID["scenario"], data=s.to_query()),
             dcc.Store(id=ID["selected"], data=selected),
             dcc.Store(id=ID["loaded-map"], data=None),
+            # set once, when the map has drawn (or there is none): the sections below it wait for it (assets/explorer.js)
+            dcc.Store(id=ID["map-drawn"], data=None),
             dcc.Store(id=ID["loaded-cdf"], data=None),
             dcc.Store(id=ID["table-query"], data=table_query(link.table_ages, link.table_grain)),
             dcc.Store(id=ID["cdf-query"], data=cdf_query(link.cdf_grain)),

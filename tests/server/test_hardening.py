@@ -124,8 +124,9 @@ def test_explorer_refuses_forged_and_typed_scenarios_beyond_the_limits(dash_page
     assert out[0] is no_update
     assert "height × weight cells" in str(out[1]) and "anonset cdf" in str(out[1])
     forged = {"country": ",".join(every), "body": "1", "height_width": "1", "weight_width": "1"}
-    figure, *_rest, notes, _loaded, _query, _command = P.on_cdf(forged, "5", None)
-    assert "height × weight cells" in str(notes)
+    _figure, _readouts, note, *_rest = P.on_cdf(forged, "5", "drawn", None)
+    assert "height × weight cells" in str(note)
+    assert "height × weight cells" in str(P.on_notes(forged))  # the notes above the map say it too
 
 
 def test_a_link_beyond_the_limits_is_repaired_with_a_notice(cache_root):
@@ -368,8 +369,9 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
         cdf = next(d for d in deps if d["output"].startswith("..explore-cdf.figure"))
         worker = _worker_pid(proc.pid)
         # one default request first: the baseline is a worker that has served the page
+        drawn = {("explore-map-drawn", "data"): "drawn"}  # the page's map has drawn: the curves are computed
         r = s.post(f"{url}/_dash-update-component", json=callback_body(
-            cdf, {("explore-scenario", "data"): Scenario().to_query()}, ["explore-scenario.data"]), timeout=60)
+            cdf, {("explore-scenario", "data"): Scenario().to_query(), **drawn}, ["explore-scenario.data"]), timeout=60)
         assert r.status_code == 200
         baseline = _rss_kb(worker) / 1024
         # the largest district sets and a few small and national ones: enough to overflow a 60 MB memo
@@ -377,7 +379,7 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
         every = cl.countries()
         codes = [c for c in ("BR", "IT-COM", "US", "AU-SA2", "MA", "DE", "FR", "MT", "NI", "KH") if c in every]
         refused = s.post(f"{url}/_dash-update-component", json=callback_body(cdf, {("explore-scenario", "data"): {
-            "country": ",".join(every), "body": "1", "height_width": "1", "weight_width": "1"}},
+            "country": ",".join(every), "body": "1", "height_width": "1", "weight_width": "1"}, **drawn},
             ["explore-scenario.data"]), timeout=60)
         assert refused.status_code == 200 and "anonset cdf" in refused.text  # the probe's request: refused, cheaply
         peak, answered = baseline, 0
@@ -403,7 +405,7 @@ def test_memory_stays_within_the_budget(cache_root, tmp_path):
                 q = Scenario.from_query({"country": ",".join(batch), "body": "1", "height_width": "1",
                                          "weight_width": "1", "ages": ages}).to_query()
                 r = s.post(f"{url}/_dash-update-component", json=callback_body(
-                    cdf, {("explore-scenario", "data"): q}, ["explore-scenario.data"]), timeout=120)
+                    cdf, {("explore-scenario", "data"): q, **drawn}, ["explore-scenario.data"]), timeout=120)
                 assert r.status_code == 200 and "explore-cdf" in r.text, r.text[:300]
                 answered += 1
                 peak = max(peak, _rss_kb(worker) / 1024)

@@ -328,7 +328,7 @@ def test_form_writes_the_scenario_and_the_commands(E):
     assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
     assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
     assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map
-    cli_cdf = E.on_cdf(store, "5", None)[-1]  # the readouts' command comes with the readouts (their age grain)
+    cli_cdf = E.on_cdf(store, "5", "drawn", None)[-1]  # the readouts' command comes with the readouts (their age grain)
     assert cli_cdf.startswith("anonset cdf --country US --country DE") and cli_cdf.endswith("--at 5,20,100 --grain 5 --below")
 
 
@@ -513,7 +513,7 @@ def _walk(c):
 
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
-    fig, readouts, note, legend, notes, key, cdf_q, command = E.on_cdf(q, "census", None)
+    fig, readouts, note, legend, key, cdf_q, command = E.on_cdf(q, "census", "drawn", None)
     assert command.endswith("--at 5,20,100 --below") and "--country DE" in command  # census: the CLI default
     assert len(fig["data"]) == 4 and cdf_q == {"cdf_grain": "census"}
     legend_text = component_text(legend)
@@ -525,21 +525,32 @@ def test_cdf_callback_readouts_and_note(E):
             assert f"{fx.percent(shares[code][k])} of people have an anonymity set below {k}" in text
     # SPEC §1.8: shares of the people the model covers, the covered share stated (v2 by default)
     assert "Body model v2" in note and "of the people the model covers" in note and "99.9 %" in note
-    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), "census", None)[2]
+    paper = E.on_cdf(Scenario(countries=("DE",), model="paper").to_query(), "census", "drawn", None)[2]
     assert "Paper model" in paper and "plausible cells" in paper and "17–30" in paper
-    assert "Notes on the data" in component_text(notes)
+    assert "Notes on the data" in component_text(E.on_notes(q))
     # the statistic or k alone changes nothing here
-    again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), "census", key)
+    again = E.on_cdf(Scenario(countries=("DE", "US"), stat="min", k=50).to_query(), "census", "drawn", key)
     assert all(o is E.no_update for o in again)
-    no_body = E.on_cdf(Scenario(include_body=False).to_query(), "census", key)
+    no_body = E.on_cdf(Scenario(include_body=False).to_query(), "census", "drawn", key)
     assert "reach 100 %" in no_body[2]
+
+
+def test_the_sections_below_the_map_wait_for_its_first_draw(E):
+    """Issue 26: the distributions and the country tables are computed and sent only once the browser says the map
+    has drawn (or that there is none); the notes above the map come at once."""
+    q = Scenario(countries=("DE",)).to_query()
+    assert all(o is E.no_update for o in E.on_cdf(q, "census", None, None))
+    assert all(o is E.no_update for o in E.on_table("18-75", "census", None))
+    for said in ("drawn", "no map", "waited"):  # assets/explorer.js's three answers
+        assert E.on_cdf(q, "census", said, None)[0]["data"] and E.on_table("18-75", "census", said)[0]
+    assert "Notes on the data" in component_text(E.on_notes(q))
 
 
 def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
     """The UK counts single years of age, the others 5-year groups: the default compares every country on whole
     5-year groups (the core's numbers, the grain said), single years stay one click away."""
     s = Scenario(countries=("GB", "DE"))
-    fig, readouts, note, _legend, _notes, key, cdf_q, command = E.on_cdf(s.to_query(), "5", None)
+    fig, readouts, note, _legend, key, cdf_q, command = E.on_cdf(s.to_query(), "5", "drawn", None)
     assert command.endswith("--grain 5 --below")
     assert cdf_q is None and key["grain"] == "5"  # the default grain stays out of the link
     assert "whole 5-year age groups (20–75" in note and "single years are summed" in note
@@ -553,9 +564,9 @@ def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
     assert census["GB"][5] > 3 * census["DE"][5]
     assert shares["GB"][5] < 2 * shares["DE"][5]
     # switching the grain recomputes (the key holds it) and says so
-    other = E.on_cdf(s.to_query(), "census", key)
-    assert other[5]["grain"] == "census" and "Not comparable on age" in other[2]
-    assert E.on_cdf(s.to_query(), "nonsense", None)[5]["grain"] == "5"
+    other = E.on_cdf(s.to_query(), "census", "drawn", key)
+    assert other[4]["grain"] == "census" and "Not comparable on age" in other[2]
+    assert E.on_cdf(s.to_query(), "nonsense", "drawn", None)[4]["grain"] == "5"
 
 
 # --------------------------------------------------------------------------- country tables
@@ -565,7 +576,7 @@ def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
 def test_country_tables_for_every_data_set(E):
     import census_loaders as cl
 
-    rows, message, cli, query, note = E.on_table("18-75", "census")
+    rows, message, cli, query, note = E.on_table("18-75", "census", "drawn")
     assert message is None and query == {"table_grain": "census"}
     assert cli == "anonset country-table --ages 18-75 --grain census" and "not comparable" in note
     assert len(rows) == 2 * len(cl.countries())
@@ -579,17 +590,17 @@ def test_country_tables_for_every_data_set(E):
     assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
     # the screen shows a subset that fits a projector; the CSV has every column
     assert {c["id"] for c in V.COUNTRY_SCREEN_COLUMNS} < {c["id"] for c in V.COUNTRY_COLUMNS}
-    rows85, _, cli85, query85, _ = E.on_table("15-85", "census")
+    rows85, _, cli85, query85, _ = E.on_table("15-85", "census", "drawn")
     assert query85 == {"table_ages": "15-85", "table_grain": "census"} and "--ages 15-85" in cli85 and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
-        out = E.on_table(bad, "5")
+        out = E.on_table(bad, "5", "drawn")
         assert out[0] == [] and message in out[1].children  # no stale table under the error
 
 
 def test_country_tables_compare_whole_five_year_groups_by_default(E):
     from dashboard.core import regions as age_grain
 
-    rows, message, cli, query, note = E.on_table("18-75", "5")
+    rows, message, cli, query, note = E.on_table("18-75", "5", "drawn")
     assert message is None and query is None and cli.endswith("--ages 18-75 --grain 5")
     assert "whole 5-year age groups inside the chosen ages (20–75)" in note
     gb = next(r for r in rows if r["id"] == "GB-female")
@@ -608,8 +619,8 @@ def test_country_tables_compare_whole_five_year_groups_by_default(E):
 def test_single_years_summed_into_five_year_groups_compare_with_germany(E):
     """On each data set's own groups the UK's single-year cells are far smaller than Germany's; summed into
     5-year groups (the default) its cell mean is of the same order."""
-    rows = {r["id"]: r for r in E.on_table("18-75", "5")[0]}
-    census = {r["id"]: r for r in E.on_table("18-75", "census")[0]}
+    rows = {r["id"]: r for r in E.on_table("18-75", "5", "drawn")[0]}
+    census = {r["id"]: r for r in E.on_table("18-75", "census", "drawn")[0]}
     assert census["GB-female"]["cell_mean"] < census["DE-female"]["cell_mean"] / 4
     assert 0.5 < rows["GB-female"]["cell_mean"] / rows["DE-female"]["cell_mean"] < 1.5
 
