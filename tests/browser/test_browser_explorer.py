@@ -299,6 +299,35 @@ def _click_a_district_and_see_its_detail(pg):
     pg.wait_for_function("(document.querySelector('#me-district') || {}).innerText?.includes('Berlin')", timeout=30_000)
 
 
+#: Run before the page's scripts: the page's clock when the map has first drawn its districts (MapLibre loaded, every
+#: source loaded with its tiles) and when the readouts and the country table first have content (polled every 10 ms).
+ORDER_PROBE = r"""(function poll() {
+  const t = window.__anonsetOrder = window.__anonsetOrder || {drawn: null, readouts: null, table: null};
+  const now = performance.now(), g = document.querySelector('#explore-map .js-plotly-plot');
+  const m = g && g._fullLayout && g._fullLayout.map && g._fullLayout.map._subplot && g._fullLayout.map._subplot.map;
+  const src = m && m.loaded() && m.areTilesLoaded() ? Object.keys(m.getStyle().sources || {}) : [];
+  if (t.drawn === null && src.length && src.every(k => m.isSourceLoaded(k))) t.drawn = now;
+  if (t.readouts === null && document.querySelector('#explore-readouts .readout')) t.readouts = now;
+  if (t.table === null && document.querySelector('#explore-country-table td')) t.table = now;
+  if (t.drawn === null || t.readouts === null || t.table === null) setTimeout(poll, 10);
+})();"""
+
+
+def test_the_sections_below_the_map_come_after_its_first_draw(app_url, page):
+    """Issue 26: on the browser's one main thread the distributions' chart and the country table delayed the map's
+    first draw; they are asked for once it has drawn (assets/explorer.js), and the notes above it come at once."""
+    pg = page.page
+    pg.add_init_script(ORDER_PROBE)
+    pg.goto(f"{app_url.url}/explore?country=BR")
+    pg.wait_for_selector("#explore-readouts .readout", timeout=120_000)
+    pg.wait_for_selector("#explore-country-table td", timeout=60_000)
+    pg.wait_for_function("window.__anonsetOrder.drawn !== null", timeout=60_000)
+    order = pg.evaluate("window.__anonsetOrder")
+    assert None not in order.values() and order["readouts"] >= order["drawn"] and order["table"] >= order["drawn"], order
+    assert "Notes on the data" in pg.inner_text("#explore-notes")
+    assert page.console_errors == []
+
+
 def test_cdf_readouts_and_comparison(app_url, page):
     from support.browser import CHART_TEXT_PROBLEMS, LABELS_ON_CURVES
 
