@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_map_draw.py [--countries DE,IT-COM,BR,US,US-ZCTA] [--runs 2] [--screenshots DIR]
-                                        [--save after.json] [--before before.json]
+                                        [--save after.json] [--before before.json | --against REVISION]
 
 Starts the app as production runs it (gunicorn with ``dashboard/gunicorn_conf.py``: the app
 preloaded and every country warmed before the first request, one ``gthread`` worker of four
@@ -26,8 +26,11 @@ cached geometry) and measures:
 
 Printed: one table, a row per data set side by side (polygons, geometry size, the median
 of ``--runs`` first draws, figure arrivals and colour changes); ``--save`` writes the medians
-as JSON and ``--before`` adds that file's figures as "before" columns, so one run prints a
-before/after comparison.  A data set without a map (US-ZCTA ships no ZIP-area boundaries)
+as JSON and ``--before`` adds that file's figures as "before" columns.  ``--against REVISION`` (a git
+revision, or a folder holding another tree) is the comparison to trust on a machine whose speed drifts
+(this one's did by a third from one day to the next): that tree's app is served beside this one and
+the two servers' pages are opened in turn, each first every other run, so both medians come from
+the same minutes.  A data set without a map (US-ZCTA ships no ZIP-area boundaries)
 gets a row saying so.  Targets (issue 26): first draw < 3 s, colour change < 1 s; exit code 1
 when a target is missed.  Timings depend on the machine's load: the table's header prints
 ``os.getloadavg()``.  Chromium: ``/usr/bin/chromium`` (``ANONSET_CHROMIUM`` overrides).
@@ -35,6 +38,7 @@ when a target is missed.  Timings depend on the machine's load: the table's head
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import socket
@@ -78,12 +82,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(log) -> tuple[subprocess.Popen, str]:
-    """The app under gunicorn with the production configuration, answering on a free loopback port."""
+def _serve(log, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
+    """The app of the source tree ``root`` under gunicorn with the production configuration, answering on a free
+    loopback port."""
     port = _free_port()
     env = {**os.environ, "ANONSET_BIND": f"127.0.0.1:{port}", "ANONSET_WORKERS": "1", "ANONSET_THREADS": "4"}
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "dashboard/gunicorn_conf.py", "dashboard.wsgi:server"],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+                            cwd=root, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 300  # the master warms every country before it forks the worker
     while time.time() < deadline:
@@ -149,6 +154,27 @@ def _row(code: str, info: dict, now: dict | None, before: dict | None) -> str:
     return f"{code:<8} {size}  " + "  ".join(cells)
 
 
+@contextlib.contextmanager
+def _tree(against: str):
+    """The source tree to compare with: a folder as it is, or a git revision of this repository checked out into a
+    temporary worktree (removed afterwards; it holds that revision's shipped data_cache/)."""
+    if Path(against).is_dir():
+        yield Path(against)
+        return
+    folder = Path(tempfile.mkdtemp(prefix="anonset-against-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(folder), against], cwd=ROOT, check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
+
+
+def _medians(runs: list) -> dict:
+    out = {column: round(statistics.median(r[i] for r in runs), 2) for i, column in enumerate(COLUMNS)}
+    out["runs"] = [[round(v, 2) for v in r] for r in runs]
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--countries", default="DE,IT-COM,BR,US,US-ZCTA", help="comma-separated data set codes")
@@ -158,7 +184,12 @@ def main(argv=None) -> int:
     parser.add_argument("--screenshots", type=Path, default=None, help="folder for one screenshot per data set")
     parser.add_argument("--save", type=Path, default=None, help="write the medians to this JSON file")
     parser.add_argument("--before", type=Path, default=None, help="a --save file to print as the 'before' columns")
+    parser.add_argument("--against", default=None,
+                        help="a git revision (or a folder) to serve beside this tree and measure in the same run, the "
+                             "two servers' pages opened in turn: its medians are the 'before' columns")
     args = parser.parse_args(argv)
+    if args.against and args.before:
+        parser.error("--against and --before both give the 'before' columns: choose one")
     sys.path.insert(0, str(ROOT))
     from playwright.sync_api import sync_playwright
 
@@ -169,8 +200,11 @@ def main(argv=None) -> int:
     results: dict[str, dict | None] = {}
     notes: list[str] = []
     load_at_start = os.getloadavg()
-    with tempfile.TemporaryFile("w+") as log:
-        proc, url = _serve(log)
+    with tempfile.TemporaryFile("w+") as log, contextlib.ExitStack() as stack:
+        servers = {"now": _serve(log)}
+        if args.against:
+            servers["before"] = _serve(log, stack.enter_context(_tree(args.against)))
+            before = {}
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=os.environ.get("ANONSET_CHROMIUM", "/usr/bin/chromium"))
@@ -180,19 +214,26 @@ def main(argv=None) -> int:
                         results[code] = None
                         notes.append(f"{code}: no map ({info.get('boundary_note', 'no boundaries')})")
                         continue
-                    runs = [measure(browser, url, code, args.width, args.height, args.screenshots if i == 0 else None)
-                            for i in range(args.runs)]
-                    results[code] = {column: round(statistics.median(r[i] for r in runs), 2)
-                                     for i, column in enumerate(COLUMNS)}
-                    results[code]["runs"] = [[round(v, 2) for v in r] for r in runs]
-                    print(f"  {code}: runs (first / figure / colour / first by the page's clock) "
-                          + ", ".join("/".join(f"{v:.2f}" for v in r) for r in runs), flush=True)
+                    runs = {name: [] for name in servers}
+                    for i in range(args.runs):  # the servers in turn, each first every other run
+                        for name in (list(servers) if i % 2 == 0 else list(servers)[::-1]):
+                            runs[name].append(measure(browser, servers[name][1], code, args.width, args.height,
+                                                      args.screenshots if i == 0 and name == "now" else None))
+                    results[code] = _medians(runs["now"])
+                    if args.against:
+                        before[code] = _medians(runs["before"])
+                    for name, measured in runs.items():
+                        print(f"  {code} {name}: runs (first / figure / colour / first by the page's clock) "
+                              + ", ".join("/".join(f"{v:.2f}" for v in r) for r in measured), flush=True)
                 browser.close()
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            for proc, _url in servers.values():
+                proc.terminate()
+                proc.wait(timeout=30)
     load_at_end = os.getloadavg()
     arrow = "before → now" if before is not None else "now"
+    if args.against:
+        arrow += f"; before: {args.against}, served beside this tree in the same run"
     print(f"\nmap draw in Chromium {args.width}×{args.height}, median of {args.runs} run(s), seconds ({arrow}); "
           f"load average {load_at_start[0]:.1f} at start, {load_at_end[0]:.1f} at end")
     print(f"{'data set':<8} {'polygons':>6} {'geometry':>8}  {'first draw':^{15 if before else 6}}  "
