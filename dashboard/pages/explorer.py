@@ -239,9 +239,7 @@ def on_notes(query):
     return scenario_notes(scenario_from_store(query))
 
 
-# The sections below the map wait for its first draw (issue 26): on the browser's one main thread their chart and
-# table delayed the map by about half a second.  The store is set once per page (assets/explorer.js): when the map
-# has drawn, at once when the data set has none, and after a few seconds whatever happened.
+# the sections below the map wait for its first draw: the store is set once per page (assets/explorer.js says when)
 clientside_callback(
     ClientsideFunction(namespace="anonset", function_name="explorerWhenMapDrawn"),
     Output(ID["map-drawn"], "data"),
