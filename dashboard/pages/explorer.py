@@ -258,26 +258,27 @@ clientside_callback(
     Output(ID["loaded-cdf"], "data"),
     Output(ID["cdf-query"], "data"),
     Output(ID["cli-cdf"], "children"),
+    Output(ID["cdf-section"], "aria-busy"),
     Input(ID["scenario"], "data"),
     Input(ID["cdf-grain"], "value"),
     Input(ID["map-drawn"], "data"),
     State(ID["loaded-cdf"], "data"),
 )
-@_guard(lambda message: (*(no_update,) * 2, error_box(message), *(no_update,) * 4), where="explorer distributions")
+@_guard(lambda message: (*(no_update,) * 2, error_box(message), *(no_update,) * 4, "false"), where="explorer distributions")
 def on_cdf(query, grain, map_drawn, loaded):
     """Person- and cell-weighted CDFs of every chosen country on one age grain (whole 5-year groups by default);
     nothing is resent when only k or the statistic changed, nor before the map has drawn."""
     if not map_drawn:
-        return (no_update,) * 7
+        return (no_update,) * 8
     grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     s = scenario_from_store(query)
     key = {"countries": list(s.countries), "profile": profile_sig(s.to_query()), "grain": grain}
     if key == loaded:
-        return (no_update,) * 7
+        return (no_update,) * 8
     cdfs = comparable_curves(s, grain)
     names = {c: country.dataset_title(c) for c in s.countries}
     return (fx.cdf_figure(cdfs, names), readouts(s, grain), cdf_note(s, cdfs, grain), cdf_legend(cdfs, names),
-            key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"])
+            key, cdf_query(grain), cli_snippets(s, cdf_grain=grain)["cdf"], "false")
 
 
 @callback(
@@ -286,23 +287,24 @@ def on_cdf(query, grain, map_drawn, loaded):
     Output(ID["cli-table"], "children"),
     Output(ID["table-query"], "data"),
     Output(ID["table-note"], "children"),
+    Output(ID["tables-section"], "aria-busy"),
     Input(ID["table-ages"], "value"),
     Input(ID["table-grain"], "value"),
     Input(ID["map-drawn"], "data"),
 )
-@_guard(lambda message: ([], error_box(message), no_update, no_update, None), where="explorer country tables")
+@_guard(lambda message: ([], error_box(message), no_update, no_update, None, "false"), where="explorer country tables")
 def on_table(ages_text, grain, map_drawn):
     """Country tables of every data set for the chosen ages and age grain (memoised per data set and ages), once the
     map has drawn.
 
     Bad ages empty the table (no stale numbers under an error)."""
     if not map_drawn:
-        return (no_update,) * 5
+        return (no_update,) * 6
     grain = grain if grain in GRAINS else DEFAULT_TABLE_GRAIN
     ages = parse_table_ages(ages_text)
     rows = country_table_rows(ages, grain)
     note = table_note(ages, grain)
-    return rows, None, cli_snippets(Scenario(), ages, grain)["table"], table_query(ages, grain), note
+    return rows, None, cli_snippets(Scenario(), ages, grain)["table"], table_query(ages, grain), note, "false"
 
 
 clientside_callback(

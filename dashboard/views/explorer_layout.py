@@ -178,7 +178,9 @@ def page(link: LinkState) -> html.Div:
                     command_snippet(ID["cli-cdf"], cli["cdf"], _("The command prints the readouts' shares: people "
                                                                  "whose set is below k, on the curves' age groups.")),
                 ],
-                className="explorer-section", **{"aria-label": _("Distributions")},
+                # busy until the curves come, after the map's first draw (pages/explorer.py on_cdf)
+                className="explorer-section", id=ID["cdf-section"],
+                **{"aria-label": _("Distributions"), "aria-busy": "true"},
             ),
         ],
         className="explorer-results", id=ID["results"],
@@ -208,7 +210,9 @@ def page(link: LinkState) -> html.Div:
                       dcc.Download(id=ID["country-csv-download"])], className="result-exports"),
             command_snippet(ID["cli-table"], cli["table"]),
         ],
-        className="explorer-section explorer-tables", **{"aria-label": _("Country tables")},
+        # busy until the tables come, after the map's first draw (pages/explorer.py on_table)
+        className="explorer-section explorer-tables", id=ID["tables-section"],
+        **{"aria-label": _("Country tables"), "aria-busy": "true"},
     )
     return html.Div(
         [

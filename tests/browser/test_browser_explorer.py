@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.browser import wait_until_drawn
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +53,7 @@ def _expected_z(scenario, code="DE") -> np.ndarray:
 
 def _idle(pg):
     pg.wait_for_load_state("networkidle")
-    pg.wait_for_function("!document.querySelector('[data-dash-is-loading=\"true\"]')")
+    wait_until_drawn(pg)  # callbacks done, and the sections below the map no longer busy
 
 
 

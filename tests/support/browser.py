@@ -84,8 +84,10 @@ def _with_origin(error) -> str:
     return f"{error} ({frames[0]})" if frames else str(error)
 
 
-#: No callback is running and no chart is waiting for its figure.
-DRAWN = "() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending')"
+#: No callback is running, no chart is waiting for its figure, and no section says it is busy (the explorer's
+#: sections below the map wait for its first draw, then for their callbacks: aria-busy until their content comes).
+DRAWN = ("() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending, "
+         "[aria-busy=\"true\"]')")
 
 
 def wait_until_drawn(pg, timeout: int = 30_000) -> None:

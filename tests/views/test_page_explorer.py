@@ -328,7 +328,7 @@ def test_form_writes_the_scenario_and_the_commands(E):
     assert store == {"country": "US,DE", "sex": "female", "aux": "Runs marathons=2.5", "k": "20", "stat": "min"}
     assert cli_map.startswith("anonset districts --country US ") and "--country DE" not in cli_map
     assert "--aux-percent 'Runs marathons=2.5'" in cli_map and "--stat min --k 20" in cli_map
-    cli_cdf = E.on_cdf(store, "5", "drawn", None)[-1]  # the readouts' command comes with the readouts (their age grain)
+    cli_cdf = E.on_cdf(store, "5", "drawn", None)[6]  # the readouts' command comes with the readouts (their age grain)
     assert cli_cdf.startswith("anonset cdf --country US --country DE") and cli_cdf.endswith("--at 5,20,100 --grain 5 --below")
 
 
@@ -513,9 +513,9 @@ def _walk(c):
 
 def test_cdf_callback_readouts_and_note(E):
     q = Scenario(countries=("DE", "US")).to_query()
-    fig, readouts, note, legend, key, cdf_q, command = E.on_cdf(q, "census", "drawn", None)
+    fig, readouts, note, legend, key, cdf_q, command, busy = E.on_cdf(q, "census", "drawn", None)
     assert command.endswith("--at 5,20,100 --below") and "--country DE" in command  # census: the CLI default
-    assert len(fig["data"]) == 4 and cdf_q == {"cdf_grain": "census"}
+    assert len(fig["data"]) == 4 and cdf_q == {"cdf_grain": "census"} and busy == "false"
     legend_text = component_text(legend)
     assert "Germany" in legend_text and "dotted: share of combinations" in legend_text
     shares = ag.share_below(Scenario(countries=("DE", "US")), (5, 20, 100))
@@ -542,7 +542,13 @@ def test_the_sections_below_the_map_wait_for_its_first_draw(E):
     assert all(o is E.no_update for o in E.on_cdf(q, "census", None, None))
     assert all(o is E.no_update for o in E.on_table("18-75", "census", None))
     for said in ("drawn", "no map", "waited"):  # assets/explorer.js's three answers
-        assert E.on_cdf(q, "census", said, None)[0]["data"] and E.on_table("18-75", "census", said)[0]
+        cdf, table = E.on_cdf(q, "census", said, None), E.on_table("18-75", "census", said)
+        assert cdf[0]["data"] and table[0]
+        assert cdf[-1] == table[-1] == "false"  # the sections stop saying they are busy as their content comes
+    # a section says it is busy until then (the browser tests' settle waits on it, support/browser.py DRAWN)
+    layout = E.layout()
+    for section in ("cdf-section", "tables-section"):
+        assert _find(layout, V.ID[section]).to_plotly_json()["props"]["aria-busy"] == "true"
     assert "Notes on the data" in component_text(E.on_notes(q))
 
 
@@ -550,7 +556,7 @@ def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
     """The UK counts single years of age, the others 5-year groups: the default compares every country on whole
     5-year groups (the core's numbers, the grain said), single years stay one click away."""
     s = Scenario(countries=("GB", "DE"))
-    fig, readouts, note, _legend, key, cdf_q, command = E.on_cdf(s.to_query(), "5", "drawn", None)
+    fig, readouts, note, _legend, key, cdf_q, command, _busy = E.on_cdf(s.to_query(), "5", "drawn", None)
     assert command.endswith("--grain 5 --below")
     assert cdf_q is None and key["grain"] == "5"  # the default grain stays out of the link
     assert "whole 5-year age groups (20–75" in note and "single years are summed" in note
@@ -576,8 +582,8 @@ def test_cdfs_compare_countries_on_whole_five_year_groups_by_default(E):
 def test_country_tables_for_every_data_set(E):
     import census_loaders as cl
 
-    rows, message, cli, query, note = E.on_table("18-75", "census", "drawn")
-    assert message is None and query == {"table_grain": "census"}
+    rows, message, cli, query, note, busy = E.on_table("18-75", "census", "drawn")
+    assert message is None and query == {"table_grain": "census"} and busy == "false"
     assert cli == "anonset country-table --ages 18-75 --grain census" and "not comparable" in note
     assert len(rows) == 2 * len(cl.countries())
     ref = ag.country_table(["DE"]).set_index("sex")
@@ -590,17 +596,17 @@ def test_country_tables_for_every_data_set(E):
     assert {c["id"] for c in V.COUNTRY_COLUMNS} == set(de_f) - {"id"}
     # the screen shows a subset that fits a projector; the CSV has every column
     assert {c["id"] for c in V.COUNTRY_SCREEN_COLUMNS} < {c["id"] for c in V.COUNTRY_COLUMNS}
-    rows85, _, cli85, query85, _ = E.on_table("15-85", "census", "drawn")
+    rows85, _, cli85, query85, _, _ = E.on_table("15-85", "census", "drawn")
     assert query85 == {"table_ages": "15-85", "table_grain": "census"} and "--ages 15-85" in cli85 and rows85 != rows
     for bad, message in (("", "empty"), ("10-300", "outside the census data"), ("x", "not a range")):
         out = E.on_table(bad, "5", "drawn")
-        assert out[0] == [] and message in out[1].children  # no stale table under the error
+        assert out[0] == [] and message in out[1].children and out[-1] == "false"  # no stale table under the error
 
 
 def test_country_tables_compare_whole_five_year_groups_by_default(E):
     from dashboard.core import regions as age_grain
 
-    rows, message, cli, query, note = E.on_table("18-75", "5", "drawn")
+    rows, message, cli, query, note, _busy = E.on_table("18-75", "5", "drawn")
     assert message is None and query is None and cli.endswith("--ages 18-75 --grain 5")
     assert "whole 5-year age groups inside the chosen ages (20–75)" in note
     gb = next(r for r in rows if r["id"] == "GB-female")
