@@ -151,3 +151,26 @@ def _district_table_filters_by_province(pg, shown: str):
     pg.locator("#explore-district-table td[data-dash-column='district']").first.click()
     pg.wait_for_selector(f"#explore-detail .detail:not([data-district='{shown}'])")
     assert "Tanger-Assilah" in pg.inner_text("#explore-detail")
+
+
+def test_the_country_picker_finds_local_and_unaccented_names(app_url, page):
+    """Issue 26: the picker's ``search`` words hold only what its labels do not (the dropdown indexes every substring
+    of every word at mount); a person still finds a country by its own name, without accents, by its code or by
+    its continent, in the real dropdown (core.country._catalog.words_beyond)."""
+    pg = page.page
+    pg.goto(f"{app_url.url}/?country=DE")
+    pg.wait_for_selector("#me-country", state="attached")
+    search_box = ".dash-dropdown-content input[type=search], .dash-dropdown-content input[type=text]"
+    for typed, value in (("cote d ivoire", "CI"), ("Brasil", "BR"), ("espana", "ES"), ("日本", "JP"),
+                         ("algerie", "DZ"), ("deutschland europe", "DE")):
+        open_dropdown(pg, "me-country")
+        box = pg.locator(search_box).first
+        box.fill("")
+        box.focus()
+        pg.keyboard.type(typed, delay=10)
+        pg.wait_for_selector(f"label.dash-dropdown-option:has(input[value='{value}'])", timeout=10_000)
+        offered = pg.eval_on_selector_all("label.dash-dropdown-option input", "els => els.map((e) => e.value)")
+        assert value in offered and len(offered) < 5, (typed, offered)
+        pg.keyboard.press("Escape")
+        pg.wait_for_selector(".dash-dropdown-content", state="detached")
+    assert page.console_errors == []
