@@ -86,8 +86,8 @@ def _with_origin(error) -> str:
 
 #: No callback is running, no chart is waiting for its figure, and no section says it is busy (the explorer's
 #: sections below the map wait for its first draw, then for their callbacks: aria-busy until their content comes).
-DRAWN = ("() => !document.querySelector('[data-dash-is-loading=\"true\"], .dash-graph--pending, "
-         "[aria-busy=\"true\"]')")
+BUSY = "[data-dash-is-loading=\"true\"], .dash-graph--pending, [aria-busy=\"true\"]"
+DRAWN = f"() => !document.querySelector('{BUSY}')"
 
 
 def wait_until_drawn(pg, timeout: int = 30_000) -> None:
@@ -255,11 +255,11 @@ def warm_pages(url: str, paths: list[str], timeout: float = 600.0) -> None:
 
 
 def wait_for_dash(pg, timeout: int = 30_000) -> None:
-    """Until the renderer has drawn the page and no callback is pending."""
+    """Until the renderer has drawn the page, no callback is pending and nothing is busy (:data:`BUSY`)."""
     pg.wait_for_selector("#_pages_content", state="attached", timeout=timeout)
     pg.wait_for_function(
         "() => { const c = document.querySelector('#_pages_content');"
-        " return c && c.children.length > 0 && !document.querySelector('[data-dash-is-loading=\"true\"]'); }",
+        f" return c && c.children.length > 0 && !document.querySelector('{BUSY}'); }}",
         timeout=timeout,
     )
     pg.wait_for_load_state("networkidle", timeout=timeout)
