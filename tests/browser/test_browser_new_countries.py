@@ -75,6 +75,16 @@ RENDERED_BORDERS = (f"(() => {{ const g = {MAP}, m = g._fullLayout.map._subplot.
                     " return m.queryRenderedFeatures({layers: [line.id]}).length; })()")
 
 
+def _search(pg, dropdown_id: str, text: str) -> None:
+    """Open the dropdown, empty its search box (the last search's words, if the list kept them) and type ``text``."""
+    open_dropdown(pg, dropdown_id)
+    box = pg.locator(".dash-dropdown-content input[type=search], .dash-dropdown-content input[type=text]")
+    if box.count():
+        box.first.fill("")
+        box.first.focus()
+    pg.keyboard.type(text, delay=15)
+
+
 def test_a_municipality_is_found_by_its_province(app_url, page):
     """Two searches in one load of the page (issue 25: a load per search indexed the 7,901 options again): the
     list is closed and opened again and its search box emptied between them."""
@@ -83,12 +93,7 @@ def test_a_municipality_is_found_by_its_province(app_url, page):
     pg.wait_for_selector("#me-district", state="attached")
     pg.locator("#me-district").evaluate("el => el.scrollIntoView({block: 'start'})")
     for search in ("Lecco", "Castro"):
-        open_dropdown(pg, "me-district")
-        search_box = pg.locator(".dash-dropdown-content input[type=search], .dash-dropdown-content input[type=text]")
-        if search_box.count():  # the last search's words, if the list kept them
-            search_box.first.fill("")
-            search_box.first.focus()
-        pg.keyboard.type(search, delay=15)
+        _search(pg, "me-district", search)
         if search == "Lecco":  # the province: its municipalities are offered
             pg.wait_for_selector("label.dash-dropdown-option:has(input[value='097001'])")  # Abbadia Lariana (LC)
             # the list fills in as it renders (on a loaded machine the first two can be alone for a moment)
@@ -160,14 +165,9 @@ def test_the_country_picker_finds_local_and_unaccented_names(app_url, page):
     pg = page.page
     pg.goto(f"{app_url.url}/?country=DE")
     pg.wait_for_selector("#me-country", state="attached")
-    search_box = ".dash-dropdown-content input[type=search], .dash-dropdown-content input[type=text]"
     for typed, value in (("cote d ivoire", "CI"), ("Brasil", "BR"), ("espana", "ES"), ("日本", "JP"),
                          ("algerie", "DZ"), ("deutschland europe", "DE")):
-        open_dropdown(pg, "me-country")
-        box = pg.locator(search_box).first
-        box.fill("")
-        box.focus()
-        pg.keyboard.type(typed, delay=10)
+        _search(pg, "me-country", typed)
         offered = "label.dash-dropdown-option input"
         try:  # the list as filtered (unfiltered, the first rows already hold Africa's countries): the country, few others
             pg.wait_for_function("([sel, value]) => { const v = Array.from(document.querySelectorAll(sel)).map((e) => e.value);"

@@ -141,8 +141,8 @@ def words_beyond(label: str, search: str) -> str:
 
     The dropdown lower-cases an option's label and ``search``, splits them at spaces and indexes every substring
     of every word (js-search's all-substrings strategy), so a word inside another word finds nothing more.  At
-    mount, indexing ~200 countries' words took ~0.2 s of the page's main thread (issue 26, maps that stay fast):
-    half of the substrings were repeats.  What a person can type to find an option does not change."""
+    mount, indexing ~200 countries' words took ~0.15 s of the page's main thread (issue 26, maps that stay
+    fast): half of the substrings were repeats.  What a person can type to find an option does not change."""
     have = label.lower().split()
     kept: list[str] = []
     for word in sorted(dict.fromkeys(search.lower().split()), key=len, reverse=True):
